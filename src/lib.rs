@@ -1,0 +1,2 @@
+pub mod path;
+pub mod shell;
