@@ -1,2 +1,195 @@
+//! gptel-rust-hooks: a rule engine deciding every gptel tool call.
+//!
+//! The engine (`rule`, `compile`, `eval`, `path`, `shell`, `error`) never
+//! touches Emacs; `lisp` is the boundary, and this file is the module glue:
+//! the `#[defun]`s Emacs calls, each named `gptel-rust-hooks--mod-...`.
+
+pub mod compile;
+pub mod error;
+pub mod eval;
+pub mod lisp;
 pub mod path;
+pub mod rule;
 pub mod shell;
+
+use compile::Policy;
+use emacs::{defun, Env, IntoLisp, Result, Value};
+use std::cell::RefCell;
+use std::time::Instant;
+
+emacs::plugin_is_GPL_compatible!();
+
+// A compiled policy is immutable: Emacs holds it in a user-ptr and every
+// call borrows it.
+impl emacs::Transfer for Policy {}
+
+/// The module's version; the package refuses a module of another version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+emacs::use_symbols! {
+    rule_error => "gptel-rust-hooks-rule-error"
+    call_error => "gptel-rust-hooks-call-error"
+}
+
+#[emacs::module(name = "gptel-rust-hooks-module", defun_prefix = "gptel-rust-hooks--mod", separator = "-", mod_in_name = false)]
+fn init(_: &Env) -> Result<()> {
+    Ok(())
+}
+
+/// What the last decision was, for the log.
+struct Last {
+    decision: Option<&'static str>,
+    matched: Vec<String>,
+    by: Option<String>,
+    reason: Option<String>,
+    micros: f64,
+}
+
+thread_local! {
+    static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+}
+
+fn signal_rule_error<T>(env: &Env, e: error::Error) -> Result<T> {
+    env.signal(rule_error, (e.to_string(),))
+}
+
+/// Return the version of the gptel-rust-hooks module.
+#[defun]
+fn version() -> Result<&'static str> {
+    Ok(VERSION)
+}
+
+/// Compile RULES, a list of rule plists, under OPTIONS into a policy.
+///
+/// OPTIONS is a plist with `:path-keys', `:command-keys', `:default-decision',
+/// `:case-fold' and `:home'.  A bad rule signals `gptel-rust-hooks-rule-error'.
+#[defun(user_ptr(direct))]
+fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Policy> {
+    let options = match lisp::read_options(env, options) {
+        Ok(o) => o,
+        Err(e) => return signal_rule_error(env, e),
+    };
+    let value = match lisp::to_json(env, rules, 0, &mut lisp::MAX_NODES.clone()) {
+        Ok(v) => v,
+        Err(why) => return signal_rule_error(env, error::Error::new(format!("rules: {why}"))),
+    };
+    let rules = match rule::rules_from_value(&value) {
+        Ok(r) => r,
+        Err(e) => return signal_rule_error(env, e),
+    };
+    match compile::compile(rules, options) {
+        Ok(p) => Ok(p),
+        Err(e) => signal_rule_error(env, e),
+    }
+}
+
+/// Compile the JSON text of a policy file named SOURCE under OPTIONS.
+#[defun(user_ptr(direct))]
+fn compile_json<'e>(env: &'e Env, text: String, source: String, options: Value<'e>) -> Result<Policy> {
+    let options = match lisp::read_options(env, options) {
+        Ok(o) => o,
+        Err(e) => return signal_rule_error(env, e),
+    };
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            return signal_rule_error(
+                env,
+                error::Error::new(format!(
+                    "line {}, column {}: invalid JSON: {}",
+                    e.line(),
+                    e.column(),
+                    e
+                ))
+                .in_source(&source),
+            )
+        }
+    };
+    let compiled = rule::rules_from_value(&value).and_then(|r| compile::compile(r, options));
+    match compiled {
+        Ok(p) => Ok(p),
+        Err(e) => signal_rule_error(env, e.in_source(&source)),
+    }
+}
+
+/// Return the number of rules of POLICY.
+#[defun]
+fn rule_count(policy: Value<'_>) -> Result<usize> {
+    let policy: &Policy = policy.into_rust()?;
+    Ok(policy.rules.len())
+}
+
+fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
+    env.signal(call_error, (format!("gptel-rust-hooks: malformed tool call: {why}"),))
+}
+
+/// Decide the tool call INFO (a gptel hook plist) by POLICY; CWD is the request's directory.
+///
+/// Return the plist for `gptel-pre-tool-call-functions'.  A call that cannot
+/// be read signals `gptel-rust-hooks-call-error'.
+#[defun]
+fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+    let policy: &Policy = policy.into_rust()?;
+    let start = Instant::now();
+    let read = match lisp::read_call(env, policy, info, cwd, false, false) {
+        Ok(r) => r,
+        Err(why) => return malformed(env, &why),
+    };
+    let outcome = eval::evaluate(policy, &read.call);
+    let answer = lisp::answer(env, &outcome, &read.values)?;
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    LAST.with(|last| {
+        *last.borrow_mut() = Some(Last {
+            decision: outcome.decision.map(rule::Decision::name),
+            matched: outcome
+                .decided
+                .matched
+                .iter()
+                .map(|&r| policy.rules[r].label.clone())
+                .collect(),
+            by: outcome.by.map(|r| policy.rules[r].label.clone()),
+            reason: outcome.reason.clone(),
+            micros,
+        })
+    });
+    Ok(answer)
+}
+
+/// Explain how POLICY decides the call INFO; CWD is the request's directory.
+///
+/// Return a JSON string: every rule, each matcher, edits and the outcome.
+#[defun]
+fn explain<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+    let policy: &Policy = policy.into_rust()?;
+    let read = match lisp::read_call(env, policy, info, cwd, false, true) {
+        Ok(r) => r,
+        Err(why) => return malformed(env, &why),
+    };
+    eval::explain(policy, &read.call).to_string().into_lisp(env)
+}
+
+/// Return what the last decision was: (DECISION MATCHED BY REASON MICROSECONDS).
+#[defun]
+fn last(env: &Env) -> Result<Value<'_>> {
+    LAST.with(|last| match &*last.borrow() {
+        None => ().into_lisp(env),
+        Some(l) => {
+            let decision = match l.decision {
+                Some(d) => env.intern(d)?,
+                None => ().into_lisp(env)?,
+            };
+            let matched: Vec<Value> = l
+                .matched
+                .iter()
+                .map(|m| m.as_str().into_lisp(env))
+                .collect::<Result<_>>()?;
+            env.list((
+                decision,
+                env.list(&matched)?,
+                l.by.clone(),
+                l.reason.clone(),
+                l.micros,
+            ))
+        }
+    })
+}

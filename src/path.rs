@@ -54,3 +54,19 @@ pub fn relative_to<'a>(path: &'a str, cwd: &str) -> Option<&'a str> {
         None
     }
 }
+
+/// Normalize a directory named in a rule (absolute or `~`), at compile time.
+pub fn normalize_dir(dir: &str, env: &PathEnv) -> Result<String, PathError> {
+    normalize(dir, env)
+}
+
+/// True on systems whose file systems usually ignore case.
+pub fn default_case_fold() -> bool {
+    cfg!(any(target_os = "macos", target_os = "windows"))
+}
+
+/// Argument keys that hold paths, by default.
+pub const DEFAULT_PATH_KEYS: &[&str] = &["path", "file", "file_path", "filepath", "filename", "directory", "dir", "target", "source", "destination"];
+
+/// Argument keys that hold shell command lines, by default.
+pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script"];

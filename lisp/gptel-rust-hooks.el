@@ -1,0 +1,416 @@
+;;; gptel-rust-hooks.el --- Decide every gptel tool call by compiled rules -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The gptel-rust-hooks developers
+
+;; Author: The gptel-rust-hooks developers
+;; Version: 0.1.0
+;; Package-Requires: ((emacs "28.1") (gptel "0.9.9.5"))
+;; Keywords: tools, convenience
+;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software; you can redistribute it and/or modify
+;; it under the terms of the GNU General Public License as published by
+;; the Free Software Foundation, either version 3 of the License, or
+;; (at your option) any later version.
+
+;; This program is distributed in the hope that it will be useful,
+;; but WITHOUT ANY WARRANTY; without even the implied warranty of
+;; MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+;; GNU General Public License for more details.
+
+;; You should have received a copy of the GNU General Public License
+;; along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+;;; Commentary:
+
+;; gptel-rust-hooks decides every tool call an LLM makes through gptel.
+;; You write rules in `gptel-rust-hooks-rules' (or JSON policy files); a
+;; Rust dynamic module compiles them once into a native policy (glob sets,
+;; regexp sets, a real shell parser, path normalization) and answers
+;; `gptel-pre-tool-call-functions' in microseconds: allow, ask, deny with
+;; a reason, stop the request, edit the arguments or give a canned result.
+;;
+;; Quick start:
+;;
+;;   (customize-set-variable 'gptel-rust-hooks-rules
+;;    '((:id "no-rm" :tool "shell" :command-prefix "rm -rf"
+;;              :decision deny :reason "Never delete recursively.")
+;;             (:tool "read_file" :path "~/.ssh/**" :decision deny)
+;;             (:tool "read_file" :path-outside "~/src" :decision ask)))
+;;   (gptel-rust-hooks-mode 1)
+;;
+;; The module loads when the mode turns on.  Build it with
+;; `gptel-rust-hooks-build-module' (needs cargo), or place a prebuilt
+;; `gptel-rust-hooks-module.so' in `gptel-rust-hooks-module-directory'.
+;;
+;; The package fails closed: whatever goes wrong inside it (a missing
+;; module, rules that do not compile, a malformed call) blocks the call
+;; rather than letting gptel run it.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'json)
+(require 'subr-x)
+
+(defvar gptel-pre-tool-call-functions)
+(defvar gptel-post-tool-call-functions)
+
+;;;; Customization
+
+(defgroup gptel-rust-hooks nil
+  "Decide every gptel tool call by compiled rules."
+  :group 'gptel
+  :prefix "gptel-rust-hooks-")
+
+(defconst gptel-rust-hooks-version "0.1.0"
+  "The version of this package; the module must report the same.")
+
+(defconst gptel-rust-hooks--rule-options
+  '((:id string)
+    (:tool (choice string (repeat string)))
+    (:tool-regexp (choice regexp (repeat regexp)))
+    (:args (plist :key-type symbol :value-type sexp))
+    (:path (choice string (repeat string)))
+    (:path-outside (choice directory (repeat directory)))
+    (:path-keys (repeat string))
+    (:command-prefix (choice string (repeat string)))
+    (:command-regexp (choice regexp (repeat regexp)))
+    (:command-keys (repeat string))
+    (:buffer string)
+    (:backend string)
+    (:model string)
+    (:cwd (choice string (repeat string)))
+    (:decision (choice (const allow) (const ask) (const deny) (const stop)))
+    (:reason string)
+    (:set-args (plist :key-type symbol :value-type sexp))
+    (:default-args (plist :key-type symbol :value-type sexp))
+    (:remove-args (repeat symbol))
+    (:result string)
+    (:context string)
+    (:suppress-output boolean)
+    (:redact (choice regexp (repeat regexp)))
+    (:max-output integer)
+    (:examples (plist :options ((:match (repeat sexp))
+                                (:no-match (repeat sexp))))))
+  "The keys of a rule, with their Customize types.")
+
+(defvar gptel-rust-hooks--policy nil
+  "The compiled policy in force (a module user-ptr), or nil.")
+
+(defvar gptel-rust-hooks--policy-key nil
+  "The settings `gptel-rust-hooks--policy' was compiled from.")
+
+(defvar gptel-rust-hooks--policy-error nil
+  "Why the settings in force do not compile, or nil.")
+
+(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
+(declare-function gptel-rust-hooks--mod-compile-json "ext:gptel-rust-hooks-module" (text source options))
+(declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
+
+(defun gptel-rust-hooks--set-rules (symbol value)
+  "Set SYMBOL to the rules VALUE after checking that they compile.
+A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
+  (when (gptel-rust-hooks--module-loaded-p)
+    (gptel-rust-hooks--install symbol value))
+  (set-default-toplevel-value symbol value))
+
+(defcustom gptel-rust-hooks-rules nil
+  "The rules that decide gptel's tool calls, a list of plists.
+
+Each rule is a plist of matchers (`:tool', `:tool-regexp', `:args',
+`:path', `:path-outside', `:command-prefix', `:command-regexp',
+`:buffer', `:backend', `:model', `:cwd') and effects (`:decision',
+`:reason', `:set-args', `:default-args', `:remove-args', `:result',
+`:context', `:suppress-output', `:redact', `:max-output'), with
+optional `:id', `:path-keys', `:command-keys' and `:examples'.  Every
+matcher a rule gives must match.  The most restrictive decision of all
+matching rules wins: stop > deny > ask > allow.  See the README for the
+full reference.
+
+Setting this option with `customize-set-variable' or Customize compiles the rules; a
+bad rule signals `gptel-rust-hooks-rule-error' and the rules in force
+stay in force."
+  :type `(repeat (plist :tag "Rule"
+                        :key-type symbol
+                        :value-type sexp
+                        :options ,gptel-rust-hooks--rule-options))
+  :set #'gptel-rust-hooks--set-rules
+  :initialize #'custom-initialize-default
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-default-decision nil
+  "The decision for calls no rule decides.
+nil leaves gptel's own confirmation settings alone."
+  :type '(choice (const :tag "Leave it to gptel" nil)
+                 (const allow) (const ask) (const deny))
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-on-error 'block
+  "What an internal error becomes: block the call, or stop the request."
+  :type '(choice (const block) (const stop))
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-path-keys
+  '("path" "paths" "file" "files" "file_path" "filepath" "file_name" "filename"
+    "directory" "dir" "dirpath" "folder" "target" "source" "destination"
+    "src" "dest" "cwd" "working_directory" "root" "old_path" "new_path")
+  "Argument names whose values are file or directory paths."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-command-keys '("command" "cmd" "script" "shell_command")
+  "Argument names whose values are shell command lines."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-case-fold
+  (and (memq system-type '(darwin windows-nt ms-dos cygwin)) t)
+  "Whether paths are compared without regard to case."
+  :type 'boolean
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-module-directory nil
+  "Directory holding the compiled module, or nil for beside this package."
+  :type '(choice (const :tag "Beside the package" nil) directory)
+  :group 'gptel-rust-hooks)
+
+;;;; Internal variables
+
+(define-error 'gptel-rust-hooks-error "gptel-rust-hooks error")
+(define-error 'gptel-rust-hooks-rule-error "Bad gptel-rust-hooks rule"
+  'gptel-rust-hooks-error)
+(define-error 'gptel-rust-hooks-call-error "Malformed tool call"
+  'gptel-rust-hooks-error)
+(define-error 'gptel-rust-hooks-module-error "gptel-rust-hooks module unavailable"
+  'gptel-rust-hooks-error)
+
+(defconst gptel-rust-hooks--module-name "gptel-rust-hooks-module"
+  "The module's feature name and file name without suffix.")
+
+(defvar gptel-rust-hooks--package-directory
+  (file-name-directory (or load-file-name buffer-file-name default-directory))
+  "The directory this package was loaded from.")
+
+(defvar gptel-rust-hooks--reported nil
+  "Error messages already reported in *Messages*.")
+
+;;;; Module
+
+(defun gptel-rust-hooks--module-loaded-p ()
+  "Return non-nil when the module is loaded."
+  (fboundp 'gptel-rust-hooks--mod-pre))
+
+(defun gptel-rust-hooks--source-root ()
+  "Return the directory holding Cargo.toml for this package, or nil."
+  (locate-dominating-file gptel-rust-hooks--package-directory "Cargo.toml"))
+
+(defun gptel-rust-hooks--module-candidates ()
+  "Return the files the module may be loaded from, best first."
+  (let* ((suffix (or module-file-suffix ".so"))
+         (name (concat gptel-rust-hooks--module-name suffix))
+         (cargo-name (concat (if (eq system-type 'windows-nt) "" "lib")
+                             "gptel_rust_hooks" suffix))
+         (root (gptel-rust-hooks--source-root)))
+    (delq nil
+          (list (and gptel-rust-hooks-module-directory
+                     (expand-file-name name gptel-rust-hooks-module-directory))
+                (and gptel-rust-hooks-module-directory
+                     (expand-file-name cargo-name gptel-rust-hooks-module-directory))
+                (expand-file-name name gptel-rust-hooks--package-directory)
+                (and root (expand-file-name (concat "target/release/" cargo-name) root))))))
+
+(defun gptel-rust-hooks--load-module ()
+  "Load the module unless it is loaded; signal a clear error when impossible."
+  (unless (gptel-rust-hooks--module-loaded-p)
+    (unless (and (fboundp 'module-load) module-file-suffix)
+      (signal 'gptel-rust-hooks-module-error
+              (list "this Emacs was built without dynamic module support (configure --with-modules)")))
+    (let ((file (cl-find-if #'file-exists-p (gptel-rust-hooks--module-candidates))))
+      (unless file
+        (signal 'gptel-rust-hooks-module-error
+                (list (format "module not found in %s; run M-x gptel-rust-hooks-build-module"
+                              (mapconcat #'abbreviate-file-name
+                                         (gptel-rust-hooks--module-candidates) ", ")))))
+      (module-load file)))
+  (let ((version (gptel-rust-hooks--mod-version)))
+    (unless (equal version gptel-rust-hooks-version)
+      (signal 'gptel-rust-hooks-module-error
+              (list (format "the loaded module is version %s but the package is %s; \
+rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
+(a loaded module cannot be unloaded)"
+                            version gptel-rust-hooks-version))))))
+
+;;;###autoload
+(defun gptel-rust-hooks-build-module ()
+  "Build the module with cargo in a compilation buffer, then load it."
+  (interactive)
+  (let ((root (gptel-rust-hooks--source-root)))
+    (unless root
+      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
+                  gptel-rust-hooks--package-directory))
+    (unless (executable-find "cargo")
+      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
+    (let* ((default-directory root)
+           (buffer (compilation-start "cargo build --release" t
+                                      (lambda (_) "*gptel-rust-hooks-build*"))))
+      (with-current-buffer buffer
+        (add-hook 'compilation-finish-functions
+                  (lambda (_buffer status)
+                    (if (string-prefix-p "finished" status)
+                        (condition-case err
+                            (progn (gptel-rust-hooks--load-module)
+                                   (message "gptel-rust-hooks: module built and loaded"))
+                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
+                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
+                  nil t))
+      buffer)))
+
+;;;; Policy
+
+(defun gptel-rust-hooks--options ()
+  "Return the compile options plist from the user options."
+  (list :path-keys gptel-rust-hooks-path-keys
+        :command-keys gptel-rust-hooks-command-keys
+        :default-decision gptel-rust-hooks-default-decision
+        :case-fold gptel-rust-hooks-case-fold
+        :home (expand-file-name "~")))
+
+(defun gptel-rust-hooks--key (rules)
+  "Return the settings a policy of RULES depends on, compared with `eq'."
+  (list rules gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
+        gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold))
+
+(defun gptel-rust-hooks--compile (rules)
+  "Compile RULES with the current options; signal on a bad rule."
+  (gptel-rust-hooks--load-module)
+  (gptel-rust-hooks--mod-compile rules (gptel-rust-hooks--options)))
+
+(defun gptel-rust-hooks--install (_symbol rules)
+  "Compile RULES and put them in force; on error change nothing and signal."
+  (let ((policy (gptel-rust-hooks--compile rules)))
+    (setq gptel-rust-hooks--policy policy
+          gptel-rust-hooks--policy-key (gptel-rust-hooks--key rules)
+          gptel-rust-hooks--policy-error nil)
+    policy))
+
+(defun gptel-rust-hooks--same-key-p (a b)
+  "Return non-nil when the settings A and B are the same objects."
+  (and (= (length a) (length b)) (cl-every #'eq a b)))
+
+(defun gptel-rust-hooks--current-policy ()
+  "Return the policy for the current settings, compiling when they changed.
+When they do not compile, keep the policy in force, report once, and
+signal when there is none."
+  (unless (and gptel-rust-hooks--policy
+               (gptel-rust-hooks--same-key-p
+                gptel-rust-hooks--policy-key
+                (gptel-rust-hooks--key gptel-rust-hooks-rules)))
+    (condition-case err
+        (gptel-rust-hooks--install nil gptel-rust-hooks-rules)
+      (gptel-rust-hooks-rule-error
+       (let ((msg (error-message-string err)))
+         (setq gptel-rust-hooks--policy-error msg)
+         (if gptel-rust-hooks--policy
+             (progn
+               (gptel-rust-hooks--report
+                (format "gptel-rust-hooks: the new rules do not compile, the previous ones stay in force: %s" msg))
+               ;; Do not try again on every call until the settings change.
+               (setq gptel-rust-hooks--policy-key (gptel-rust-hooks--key gptel-rust-hooks-rules)))
+           (signal (car err) (cdr err)))))))
+  gptel-rust-hooks--policy)
+
+;;;; Hook functions
+
+(defun gptel-rust-hooks--report (message)
+  "Show MESSAGE in *Messages* unless it was shown before."
+  (unless (member message gptel-rust-hooks--reported)
+    (push message gptel-rust-hooks--reported)
+    (message "%s" message)))
+
+(defun gptel-rust-hooks--fail (err)
+  "Return the answer that fails closed for the error ERR, and report it."
+  (let* ((msg (if (memq (car-safe err) '(gptel-rust-hooks-call-error))
+                  (cadr err)
+                (concat "gptel-rust-hooks: " (error-message-string err)))))
+    (gptel-rust-hooks--report msg)
+    (if (eq gptel-rust-hooks-on-error 'stop)
+        (list :stop t :stop-reason msg)
+      (list :block msg))))
+
+(defun gptel-rust-hooks-pre-tool-call (info)
+  "Decide the tool call INFO for `gptel-pre-tool-call-functions'.
+Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
+`:args' or `:result'.  Never signals: any error blocks the call."
+  (condition-case err
+      (let ((answer (gptel-rust-hooks--mod-pre (gptel-rust-hooks--current-policy)
+                                               info default-directory)))
+        (when (and (plist-get answer :confirm) (consp answer))
+          (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
+            (message "gptel-rust-hooks: %s" reason)))
+        answer)
+    (t (gptel-rust-hooks--fail err))))
+
+(defun gptel-rust-hooks-post-tool-call (_info)
+  "Apply the post-call effects of the rules to the result in INFO."
+  nil)
+
+;;;; Commands
+
+(defun gptel-rust-hooks--policy-for (rules)
+  "Return the policy for RULES, or the one in force when RULES is nil."
+  (if rules
+      (gptel-rust-hooks--compile rules)
+    (gptel-rust-hooks--load-module)
+    (gptel-rust-hooks--current-policy)))
+
+(defun gptel-rust-hooks-evaluate (call &optional rules)
+  "Return the plist the pre-tool hook would return for CALL.
+CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
+optionally with `:cwd'.  With RULES, decide by those instead of the
+rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
+  (gptel-rust-hooks--mod-pre (gptel-rust-hooks--policy-for rules) call
+                             (or (plist-get call :cwd) default-directory)))
+
+(defun gptel-rust-hooks-explain (call &optional rules)
+  "Return which rules match CALL and why, and the outcome, as a plist.
+CALL and RULES are as for `gptel-rust-hooks-evaluate'."
+  (json-parse-string
+   (gptel-rust-hooks--mod-explain (gptel-rust-hooks--policy-for rules) call
+                                  (or (plist-get call :cwd) default-directory))
+   :object-type 'plist :array-type 'list :null-object nil :false-object nil))
+
+;;;; Mode
+
+;;;###autoload
+(define-minor-mode gptel-rust-hooks-mode
+  "Decide every gptel tool call by `gptel-rust-hooks-rules'.
+On, it loads the module, compiles the rules and adds
+`gptel-rust-hooks-pre-tool-call' and `gptel-rust-hooks-post-tool-call'
+to gptel's hooks; off, it removes exactly those."
+  :global t
+  :group 'gptel-rust-hooks
+  (if gptel-rust-hooks-mode
+      (progn
+        (condition-case err
+            (progn (gptel-rust-hooks--load-module)
+                   (gptel-rust-hooks--current-policy))
+          (error
+           ;; Stay on: every call is blocked until this is fixed.
+           (display-warning 'gptel-rust-hooks
+                            (format "%s; every tool call will be blocked until this is fixed"
+                                    (error-message-string err))
+                            :error)))
+        (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
+        (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call))
+    (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
+    (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)))
+
+(provide 'gptel-rust-hooks)
+;;; gptel-rust-hooks.el ends here

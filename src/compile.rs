@@ -1,0 +1,555 @@
+//! Rules -> policy: every matcher kind gathered into one set (a `GlobSet` or
+//! `RegexSet` per kind, match indices mapped back to rules), examples checked.
+//!
+//! A policy is immutable once built; the boundary keeps it in a user-ptr and
+//! evaluates every call against it.
+
+use crate::error::{Error, Result};
+use crate::path::{self, PathEnv, PathPattern};
+use crate::rule::{ArgMatcher, Decision, Rule};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
+use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use serde_json::Value as Json;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+/// Size limit of one compiled regexp (bytes of its compiled form).
+pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
+/// Size limit of a compiled set of regexps.
+pub const REGEX_SET_SIZE_LIMIT: usize = 256 << 20;
+/// Size limit of a regexp's lazy DFA cache.
+pub const REGEX_DFA_LIMIT: usize = 2 << 20;
+
+/// Settings that apply to the whole policy.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Argument keys that hold paths.
+    pub path_keys: Vec<String>,
+    /// Argument keys that hold shell command lines.
+    pub command_keys: Vec<String>,
+    /// What calls no rule decides get.
+    pub default_decision: Option<Decision>,
+    /// Fold case of paths before matching.
+    pub case_fold: bool,
+    /// The home directory, for `~` in rules and calls.
+    pub home: Option<PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            path_keys: path::DEFAULT_PATH_KEYS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            command_keys: path::DEFAULT_COMMAND_KEYS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            default_decision: None,
+            case_fold: path::default_case_fold(),
+            home: std::env::var_os("HOME").map(PathBuf::from),
+        }
+    }
+}
+
+/// Which argument keys a rule reads for paths or commands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Keys {
+    /// The policy's keys.
+    Default,
+    /// The rule's own keys.
+    Own(HashSet<String>),
+}
+
+impl Keys {
+    /// Whether KEY is one of these, given whether it is a default key.
+    pub fn contains(&self, key: &str, is_default: bool) -> bool {
+        match self {
+            Keys::Default => is_default,
+            Keys::Own(set) => set.contains(key),
+        }
+    }
+}
+
+/// A compiled argument matcher: glob and regexp leaves run as sets.
+#[derive(Debug, Clone)]
+pub enum CArg {
+    /// Leaf N of the glob or regexp sets for this key.
+    Leaf(usize),
+    Equal(Json),
+    Present(bool),
+    MaxLength(u64),
+    Min(f64),
+    Max(f64),
+    Any(Vec<CArg>),
+    All(Vec<CArg>),
+}
+
+/// One rule, compiled.
+#[derive(Debug)]
+pub struct CRule {
+    /// The rule as written.
+    pub rule: Rule,
+    /// How reasons and logs name it.
+    pub label: String,
+    pub has_tool: bool,
+    pub has_path: bool,
+    pub has_cmd_prefix: bool,
+    pub has_cmd_regexp: bool,
+    pub has_buffer: bool,
+    pub has_backend: bool,
+    pub has_model: bool,
+    pub has_cwd: bool,
+    pub args: Vec<(String, CArg)>,
+    /// Normalized `:path-outside` directories.
+    pub path_outside: Vec<String>,
+    pub path_keys: Keys,
+    pub command_keys: Keys,
+    /// Deny-side rules match when ANY candidate matches; allow rules when ALL do.
+    pub allow_side: bool,
+}
+
+impl CRule {
+    /// True when the rule has no matcher that looks at paths or commands.
+    pub fn needs_paths(&self) -> bool {
+        self.has_path || !self.path_outside.is_empty()
+    }
+}
+
+/// A set of globs or regexps, each owned by a rule (or a leaf).
+#[derive(Debug)]
+pub struct Index<S> {
+    pub set: S,
+    pub owner: Vec<usize>,
+}
+
+fn whole_value_glob(key: &str, pattern: &str) -> Result<Glob> {
+    GlobBuilder::new(pattern)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| Error::key(key, format!("invalid glob `{pattern}`: {}", e.kind())))
+}
+
+fn path_glob(key: &str, pattern: &str, case_fold: bool) -> Result<Glob> {
+    GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(case_fold)
+        .build()
+        .map_err(|e| Error::key(key, format!("invalid glob `{pattern}`: {}", e.kind())))
+}
+
+fn regex(key: &str, pattern: &str) -> Result<Regex> {
+    RegexBuilder::new(pattern)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(REGEX_DFA_LIMIT)
+        .build()
+        .map_err(|e| Error::key(key, format!("invalid regexp `{pattern}`: {}", regex_message(&e))))
+}
+
+fn regex_message(e: &regex::Error) -> String {
+    match e {
+        regex::Error::Syntax(text) => text
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("error: "))
+            .map(|l| l.trim_start_matches("error: ").to_string())
+            .unwrap_or_else(|| text.clone()),
+        regex::Error::CompiledTooBig(limit) => {
+            format!("compiled form exceeds the size limit of {limit} bytes")
+        }
+        other => other.to_string(),
+    }
+}
+
+/// Gathers globs of one kind and builds their set.
+struct GlobIndexBuilder {
+    builder: GlobSetBuilder,
+    owner: Vec<usize>,
+}
+
+impl Default for GlobIndexBuilder {
+    fn default() -> Self {
+        GlobIndexBuilder {
+            builder: GlobSetBuilder::new(),
+            owner: Vec::new(),
+        }
+    }
+}
+
+impl GlobIndexBuilder {
+    fn add(&mut self, glob: Glob, owner: usize) {
+        self.builder.add(glob);
+        self.owner.push(owner);
+    }
+
+    fn build(self, what: &str) -> Result<Index<GlobSet>> {
+        let set = self
+            .builder
+            .build()
+            .map_err(|e| Error::new(format!("cannot build the {what} glob set: {e}")))?;
+        Ok(Index {
+            set,
+            owner: self.owner,
+        })
+    }
+}
+
+/// Gathers regexps of one kind (already checked one by one) and builds their set.
+#[derive(Default)]
+struct RegexIndexBuilder {
+    patterns: Vec<String>,
+    owner: Vec<usize>,
+}
+
+impl RegexIndexBuilder {
+    fn add(&mut self, pattern: &str, owner: usize) {
+        self.patterns.push(pattern.to_string());
+        self.owner.push(owner);
+    }
+
+    fn build(self, what: &str) -> Result<Index<RegexSet>> {
+        let set = RegexSetBuilder::new(&self.patterns)
+            .size_limit(REGEX_SET_SIZE_LIMIT)
+            .dfa_size_limit(REGEX_DFA_LIMIT * 4)
+            .build()
+            .map_err(|e| {
+                Error::new(format!(
+                    "cannot build the {what} regexp set: {}",
+                    regex_message(&e)
+                ))
+            })?;
+        Ok(Index {
+            set,
+            owner: self.owner,
+        })
+    }
+}
+
+/// The glob and regexp leaves of the `:args` matchers of one argument key.
+#[derive(Debug)]
+pub struct ArgIndex {
+    pub globs: Index<GlobSet>,
+    pub regexps: Index<RegexSet>,
+}
+
+/// A compiled policy.
+#[derive(Debug)]
+pub struct Policy {
+    pub rules: Vec<CRule>,
+    pub options: Options,
+    pub default_path_keys: HashSet<String>,
+    pub default_command_keys: HashSet<String>,
+    /// Every key that some rule looks at (paths, commands, `:args`).
+    pub needed_args: HashSet<String>,
+    pub tool_globs: Index<GlobSet>,
+    pub tool_regexps: Index<RegexSet>,
+    /// Rules with no tool matcher: candidates for every call.
+    pub untooled: Vec<usize>,
+    pub buffer: Index<GlobSet>,
+    pub backend: Index<GlobSet>,
+    pub model: Index<GlobSet>,
+    pub cwd: Index<GlobSet>,
+    /// `:path` globs matched against the absolute path.
+    pub path_abs: Index<GlobSet>,
+    /// `:path` globs matched against the path relative to the cwd.
+    pub path_rel: Index<GlobSet>,
+    /// `:command-prefix` words, indexed by their first word.
+    pub cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>>,
+    pub cmd_regexps: Index<RegexSet>,
+    /// Argument leaf sets, by argument key.
+    pub arg_index: HashMap<String, ArgIndex>,
+    /// Total number of argument leaves.
+    pub arg_leaves: usize,
+    /// What the policy needs to read from a call.
+    pub needs_buffer: bool,
+    pub needs_backend: bool,
+    pub needs_model: bool,
+    pub needs_cwd: bool,
+    /// The policy has rules that act after the call.
+    pub has_post_effects: bool,
+}
+
+struct ArgIndexBuilder {
+    globs: GlobIndexBuilder,
+    regexps: RegexIndexBuilder,
+}
+
+fn compile_arg(
+    key: &str,
+    m: &ArgMatcher,
+    builders: &mut HashMap<String, ArgIndexBuilder>,
+    next_leaf: &mut usize,
+) -> Result<CArg> {
+    Ok(match m {
+        ArgMatcher::Glob(g) => {
+            let glob = whole_value_glob("args", g).map_err(|e| Error {
+                message: format!("argument `{key}`: {}", e.message),
+                ..e
+            })?;
+            let leaf = *next_leaf;
+            *next_leaf += 1;
+            builders
+                .entry(key.to_string())
+                .or_insert_with(|| ArgIndexBuilder {
+                    globs: GlobIndexBuilder::default(),
+                    regexps: RegexIndexBuilder::default(),
+                })
+                .globs
+                .add(glob, leaf);
+            CArg::Leaf(leaf)
+        }
+        ArgMatcher::Regexp(r) => {
+            regex("args", r).map_err(|e| Error {
+                message: format!("argument `{key}`: {}", e.message),
+                ..e
+            })?;
+            let leaf = *next_leaf;
+            *next_leaf += 1;
+            builders
+                .entry(key.to_string())
+                .or_insert_with(|| ArgIndexBuilder {
+                    globs: GlobIndexBuilder::default(),
+                    regexps: RegexIndexBuilder::default(),
+                })
+                .regexps
+                .add(r, leaf);
+            CArg::Leaf(leaf)
+        }
+        ArgMatcher::Equal(v) => CArg::Equal(v.clone()),
+        ArgMatcher::Present(b) => CArg::Present(*b),
+        ArgMatcher::MaxLength(n) => CArg::MaxLength(*n),
+        ArgMatcher::Min(n) => CArg::Min(*n),
+        ArgMatcher::Max(n) => CArg::Max(*n),
+        ArgMatcher::Any(items) => CArg::Any(
+            items
+                .iter()
+                .map(|i| compile_arg(key, i, builders, next_leaf))
+                .collect::<Result<_>>()?,
+        ),
+        ArgMatcher::All(items) => CArg::All(
+            items
+                .iter()
+                .map(|i| compile_arg(key, i, builders, next_leaf))
+                .collect::<Result<_>>()?,
+        ),
+    })
+}
+
+/// Split a command prefix into its words, as a shell would read them.
+pub fn prefix_words(prefix: &str) -> Result<Vec<String>> {
+    let line = crate::shell::parse(prefix);
+    let words = match line.commands.as_slice() {
+        [one] if line.opaque.is_none() && line.redirects.is_empty() => one.written.clone(),
+        _ => prefix.split_whitespace().map(str::to_string).collect(),
+    };
+    if words.is_empty() {
+        return Err(Error::key("command-prefix", "empty prefix"));
+    }
+    Ok(words)
+}
+
+/// Compile RULES under OPTIONS into a policy. Errors name the rule.
+pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
+    let path_env = PathEnv {
+        home: options.home.clone(),
+        cwd: None,
+        case_fold: options.case_fold,
+    };
+    let mut tool_globs = GlobIndexBuilder::default();
+    let mut tool_regexps = RegexIndexBuilder::default();
+    let mut buffer = GlobIndexBuilder::default();
+    let mut backend = GlobIndexBuilder::default();
+    let mut model = GlobIndexBuilder::default();
+    let mut cwd = GlobIndexBuilder::default();
+    let mut path_abs = GlobIndexBuilder::default();
+    let mut path_rel = GlobIndexBuilder::default();
+    let mut cmd_regexps = RegexIndexBuilder::default();
+    let mut cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>> = HashMap::new();
+    let mut arg_builders: HashMap<String, ArgIndexBuilder> = HashMap::new();
+    let mut next_leaf = 0usize;
+    let mut untooled = Vec::new();
+    let default_path_keys: HashSet<String> = options.path_keys.iter().cloned().collect();
+    let default_command_keys: HashSet<String> = options.command_keys.iter().cloned().collect();
+    let mut needed_args: HashSet<String> = HashSet::new();
+    let mut uses_default_path_keys = false;
+    let mut uses_default_command_keys = false;
+    let mut compiled = Vec::with_capacity(rules.len());
+
+    for (i, rule) in rules.into_iter().enumerate() {
+        let at = |e: Error| e.in_rule(i, rule.id.as_deref());
+        for g in &rule.tool {
+            tool_globs.add(whole_value_glob("tool", g).map_err(at)?, i);
+        }
+        for r in &rule.tool_regexp {
+            regex("tool-regexp", r).map_err(at)?;
+            tool_regexps.add(r, i);
+        }
+        if rule.tool.is_empty() && rule.tool_regexp.is_empty() {
+            untooled.push(i);
+        }
+        for (list, builder, key) in [
+            (&rule.buffer, &mut buffer, "buffer"),
+            (&rule.backend, &mut backend, "backend"),
+            (&rule.model, &mut model, "model"),
+        ] {
+            for g in list {
+                builder.add(whole_value_glob(key, g).map_err(at)?, i);
+            }
+        }
+        for g in &rule.cwd {
+            let pattern = match path::parse_pattern(g, options.home.as_deref())
+                .map_err(|e| at(Error::key("cwd", e.0)))?
+            {
+                PathPattern::Absolute(p) => p,
+                PathPattern::CwdRelative(p) => format!("**/{p}"),
+            };
+            cwd.add(path_glob("cwd", &pattern, options.case_fold).map_err(at)?, i);
+        }
+        for g in &rule.path {
+            match path::parse_pattern(g, options.home.as_deref())
+                .map_err(|e| at(Error::key("path", e.0)))?
+            {
+                PathPattern::Absolute(p) => {
+                    path_abs.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                }
+                PathPattern::CwdRelative(p) => {
+                    path_rel.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                }
+            }
+        }
+        let mut path_outside = Vec::new();
+        for d in &rule.path_outside {
+            if !(d.starts_with('/') || d.starts_with('~')) {
+                return Err(at(Error::key(
+                    "path-outside",
+                    format!("directory `{d}` must be absolute or start with `~`"),
+                )));
+            }
+            path_outside.push(
+                path::normalize_dir(d, &path_env)
+                    .map_err(|e| at(Error::key("path-outside", e.0)))?,
+            );
+        }
+        for p in &rule.command_prefix {
+            let words = prefix_words(p).map_err(at)?;
+            cmd_prefix
+                .entry(words[0].clone())
+                .or_default()
+                .push((i, words));
+        }
+        for r in &rule.command_regexp {
+            regex("command-regexp", r).map_err(at)?;
+            cmd_regexps.add(r, i);
+        }
+        let mut args = Vec::new();
+        for (key, m) in &rule.args {
+            needed_args.insert(key.clone());
+            args.push((
+                key.clone(),
+                compile_arg(key, m, &mut arg_builders, &mut next_leaf).map_err(at)?,
+            ));
+        }
+        for r in &rule.redact {
+            regex("redact", r).map_err(at)?;
+        }
+        for (key, value) in rule.set_args.iter().chain(&rule.default_args) {
+            if value.is_object() && value.as_object().is_some_and(|m| m.is_empty()) {
+                return Err(at(Error::key(
+                    "set-args",
+                    format!("argument `{key}`: empty value"),
+                )));
+            }
+        }
+        let has_paths = !rule.path.is_empty() || !path_outside.is_empty();
+        let has_cmds = !rule.command_prefix.is_empty() || !rule.command_regexp.is_empty();
+        let path_keys = match &rule.path_keys {
+            Some(keys) => {
+                needed_args.extend(keys.iter().cloned());
+                Keys::Own(keys.iter().cloned().collect())
+            }
+            None => {
+                uses_default_path_keys |= has_paths;
+                Keys::Default
+            }
+        };
+        let command_keys = match &rule.command_keys {
+            Some(keys) => {
+                needed_args.extend(keys.iter().cloned());
+                Keys::Own(keys.iter().cloned().collect())
+            }
+            None => {
+                // Deny-side path rules also read command words as paths.
+                uses_default_command_keys |= has_cmds || has_paths;
+                Keys::Default
+            }
+        };
+        let label = rule.label(i);
+        compiled.push(CRule {
+            has_tool: !(rule.tool.is_empty() && rule.tool_regexp.is_empty()),
+            has_path: !rule.path.is_empty(),
+            has_cmd_prefix: !rule.command_prefix.is_empty(),
+            has_cmd_regexp: !rule.command_regexp.is_empty(),
+            has_buffer: !rule.buffer.is_empty(),
+            has_backend: !rule.backend.is_empty(),
+            has_model: !rule.model.is_empty(),
+            has_cwd: !rule.cwd.is_empty(),
+            args,
+            path_outside,
+            path_keys,
+            command_keys,
+            allow_side: rule.decision == Some(Decision::Allow),
+            label,
+            rule,
+        });
+    }
+    if uses_default_path_keys {
+        needed_args.extend(default_path_keys.iter().cloned());
+    }
+    if uses_default_command_keys {
+        needed_args.extend(default_command_keys.iter().cloned());
+    }
+    let mut arg_index = HashMap::new();
+    for (key, b) in arg_builders {
+        let idx = ArgIndex {
+            globs: b.globs.build("argument")?,
+            regexps: b.regexps.build("argument")?,
+        };
+        arg_index.insert(key, idx);
+    }
+    let has_post_effects = compiled.iter().any(|r| {
+        r.rule.context.is_some()
+            || r.rule.suppress_output
+            || !r.rule.redact.is_empty()
+            || r.rule.max_output.is_some()
+    });
+    let policy = Policy {
+        needs_buffer: compiled.iter().any(|r| r.has_buffer),
+        needs_backend: compiled.iter().any(|r| r.has_backend),
+        needs_model: compiled.iter().any(|r| r.has_model),
+        needs_cwd: true,
+        has_post_effects,
+        rules: compiled,
+        options,
+        default_path_keys,
+        default_command_keys,
+        needed_args,
+        tool_globs: tool_globs.build("tool")?,
+        tool_regexps: tool_regexps.build("tool")?,
+        untooled,
+        buffer: buffer.build("buffer")?,
+        backend: backend.build("backend")?,
+        model: model.build("model")?,
+        cwd: cwd.build("cwd")?,
+        path_abs: path_abs.build("path")?,
+        path_rel: path_rel.build("path")?,
+        cmd_prefix,
+        cmd_regexps: cmd_regexps.build("command")?,
+        arg_index,
+        arg_leaves: next_leaf,
+    };
+    crate::eval::check_examples(&policy)?;
+    Ok(policy)
+}

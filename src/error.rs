@@ -1,0 +1,96 @@
+//! One error type that names the rule, the key and the problem.
+//!
+//! Messages read like globset's: lowercase, one sentence, no final period,
+//! user input in backticks: ``rule 3 (`no-rm`): :path: invalid glob `[`: unclosed class``.
+
+use std::fmt;
+
+/// Which rule an error is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleRef {
+    /// 0-based position in its list.
+    pub index: usize,
+    /// The rule's `:id`, when it has one.
+    pub id: Option<String>,
+}
+
+impl fmt::Display for RuleRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.id {
+            Some(id) => write!(f, "rule {} (`{}`)", self.index + 1, id),
+            None => write!(f, "rule {}", self.index + 1),
+        }
+    }
+}
+
+/// An error from reading, compiling or checking a policy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The policy file, when the rules came from one.
+    pub source: Option<String>,
+    /// The rule at fault, when one is.
+    pub rule: Option<RuleRef>,
+    /// The key at fault, without its colon (`path`, `decision`).
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Error {
+    /// An error that is about no particular rule.
+    pub fn new(message: impl Into<String>) -> Error {
+        Error {
+            source: None,
+            rule: None,
+            key: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about KEY of some rule (the rule is added by `in_rule`).
+    pub fn key(key: &str, message: impl Into<String>) -> Error {
+        Error {
+            key: Some(key.to_string()),
+            ..Error::new(message)
+        }
+    }
+
+    /// Attach the rule this error is about, unless one is attached already.
+    pub fn in_rule(mut self, index: usize, id: Option<&str>) -> Error {
+        if self.rule.is_none() {
+            self.rule = Some(RuleRef {
+                index,
+                id: id.map(str::to_string),
+            });
+        }
+        self
+    }
+
+    /// Attach the file the rules came from.
+    pub fn in_source(mut self, source: &str) -> Error {
+        if self.source.is_none() {
+            self.source = Some(source.to_string());
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(source) = &self.source {
+            write!(f, "{source}: ")?;
+        }
+        if let Some(rule) = &self.rule {
+            write!(f, "{rule}: ")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ":{key}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

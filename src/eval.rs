@@ -1,0 +1,980 @@
+//! Policy + call -> outcome, following DESIGN.md "How a call is decided".
+//!
+//! A call is prepared once ([`Prepared`]): its candidate rules come from the
+//! tool index, and every other matcher kind is computed lazily, once per call,
+//! as a bit set over rules (paths normalized once, command lines parsed once).
+
+use crate::compile::{CArg, CRule, Index, Keys, Policy};
+use crate::error::{Error, Result};
+use crate::path::{self, PathEnv};
+use crate::rule::{Arg, Call, Decision};
+use crate::shell::{self, CommandLine};
+use globset::{Candidate, GlobSet};
+use regex::RegexSet;
+use serde_json::{json, Value as Json};
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+
+/// At most this many path candidates are taken from command words.
+pub const MAX_WORD_PATHS: usize = 1024;
+
+/// A fixed-size set of small integers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BitSet(Vec<u64>);
+
+impl BitSet {
+    pub fn new(len: usize) -> BitSet {
+        BitSet(vec![0; len.div_ceil(64)])
+    }
+    pub fn set(&mut self, i: usize) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+    pub fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+fn glob_hits(index: &Index<GlobSet>, text: &str, bits: &mut BitSet, scratch: &mut Vec<usize>) {
+    if index.set.is_empty() {
+        return;
+    }
+    index
+        .set
+        .matches_candidate_into(&Candidate::new(text), scratch);
+    for &g in scratch.iter() {
+        bits.set(index.owner[g]);
+    }
+}
+
+fn regex_hits(index: &Index<RegexSet>, text: &str, bits: &mut BitSet) {
+    if index.set.is_empty() {
+        return;
+    }
+    for m in index.set.matches(text).iter() {
+        bits.set(index.owner[m]);
+    }
+}
+
+/// Where a path candidate came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathSource {
+    /// A path argument.
+    Arg(String),
+    /// A redirection target of the command line in this argument.
+    Redirect(String),
+    /// A word of a simple command in this argument (deny side only).
+    Word(String),
+}
+
+/// One path a call names, normalized.
+#[derive(Debug)]
+pub struct PathCand {
+    pub source: PathSource,
+    pub raw: String,
+    /// The normalized path, or why it could not be read.
+    pub norm: std::result::Result<String, String>,
+    /// Rules whose `:path` globs match this path.
+    pub hits: BitSet,
+}
+
+/// The simple commands of one command argument, with the rules they hit.
+#[derive(Debug)]
+pub struct CmdCand {
+    pub key: String,
+    pub line: CommandLine,
+    /// Per simple command: prefix hits on argv, on the written words,
+    /// regexp hits on argv, on the written words.
+    pub hits: Vec<[BitSet; 4]>,
+}
+
+/// A call prepared for matching against one policy.
+pub struct Prepared<'p> {
+    pub policy: &'p Policy,
+    pub call: &'p Call,
+    path_env: PathEnv,
+    tools: OnceCell<BitSet>,
+    buffer: OnceCell<BitSet>,
+    backend: OnceCell<BitSet>,
+    model: OnceCell<BitSet>,
+    cwd: OnceCell<BitSet>,
+    paths: OnceCell<Vec<PathCand>>,
+    commands: OnceCell<Vec<CmdCand>>,
+    arg_leaves: RefCell<HashMap<String, BitSet>>,
+}
+
+/// One matcher of a rule, checked: for explanations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    pub matcher: &'static str,
+    pub matched: bool,
+    pub on: Json,
+}
+
+fn key_of(source: &PathSource) -> &str {
+    match source {
+        PathSource::Arg(k) | PathSource::Redirect(k) | PathSource::Word(k) => k,
+    }
+}
+
+impl<'p> Prepared<'p> {
+    /// Prepare CALL for POLICY; nothing is computed until asked for.
+    pub fn new(policy: &'p Policy, call: &'p Call) -> Prepared<'p> {
+        let cwd = call.cwd.as_deref().and_then(|c| {
+            let env = PathEnv {
+                home: policy.options.home.clone(),
+                cwd: None,
+                case_fold: policy.options.case_fold,
+            };
+            path::normalize(c, &env).ok()
+        });
+        Prepared {
+            policy,
+            call,
+            path_env: PathEnv {
+                home: policy.options.home.clone(),
+                cwd: cwd.map(Into::into),
+                case_fold: policy.options.case_fold,
+            },
+            tools: OnceCell::new(),
+            buffer: OnceCell::new(),
+            backend: OnceCell::new(),
+            model: OnceCell::new(),
+            cwd: OnceCell::new(),
+            paths: OnceCell::new(),
+            commands: OnceCell::new(),
+            arg_leaves: RefCell::new(HashMap::new()),
+        }
+    }
+
+    fn n(&self) -> usize {
+        self.policy.rules.len()
+    }
+
+    /// The rules that can match this call: those whose tool matcher matches,
+    /// and those without one, in rule order.
+    pub fn candidates(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self.policy.untooled.clone();
+        let mut scratch = Vec::new();
+        if !self.policy.tool_globs.set.is_empty() {
+            self.policy
+                .tool_globs
+                .set
+                .matches_candidate_into(&Candidate::new(&self.call.name), &mut scratch);
+            out.extend(scratch.iter().map(|&g| self.policy.tool_globs.owner[g]));
+        }
+        if !self.policy.tool_regexps.set.is_empty() {
+            out.extend(
+                self.policy
+                    .tool_regexps
+                    .set
+                    .matches(&self.call.name)
+                    .iter()
+                    .map(|m| self.policy.tool_regexps.owner[m]),
+            );
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    fn tools(&self) -> &BitSet {
+        self.tools.get_or_init(|| {
+            let mut bits = BitSet::new(self.n());
+            let mut scratch = Vec::new();
+            glob_hits(&self.policy.tool_globs, &self.call.name, &mut bits, &mut scratch);
+            regex_hits(&self.policy.tool_regexps, &self.call.name, &mut bits);
+            bits
+        })
+    }
+
+    fn name_hits<'a>(
+        &self,
+        cell: &'a OnceCell<BitSet>,
+        index: &Index<GlobSet>,
+        value: Option<&str>,
+    ) -> &'a BitSet {
+        cell.get_or_init(|| {
+            let mut bits = BitSet::new(self.n());
+            if let Some(v) = value {
+                glob_hits(index, v, &mut bits, &mut Vec::new());
+            }
+            bits
+        })
+    }
+
+    fn cwd_hits(&self) -> &BitSet {
+        self.cwd.get_or_init(|| {
+            let mut bits = BitSet::new(self.n());
+            if let Some(cwd) = &self.path_env.cwd {
+                glob_hits(
+                    &self.policy.cwd,
+                    &cwd.to_string_lossy(),
+                    &mut bits,
+                    &mut Vec::new(),
+                );
+            }
+            bits
+        })
+    }
+
+    fn is_path_key(&self, key: &str) -> bool {
+        self.policy.default_path_keys.contains(key)
+            || self
+                .policy
+                .rules
+                .iter()
+                .any(|r| matches!(&r.path_keys, Keys::Own(s) if s.contains(key)))
+    }
+
+    fn is_command_key(&self, key: &str) -> bool {
+        self.policy.default_command_keys.contains(key)
+            || self
+                .policy
+                .rules
+                .iter()
+                .any(|r| matches!(&r.command_keys, Keys::Own(s) if s.contains(key)))
+    }
+
+    /// The command lines of the call's command arguments, parsed once.
+    pub fn commands(&self) -> &Vec<CmdCand> {
+        self.commands.get_or_init(|| {
+            let mut out = Vec::new();
+            for (key, value) in &self.call.args {
+                if !self.is_command_key(key) {
+                    continue;
+                }
+                let line = match value {
+                    Arg::Null => continue,
+                    Arg::Str(s) => shell::parse(s),
+                    Arg::List(items) => {
+                        let words: Option<Vec<String>> = items
+                            .iter()
+                            .map(|i| match i {
+                                Arg::Str(s) => Some(s.clone()),
+                                _ => None,
+                            })
+                            .collect();
+                        match words {
+                            Some(w) => shell::from_argv(&w),
+                            None => CommandLine {
+                                opaque: Some("a command list with non-string words".into()),
+                                ..CommandLine::default()
+                            },
+                        }
+                    }
+                    other => CommandLine {
+                        opaque: Some(format!("a command that is not text: {}", other.to_json())),
+                        ..CommandLine::default()
+                    },
+                };
+                let hits = line
+                    .commands
+                    .iter()
+                    .map(|c| self.command_hits(&c.argv, &c.written))
+                    .collect();
+                out.push(CmdCand {
+                    key: key.clone(),
+                    line,
+                    hits,
+                });
+            }
+            out
+        })
+    }
+
+    fn command_hits(&self, argv: &[String], written: &[String]) -> [BitSet; 4] {
+        let n = self.n();
+        let mut out = [
+            BitSet::new(n),
+            BitSet::new(n),
+            BitSet::new(n),
+            BitSet::new(n),
+        ];
+        for (slot, words) in [(0, argv), (1, written)] {
+            if let Some(first) = words.first() {
+                if let Some(prefixes) = self.policy.cmd_prefix.get(first) {
+                    for (rule, prefix) in prefixes {
+                        if words.len() >= prefix.len() && words[..prefix.len()] == prefix[..] {
+                            out[slot].set(*rule);
+                        }
+                    }
+                }
+            }
+            if !self.policy.cmd_regexps.set.is_empty() {
+                regex_hits(&self.policy.cmd_regexps, &words.join(" "), &mut out[slot + 2]);
+            }
+        }
+        out
+    }
+
+    fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
+        let norm = path::normalize(raw, &self.path_env).map_err(|e| e.0);
+        let mut hits = BitSet::new(self.n());
+        if let Ok(p) = &norm {
+            let mut scratch = Vec::new();
+            glob_hits(&self.policy.path_abs, p, &mut hits, &mut scratch);
+            if !self.policy.path_rel.set.is_empty() {
+                if let Some(cwd) = &self.path_env.cwd {
+                    if let Some(rel) = path::relative_to(p, &cwd.to_string_lossy()) {
+                        if !rel.is_empty() {
+                            glob_hits(&self.policy.path_rel, rel, &mut hits, &mut scratch);
+                        }
+                    }
+                }
+            }
+        }
+        PathCand {
+            source,
+            raw: raw.to_string(),
+            norm,
+            hits,
+        }
+    }
+
+    fn unreadable(&self, source: PathSource, raw: String, why: String) -> PathCand {
+        PathCand {
+            source,
+            raw,
+            norm: Err(why),
+            hits: BitSet::new(self.n()),
+        }
+    }
+
+    /// Every path the call names: path arguments, redirection targets, and
+    /// the words of its simple commands.
+    pub fn paths(&self) -> &Vec<PathCand> {
+        self.paths.get_or_init(|| {
+            let mut out = Vec::new();
+            for (key, value) in &self.call.args {
+                if !self.is_path_key(key) {
+                    continue;
+                }
+                let source = || PathSource::Arg(key.clone());
+                match value {
+                    Arg::Null => {}
+                    Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                    Arg::List(items) => {
+                        for item in items {
+                            match item {
+                                Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                                other => out.push(self.unreadable(
+                                    source(),
+                                    other.to_json().to_string(),
+                                    "a path that is not text".into(),
+                                )),
+                            }
+                        }
+                    }
+                    other => out.push(self.unreadable(
+                        source(),
+                        other.to_json().to_string(),
+                        "a path that is not text".into(),
+                    )),
+                }
+            }
+            let mut words = 0usize;
+            for cand in self.commands() {
+                for target in &cand.line.redirects {
+                    out.push(self.path_cand(PathSource::Redirect(cand.key.clone()), target));
+                }
+                for c in &cand.line.commands {
+                    for word in c.argv.iter().skip(1).chain(c.written.iter().skip(1)) {
+                        let mut push = |w: &str| {
+                            if words < MAX_WORD_PATHS && !w.is_empty() && !w.starts_with('-') {
+                                words += 1;
+                                out.push(self.path_cand(PathSource::Word(cand.key.clone()), w));
+                            }
+                        };
+                        push(word);
+                        if let Some((_, after)) = word.split_once('=') {
+                            push(after);
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    fn arg_leaf_hits(&self, key: &str) -> BitSet {
+        if let Some(bits) = self.arg_leaves.borrow().get(key) {
+            return bits.clone();
+        }
+        let mut bits = BitSet::new(self.policy.arg_leaves);
+        if let Some(index) = self.policy.arg_index.get(key) {
+            let text = match self.call.arg(key) {
+                Some(Arg::Str(s)) => Some(s.clone()),
+                Some(Arg::Int(i)) => Some(i.to_string()),
+                Some(Arg::Float(f)) => Some(f.to_string()),
+                Some(Arg::Bool(b)) => Some(b.to_string()),
+                _ => None,
+            };
+            if let Some(text) = text {
+                glob_hits(&index.globs, &text, &mut bits, &mut Vec::new());
+                regex_hits(&index.regexps, &text, &mut bits);
+            }
+        }
+        self.arg_leaves
+            .borrow_mut()
+            .insert(key.to_string(), bits.clone());
+        bits
+    }
+
+    fn arg_matches(&self, key: &str, m: &CArg, leaves: &BitSet) -> bool {
+        let value = self.call.arg(key);
+        match m {
+            CArg::Leaf(n) => leaves.get(*n),
+            CArg::Present(want) => value.is_some_and(|v| *v != Arg::Null) == *want,
+            CArg::Equal(j) => value.is_some_and(|v| arg_equal(v, j)),
+            CArg::MaxLength(n) => {
+                matches!(value, Some(Arg::Str(s)) if s.chars().count() as u64 <= *n)
+            }
+            CArg::Min(n) => number(value).is_some_and(|x| x >= *n),
+            CArg::Max(n) => number(value).is_some_and(|x| x <= *n),
+            CArg::Any(items) => items.iter().any(|i| self.arg_matches(key, i, leaves)),
+            CArg::All(items) => items.iter().all(|i| self.arg_matches(key, i, leaves)),
+        }
+    }
+
+    fn relevant_path(&self, rule: &CRule, source: &PathSource) -> bool {
+        match source {
+            PathSource::Arg(k) => rule
+                .path_keys
+                .contains(k, self.policy.default_path_keys.contains(k)),
+            PathSource::Redirect(k) => rule
+                .command_keys
+                .contains(k, self.policy.default_command_keys.contains(k)),
+            // Command words widen deny-side rules only.
+            PathSource::Word(k) => {
+                !rule.allow_side
+                    && rule
+                        .command_keys
+                        .contains(k, self.policy.default_command_keys.contains(k))
+            }
+        }
+    }
+
+    /// Check each matcher of rule R in turn; stop at the first that fails
+    /// unless EXPLAIN. Returns whether all matched, and the checks made.
+    pub fn check_rule(&self, r: usize, explain: bool) -> (bool, Vec<Check>) {
+        let rule = &self.policy.rules[r];
+        let mut checks = Vec::new();
+        let mut all = true;
+        macro_rules! check {
+            ($name:expr, $ok:expr, $on:expr) => {{
+                let ok: bool = $ok;
+                if explain {
+                    checks.push(Check {
+                        matcher: $name,
+                        matched: ok,
+                        on: $on,
+                    });
+                }
+                if !ok {
+                    all = false;
+                    if !explain {
+                        return (false, checks);
+                    }
+                }
+            }};
+        }
+        if rule.has_tool {
+            check!(
+                "tool",
+                self.tools().get(r),
+                Json::String(self.call.name.clone())
+            );
+        }
+        if rule.has_buffer {
+            let hits = self.name_hits(&self.buffer, &self.policy.buffer, self.call.buffer.as_deref());
+            check!("buffer", hits.get(r), json!(self.call.buffer));
+        }
+        if rule.has_backend {
+            let hits =
+                self.name_hits(&self.backend, &self.policy.backend, self.call.backend.as_deref());
+            check!("backend", hits.get(r), json!(self.call.backend));
+        }
+        if rule.has_model {
+            let hits = self.name_hits(&self.model, &self.policy.model, self.call.model.as_deref());
+            check!("model", hits.get(r), json!(self.call.model));
+        }
+        if rule.has_cwd {
+            check!(
+                "cwd",
+                self.cwd_hits().get(r),
+                json!(self.path_env.cwd.as_ref().map(|c| c.to_string_lossy()))
+            );
+        }
+        for (key, m) in &rule.args {
+            let leaves = self.arg_leaf_hits(key);
+            check!(
+                "args",
+                self.arg_matches(key, m, &leaves),
+                json!({"key": key, "value": self.call.arg(key).map(Arg::to_json)})
+            );
+        }
+        if rule.has_path || !rule.path_outside.is_empty() {
+            let cands: Vec<&PathCand> = self
+                .paths()
+                .iter()
+                .filter(|c| self.relevant_path(rule, &c.source))
+                .collect();
+            if rule.has_path {
+                let ok = combine(rule.allow_side, &cands, |c| c.hits.get(r));
+                check!("path", ok, paths_json(&cands, |c| c.hits.get(r)));
+            }
+            if !rule.path_outside.is_empty() {
+                let outside = |c: &&PathCand| match &c.norm {
+                    // An unreadable path counts as outside for deny-side
+                    // rules, and never satisfies an allow rule.
+                    Err(_) => !rule.allow_side,
+                    Ok(p) => !rule.path_outside.iter().any(|d| path::is_within(p, d)),
+                };
+                let ok = combine(rule.allow_side, &cands, outside);
+                check!("path-outside", ok, paths_json(&cands, outside));
+            }
+        }
+        if rule.has_cmd_prefix || rule.has_cmd_regexp {
+            let cands: Vec<&CmdCand> = self
+                .commands()
+                .iter()
+                .filter(|c| {
+                    rule.command_keys
+                        .contains(&c.key, self.policy.default_command_keys.contains(&c.key))
+                })
+                .collect();
+            if rule.has_cmd_prefix {
+                let ok = command_ok(rule.allow_side, &cands, r, 0);
+                check!("command-prefix", ok, commands_json(&cands, r, 0));
+            }
+            if rule.has_cmd_regexp {
+                let ok = command_ok(rule.allow_side, &cands, r, 2);
+                check!("command-regexp", ok, commands_json(&cands, r, 2));
+            }
+        }
+        (all, checks)
+    }
+
+    /// Whether rule R matches the call.
+    pub fn matches(&self, r: usize) -> bool {
+        self.check_rule(r, false).0
+    }
+}
+
+/// ANY candidate (deny side), or ALL of at least one (allow side).
+fn combine<T>(allow_side: bool, cands: &[T], ok: impl Fn(&T) -> bool) -> bool {
+    if allow_side {
+        !cands.is_empty() && cands.iter().all(ok)
+    } else {
+        cands.iter().any(ok)
+    }
+}
+
+fn command_ok(allow_side: bool, cands: &[&CmdCand], r: usize, slot: usize) -> bool {
+    if allow_side {
+        !cands.is_empty()
+            && cands.iter().all(|c| {
+                c.line.is_static()
+                    && !c.line.commands.is_empty()
+                    && c.line.commands.iter().zip(&c.hits).all(|(cmd, h)| {
+                        if cmd.privileged {
+                            h[slot + 1].get(r)
+                        } else {
+                            h[slot].get(r)
+                        }
+                    })
+            })
+    } else {
+        cands
+            .iter()
+            .any(|c| c.hits.iter().any(|h| h[slot].get(r) || h[slot + 1].get(r)))
+    }
+}
+
+fn paths_json(cands: &[&PathCand], ok: impl Fn(&&PathCand) -> bool) -> Json {
+    Json::Array(
+        cands
+            .iter()
+            .map(|c| {
+                json!({
+                    "raw": c.raw,
+                    "path": c.norm.as_ref().ok(),
+                    "unreadable": c.norm.as_ref().err(),
+                    "from": match &c.source {
+                        PathSource::Arg(_) => "argument",
+                        PathSource::Redirect(_) => "redirection",
+                        PathSource::Word(_) => "command word",
+                    },
+                    "key": key_of(&c.source),
+                    "matched": ok(c),
+                })
+            })
+            .collect(),
+    )
+}
+
+fn commands_json(cands: &[&CmdCand], r: usize, slot: usize) -> Json {
+    Json::Array(
+        cands
+            .iter()
+            .flat_map(|c| {
+                let line_opaque = c.line.opaque.clone();
+                let mut items: Vec<Json> = c
+                    .line
+                    .commands
+                    .iter()
+                    .zip(&c.hits)
+                    .map(|(cmd, h)| {
+                        json!({
+                            "key": c.key,
+                            "command": cmd.argv.join(" "),
+                            "written": cmd.written.join(" "),
+                            "privileged": cmd.privileged,
+                            "opaque": cmd.opaque,
+                            "matched": h[slot].get(r) || h[slot + 1].get(r),
+                        })
+                    })
+                    .collect();
+                if let Some(why) = line_opaque {
+                    items.push(json!({"key": c.key, "opaque": why, "matched": false}));
+                }
+                items
+            })
+            .collect(),
+    )
+}
+
+fn number(value: Option<&Arg>) -> Option<f64> {
+    match value {
+        Some(Arg::Int(i)) => Some(*i as f64),
+        Some(Arg::Float(f)) => Some(*f),
+        _ => None,
+    }
+}
+
+/// Whether argument VALUE equals the rule's JSON value.
+pub fn arg_equal(value: &Arg, j: &Json) -> bool {
+    match (value, j) {
+        (Arg::Str(a), Json::String(b)) => a == b,
+        (Arg::Int(a), Json::Number(b)) => b.as_i64() == Some(*a) || b.as_f64() == Some(*a as f64),
+        (Arg::Float(a), Json::Number(b)) => b.as_f64() == Some(*a),
+        (Arg::Bool(a), Json::Bool(b)) => a == b,
+        (Arg::Null, Json::Null) => true,
+        (Arg::List(a), Json::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| arg_equal(x, y))
+        }
+        (Arg::Map(a), Json::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, v)| b.get(k).is_some_and(|w| arg_equal(v, w)))
+        }
+        _ => false,
+    }
+}
+
+/// The decision of the rules that match a call, before edits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decided {
+    /// Every matching rule, in rule order.
+    pub matched: Vec<usize>,
+    /// The most restrictive decision of theirs.
+    pub decision: Option<Decision>,
+    /// The first matching rule with that decision.
+    pub by: Option<usize>,
+}
+
+/// Collect the rules that match CALL and their most restrictive decision.
+pub fn decide(policy: &Policy, call: &Call) -> Decided {
+    let prepared = Prepared::new(policy, call);
+    decide_prepared(&prepared)
+}
+
+fn decide_prepared(prepared: &Prepared<'_>) -> Decided {
+    let policy = prepared.policy;
+    let matched: Vec<usize> = prepared
+        .candidates()
+        .into_iter()
+        .filter(|&r| prepared.matches(r))
+        .collect();
+    let decision = matched
+        .iter()
+        .filter_map(|&r| policy.rules[r].rule.decision)
+        .max();
+    let by = decision.and_then(|d| {
+        matched
+            .iter()
+            .copied()
+            .find(|&r| policy.rules[r].rule.decision == Some(d))
+    });
+    Decided {
+        matched,
+        decision,
+        by,
+    }
+}
+
+/// Where an argument of the edited call comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgSource {
+    /// The original argument at this position of the call's args.
+    Original(usize),
+    /// A value set by a rule.
+    New(Json),
+}
+
+/// The full outcome of a pre-call evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub decided: Decided,
+    /// The decision after edits were re-decided (the stricter stands).
+    pub decision: Option<Decision>,
+    /// True when no rule decided and the default decision applied.
+    pub by_default: bool,
+    /// The rule whose decision stands (before or after edits).
+    pub by: Option<usize>,
+    pub reason: Option<String>,
+    /// The edited argument list, when some rule edited it.
+    pub args: Option<Vec<(String, ArgSource)>>,
+    /// The decision of the edited call, when there were edits.
+    pub redecided: Option<Decided>,
+    /// The canned result, when one applies.
+    pub result: Option<String>,
+    /// The rule that gave the result.
+    pub result_by: Option<usize>,
+}
+
+/// Apply the argument edits of the MATCHED rules, in rule order.
+pub fn apply_edits(policy: &Policy, call: &Call, matched: &[usize]) -> Option<Vec<(String, ArgSource)>> {
+    let mut edited = false;
+    let mut args: Vec<(String, ArgSource)> = call
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (k.clone(), ArgSource::Original(i)))
+        .collect();
+    for &r in matched {
+        let rule = &policy.rules[r].rule;
+        for (k, v) in &rule.set_args {
+            edited = true;
+            match args.iter_mut().find(|(key, _)| key == k) {
+                Some(slot) => slot.1 = ArgSource::New(v.clone()),
+                None => args.push((k.clone(), ArgSource::New(v.clone()))),
+            }
+            // A repeated key must not keep an old value behind the new one.
+            let mut seen = false;
+            args.retain(|(key, _)| {
+                if key != k {
+                    return true;
+                }
+                let keep = !seen;
+                seen = true;
+                keep
+            });
+        }
+        for (k, v) in &rule.default_args {
+            let present = args.iter().any(|(key, src)| {
+                key == k
+                    && match src {
+                        ArgSource::Original(i) => call.args[*i].1 != Arg::Null,
+                        ArgSource::New(j) => !j.is_null(),
+                    }
+            });
+            if !present {
+                edited = true;
+                args.retain(|(key, _)| key != k);
+                args.push((k.clone(), ArgSource::New(v.clone())));
+            }
+        }
+        for k in &rule.remove_args {
+            if args.iter().any(|(key, _)| key == k) {
+                edited = true;
+                args.retain(|(key, _)| key != k);
+            }
+        }
+    }
+    edited.then_some(args)
+}
+
+/// The call with ARGS in place of its own.
+pub fn edited_call(call: &Call, args: &[(String, ArgSource)]) -> Call {
+    Call {
+        args: args
+            .iter()
+            .map(|(k, src)| {
+                let v = match src {
+                    ArgSource::Original(i) => call.args[*i].1.clone(),
+                    ArgSource::New(j) => Arg::from_json(j),
+                };
+                (k.clone(), v)
+            })
+            .collect(),
+        ..call.clone()
+    }
+}
+
+/// Evaluate CALL against POLICY: decision, reason, edits and result.
+pub fn evaluate(policy: &Policy, call: &Call) -> Outcome {
+    let decided = decide(policy, call);
+    let mut decision = decided.decision;
+    let mut by = decided.by;
+    let mut args = None;
+    let mut redecided = None;
+    let blocked = |d: Option<Decision>| matches!(d, Some(Decision::Deny | Decision::Stop));
+    if !blocked(decision) {
+        if let Some(edits) = apply_edits(policy, call, &decided.matched) {
+            let again = decide(policy, &edited_call(call, &edits));
+            if again.decision > decision {
+                decision = again.decision;
+                by = again.by;
+            }
+            redecided = Some(again);
+            args = Some(edits);
+        }
+    }
+    let by_default = decision.is_none() && policy.options.default_decision.is_some();
+    if by_default {
+        decision = policy.options.default_decision;
+    }
+    let (result, result_by) = if blocked(decision) {
+        (None, None)
+    } else {
+        match decided
+            .matched
+            .iter()
+            .find_map(|&r| policy.rules[r].rule.result.clone().map(|s| (s, r)))
+        {
+            Some((s, r)) => (Some(s), Some(r)),
+            None => (None, None),
+        }
+    };
+    if blocked(decision) {
+        args = None;
+    }
+    let reason = decision.map(|d| match by {
+        Some(r) => {
+            let rule = &policy.rules[r];
+            rule.rule
+                .reason
+                .clone()
+                .unwrap_or_else(|| generated_reason(d, &rule.label, &call.name))
+        }
+        None => format!(
+            "gptel-rust-hooks: no rule decides tool `{}`; the default decision is {d}",
+            call.name
+        ),
+    });
+    Outcome {
+        decided,
+        decision,
+        by_default,
+        by,
+        reason,
+        args,
+        redecided,
+        result,
+        result_by,
+    }
+}
+
+fn generated_reason(d: Decision, label: &str, tool: &str) -> String {
+    let verb = match d {
+        Decision::Allow => "allowed",
+        Decision::Ask => "needs confirmation",
+        Decision::Deny => "denied",
+        Decision::Stop => "stopped the request",
+    };
+    format!("gptel-rust-hooks: tool `{tool}` {verb} by {label}")
+}
+
+/// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
+pub fn explain(policy: &Policy, call: &Call) -> Json {
+    let prepared = Prepared::new(policy, call);
+    let outcome = evaluate(policy, call);
+    let rules: Vec<Json> = policy
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(r, rule)| {
+            let (matched, checks) = prepared.check_rule(r, true);
+            json!({
+                "index": r + 1,
+                "id": rule.label,
+                "decision": rule.rule.decision.map(Decision::name),
+                "matched": matched,
+                "deciding": outcome.by == Some(r),
+                "matchers": checks.iter().map(|c| json!({
+                    "matcher": c.matcher, "matched": c.matched, "on": c.on
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let edited = outcome
+        .args
+        .as_ref()
+        .map(|a| edited_call(call, a).to_json()["args"].clone());
+    json!({
+        "call": call.to_json(),
+        "rules": rules,
+        "matched": outcome.decided.matched.iter().map(|&r| policy.rules[r].label.clone()).collect::<Vec<_>>(),
+        "decision-before-edits": outcome.decided.decision.map(Decision::name),
+        "decision-after-edits": outcome.redecided.as_ref().and_then(|d| d.decision).map(Decision::name),
+        "edited-args": edited,
+        "decision": outcome.decision.map(Decision::name),
+        "by-default": outcome.by_default,
+        "deciding-rule": outcome.by.map(|r| policy.rules[r].label.clone()),
+        "reason": outcome.reason,
+        "result": outcome.result,
+    })
+}
+
+/// Check every rule's `:examples`; the first that disagrees is an error.
+pub fn check_examples(policy: &Policy) -> Result<()> {
+    for (r, rule) in policy.rules.iter().enumerate() {
+        let ex = &rule.rule.examples;
+        for (calls, want) in [(&ex.matching, true), (&ex.not_matching, false)] {
+            for call in calls {
+                let prepared = Prepared::new(policy, call);
+                let (got, checks) = prepared.check_rule(r, true);
+                if got != want {
+                    let failed: Vec<&str> = checks
+                        .iter()
+                        .filter(|c| c.matched != want || !want)
+                        .filter(|c| !c.matched || !want)
+                        .map(|c| c.matcher)
+                        .collect();
+                    let detail = if want {
+                        format!(" (no match on {})", failed.join(", "))
+                    } else {
+                        String::new()
+                    };
+                    return Err(Error::key(
+                        "examples",
+                        format!(
+                            "example {} `{}` {}{detail}",
+                            if want { ":match" } else { ":no-match" },
+                            call_short(call),
+                            if want {
+                                "does not match the rule"
+                            } else {
+                                "matches the rule but should not"
+                            },
+                        ),
+                    )
+                    .in_rule(r, rule.rule.id.as_deref()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn call_short(call: &Call) -> String {
+    let args: Vec<String> = call
+        .args
+        .iter()
+        .map(|(k, v)| format!(":{k} {}", v.to_json()))
+        .collect();
+    format!("(:name {:?} :args ({}))", call.name, args.join(" "))
+}

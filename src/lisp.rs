@@ -1,0 +1,454 @@
+//! The Lisp boundary: reading rules and calls from Lisp, building answers.
+//!
+//! Every `car`/`cdr`/`funcall` from a module is a call back into Lisp, so a
+//! call is read with as few of them as possible: `plist-get` for the fields
+//! the policy needs, one `vconcat` for the argument plist, and values of only
+//! the arguments some rule looks at. Lisp data from the LLM is hostile:
+//! circular and dotted lists are refused by `vconcat`, nesting and size are
+//! bounded, and text that is not UTF-8 becomes an opaque value.
+
+use crate::compile::{Options, Policy};
+use crate::error::Error;
+use crate::eval::{ArgSource, Outcome};
+use crate::rule::{Arg, Call, Decision};
+use emacs::{Env, IntoLisp, Result, Value, Vector};
+use serde_json::{Map, Number, Value as Json};
+
+emacs::use_symbols! {
+    kw_name => ":name"
+    kw_args => ":args"
+    kw_buffer => ":buffer"
+    kw_backend => ":backend"
+    kw_model => ":model"
+    kw_result => ":result"
+    kw_stop => ":stop"
+    kw_stop_reason => ":stop-reason"
+    kw_block => ":block"
+    kw_confirm => ":confirm"
+    kw_json_false => ":json-false"
+    kw_false => ":false"
+    kw_null => ":null"
+    sym_t => "t"
+    sym_string => "string"
+    sym_integer => "integer"
+    sym_float => "float"
+    sym_symbol => "symbol"
+    sym_cons => "cons"
+    sym_vector => "vector"
+}
+
+emacs::use_functions! {
+    plist_get => "plist-get"
+    vconcat => "vconcat"
+    symbol_name => "symbol-name"
+    gptel_backend_name => "gptel-backend-name"
+    fboundp => "fboundp"
+}
+
+/// Deepest nesting read from Lisp data.
+pub const MAX_DEPTH: usize = 32;
+/// Most values read from one Lisp datum.
+pub const MAX_NODES: usize = 100_000;
+/// Most arguments a call may have.
+pub const MAX_ARGS: usize = 4096;
+
+/// What Lisp data looks like to the reader.
+enum Kind {
+    Nil,
+    T,
+    False,
+    Keyword(String),
+    Symbol(String),
+    Str,
+    Int,
+    Float,
+    Cons,
+    Vector,
+    Other,
+}
+
+fn kind(env: &Env, v: Value<'_>) -> Result<Kind> {
+    if !v.is_not_nil() {
+        return Ok(Kind::Nil);
+    }
+    let ty = env.type_of(v)?;
+    Ok(if ty == sym_string.bind(env) {
+        Kind::Str
+    } else if ty == sym_cons.bind(env) {
+        Kind::Cons
+    } else if ty == sym_integer.bind(env) {
+        Kind::Int
+    } else if ty == sym_float.bind(env) {
+        Kind::Float
+    } else if ty == sym_vector.bind(env) {
+        Kind::Vector
+    } else if ty == sym_symbol.bind(env) {
+        if v == sym_t.bind(env) {
+            Kind::T
+        } else if v == kw_json_false.bind(env) || v == kw_false.bind(env) {
+            Kind::False
+        } else {
+            let name: String = env.call(symbol_name, [v])?.into_rust()?;
+            match name.strip_prefix(':') {
+                Some(k) => Kind::Keyword(k.to_string()),
+                None => Kind::Symbol(name),
+            }
+        }
+    } else {
+        Kind::Other
+    })
+}
+
+/// The elements of a proper list or vector V, as a vector; an error for a
+/// circular or dotted list.
+fn elements<'e>(env: &'e Env, v: Value<'e>) -> std::result::Result<Vector<'e>, String> {
+    let vector = env
+        .call(vconcat, [v])
+        .map_err(|_| "a circular or dotted list".to_string())?;
+    vector
+        .into_rust::<Vector>()
+        .map_err(|_| "a list that cannot be read".to_string())
+}
+
+/// Read a Lisp datum as a serde value: keyword plists become objects (keys
+/// without the colon), other lists and vectors arrays, symbols their names,
+/// `t` true, `:json-false` false, nil null.
+pub fn to_json(env: &Env, v: Value<'_>, depth: usize, budget: &mut usize) -> std::result::Result<Json, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("nested deeper than {MAX_DEPTH} levels"));
+    }
+    if *budget == 0 {
+        return Err(format!("more than {MAX_NODES} values"));
+    }
+    *budget -= 1;
+    let k = kind(env, v).map_err(|e| e.to_string())?;
+    Ok(match k {
+        Kind::Nil => Json::Null,
+        Kind::T => Json::Bool(true),
+        Kind::False => Json::Bool(false),
+        Kind::Keyword(k) => Json::String(k),
+        Kind::Symbol(s) => Json::String(s),
+        Kind::Str => Json::String(
+            v.into_rust::<String>()
+                .map_err(|_| "a string that is not valid UTF-8 text".to_string())?,
+        ),
+        Kind::Int => Json::from(
+            v.into_rust::<i64>()
+                .map_err(|_| "an integer out of range".to_string())?,
+        ),
+        Kind::Float => Number::from_f64(v.into_rust::<f64>().map_err(|e| e.to_string())?)
+            .map(Json::Number)
+            .ok_or_else(|| "a float that is not finite".to_string())?,
+        Kind::Cons | Kind::Vector => {
+            let items = elements(env, v)?;
+            let n = items.len();
+            if n > *budget {
+                return Err(format!("more than {MAX_NODES} values"));
+            }
+            let mut values = Vec::with_capacity(n);
+            let mut keys = Vec::with_capacity(n);
+            for i in 0..n {
+                let item: Value = items.get(i).map_err(|e| e.to_string())?;
+                let is_kw = i % 2 == 0
+                    && matches!(kind(env, item).map_err(|e| e.to_string())?, Kind::Keyword(_));
+                keys.push(is_kw);
+                values.push(item);
+            }
+            let plist = matches!(k, Kind::Cons)
+                && n % 2 == 0
+                && n > 0
+                && keys.iter().step_by(2).all(|&kw| kw);
+            if plist {
+                let mut map = Map::new();
+                for pair in values.chunks(2) {
+                    let key = match to_json(env, pair[0], depth + 1, budget)? {
+                        Json::String(s) => s,
+                        _ => return Err("a plist key that is not a keyword".into()),
+                    };
+                    let value = to_json(env, pair[1], depth + 1, budget)?;
+                    map.entry(key).or_insert(value);
+                }
+                Json::Object(map)
+            } else {
+                Json::Array(
+                    values
+                        .into_iter()
+                        .map(|item| to_json(env, item, depth + 1, budget))
+                        .collect::<std::result::Result<_, _>>()?,
+                )
+            }
+        }
+        Kind::Other => return Err("an object that is not text, a number, a symbol or a list".into()),
+    })
+}
+
+/// Read an argument value; what cannot be read becomes [`Arg::Opaque`].
+fn to_arg(env: &Env, v: Value<'_>) -> Arg {
+    let mut budget = MAX_NODES;
+    match to_json(env, v, 0, &mut budget) {
+        Ok(j) => Arg::from_json(&j),
+        Err(why) => Arg::Opaque(why),
+    }
+}
+
+fn string_or_name(env: &Env, v: Value<'_>) -> Option<String> {
+    match kind(env, v).ok()? {
+        Kind::Str => v.into_rust::<String>().ok(),
+        Kind::Symbol(s) => Some(s),
+        Kind::Keyword(k) => Some(k),
+        _ => None,
+    }
+}
+
+/// A call read from Lisp, with the original argument values for edits.
+pub struct LispCall<'e> {
+    pub call: Call,
+    pub values: Vec<Value<'e>>,
+}
+
+/// Why a call could not be read; the call is then blocked.
+pub type Malformed = String;
+
+/// Read the hook's plist INFO for POLICY, with CWD the request's directory.
+pub fn read_call<'e>(
+    env: &'e Env,
+    policy: &Policy,
+    info: Value<'e>,
+    cwd: Value<'e>,
+    post: bool,
+    read_all: bool,
+) -> std::result::Result<LispCall<'e>, Malformed> {
+    let get = |key: &'static emacs::OnceGlobalRef| -> std::result::Result<Value<'e>, Malformed> {
+        env.call(plist_get, (info, key.bind(env)))
+            .map_err(|_| "the hook's argument is not a plist".to_string())
+    };
+    let mut call = Call::default();
+    let name = get(kw_name)?;
+    call.name = match kind(env, name).map_err(|e| e.to_string())? {
+        Kind::Str => name
+            .into_rust::<String>()
+            .map_err(|_| "the tool name is not valid UTF-8 text".to_string())?,
+        _ => return Err("the call has no tool name (:name is not a string)".into()),
+    };
+    let args = get(kw_args)?;
+    let mut values = Vec::new();
+    if args.is_not_nil() {
+        let items = match kind(env, args).map_err(|e| e.to_string())? {
+            Kind::Cons => elements(env, args).map_err(|why| format!(":args is {why}"))?,
+            _ => return Err(":args is not a plist".into()),
+        };
+        let n = items.len();
+        if n % 2 != 0 {
+            return Err(format!(":args is a plist of odd length {n}"));
+        }
+        if n / 2 > MAX_ARGS {
+            return Err(format!(":args has more than {MAX_ARGS} arguments"));
+        }
+        for i in (0..n).step_by(2) {
+            let key: Value = items.get(i).map_err(|e| e.to_string())?;
+            let key = match kind(env, key).map_err(|e| e.to_string())? {
+                Kind::Keyword(k) => k,
+                _ => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
+            };
+            let value: Value = items.get(i + 1).map_err(|e| e.to_string())?;
+            let arg = if read_all || policy.needed_args.contains(&key) {
+                to_arg(env, value)
+            } else {
+                Arg::Unread
+            };
+            call.args.push((key, arg));
+            values.push(value);
+        }
+    }
+    if read_all || policy.needs_buffer {
+        call.buffer = string_or_name(env, get(kw_buffer)?);
+    }
+    if read_all || policy.needs_backend {
+        let backend = get(kw_backend)?;
+        call.backend = match kind(env, backend).map_err(|e| e.to_string())? {
+            Kind::Str => backend.into_rust::<String>().ok(),
+            Kind::Nil => None,
+            _ => {
+                let defined = env
+                    .call(fboundp, [gptel_backend_name.bind(env)])
+                    .map(|v| v.is_not_nil())
+                    .unwrap_or(false);
+                if defined {
+                    env.call(gptel_backend_name, [backend])
+                        .ok()
+                        .and_then(|v| string_or_name(env, v))
+                } else {
+                    None
+                }
+            }
+        };
+    }
+    if read_all || policy.needs_model {
+        call.model = string_or_name(env, get(kw_model)?);
+    }
+    if cwd.is_not_nil() {
+        call.cwd = cwd.into_rust::<String>().ok();
+    }
+    if post {
+        let result = get(kw_result)?;
+        call.result = match kind(env, result).map_err(|e| e.to_string())? {
+            Kind::Str => Some(
+                result
+                    .into_rust::<String>()
+                    .map_err(|_| "the tool result is not valid UTF-8 text".to_string())?,
+            ),
+            Kind::Nil => None,
+            _ => Some(
+                to_json(env, result, 0, &mut MAX_NODES.clone())
+                    .map(|j| j.to_string())
+                    .map_err(|why| format!("the tool result is {why}"))?,
+            ),
+        };
+    }
+    Ok(LispCall { call, values })
+}
+
+/// Turn a serde value into Lisp as gptel's JSON reader would: objects are
+/// plists, arrays vectors, false `:json-false`, null nil.
+pub fn from_json<'e>(env: &'e Env, j: &Json) -> Result<Value<'e>> {
+    match j {
+        Json::Null => ().into_lisp(env),
+        Json::Bool(true) => true.into_lisp(env),
+        Json::Bool(false) => Ok(kw_json_false.bind(env)),
+        Json::Number(n) => match n.as_i64() {
+            Some(i) => i.into_lisp(env),
+            None => n.as_f64().unwrap_or(0.0).into_lisp(env),
+        },
+        Json::String(s) => s.as_str().into_lisp(env),
+        Json::Array(items) => {
+            let values = items
+                .iter()
+                .map(|i| from_json(env, i))
+                .collect::<Result<Vec<_>>>()?;
+            env.vector(&values)
+        }
+        Json::Object(map) => {
+            let mut values = Vec::with_capacity(map.len() * 2);
+            for (k, v) in map {
+                values.push(env.intern(&format!(":{k}"))?);
+                values.push(from_json(env, v)?);
+            }
+            env.list(&values)
+        }
+    }
+}
+
+/// The argument plist of an edited call.
+pub fn args_plist<'e>(
+    env: &'e Env,
+    args: &[(String, ArgSource)],
+    originals: &[Value<'e>],
+) -> Result<Value<'e>> {
+    let mut items = Vec::with_capacity(args.len() * 2);
+    for (k, src) in args {
+        items.push(env.intern(&format!(":{k}"))?);
+        items.push(match src {
+            ArgSource::Original(i) => match originals.get(*i) {
+                Some(v) => *v,
+                None => ().into_lisp(env)?,
+            },
+            ArgSource::New(j) => from_json(env, j)?,
+        });
+    }
+    env.list(&items)
+}
+
+/// The plist gptel's pre-tool hook expects for OUTCOME.
+pub fn answer<'e>(env: &'e Env, outcome: &Outcome, originals: &[Value<'e>]) -> Result<Value<'e>> {
+    let reason = || outcome.reason.clone().unwrap_or_default();
+    let mut items: Vec<Value> = Vec::with_capacity(6);
+    match outcome.decision {
+        Some(Decision::Stop) => {
+            return env.list((
+                kw_stop.bind(env),
+                true,
+                kw_stop_reason.bind(env),
+                reason(),
+            ))
+        }
+        Some(Decision::Deny) => return env.list((kw_block.bind(env), reason())),
+        Some(Decision::Ask) => {
+            items.push(kw_confirm.bind(env));
+            items.push(true.into_lisp(env)?);
+        }
+        Some(Decision::Allow) => {
+            items.push(kw_confirm.bind(env));
+            items.push(().into_lisp(env)?);
+        }
+        None => {}
+    }
+    if let Some(args) = &outcome.args {
+        items.push(kw_args.bind(env));
+        items.push(args_plist(env, args, originals)?);
+    }
+    if let Some(result) = &outcome.result {
+        items.push(kw_result.bind(env));
+        items.push(result.as_str().into_lisp(env)?);
+    }
+    if items.is_empty() {
+        ().into_lisp(env)
+    } else {
+        env.list(&items)
+    }
+}
+
+/// Read the compile options plist.
+pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Error> {
+    let mut options = Options::default();
+    let j = to_json(env, v, 0, &mut MAX_NODES.clone())
+        .map_err(|why| Error::new(format!("options: {why}")))?;
+    let map = match j {
+        Json::Null => return Ok(options),
+        Json::Object(map) => map,
+        other => {
+            return Err(Error::new(format!(
+                "options: expected a plist, got `{other}`"
+            )))
+        }
+    };
+    let strings = |key: &str, v: &Json| -> std::result::Result<Vec<String>, Error> {
+        match v {
+            Json::Null => Ok(Vec::new()),
+            Json::Array(items) => items
+                .iter()
+                .map(|i| {
+                    i.as_str().map(str::to_string).ok_or_else(|| {
+                        Error::new(format!("option {key}: expected a list of strings"))
+                    })
+                })
+                .collect(),
+            Json::String(s) => Ok(vec![s.clone()]),
+            _ => Err(Error::new(format!("option {key}: expected a list of strings"))),
+        }
+    };
+    for (k, v) in &map {
+        match k.as_str() {
+            "path-keys" => options.path_keys = strings(k, v)?,
+            "command-keys" => options.command_keys = strings(k, v)?,
+            "default-decision" => {
+                options.default_decision = match v {
+                    Json::Null => None,
+                    Json::String(s) => Some(Decision::parse(s).ok_or_else(|| {
+                        Error::new(format!(
+                            "gptel-rust-hooks-default-decision: unknown decision `{s}` (known: nil, allow, ask, deny)"
+                        ))
+                    })?),
+                    other => {
+                        return Err(Error::new(format!(
+                            "gptel-rust-hooks-default-decision: expected a decision, got `{other}`"
+                        )))
+                    }
+                }
+            }
+            "case-fold" => options.case_fold = v.as_bool().unwrap_or(false),
+            "home" => options.home = v.as_str().map(Into::into),
+            other => return Err(Error::new(format!("unknown option `:{other}`"))),
+        }
+    }
+    Ok(options)
+}
