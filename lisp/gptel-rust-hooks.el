@@ -4,7 +4,7 @@
 
 ;; Author: The gptel-rust-hooks developers
 ;; Version: 0.1.0
-;; Package-Requires: ((emacs "28.1") (gptel "0.9.9.5"))
+;; Package-Requires: ((emacs "27.1") (gptel "0.9.9.5"))
 ;; Keywords: tools, convenience
 ;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
 
@@ -134,9 +134,9 @@ matcher a rule gives must match.  The most restrictive decision of all
 matching rules wins: stop > deny > ask > allow.  See the README for the
 full reference.
 
-Setting this option with `customize-set-variable' or Customize compiles the rules; a
-bad rule signals `gptel-rust-hooks-rule-error' and the rules in force
-stay in force."
+Setting this option with `customize-set-variable' or Customize
+compiles the rules; a bad rule signals `gptel-rust-hooks-rule-error'
+and the rules in force stay in force."
   :type `(repeat (plist :tag "Rule"
                         :key-type symbol
                         :value-type sexp

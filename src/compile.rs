@@ -146,7 +146,12 @@ fn regex(key: &str, pattern: &str) -> Result<Regex> {
         .size_limit(REGEX_SIZE_LIMIT)
         .dfa_size_limit(REGEX_DFA_LIMIT)
         .build()
-        .map_err(|e| Error::key(key, format!("invalid regexp `{pattern}`: {}", regex_message(&e))))
+        .map_err(|e| {
+            Error::key(
+                key,
+                format!("invalid regexp `{pattern}`: {}", regex_message(&e)),
+            )
+        })
 }
 
 fn regex_message(e: &regex::Error) -> String {
@@ -406,7 +411,10 @@ pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
                 PathPattern::Absolute(p) => p,
                 PathPattern::CwdRelative(p) => format!("**/{p}"),
             };
-            cwd.add(path_glob("cwd", &pattern, options.case_fold).map_err(at)?, i);
+            cwd.add(
+                path_glob("cwd", &pattern, options.case_fold).map_err(at)?,
+                i,
+            );
         }
         for g in &rule.path {
             match path::parse_pattern(g, options.home.as_deref())

@@ -183,7 +183,12 @@ impl<'p> Prepared<'p> {
         self.tools.get_or_init(|| {
             let mut bits = BitSet::new(self.n());
             let mut scratch = Vec::new();
-            glob_hits(&self.policy.tool_globs, &self.call.name, &mut bits, &mut scratch);
+            glob_hits(
+                &self.policy.tool_globs,
+                &self.call.name,
+                &mut bits,
+                &mut scratch,
+            );
             regex_hits(&self.policy.tool_regexps, &self.call.name, &mut bits);
             bits
         })
@@ -303,7 +308,11 @@ impl<'p> Prepared<'p> {
                 }
             }
             if !self.policy.cmd_regexps.set.is_empty() {
-                regex_hits(&self.policy.cmd_regexps, &words.join(" "), &mut out[slot + 2]);
+                regex_hits(
+                    &self.policy.cmd_regexps,
+                    &words.join(" "),
+                    &mut out[slot + 2],
+                );
             }
         }
         out
@@ -488,12 +497,19 @@ impl<'p> Prepared<'p> {
             );
         }
         if rule.has_buffer {
-            let hits = self.name_hits(&self.buffer, &self.policy.buffer, self.call.buffer.as_deref());
+            let hits = self.name_hits(
+                &self.buffer,
+                &self.policy.buffer,
+                self.call.buffer.as_deref(),
+            );
             check!("buffer", hits.get(r), json!(self.call.buffer));
         }
         if rule.has_backend {
-            let hits =
-                self.name_hits(&self.backend, &self.policy.backend, self.call.backend.as_deref());
+            let hits = self.name_hits(
+                &self.backend,
+                &self.policy.backend,
+                self.call.backend.as_deref(),
+            );
             check!("backend", hits.get(r), json!(self.call.backend));
         }
         if rule.has_model {
@@ -746,7 +762,11 @@ pub struct Outcome {
 }
 
 /// Apply the argument edits of the MATCHED rules, in rule order.
-pub fn apply_edits(policy: &Policy, call: &Call, matched: &[usize]) -> Option<Vec<(String, ArgSource)>> {
+pub fn apply_edits(
+    policy: &Policy,
+    call: &Call,
+    matched: &[usize],
+) -> Option<Vec<(String, ArgSource)>> {
     let mut edited = false;
     let mut args: Vec<(String, ArgSource)> = call
         .args

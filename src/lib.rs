@@ -31,7 +31,12 @@ emacs::use_symbols! {
     call_error => "gptel-rust-hooks-call-error"
 }
 
-#[emacs::module(name = "gptel-rust-hooks-module", defun_prefix = "gptel-rust-hooks--mod", separator = "-", mod_in_name = false)]
+#[emacs::module(
+    name = "gptel-rust-hooks-module",
+    defun_prefix = "gptel-rust-hooks--mod",
+    separator = "-",
+    mod_in_name = false
+)]
 fn init(_: &Env) -> Result<()> {
     Ok(())
 }
@@ -85,7 +90,12 @@ fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Pol
 
 /// Compile the JSON text of a policy file named SOURCE under OPTIONS.
 #[defun(user_ptr(direct))]
-fn compile_json<'e>(env: &'e Env, text: String, source: String, options: Value<'e>) -> Result<Policy> {
+fn compile_json<'e>(
+    env: &'e Env,
+    text: String,
+    source: String,
+    options: Value<'e>,
+) -> Result<Policy> {
     let options = match lisp::read_options(env, options) {
         Ok(o) => o,
         Err(e) => return signal_rule_error(env, e),
@@ -120,7 +130,10 @@ fn rule_count(policy: Value<'_>) -> Result<usize> {
 }
 
 fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
-    env.signal(call_error, (format!("gptel-rust-hooks: malformed tool call: {why}"),))
+    env.signal(
+        call_error,
+        (format!("gptel-rust-hooks: malformed tool call: {why}"),),
+    )
 }
 
 /// Decide the tool call INFO (a gptel hook plist) by POLICY; CWD is the request's directory.
@@ -159,7 +172,12 @@ fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> 
 ///
 /// Return a JSON string: every rule, each matcher, edits and the outcome.
 #[defun]
-fn explain<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+fn explain<'e>(
+    env: &'e Env,
+    policy: Value<'e>,
+    info: Value<'e>,
+    cwd: Value<'e>,
+) -> Result<Value<'e>> {
     let policy: &Policy = policy.into_rust()?;
     let read = match lisp::read_call(env, policy, info, cwd, false, true) {
         Ok(r) => r,

@@ -113,7 +113,12 @@ fn elements<'e>(env: &'e Env, v: Value<'e>) -> std::result::Result<Vector<'e>, S
 /// Read a Lisp datum as a serde value: keyword plists become objects (keys
 /// without the colon), other lists and vectors arrays, symbols their names,
 /// `t` true, `:json-false` false, nil null.
-pub fn to_json(env: &Env, v: Value<'_>, depth: usize, budget: &mut usize) -> std::result::Result<Json, String> {
+pub fn to_json(
+    env: &Env,
+    v: Value<'_>,
+    depth: usize,
+    budget: &mut usize,
+) -> std::result::Result<Json, String> {
     if depth > MAX_DEPTH {
         return Err(format!("nested deeper than {MAX_DEPTH} levels"));
     }
@@ -150,7 +155,10 @@ pub fn to_json(env: &Env, v: Value<'_>, depth: usize, budget: &mut usize) -> std
             for i in 0..n {
                 let item: Value = items.get(i).map_err(|e| e.to_string())?;
                 let is_kw = i % 2 == 0
-                    && matches!(kind(env, item).map_err(|e| e.to_string())?, Kind::Keyword(_));
+                    && matches!(
+                        kind(env, item).map_err(|e| e.to_string())?,
+                        Kind::Keyword(_)
+                    );
                 keys.push(is_kw);
                 values.push(item);
             }
@@ -178,7 +186,9 @@ pub fn to_json(env: &Env, v: Value<'_>, depth: usize, budget: &mut usize) -> std
                 )
             }
         }
-        Kind::Other => return Err("an object that is not text, a number, a symbol or a list".into()),
+        Kind::Other => {
+            return Err("an object that is not text, a number, a symbol or a list".into())
+        }
     })
 }
 
@@ -364,12 +374,7 @@ pub fn answer<'e>(env: &'e Env, outcome: &Outcome, originals: &[Value<'e>]) -> R
     let mut items: Vec<Value> = Vec::with_capacity(6);
     match outcome.decision {
         Some(Decision::Stop) => {
-            return env.list((
-                kw_stop.bind(env),
-                true,
-                kw_stop_reason.bind(env),
-                reason(),
-            ))
+            return env.list((kw_stop.bind(env), true, kw_stop_reason.bind(env), reason()))
         }
         Some(Decision::Deny) => return env.list((kw_block.bind(env), reason())),
         Some(Decision::Ask) => {
@@ -423,7 +428,9 @@ pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Err
                 })
                 .collect(),
             Json::String(s) => Ok(vec![s.clone()]),
-            _ => Err(Error::new(format!("option {key}: expected a list of strings"))),
+            _ => Err(Error::new(format!(
+                "option {key}: expected a list of strings"
+            ))),
         }
     };
     for (k, v) in &map {

@@ -41,7 +41,10 @@ pub enum PathPattern {
 }
 
 /// Translate a user's gitignore-like pattern into a `globset` glob string.
-pub fn parse_pattern(pattern: &str, home: Option<&std::path::Path>) -> Result<PathPattern, PathError> {
+pub fn parse_pattern(
+    pattern: &str,
+    home: Option<&std::path::Path>,
+) -> Result<PathPattern, PathError> {
     let _ = home;
     Err(PathError(format!("stub: `{pattern}`")))
 }
@@ -66,7 +69,18 @@ pub fn default_case_fold() -> bool {
 }
 
 /// Argument keys that hold paths, by default.
-pub const DEFAULT_PATH_KEYS: &[&str] = &["path", "file", "file_path", "filepath", "filename", "directory", "dir", "target", "source", "destination"];
+pub const DEFAULT_PATH_KEYS: &[&str] = &[
+    "path",
+    "file",
+    "file_path",
+    "filepath",
+    "filename",
+    "directory",
+    "dir",
+    "target",
+    "source",
+    "destination",
+];
 
 /// Argument keys that hold shell command lines, by default.
 pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script"];

@@ -223,9 +223,7 @@ fn count(key: &str, value: &Json) -> Result<u64> {
 
 fn number(key: &str, value: &Json) -> Result<f64> {
     match value {
-        Json::Number(n) => n
-            .as_f64()
-            .ok_or_else(|| wrong_type(key, "a number", value)),
+        Json::Number(n) => n.as_f64().ok_or_else(|| wrong_type(key, "a number", value)),
         other => Err(wrong_type(key, "a number", other)),
     }
 }
@@ -292,13 +290,21 @@ fn examples(value: &Json) -> Result<Examples> {
     let map = match value {
         Json::Null => return Ok(Examples::default()),
         Json::Object(map) => map,
-        other => return Err(wrong_type("examples", "(:match (CALL ...) :no-match (CALL ...))", other)),
+        other => {
+            return Err(wrong_type(
+                "examples",
+                "(:match (CALL ...) :no-match (CALL ...))",
+                other,
+            ))
+        }
     };
     let mut out = Examples::default();
     for (k, v) in map {
         let calls = match v {
             Json::Null => Vec::new(),
-            Json::Object(_) => vec![Call::from_value(v).map_err(|e| e.with_key_prefix("examples"))?],
+            Json::Object(_) => {
+                vec![Call::from_value(v).map_err(|e| e.with_key_prefix("examples"))?]
+            }
             Json::Array(items) => items
                 .iter()
                 .map(|c| Call::from_value(c).map_err(|e| e.with_key_prefix("examples")))
@@ -401,7 +407,9 @@ impl Rule {
                                 format!("unknown decision `{s}` (known: allow, ask, deny, stop)"),
                             )
                         })?),
-                        other => return Err(wrong_type(key, "one of allow, ask, deny, stop", other)),
+                        other => {
+                            return Err(wrong_type(key, "one of allow, ask, deny, stop", other))
+                        }
                     }
                 }
                 "reason" => rule.reason = opt_string(key, v)?,
@@ -523,15 +531,12 @@ impl Call {
 
     /// Read a call from its serde form: `{"name": ..., "args": {...}, ...}`.
     pub fn from_value(value: &Json) -> Result<Call> {
-        let map = match value {
-            Json::Object(map) => map,
-            other => {
-                return Err(Error::new(format!(
-                    "expected a call such as (:name \"shell\" :args (:command \"ls\")), got {} `{}`",
-                    type_name(other),
-                    short(other)
-                )))
-            }
+        let Json::Object(map) = value else {
+            let (ty, text) = (type_name(value), short(value));
+            let example = "(:name \"shell\" :args (:command \"ls\"))";
+            return Err(Error::new(format!(
+                "expected a call such as {example}, got {ty} `{text}`"
+            )));
         };
         let mut call = Call::default();
         for (key, v) in map {
