@@ -119,7 +119,7 @@
 A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
   (when (gptel-rust-hooks--module-loaded-p)
     (gptel-rust-hooks--install symbol value))
-  (set-default-toplevel-value symbol value))
+  (set-default symbol value))
 
 (defcustom gptel-rust-hooks-rules nil
   "The rules that decide gptel's tool calls, a list of plists.
@@ -336,9 +336,14 @@ signal when there is none."
 
 (defun gptel-rust-hooks--fail (err)
   "Return the answer that fails closed for the error ERR, and report it."
-  (let* ((msg (if (memq (car-safe err) '(gptel-rust-hooks-call-error))
-                  (cadr err)
-                (concat "gptel-rust-hooks: " (error-message-string err)))))
+  (let* ((text (if (and (symbolp (car-safe err))
+                         (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
+                         (stringp (cadr err)))
+                    (cadr err)
+                  (error-message-string err)))
+         (msg (if (string-prefix-p "gptel-rust-hooks: " text)
+                  text
+                (concat "gptel-rust-hooks: " text))))
     (gptel-rust-hooks--report msg)
     (if (eq gptel-rust-hooks-on-error 'stop)
         (list :stop t :stop-reason msg)
