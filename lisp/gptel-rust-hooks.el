@@ -111,6 +111,7 @@
 (declare-function gptel-rust-hooks--mod-compile-json "ext:gptel-rust-hooks-module" (text source options))
 (declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
 
@@ -176,6 +177,14 @@ nil leaves gptel's own confirmation settings alone."
   :type 'boolean
   :group 'gptel-rust-hooks)
 
+(defcustom gptel-rust-hooks-redact-secrets nil
+  "Whether to redact well-known secrets from every tool result.
+The patterns cover API keys of the big providers (OpenAI, Anthropic,
+Google, AWS, GitHub, Slack, Stripe, Hugging Face), private key blocks,
+JSON Web Tokens and bearer tokens; each match becomes [REDACTED]."
+  :type 'boolean
+  :group 'gptel-rust-hooks)
+
 (defcustom gptel-rust-hooks-module-directory nil
   "Directory holding the compiled module, or nil for beside this package."
   :type '(choice (const :tag "Beside the package" nil) directory)
@@ -200,6 +209,10 @@ nil leaves gptel's own confirmation settings alone."
 
 (defvar gptel-rust-hooks--reported nil
   "Error messages already reported in *Messages*.")
+
+(defvar gptel-rust-hooks--record-function nil
+  "Function called as (KIND INFO ANSWER) after each decision, or nil.
+KIND is `pre' or `post'; the audit log sets this.")
 
 ;;;; Module
 
@@ -280,12 +293,14 @@ rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
         :command-keys gptel-rust-hooks-command-keys
         :default-decision gptel-rust-hooks-default-decision
         :case-fold gptel-rust-hooks-case-fold
+        :redact-secrets gptel-rust-hooks-redact-secrets
         :home (expand-file-name "~")))
 
 (defun gptel-rust-hooks--key (rules)
   "Return the settings a policy of RULES depends on, compared with `eq'."
   (list rules gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-        gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold))
+        gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+        gptel-rust-hooks-redact-secrets))
 
 (defun gptel-rust-hooks--compile (rules)
   "Compile RULES with the current options; signal on a bad rule."
@@ -353,18 +368,32 @@ signal when there is none."
   "Decide the tool call INFO for `gptel-pre-tool-call-functions'.
 Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
 `:args' or `:result'.  Never signals: any error blocks the call."
-  (condition-case err
-      (let ((answer (gptel-rust-hooks--mod-pre (gptel-rust-hooks--current-policy)
-                                               info default-directory)))
-        (when (and (plist-get answer :confirm) (consp answer))
-          (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
-            (message "gptel-rust-hooks: %s" reason)))
-        answer)
-    (t (gptel-rust-hooks--fail err))))
+  (let ((answer
+         (condition-case err
+             (let ((answer (gptel-rust-hooks--mod-pre (gptel-rust-hooks--current-policy)
+                                                      info default-directory)))
+               (when (and (consp answer) (plist-get answer :confirm))
+                 (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
+                   (message "gptel-rust-hooks: %s" reason)))
+               answer)
+           (t (gptel-rust-hooks--fail err)))))
+    (when gptel-rust-hooks--record-function
+      (ignore-errors (funcall gptel-rust-hooks--record-function 'pre info answer)))
+    answer))
 
-(defun gptel-rust-hooks-post-tool-call (_info)
-  "Apply the post-call effects of the rules to the result in INFO."
-  nil)
+(defun gptel-rust-hooks-post-tool-call (info)
+  "Apply the rules' post-call effects to the result in INFO.
+Return (:result NEW) for `gptel-post-tool-call-functions' when the
+result the model sees changes.  Never signals: any error blocks the
+result."
+  (let ((answer
+         (condition-case err
+             (gptel-rust-hooks--mod-post (gptel-rust-hooks--current-policy)
+                                         info default-directory)
+           (t (gptel-rust-hooks--fail err)))))
+    (when gptel-rust-hooks--record-function
+      (ignore-errors (funcall gptel-rust-hooks--record-function 'post info answer)))
+    answer))
 
 ;;;; Commands
 

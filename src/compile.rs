@@ -33,6 +33,8 @@ pub struct Options {
     pub case_fold: bool,
     /// The home directory, for `~` in rules and calls.
     pub home: Option<PathBuf>,
+    /// Redact well-known secrets from every result.
+    pub redact_secrets: bool,
 }
 
 impl Default for Options {
@@ -49,6 +51,7 @@ impl Default for Options {
             default_decision: None,
             case_fold: path::default_case_fold(),
             home: std::env::var_os("HOME").map(PathBuf::from),
+            redact_secrets: false,
         }
     }
 }
@@ -275,6 +278,8 @@ pub struct Policy {
     pub needs_cwd: bool,
     /// The policy has rules that act after the call.
     pub has_post_effects: bool,
+    /// Joined redaction regexps, built on first use.
+    pub redact_cache: crate::post::RedactCache,
 }
 
 struct ArgIndexBuilder {
@@ -557,6 +562,7 @@ pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
         cmd_regexps: cmd_regexps.build("command")?,
         arg_index,
         arg_leaves: next_leaf,
+        redact_cache: Default::default(),
     };
     crate::eval::check_examples(&policy)?;
     Ok(policy)

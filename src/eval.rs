@@ -707,7 +707,8 @@ pub fn decide(policy: &Policy, call: &Call) -> Decided {
     decide_prepared(&prepared)
 }
 
-fn decide_prepared(prepared: &Prepared<'_>) -> Decided {
+/// Like [`decide`], for a call already prepared.
+pub fn decide_prepared(prepared: &Prepared<'_>) -> Decided {
     let policy = prepared.policy;
     let matched: Vec<usize> = prepared
         .candidates()

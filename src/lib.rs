@@ -9,6 +9,7 @@ pub mod error;
 pub mod eval;
 pub mod lisp;
 pub mod path;
+pub mod post;
 pub mod rule;
 pub mod shell;
 
@@ -166,6 +167,41 @@ fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> 
         })
     });
     Ok(answer)
+}
+
+/// Apply POLICY's post-call effects to the tool call INFO, which has `:result'.
+///
+/// Return (:result NEW) when the result the model sees changes, else nil.
+#[defun]
+fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+    let policy: &Policy = policy.into_rust()?;
+    if !policy.has_post_effects && !policy.options.redact_secrets {
+        return ().into_lisp(env);
+    }
+    let start = Instant::now();
+    let read = match lisp::read_call(env, policy, info, cwd, true, false) {
+        Ok(r) => r,
+        Err(why) => return malformed(env, &why),
+    };
+    let outcome = post::post(policy, &read.call);
+    let micros = start.elapsed().as_secs_f64() * 1e6;
+    LAST.with(|last| {
+        *last.borrow_mut() = Some(Last {
+            decision: None,
+            matched: outcome
+                .applied
+                .iter()
+                .map(|&r| policy.rules[r].label.clone())
+                .collect(),
+            by: None,
+            reason: (outcome.redactions > 0).then(|| format!("{} redactions", outcome.redactions)),
+            micros,
+        })
+    });
+    match outcome.result {
+        Some(text) => env.list((lisp::kw_result.bind(env), text)),
+        None => ().into_lisp(env),
+    }
 }
 
 /// Explain how POLICY decides the call INFO; CWD is the request's directory.

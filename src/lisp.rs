@@ -454,6 +454,7 @@ pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Err
             }
             "case-fold" => options.case_fold = v.as_bool().unwrap_or(false),
             "home" => options.home = v.as_str().map(Into::into),
+            "redact-secrets" => options.redact_secrets = v.as_bool().unwrap_or(false),
             other => return Err(Error::new(format!("unknown option `:{other}`"))),
         }
     }
