@@ -98,17 +98,37 @@
   "The keys of a rule, with their Customize types.")
 
 (defvar gptel-rust-hooks--policy nil
-  "The compiled policy in force (a module user-ptr), or nil.")
+  "The compiled policy used for the latest call (a module user-ptr), or nil.")
 
-(defvar gptel-rust-hooks--policy-key nil
-  "The settings `gptel-rust-hooks--policy' was compiled from.")
+(defvar gptel-rust-hooks--good-rules :none
+  "The latest value of `gptel-rust-hooks-rules' that compiled, or :none.")
 
-(defvar gptel-rust-hooks--policy-error nil
-  "Why the settings in force do not compile, or nil.")
+(defvar gptel-rust-hooks--checked-rules :none
+  "The value of `gptel-rust-hooks-rules' checked last, compared with `eq'.")
+
+(defvar gptel-rust-hooks--rules-error nil
+  "The error of the rules checked last when no earlier rules compiled.")
+
+(defvar gptel-rust-hooks--files (make-hash-table :test #'equal)
+  "Policy files read so far: FILE -> (STAMP TEXT SHA256 ERROR).
+TEXT is the latest text of FILE that compiled, or nil.")
+
+(defvar gptel-rust-hooks--cache nil
+  "Compiled policies, most recent first: a list of (KEY . POLICY).")
+
+(defconst gptel-rust-hooks--cache-size 8
+  "How many compiled policies `gptel-rust-hooks--cache' keeps.")
+
+(defvar gptel-rust-hooks--session-rules nil
+  "Rules added for this Emacs session, e.g. by \"always allow\".")
+
+(defvar-local gptel-rust-hooks--buffer-rules nil
+  "Rules added for requests from this buffer, e.g. by \"always allow\".")
 
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
-(declare-function gptel-rust-hooks--mod-compile-json "ext:gptel-rust-hooks-module" (text source options))
+(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
+(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
@@ -119,7 +139,10 @@
   "Set SYMBOL to the rules VALUE after checking that they compile.
 A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
   (when (gptel-rust-hooks--module-loaded-p)
-    (gptel-rust-hooks--install symbol value))
+    (gptel-rust-hooks--compile value)
+    (setq gptel-rust-hooks--good-rules value
+          gptel-rust-hooks--checked-rules value
+          gptel-rust-hooks--rules-error nil))
   (set-default symbol value))
 
 (defcustom gptel-rust-hooks-rules nil
@@ -184,6 +207,36 @@ Google, AWS, GitHub, Slack, Stripe, Hugging Face), private key blocks,
 JSON Web Tokens and bearer tokens; each match becomes [REDACTED]."
   :type 'boolean
   :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-policy-files nil
+  "JSON policy files whose rules apply after `gptel-rust-hooks-rules'.
+Each file holds a JSON list of rules with the same keys as the Lisp
+form, without the colon.  A file that changes is read again on the next
+call; one that no longer compiles keeps its last good rules in force."
+  :type '(repeat file)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-project-policies t
+  "Whether a project's .gptel-hooks.json applies to calls from it.
+The file is found by walking up from the request's directory.  Unless
+the project is trusted, only its deny, ask and stop rules apply."
+  :type 'boolean
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-trusted-directories nil
+  "Directories whose project policy files may also allow and edit calls."
+  :type '(repeat directory)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-trusted-project-files nil
+  "Project policy files marked trusted, with the SHA-256 of their text.
+A file whose text changed is untrusted again.  Set by
+`gptel-rust-hooks-trust-project'."
+  :type '(alist :key-type file :value-type string)
+  :group 'gptel-rust-hooks)
+
+(defconst gptel-rust-hooks-project-file ".gptel-hooks.json"
+  "The name of a project's policy file.")
 
 (defcustom gptel-rust-hooks-module-directory nil
   "Directory holding the compiled module, or nil for beside this package."
@@ -296,50 +349,149 @@ rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
         :redact-secrets gptel-rust-hooks-redact-secrets
         :home (expand-file-name "~")))
 
-(defun gptel-rust-hooks--key (rules)
-  "Return the settings a policy of RULES depends on, compared with `eq'."
-  (list rules gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-        gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
-        gptel-rust-hooks-redact-secrets))
+;; A policy is compiled from layers, in order: the user's rules, the
+;; session's and the buffer's added rules, the user's policy files, and the
+;; project's file.  Each distinct combination is compiled once and cached.
 
 (defun gptel-rust-hooks--compile (rules)
   "Compile RULES with the current options; signal on a bad rule."
   (gptel-rust-hooks--load-module)
   (gptel-rust-hooks--mod-compile rules (gptel-rust-hooks--options)))
 
-(defun gptel-rust-hooks--install (_symbol rules)
-  "Compile RULES and put them in force; on error change nothing and signal."
-  (let ((policy (gptel-rust-hooks--compile rules)))
-    (setq gptel-rust-hooks--policy policy
-          gptel-rust-hooks--policy-key (gptel-rust-hooks--key rules)
-          gptel-rust-hooks--policy-error nil)
-    policy))
+(defun gptel-rust-hooks--user-rules ()
+  "Return the user's rules in force: the latest that compiled.
+Rules that do not compile are reported once; with no earlier rules
+that compiled, their error is signaled on every call."
+  (unless (eq gptel-rust-hooks-rules gptel-rust-hooks--checked-rules)
+    (setq gptel-rust-hooks--checked-rules gptel-rust-hooks-rules)
+    (condition-case err
+        (progn (gptel-rust-hooks--compile gptel-rust-hooks-rules)
+               (setq gptel-rust-hooks--good-rules gptel-rust-hooks-rules
+                     gptel-rust-hooks--rules-error nil))
+      (gptel-rust-hooks-rule-error
+       (setq gptel-rust-hooks--rules-error err)
+       (when (listp gptel-rust-hooks--good-rules)
+         (gptel-rust-hooks--report
+          (format "gptel-rust-hooks: the new rules do not compile, the previous ones stay in force: %s"
+                  (cadr err)))))))
+  (if (listp gptel-rust-hooks--good-rules)
+      gptel-rust-hooks--good-rules
+    (signal (car gptel-rust-hooks--rules-error) (cdr gptel-rust-hooks--rules-error))))
 
-(defun gptel-rust-hooks--same-key-p (a b)
-  "Return non-nil when the settings A and B are the same objects."
-  (and (= (length a) (length b)) (cl-every #'eq a b)))
+(defun gptel-rust-hooks--file-entry (file trusted)
+  "Return the cache entry (STAMP TEXT SHA256 ERROR) of policy FILE, read anew if changed.
+TRUSTED is whether the file's rules may loosen; it is used to check
+that the new text compiles."
+  (let* ((attrs (file-attributes file))
+         (stamp (and attrs (list (file-attribute-modification-time attrs)
+                                 (file-attribute-size attrs))))
+         (entry (gethash file gptel-rust-hooks--files)))
+    (if (and entry (equal (car entry) stamp))
+        entry
+      (let* ((text (and attrs
+                        (with-temp-buffer
+                          (insert-file-contents file)
+                          (buffer-string))))
+             (error (cond
+                     ((not attrs) (format "gptel-rust-hooks: policy file %s is missing" file))
+                     (t (condition-case err
+                            (progn
+                              (gptel-rust-hooks--mod-compile-layers
+                               (list (list :source file :trusted trusted :json text))
+                               (gptel-rust-hooks--options))
+                              nil)
+                          (gptel-rust-hooks-rule-error
+                           (concat "gptel-rust-hooks: " (cadr err)))))))
+             (good (if error (nth 1 entry) text))
+             (new (list stamp good (and good (secure-hash 'sha256 good)) error)))
+        (when error
+          (gptel-rust-hooks--report
+           (if good
+               (format "%s; its previous rules stay in force" error)
+             error)))
+        (puthash file new gptel-rust-hooks--files)
+        new))))
+
+(defun gptel-rust-hooks--file-layer (file trusted required)
+  "Return the layer of policy FILE, TRUSTED or not, or nil.
+When the file never compiled, signal if REQUIRED, else return nil."
+  (let ((entry (gptel-rust-hooks--file-entry file trusted)))
+    (cond ((nth 1 entry) (list :source file :trusted trusted :json (nth 1 entry)))
+          (required (signal 'gptel-rust-hooks-rule-error (list (nth 3 entry)))))))
+
+(defun gptel-rust-hooks--project-file (directory)
+  "Return the project policy file that applies to DIRECTORY, or nil."
+  (when-let* ((root (and directory (locate-dominating-file
+                                    directory gptel-rust-hooks-project-file))))
+    (expand-file-name gptel-rust-hooks-project-file root)))
+
+(defun gptel-rust-hooks-project-trusted-p (file)
+  "Return non-nil when the project policy FILE is trusted.
+It is when its directory lies in `gptel-rust-hooks-trusted-directories',
+or when it is in `gptel-rust-hooks-trusted-project-files' with the
+SHA-256 of its current text."
+  (let ((root (file-name-directory (expand-file-name file))))
+    (or (cl-some (lambda (dir) (file-in-directory-p root dir))
+                 gptel-rust-hooks-trusted-directories)
+        (when-let* ((want (cdr (assoc (expand-file-name file)
+                                      gptel-rust-hooks-trusted-project-files)))
+                    (entry (gptel-rust-hooks--file-entry file nil)))
+          (equal want (nth 2 entry))))))
+
+(defun gptel-rust-hooks--layers (directory)
+  "Return the rule layers that apply to a call from DIRECTORY."
+  (let ((layers (list (list :source nil :trusted t
+                            :rules (gptel-rust-hooks--user-rules)))))
+    (when gptel-rust-hooks--session-rules
+      (push (list :source "session" :trusted t :rules gptel-rust-hooks--session-rules)
+            layers))
+    (when gptel-rust-hooks--buffer-rules
+      (push (list :source "buffer" :trusted t :rules gptel-rust-hooks--buffer-rules)
+            layers))
+    (dolist (file gptel-rust-hooks-policy-files)
+      (push (gptel-rust-hooks--file-layer (expand-file-name file) t t) layers))
+    (when-let* ((project (and gptel-rust-hooks-project-policies
+                              (gptel-rust-hooks--project-file directory)))
+                (layer (gptel-rust-hooks--file-layer
+                        project (gptel-rust-hooks-project-trusted-p project) nil)))
+      (push layer layers))
+    (nreverse layers)))
+
+(defun gptel-rust-hooks--layer-key (layer)
+  "Return what LAYER's compiled form depends on."
+  (list (plist-get layer :source) (plist-get layer :trusted)
+        (or (plist-get layer :json) (plist-get layer :rules))))
+
+(defun gptel-rust-hooks--key-equal (a b)
+  "Return non-nil when the policy keys A and B are the same.
+Rule lists and file texts are compared with `eq', the rest with `equal'."
+  (and (= (length a) (length b))
+       (cl-every (lambda (x y)
+                   (if (and (consp x) (= (length x) 3))
+                       (and (equal (nth 0 x) (nth 0 y))
+                            (eq (nth 1 x) (nth 1 y))
+                            (eq (nth 2 x) (nth 2 y)))
+                     (eq x y)))
+                 a b)))
 
 (defun gptel-rust-hooks--current-policy ()
-  "Return the policy for the current settings, compiling when they changed.
-When they do not compile, keep the policy in force, report once, and
-signal when there is none."
-  (unless (and gptel-rust-hooks--policy
-               (gptel-rust-hooks--same-key-p
-                gptel-rust-hooks--policy-key
-                (gptel-rust-hooks--key gptel-rust-hooks-rules)))
-    (condition-case err
-        (gptel-rust-hooks--install nil gptel-rust-hooks-rules)
-      (gptel-rust-hooks-rule-error
-       (let ((msg (error-message-string err)))
-         (setq gptel-rust-hooks--policy-error msg)
-         (if gptel-rust-hooks--policy
-             (progn
-               (gptel-rust-hooks--report
-                (format "gptel-rust-hooks: the new rules do not compile, the previous ones stay in force: %s" msg))
-               ;; Do not try again on every call until the settings change.
-               (setq gptel-rust-hooks--policy-key (gptel-rust-hooks--key gptel-rust-hooks-rules)))
-           (signal (car err) (cdr err)))))))
-  gptel-rust-hooks--policy)
+  "Return the compiled policy for a call from `default-directory'.
+Compile it when the rules, files or options changed; signal when no
+policy can be had (the call is then blocked)."
+  (gptel-rust-hooks--load-module)
+  (let* ((layers (gptel-rust-hooks--layers default-directory))
+         (key (append (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
+                            gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+                            gptel-rust-hooks-redact-secrets)
+                      (mapcar #'gptel-rust-hooks--layer-key layers)))
+         (hit (cl-assoc key gptel-rust-hooks--cache :test #'gptel-rust-hooks--key-equal)))
+    (unless hit
+      (setq hit (cons key (gptel-rust-hooks--mod-compile-layers
+                           layers (gptel-rust-hooks--options))))
+      (push hit gptel-rust-hooks--cache)
+      (when (> (length gptel-rust-hooks--cache) gptel-rust-hooks--cache-size)
+        (setcdr (nthcdr (1- gptel-rust-hooks--cache-size) gptel-rust-hooks--cache) nil)))
+    (setq gptel-rust-hooks--policy (cdr hit))))
 
 ;;;; Hook functions
 

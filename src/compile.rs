@@ -89,11 +89,36 @@ pub enum CArg {
     All(Vec<CArg>),
 }
 
+/// Where a rule came from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The policy file, or None for the user's Lisp rules.
+    pub source: Option<String>,
+    /// 0-based position in its layer.
+    pub index: usize,
+    /// 1-based line of the rule in its file, when known.
+    pub line: Option<usize>,
+    /// False for a project policy the user has not trusted.
+    pub trusted: bool,
+}
+
+/// One layer of rules: the user's, a policy file's, a project's.
+#[derive(Debug, Clone, Default)]
+pub struct Layer {
+    pub source: Option<String>,
+    pub trusted: bool,
+    pub rules: Vec<Rule>,
+    /// The line of each rule in the file, when known.
+    pub lines: Vec<Option<usize>>,
+}
+
 /// One rule, compiled.
 #[derive(Debug)]
 pub struct CRule {
-    /// The rule as written.
+    /// The rule as written (less what an untrusted layer may not do).
     pub rule: Rule,
+    /// Where it came from.
+    pub origin: Origin,
     /// How reasons and logs name it.
     pub label: String,
     pub has_tool: bool,
@@ -280,6 +305,8 @@ pub struct Policy {
     pub has_post_effects: bool,
     /// Joined redaction regexps, built on first use.
     pub redact_cache: crate::post::RedactCache,
+    /// What was ignored in untrusted layers, one line each.
+    pub notes: Vec<String>,
 }
 
 struct ArgIndexBuilder {
@@ -363,6 +390,92 @@ pub fn prefix_words(prefix: &str) -> Result<Vec<String>> {
 
 /// Compile RULES under OPTIONS into a policy. Errors name the rule.
 pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
+    let n = rules.len();
+    compile_layers(
+        vec![Layer {
+            source: None,
+            trusted: true,
+            rules,
+            lines: vec![None; n],
+        }],
+        options,
+    )
+}
+
+/// The short name of a policy file, for labels.
+fn short_source(source: &str) -> &str {
+    source.rsplit('/').next().unwrap_or(source)
+}
+
+/// Keep of an untrusted rule only what tightens: its deny, ask and stop
+/// decisions, redaction, suppression and truncation. Returns None when
+/// nothing is left, and what was dropped.
+fn restrict(mut rule: Rule) -> (Option<Rule>, Vec<&'static str>) {
+    let mut dropped = Vec::new();
+    if rule.decision == Some(Decision::Allow) {
+        rule.decision = None;
+        dropped.push("allow");
+    }
+    if !rule.set_args.is_empty() || !rule.default_args.is_empty() || !rule.remove_args.is_empty()
+    {
+        rule.set_args.clear();
+        rule.default_args.clear();
+        rule.remove_args.clear();
+        dropped.push("argument edits");
+    }
+    if rule.result.take().is_some() {
+        dropped.push(":result");
+    }
+    if rule.context.take().is_some() {
+        dropped.push(":context");
+    }
+    let tightens = rule.decision.is_some()
+        || rule.suppress_output
+        || !rule.redact.is_empty()
+        || rule.max_output.is_some();
+    (tightens.then_some(rule), dropped)
+}
+
+/// Compile LAYERS, in order, into one policy. An untrusted layer can only
+/// tighten: its allow rules, edits, results and context are ignored.
+pub fn compile_layers(layers: Vec<Layer>, options: Options) -> Result<Policy> {
+    let mut notes = Vec::new();
+    let mut rules = Vec::new();
+    for layer in layers {
+        for (index, rule) in layer.rules.into_iter().enumerate() {
+            let origin = Origin {
+                source: layer.source.clone(),
+                index,
+                line: layer.lines.get(index).copied().flatten(),
+                trusted: layer.trusted,
+            };
+            if layer.trusted {
+                rules.push((rule, origin));
+                continue;
+            }
+            let name = format!(
+                "{}: {}",
+                layer.source.as_deref().unwrap_or("untrusted rules"),
+                rule.label(index)
+            );
+            let (kept, dropped) = restrict(rule);
+            if !dropped.is_empty() {
+                notes.push(format!(
+                    "{name}: ignored {} (the project is not trusted)",
+                    dropped.join(", ")
+                ));
+            }
+            if let Some(rule) = kept {
+                rules.push((rule, origin));
+            }
+        }
+    }
+    let mut policy = compile_rules(rules, options)?;
+    policy.notes = notes;
+    Ok(policy)
+}
+
+fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy> {
     let path_env = PathEnv {
         home: options.home.clone(),
         cwd: None,
@@ -388,8 +501,14 @@ pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
     let mut uses_default_command_keys = false;
     let mut compiled = Vec::with_capacity(rules.len());
 
-    for (i, rule) in rules.into_iter().enumerate() {
-        let at = |e: Error| e.in_rule(i, rule.id.as_deref());
+    for (i, (rule, origin)) in rules.into_iter().enumerate() {
+        let at = |e: Error| {
+            let e = e.in_rule(origin.index, rule.id.as_deref());
+            match &origin.source {
+                Some(source) => e.in_source(source),
+                None => e,
+            }
+        };
         for g in &rule.tool {
             tool_globs.add(whole_value_glob("tool", g).map_err(at)?, i);
         }
@@ -499,8 +618,12 @@ pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
                 Keys::Default
             }
         };
-        let label = rule.label(i);
+        let label = match &origin.source {
+            Some(source) => format!("{} in {}", rule.label(origin.index), short_source(source)),
+            None => rule.label(origin.index),
+        };
         compiled.push(CRule {
+            origin,
             has_tool: !(rule.tool.is_empty() && rule.tool_regexp.is_empty()),
             has_path: !rule.path.is_empty(),
             has_cmd_prefix: !rule.command_prefix.is_empty(),
@@ -563,6 +686,7 @@ pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
         arg_index,
         arg_leaves: next_leaf,
         redact_cache: Default::default(),
+        notes: Vec::new(),
     };
     crate::eval::check_examples(&policy)?;
     Ok(policy)

@@ -920,7 +920,10 @@ pub fn explain(policy: &Policy, call: &Call) -> Json {
         .map(|(r, rule)| {
             let (matched, checks) = prepared.check_rule(r, true);
             json!({
-                "index": r + 1,
+                "index": rule.origin.index + 1,
+                "source": rule.origin.source,
+                "line": rule.origin.line,
+                "trusted": rule.origin.trusted,
                 "id": rule.label,
                 "decision": rule.rule.decision.map(Decision::name),
                 "matched": matched,
@@ -947,6 +950,7 @@ pub fn explain(policy: &Policy, call: &Call) -> Json {
         "deciding-rule": outcome.by.map(|r| policy.rules[r].label.clone()),
         "reason": outcome.reason,
         "result": outcome.result,
+        "notes": policy.notes,
     })
 }
 
@@ -970,7 +974,7 @@ pub fn check_examples(policy: &Policy) -> Result<()> {
                     } else {
                         String::new()
                     };
-                    return Err(Error::key(
+                    let err = Error::key(
                         "examples",
                         format!(
                             "example {} `{}` {}{detail}",
@@ -983,7 +987,11 @@ pub fn check_examples(policy: &Policy) -> Result<()> {
                             },
                         ),
                     )
-                    .in_rule(r, rule.rule.id.as_deref()));
+                    .in_rule(rule.origin.index, rule.rule.id.as_deref());
+                    return Err(match &rule.origin.source {
+                        Some(source) => err.in_source(source),
+                        None => err,
+                    });
                 }
             }
         }

@@ -89,38 +89,34 @@ fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Pol
     }
 }
 
-/// Compile the JSON text of a policy file named SOURCE under OPTIONS.
+/// Compile LAYERS under OPTIONS into one policy.
+///
+/// Each layer is a plist (:source FILE :trusted BOOL :rules RULES) or
+/// (:source FILE :trusted BOOL :json TEXT); :source nil means the user's
+/// Lisp rules.  An untrusted layer can only tighten.  A bad rule signals
+/// `gptel-rust-hooks-rule-error' naming the file and the rule.
 #[defun(user_ptr(direct))]
-fn compile_json<'e>(
-    env: &'e Env,
-    text: String,
-    source: String,
-    options: Value<'e>,
-) -> Result<Policy> {
+fn compile_layers<'e>(env: &'e Env, layers: Value<'e>, options: Value<'e>) -> Result<Policy> {
     let options = match lisp::read_options(env, options) {
         Ok(o) => o,
         Err(e) => return signal_rule_error(env, e),
     };
-    let value: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(e) => {
-            return signal_rule_error(
-                env,
-                error::Error::new(format!(
-                    "line {}, column {}: invalid JSON: {}",
-                    e.line(),
-                    e.column(),
-                    e
-                ))
-                .in_source(&source),
-            )
-        }
-    };
-    let compiled = rule::rules_from_value(&value).and_then(|r| compile::compile(r, options));
-    match compiled {
+    match lisp::read_layers(env, layers).and_then(|l| compile::compile_layers(l, options)) {
         Ok(p) => Ok(p),
-        Err(e) => signal_rule_error(env, e.in_source(&source)),
+        Err(e) => signal_rule_error(env, e),
     }
+}
+
+/// Return what untrusted layers of POLICY had ignored, a list of strings.
+#[defun]
+fn notes<'e>(env: &'e Env, policy: Value<'e>) -> Result<Value<'e>> {
+    let policy: &Policy = policy.into_rust()?;
+    let notes: Vec<Value> = policy
+        .notes
+        .iter()
+        .map(|n| n.as_str().into_lisp(env))
+        .collect::<Result<_>>()?;
+    env.list(&notes)
 }
 
 /// Return the number of rules of POLICY.

@@ -7,7 +7,7 @@
 //! circular and dotted lists are refused by `vconcat`, nesting and size are
 //! bounded, and text that is not UTF-8 becomes an opaque value.
 
-use crate::compile::{Options, Policy};
+use crate::compile::{Layer, Options, Policy};
 use crate::error::Error;
 use crate::eval::{ArgSource, Outcome};
 use crate::rule::{Arg, Call, Decision};
@@ -459,4 +459,50 @@ pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Err
         }
     }
     Ok(options)
+}
+
+/// Read compile layers: a list of (:source FILE :trusted BOOL :rules RULES)
+/// or (:source FILE :trusted BOOL :json TEXT).
+pub fn read_layers(env: &Env, v: Value<'_>) -> std::result::Result<Vec<Layer>, Error> {
+    let items = match kind(env, v).map_err(|e| Error::new(e.to_string()))? {
+        Kind::Nil => return Ok(Vec::new()),
+        Kind::Cons => elements(env, v).map_err(|why| Error::new(format!("layers: {why}")))?,
+        _ => return Err(Error::new("layers: expected a list")),
+    };
+    let mut layers = Vec::with_capacity(items.len());
+    for i in 0..items.len() {
+        let item: Value = items.get(i).map_err(|e| Error::new(e.to_string()))?;
+        let get = |key: &str| -> std::result::Result<Value<'_>, Error> {
+            let k = env.intern(key).map_err(|e| Error::new(e.to_string()))?;
+            env.call(plist_get, (item, k))
+                .map_err(|_| Error::new(format!("layer {}: not a plist", i + 1)))
+        };
+        let source = string_or_name(env, get(":source")?);
+        let trusted = get(":trusted")?.is_not_nil();
+        let json = get(":json")?;
+        let (rules, lines) = if json.is_not_nil() {
+            let text: String = json
+                .into_rust()
+                .map_err(|_| Error::new("policy file text is not valid UTF-8"))?;
+            crate::rule::rules_from_json_text(&text)
+        } else {
+            let value = to_json(env, get(":rules")?, 0, &mut MAX_NODES.clone())
+                .map_err(|why| Error::new(format!("rules: {why}")))?;
+            crate::rule::rules_from_value(&value).map(|r| {
+                let n = r.len();
+                (r, vec![None; n])
+            })
+        }
+        .map_err(|e| match &source {
+            Some(s) => e.in_source(s),
+            None => e,
+        })?;
+        layers.push(Layer {
+            source,
+            trusted,
+            rules,
+            lines,
+        });
+    }
+    Ok(layers)
 }

@@ -612,3 +612,73 @@ pub fn rules_from_value(value: &Json) -> Result<Vec<Rule>> {
         })
         .collect()
 }
+
+/// The 1-based line where each element of the top-level JSON array in
+/// TEXT starts (empty when TEXT is not an array).
+pub fn element_lines(text: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut line = 1;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut expect_value = false;
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        if depth == 1 && expect_value && !c.is_whitespace() && c != ']' {
+            lines.push(line);
+            expect_value = false;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth == 1 && c == '[' {
+                    expect_value = true;
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 1 => expect_value = true,
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// Read the rules of a JSON policy file's TEXT, with each rule's line.
+/// Errors give the line and column of invalid JSON, and name the rule.
+pub fn rules_from_json_text(text: &str) -> Result<(Vec<Rule>, Vec<Option<usize>>)> {
+    let value: Json = serde_json::from_str(text).map_err(|e| {
+        Error::new(format!(
+            "line {}, column {}: invalid JSON: {}",
+            e.line(),
+            e.column(),
+            e.to_string()
+                .rsplit_once(" at line")
+                .map(|(m, _)| m.to_string())
+                .unwrap_or_else(|| e.to_string())
+        ))
+    })?;
+    let lines = element_lines(text);
+    let rules = rules_from_value(&value).map_err(|mut e| {
+        if let Some(rule) = &e.rule {
+            if let Some(line) = lines.get(rule.index) {
+                e.message = format!("{} (line {line})", e.message);
+            }
+        }
+        e
+    })?;
+    let lines = (0..rules.len()).map(|i| lines.get(i).copied()).collect();
+    Ok((rules, lines))
+}

@@ -20,8 +20,13 @@
   (declare (indent 1) (debug t))
   `(let ((gptel-rust-hooks-rules gptel-rust-hooks-rules)
          (gptel-rust-hooks--policy gptel-rust-hooks--policy)
-         (gptel-rust-hooks--policy-key gptel-rust-hooks--policy-key)
-         (gptel-rust-hooks--policy-error gptel-rust-hooks--policy-error)
+         (gptel-rust-hooks--good-rules gptel-rust-hooks--good-rules)
+         (gptel-rust-hooks--checked-rules gptel-rust-hooks--checked-rules)
+         (gptel-rust-hooks--rules-error gptel-rust-hooks--rules-error)
+         (gptel-rust-hooks--cache nil)
+         (gptel-rust-hooks--files (make-hash-table :test #'equal))
+         (gptel-rust-hooks-policy-files nil)
+         (gptel-rust-hooks-project-policies nil)
          (gptel-rust-hooks--reported nil)
          (gptel-rust-hooks-default-decision nil)
          (gptel-rust-hooks-on-error 'block))
@@ -145,7 +150,7 @@
 
 (ert-deftest compile::bad-rules-without-a-policy-block-every-call ()
   (gptel-rust-hooks-test-with-rules nil
-    (setq gptel-rust-hooks--policy nil
+    (setq gptel-rust-hooks--good-rules :none
           gptel-rust-hooks-rules '((:decision maybe)))
     (should (string-match-p
              "\\`gptel-rust-hooks: rule 1: :decision: unknown decision `maybe`"
