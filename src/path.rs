@@ -435,6 +435,17 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
         }
         match fs::symlink_metadata(&cur) {
             Ok(meta) if meta.file_type().is_symlink() => {
+                if is_magic_link(&cur) {
+                    if mode == Mode::Strict {
+                        return Err(error(format!(
+                            "path `{}` goes through `{}`, a /proc link whose target is not a path",
+                            show(raw),
+                            show(&cur)
+                        )));
+                    }
+                    missing = Some(out.len());
+                    continue;
+                }
                 hops += 1;
                 if hops > MAX_SYMLINK_HOPS {
                     return Err(error(format!(
@@ -501,6 +512,15 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
         }
     }
     Ok(out)
+}
+
+/// A symbolic link under `/proc` other than `/proc/self` and
+/// `/proc/thread-self`: `fd/N`, `cwd`, `root`, `exe`, `map_files/...` are
+/// "magic" links that the kernel follows to an open object, which may be a
+/// pipe, a deleted file or a file in another mount namespace; their text is
+/// not a path to resolve. (`/dev/fd`, `/dev/stdin` lead here.)
+fn is_magic_link(link: &str) -> bool {
+    link.starts_with("/proc/") && link != "/proc/self" && link != "/proc/thread-self"
 }
 
 // ---------------------------------------------------------------------------
@@ -675,6 +695,20 @@ enum Anchor {
 }
 
 fn translate(pattern: &str, env: &PathEnv) -> Result<PathPattern, PathError> {
+    if pattern.starts_with('!') {
+        return Err(error(format!(
+            "pattern `{}`: a leading `!` (gitignore's negation) is not supported; \
+             write `\\!` for a name that starts with `!`",
+            show(pattern)
+        )));
+    }
+    if leading_group_has_absolute_branch(pattern) {
+        return Err(error(format!(
+            "pattern `{}`: an alternative that starts with `/` or `~` would never match; \
+             give each as its own pattern",
+            show(pattern)
+        )));
+    }
     let (anchor, body) = anchor(pattern, env)?;
     let dir_suffix = body.ends_with('/');
     let mut comps: Vec<&str> = body
@@ -771,6 +805,9 @@ fn anchor<'a>(pattern: &'a str, env: &PathEnv) -> Result<(Anchor, &'a str), Path
     if body == "." {
         return Ok((Anchor::Cwd, ""));
     }
+    if body.is_empty() {
+        return Ok((Anchor::Cwd, "/")); // `./`: the cwd and everything in it.
+    }
     if at_cwd {
         return Ok((Anchor::Cwd, body));
     }
@@ -778,6 +815,45 @@ fn anchor<'a>(pattern: &'a str, env: &PathEnv) -> Result<(Anchor, &'a str), Path
         return Ok((Anchor::Anywhere, body));
     }
     Ok((Anchor::Cwd, body))
+}
+
+/// True when PATTERN starts with `{` and a branch of that group starts with `/`,
+/// `~/` or is `~`: anchoring happens before alternation, so such a branch
+/// would be read relative to the cwd and never match.
+fn leading_group_has_absolute_branch(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    if chars.first() != Some(&'{') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match c {
+            '\\' => i += 1,
+            '[' => i += class_len(&chars[i - 1..]).saturating_sub(1),
+            '{' | ',' => {
+                if c == '{' {
+                    depth += 1;
+                }
+                let rest = &chars[i..];
+                let tilde = rest.first() == Some(&'~')
+                    && matches!(rest.get(1), None | Some('/' | ',' | '}'));
+                if rest.first() == Some(&'/') || tilde {
+                    return true;
+                }
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// True when a pattern component holds glob syntax (or a character whose
@@ -853,28 +929,9 @@ fn escape_bare_commas(glob: &str) -> String {
                 }
             }
             '[' => {
-                out.push(c);
-                if let Some(&n @ ('!' | '^')) = chars.get(i) {
-                    out.push(n);
-                    i += 1;
-                }
-                let mut first = true;
-                while let Some(&d) = chars.get(i) {
-                    if d == '[' && chars.get(i + 1) == Some(&':') {
-                        if let Some(len) = posix_class_len(&chars[i..]) {
-                            out.extend(&chars[i..i + len]);
-                            i += len;
-                            first = false;
-                            continue;
-                        }
-                    }
-                    out.push(d);
-                    i += 1;
-                    if d == ']' && !first {
-                        break;
-                    }
-                    first = false;
-                }
+                let len = class_len(&chars[i - 1..]).max(1);
+                out.extend(&chars[i - 1..i - 1 + len]);
+                i += len - 1;
             }
             '{' => {
                 depth += 1;
@@ -889,6 +946,31 @@ fn escape_bare_commas(glob: &str) -> String {
         }
     }
     out
+}
+
+/// Length of the `[...]` class at the start of S as globset reads it (`]`
+/// first is literal, `[:name:]` is one unit), or all of S when unclosed.
+fn class_len(s: &[char]) -> usize {
+    let mut i = 1;
+    if let Some('!' | '^') = s.get(i) {
+        i += 1;
+    }
+    let mut first = true;
+    while let Some(&d) = s.get(i) {
+        if d == '[' {
+            if let Some(len) = posix_class_len(&s[i..]) {
+                i += len;
+                first = false;
+                continue;
+            }
+        }
+        i += 1;
+        if d == ']' && !first {
+            return i;
+        }
+        first = false;
+    }
+    s.len()
 }
 
 /// Length of a `[:name:]` unit at the start of S as globset reads it (up to

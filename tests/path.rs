@@ -551,6 +551,28 @@ fn norm_tilde_root() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn norm_proc_magic_links() {
+    let env = PathEnv::default();
+    for raw in [
+        "/proc/self/fd/0",
+        "/dev/stdin",
+        "/dev/fd/1",
+        "/proc/self/root/etc/passwd",
+        "/proc/self/cwd/x",
+        "/proc/thread-self/exe",
+    ] {
+        match normalize(raw, &env) {
+            Ok(p) => panic!("{raw:?} normalized to {p:?}, expected a refusal"),
+            Err(PathError(msg)) => assert!(msg.contains("/proc link"), "{raw:?}: {msg}"),
+        }
+    }
+    // `/proc/self` itself is an ordinary link to the pid.
+    let status = normalize("/proc/self/status", &env).expect("/proc/self/status");
+    assert_eq!(status, format!("/proc/{}/status", std::process::id()));
+}
+
 #[test]
 fn norm_too_long() {
     let raw = format!("/{}", "a/".repeat(40_000));
@@ -723,7 +745,40 @@ compiles!(
     PathPattern::Absolute("**/~$*.docx".into())
 );
 
+compiles!(
+    compile_cwd_itself_and_below,
+    "./",
+    PathPattern::CwdRelative("**".into())
+);
+compiles!(
+    compile_cwd_itself,
+    ".",
+    PathPattern::CwdRelative(String::new())
+);
+compiles!(
+    compile_braces_tilde_names,
+    "{~*,*~}",
+    PathPattern::Absolute("**/{~*,*~}".into())
+);
+compiles!(
+    compile_escaped_bang,
+    "\\!x",
+    PathPattern::Absolute("**/\\!x".into())
+);
+
 syntaxerr!(err_unclosed_class, "[", "unclosed character class");
+syntaxerr!(err_leading_bang, "!*.pem", "negation");
+syntaxerr!(err_group_root_branch, "{/etc,/var}/**", "would never match");
+syntaxerr!(
+    err_group_home_branch,
+    "{~/.ssh,~/.aws}/",
+    "would never match"
+);
+syntaxerr!(
+    err_group_nested_root_branch,
+    "{a,{b,/c}}/x",
+    "would never match"
+);
 syntaxerr!(
     err_unclosed_class_in_path,
     "/etc/[abc",
