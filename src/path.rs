@@ -462,7 +462,10 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
                             show(&cur)
                         )));
                     }
-                    Err(_) => continue,
+                    Err(_) => {
+                        missing = Some(out.len());
+                        continue;
+                    }
                 };
                 let target = target.into_os_string().into_string().map_err(|t| {
                     error(format!(

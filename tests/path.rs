@@ -1031,3 +1031,72 @@ fn default_lists() {
         cfg!(any(target_os = "macos", target_os = "ios", windows))
     );
 }
+
+// ---------------------------------------------------------------------------
+// Properties
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn env() -> PathEnv {
+        PathEnv {
+            home: Some(PathBuf::from(HOME)),
+            cwd: Some(PathBuf::from(CWD)),
+            case_fold: false,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// Any string normalizes to a clean absolute path, or is refused.
+        #[test]
+        fn normalize_is_total(raw in "\\PC{0,48}|[a-z./~:$]{0,24}") {
+            if let Ok(p) = normalize(&raw, &env()) {
+                prop_assert!(p.starts_with('/'), "{p:?}");
+                prop_assert!(p == "/" || !p.ends_with('/'), "{p:?}");
+                prop_assert!(
+                    !p.split('/').skip(1).any(|c| c.is_empty() && p != "/" || c == "." || c == ".."),
+                    "{p:?}"
+                );
+                prop_assert!(!p.chars().any(|c| c == '\0'));
+            }
+        }
+
+        /// Any pattern is refused or builds with the evaluator's flags.
+        #[test]
+        fn pattern_is_total(pat in "[a-z~/.*?\\[\\]{},!:^\\\\-]{0,24}") {
+            if let Ok(p) = parse_pattern(&pat, Some(Path::new(HOME))) {
+                prop_assert!(glob(&p, false).is_ok(), "{pat:?} -> {p:?}");
+            }
+        }
+
+        /// A home full of glob syntax is literal: `~/` covers it and only it.
+        #[test]
+        fn home_is_literal(name in "[a-z*?\\[\\]{},!^\\\\-]{1,10}", child in "[a-z]{1,5}") {
+            let home = format!("/nonexistent-gptel/{name}");
+            let env = PathEnv { home: Some(PathBuf::from(&home)), cwd: None, case_fold: false };
+            let below = format!("{home}/{child}");
+            let sibling = format!("{home}{child}");
+            let itself = pattern_matches("~/", &home, &env, "/");
+            let inside = pattern_matches("~/", &below, &env, "/");
+            let beside = pattern_matches("~/", &sibling, &env, "/");
+            let other = pattern_matches("~/", "/nonexistent-gptel/x", &env, "/");
+            prop_assert!(itself, "home {:?}", home);
+            prop_assert!(inside, "below {:?}", below);
+            prop_assert!(!beside, "sibling {:?}", sibling);
+            prop_assert!(!other || name == "x", "other, home {:?}", home);
+        }
+
+        /// `is_within` is a whole-component prefix test.
+        #[test]
+        fn within_is_by_components(a in "(/[ab]{1,2}){0,4}", b in "(/[ab]{1,2}){0,3}") {
+            let a = if a.is_empty() { "/".to_string() } else { a };
+            let b = if b.is_empty() { "/".to_string() } else { b };
+            let ca: Vec<&str> = a.split('/').filter(|c| !c.is_empty()).collect();
+            let cb: Vec<&str> = b.split('/').filter(|c| !c.is_empty()).collect();
+            prop_assert_eq!(is_within(&a, &b), ca.starts_with(&cb), "{} in {}", a, b);
+        }
+    }
+}
