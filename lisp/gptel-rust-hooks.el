@@ -183,9 +183,11 @@ nil leaves gptel's own confirmation settings alone."
 
 (defcustom gptel-rust-hooks-path-keys
   '("path" "paths" "file" "files" "file_path" "filepath" "file_name" "filename"
-    "directory" "dir" "dirpath" "folder" "target" "source" "destination"
-    "src" "dest" "cwd" "working_directory" "root" "old_path" "new_path")
-  "Argument names whose values are file or directory paths."
+    "directory" "dir" "dirpath" "folder" "parent" "target" "source" "destination"
+    "src" "dest" "old_path" "new_path" "working_directory" "cwd")
+  "Argument names whose values are file or directory paths.
+The defaults cover the tools of gptel's README, gptel-agent,
+llm-tool-collection and the MCP filesystem server."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 

@@ -529,7 +529,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             }
         }
         for g in &rule.cwd {
-            let pattern = match path::parse_pattern(g, options.home.as_deref())
+            let pattern = match path::parse_pattern_with(g, &path_env)
                 .map_err(|e| at(Error::key("cwd", e.0)))?
             {
                 PathPattern::Absolute(p) => p,
@@ -541,7 +541,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             );
         }
         for g in &rule.path {
-            match path::parse_pattern(g, options.home.as_deref())
+            match path::parse_pattern_with(g, &path_env)
                 .map_err(|e| at(Error::key("path", e.0)))?
             {
                 PathPattern::Absolute(p) => {
@@ -643,6 +643,10 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
     }
     if uses_default_path_keys {
         needed_args.extend(default_path_keys.iter().cloned());
+        for (dir, name) in path::DEFAULT_PATH_JOINS {
+            needed_args.insert(dir.to_string());
+            needed_args.insert(name.to_string());
+        }
     }
     if uses_default_command_keys {
         needed_args.extend(default_command_keys.iter().cloned());

@@ -75,8 +75,25 @@ pub struct PathCand {
     pub raw: String,
     /// The normalized path, or why it could not be read.
     pub norm: std::result::Result<String, String>,
-    /// Rules whose `:path` globs match this path.
+    /// The path as written, expanded and collapsed without following links,
+    /// when that differs from `norm`.
+    pub lexical: Option<String>,
+    /// Rules whose `:path` globs match the normalized path.
     pub hits: BitSet,
+    /// Rules whose `:path` globs match the lexical path (when there is one).
+    pub lexical_hits: BitSet,
+}
+
+impl PathCand {
+    /// Whether rule R's `:path` globs match: either form for deny-side
+    /// rules, both forms for allow rules.
+    pub fn glob_match(&self, r: usize, allow_side: bool) -> bool {
+        match &self.lexical {
+            None => self.hits.get(r),
+            Some(_) if allow_side => self.hits.get(r) && self.lexical_hits.get(r),
+            Some(_) => self.hits.get(r) || self.lexical_hits.get(r),
+        }
+    }
 }
 
 /// The simple commands of one command argument, with the rules they hit.
@@ -127,7 +144,7 @@ impl<'p> Prepared<'p> {
                 cwd: None,
                 case_fold: policy.options.case_fold,
             };
-            path::normalize(c, &env).ok()
+            path::normalize_dir(c, &env).ok()
         });
         Prepared {
             policy,
@@ -318,27 +335,43 @@ impl<'p> Prepared<'p> {
         out
     }
 
-    fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
-        let norm = path::normalize(raw, &self.path_env).map_err(|e| e.0);
+    fn glob_hits_for(&self, p: &str) -> BitSet {
         let mut hits = BitSet::new(self.n());
-        if let Ok(p) = &norm {
-            let mut scratch = Vec::new();
-            glob_hits(&self.policy.path_abs, p, &mut hits, &mut scratch);
-            if !self.policy.path_rel.set.is_empty() {
-                if let Some(cwd) = &self.path_env.cwd {
-                    if let Some(rel) = path::relative_to(p, &cwd.to_string_lossy()) {
-                        if !rel.is_empty() {
-                            glob_hits(&self.policy.path_rel, rel, &mut hits, &mut scratch);
-                        }
+        let mut scratch = Vec::new();
+        glob_hits(&self.policy.path_abs, p, &mut hits, &mut scratch);
+        if !self.policy.path_rel.set.is_empty() {
+            if let Some(cwd) = &self.path_env.cwd {
+                if let Some(rel) = path::relative_to(p, &cwd.to_string_lossy()) {
+                    if !rel.is_empty() {
+                        glob_hits(&self.policy.path_rel, rel, &mut hits, &mut scratch);
                     }
                 }
             }
         }
+        hits
+    }
+
+    fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
+        let norm = path::normalize(raw, &self.path_env).map_err(|e| e.0);
+        let hits = match &norm {
+            Ok(p) => self.glob_hits_for(p),
+            Err(_) => BitSet::new(self.n()),
+        };
+        let lexical = match (&norm, path::lexical(raw, &self.path_env)) {
+            (Ok(n), Ok(l)) if *n != l => Some(l),
+            _ => None,
+        };
+        let lexical_hits = match &lexical {
+            Some(l) => self.glob_hits_for(l),
+            None => BitSet::new(0),
+        };
         PathCand {
             source,
             raw: raw.to_string(),
             norm,
+            lexical,
             hits,
+            lexical_hits,
         }
     }
 
@@ -347,7 +380,9 @@ impl<'p> Prepared<'p> {
             source,
             raw,
             norm: Err(why),
+            lexical: None,
             hits: BitSet::new(self.n()),
+            lexical_hits: BitSet::new(0),
         }
     }
 
@@ -381,6 +416,20 @@ impl<'p> Prepared<'p> {
                         other.to_json().to_string(),
                         "a path that is not text".into(),
                     )),
+                }
+            }
+            // Tools that open (expand-file-name NAME DIR) name one path in two
+            // arguments: judge the joined path too.
+            for (dir_key, name_key) in path::DEFAULT_PATH_JOINS {
+                if let (Some(Arg::Str(dir)), Some(Arg::Str(name))) =
+                    (self.call.arg(dir_key), self.call.arg(name_key))
+                {
+                    let joined = if name.starts_with('/') || name.starts_with('~') {
+                        name.clone()
+                    } else {
+                        format!("{}/{name}", dir.trim_end_matches('/'))
+                    };
+                    out.push(self.path_cand(PathSource::Arg((*dir_key).to_string()), &joined));
                 }
             }
             let mut words = 0usize;
@@ -538,15 +587,19 @@ impl<'p> Prepared<'p> {
                 .filter(|c| self.relevant_path(rule, &c.source))
                 .collect();
             if rule.has_path {
-                let ok = combine(rule.allow_side, &cands, |c| c.hits.get(r));
-                check!("path", ok, paths_json(&cands, |c| c.hits.get(r)));
+                let glob = |c: &&PathCand| c.glob_match(r, rule.allow_side);
+                let ok = combine(rule.allow_side, &cands, glob);
+                check!("path", ok, paths_json(&cands, glob));
             }
             if !rule.path_outside.is_empty() {
-                let outside = |c: &&PathCand| match &c.norm {
+                let out_of = |p: &str| !rule.path_outside.iter().any(|d| path::is_within(p, d));
+                let outside = |c: &&PathCand| match (&c.norm, &c.lexical) {
                     // An unreadable path counts as outside for deny-side
                     // rules, and never satisfies an allow rule.
-                    Err(_) => !rule.allow_side,
-                    Ok(p) => !rule.path_outside.iter().any(|d| path::is_within(p, d)),
+                    (Err(_), _) => !rule.allow_side,
+                    (Ok(p), None) => out_of(p),
+                    (Ok(p), Some(l)) if rule.allow_side => out_of(p) && out_of(l),
+                    (Ok(p), Some(l)) => out_of(p) || out_of(l),
                 };
                 let ok = combine(rule.allow_side, &cands, outside);
                 check!("path-outside", ok, paths_json(&cands, outside));
@@ -617,6 +670,7 @@ fn paths_json(cands: &[&PathCand], ok: impl Fn(&&PathCand) -> bool) -> Json {
                 json!({
                     "raw": c.raw,
                     "path": c.norm.as_ref().ok(),
+                    "lexical": c.lexical,
                     "unreadable": c.norm.as_ref().err(),
                     "from": match &c.source {
                         PathSource::Arg(_) => "argument",

@@ -1,8 +1,38 @@
 //! Path normalization, containment and gitignore-like path globs.
 //!
-//! INTERFACE (fixed; the implementation is being written):
+//! A path argument is hostile input. Before any rule sees it, [`normalize`]
+//! turns it into the one absolute path that the tool will touch, or refuses it.
+//! A refused path ([`PathError`]) never counts as allowed.
+//!
+//! The tools that gptel runs are Emacs Lisp functions, so a path means what
+//! Emacs makes of it, and sometimes what a program given the path makes of it.
+//! Where the two readings can differ, normalization refuses the path:
+//!
+//! - `substitute-in-file-name` (gptel-agent's `Grep` calls it) expands `$VAR`
+//!   and restarts the name at an inner `//` or `/~`: `/proj//etc/passwd` is
+//!   `/etc/passwd` to it and `/proj/etc/passwd` to `expand-file-name`. Such
+//!   paths are refused (a leading run of slashes is fine).
+//! - A first component holding `:` is a TRAMP name (`/sudo::/etc/shadow`) or a
+//!   quoted name (`/:/etc`): refused.
+//! - `expand-file-name` collapses `..` before the kernel follows symbolic links;
+//!   the kernel (and realpath(3)) resolves a link first. When `..` comes after
+//!   a link and the two readings name different files, the path is refused.
+//! - `~user` is looked up in `/etc/passwd`; an unknown user is refused.
+//!
+//! Otherwise the path is expanded (`~`, relative to the cwd), its `.`, `..` and
+//! repeated slashes are collapsed, and every symbolic link along it is followed
+//! (at most [`MAX_SYMLINK_HOPS`]), a dangling last link included: writing
+//! through `proj/x -> /etc/passwd` is writing `/etc/passwd`. Components that do
+//! not exist are kept as written.
+//!
+//! Patterns ([`parse_pattern`]) read like gitignore and compile to `globset`
+//! globs; build them with [`glob`] or with exactly the flags it uses.
 
-use std::path::PathBuf;
+use std::collections::VecDeque;
+use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 /// What normalization needs to know about the call.
 #[derive(Debug, Clone, Default)]
@@ -19,17 +49,551 @@ pub struct PathEnv {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PathError(pub String);
 
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PathError {}
+
+/// Argument names that hold a path, in the tool collections gptel users run.
+///
+/// - `path`: llm-tool-collection (skissue/llm-tool-collection: `create_file`,
+///   `create_directory`, `glob`, `grep`, `ls`); gptel-agent (karthink/gptel-agent,
+///   `gptel-agent-tools.el`: `Edit`, `Insert`, `Write`, `Glob`, `Grep`); the MCP
+///   filesystem server (modelcontextprotocol/servers `src/filesystem`: `read_file`,
+///   `write_file`, `edit_file`, `list_directory`, ...); gptel's README `create_file`.
+/// - `paths`: MCP filesystem `read_multiple_files` (an array of paths).
+/// - `file`: llm-tool-collection `view_file`, `edit_file`, `replace_file`.
+/// - `file_path`: gptel-agent `Read`.
+/// - `filepath`: the `read_file` example tool copied into many gptel configs.
+/// - `filename`: gptel's README `create_file` and gptel-agent `Write` (a name
+///   joined to the `path` directory; see [`DEFAULT_PATH_JOINS`]).
+/// - `directory`: the `list_directory`/`make_directory` example tools in gptel configs.
+/// - `dir`: working-directory argument of `run_shell_command`-style tools in gptel configs.
+/// - `parent`: gptel-agent `Mkdir` (the directory the new `name` goes in).
+/// - `source`, `destination`: MCP filesystem `move_file`.
+/// - `working_directory`: swissarmyhammer's MCP shell `execute` tool.
+/// - `cwd`: shell tools' working directory (a `Bash` tool schema from the
+///   `@duyetbot/types` package, found by code search).
+pub const DEFAULT_PATH_KEYS: &[&str] = &[
+    "path",
+    "paths",
+    "file",
+    "file_path",
+    "filepath",
+    "filename",
+    "directory",
+    "dir",
+    "parent",
+    "source",
+    "destination",
+    "working_directory",
+    "cwd",
+];
+
+/// Argument names that hold a shell command line.
+///
+/// - `command`: llm-tool-collection `bash`; gptel-agent `Bash`; the MCP shell
+///   servers and Claude-Code-style `Bash` tools (a string, sometimes an argv array).
+/// - `cmd`: `run_shell_command`/`shell_execute` tools in gptel user configs
+///   (found by code search).
+/// - `script`: no shell tool using it was found; kept as asked. A JavaScript
+///   evaluator (macher-agent's Deno tool) uses it, and its code then reads as an
+///   opaque command line, which never counts as allowed.
+pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script"];
+
+/// Pairs `(DIRECTORY-KEY, NAME-KEY)` of tools that split one path over two
+/// arguments and open `(expand-file-name NAME DIRECTORY)`: gptel's README
+/// `create_file` and gptel-agent `Write` (`path`, `filename`), gptel-agent
+/// `Mkdir` (`parent`, `name`). An evaluator should also judge the joined path.
+pub const DEFAULT_PATH_JOINS: &[(&str, &str)] = &[("path", "filename"), ("parent", "name")];
+
+/// Symbolic links followed in one path before giving up, as Linux does.
+pub const MAX_SYMLINK_HOPS: usize = 40;
+
+/// Longest path or pattern accepted, in bytes.
+pub const MAX_PATH_BYTES: usize = 65_536;
+
+/// Largest `/etc/passwd` read for `~user`.
+const MAX_PASSWD_BYTES: u64 = 16 << 20;
+
+const PASSWD: &str = "/etc/passwd";
+
+/// True on systems whose file systems usually ignore case (macOS, Windows).
+pub fn default_case_fold() -> bool {
+    cfg!(any(target_os = "macos", target_os = "ios", windows))
+}
+
+fn error(msg: String) -> PathError {
+    PathError(msg)
+}
+
+// ---------------------------------------------------------------------------
+// Characters
+
+/// Characters refused anywhere in a path or pattern: controls, and characters
+/// that are invisible or change the direction of text, which would make the
+/// path shown to the user differ from the path used.
+fn forbidden(c: char) -> bool {
+    matches!(
+        c as u32,
+        0x00..=0x1F
+            | 0x7F..=0x9F
+            | 0xAD
+            | 0x061C
+            | 0x180E
+            | 0x200B..=0x200F
+            | 0x2028..=0x202E
+            | 0x2060..=0x2064
+            | 0x2066..=0x2069
+            | 0xFEFF
+            | 0xFFF9..=0xFFFB
+            | 0xE0000..=0xE007F
+    )
+}
+
+/// S for an error message: forbidden characters escaped, long text cut.
+fn show(s: &str) -> String {
+    const MAX: usize = 200;
+    let mut out = String::new();
+    for (n, c) in s.chars().enumerate() {
+        if n == MAX {
+            out.push('…');
+            break;
+        }
+        if forbidden(c) {
+            out.push_str(&format!("\\u{{{:X}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn check_text(s: &str, what: &str) -> Result<(), PathError> {
+    if s.is_empty() {
+        return Err(error(format!("empty {what}")));
+    }
+    if s.len() > MAX_PATH_BYTES {
+        return Err(error(format!(
+            "{what} is too long ({} bytes, at most {MAX_PATH_BYTES})",
+            s.len()
+        )));
+    }
+    if let Some(c) = s.chars().find(|&c| forbidden(c)) {
+        let kind = if c == '\0' {
+            "a NUL character".to_string()
+        } else {
+            format!("an invisible or control character U+{:04X}", c as u32)
+        };
+        return Err(error(format!("{what} `{}` contains {kind}", show(s))));
+    }
+    Ok(())
+}
+
+/// Refuse what `substitute-in-file-name` would read differently from
+/// `expand-file-name`: `$` (variables), and `//` or `/~` after the start.
+fn check_emacs_syntax(raw: &str) -> Result<(), PathError> {
+    if raw.contains('$') {
+        return Err(error(format!(
+            "path `{}` contains `$`, which `substitute-in-file-name` expands",
+            show(raw)
+        )));
+    }
+    let b = raw.as_bytes();
+    let lead = b.iter().take_while(|&&c| c == b'/').count();
+    for i in lead.max(1)..b.len() {
+        if b[i - 1] == b'/' && (b[i] == b'/' || b[i] == b'~') {
+            return Err(error(format!(
+                "path `{}` contains `/{}` after its start, where `substitute-in-file-name` \
+                 starts the name over",
+                show(raw),
+                b[i] as char
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Lowercase every character, one at a time (no context rules, so that a path
+/// and a pattern fold alike).
+fn fold(s: &str) -> String {
+    s.chars().flat_map(char::to_lowercase).collect()
+}
+
+/// Lowercase the non-ASCII characters of a glob; globset's `case_insensitive`
+/// folds ASCII only, and leaving ASCII alone keeps ranges like `[A-z]` intact.
+fn fold_glob(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Home directories
+
+fn path_str<'a>(p: &'a Path, what: &str) -> Result<&'a str, PathError> {
+    let s = p
+        .to_str()
+        .ok_or_else(|| error(format!("the {what} `{}` is not UTF-8", p.display())))?;
+    check_text(s, what)?;
+    if !s.starts_with('/') {
+        return Err(error(format!("the {what} `{}` is not absolute", show(s))));
+    }
+    Ok(s)
+}
+
+fn env_home(env: &PathEnv) -> Result<&str, PathError> {
+    match &env.home {
+        Some(h) => path_str(h, "home directory"),
+        None => Err(error("`~` needs a home directory and none is known".into())),
+    }
+}
+
+/// The home directory of USER, from `/etc/passwd`.
+fn passwd_home(user: &str) -> Result<String, PathError> {
+    if user.contains(':') || user.contains('/') {
+        return Err(error(format!("unknown user `{}`", show(user))));
+    }
+    let mut text = String::new();
+    fs::File::open(PASSWD)
+        .and_then(|f| f.take(MAX_PASSWD_BYTES).read_to_string(&mut text))
+        .map_err(|e| error(format!("`~{}`: cannot read {PASSWD}: {e}", show(user))))?;
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(':').collect();
+        if fields.len() >= 6 && fields[0] == user {
+            let dir = fields[5];
+            if !dir.starts_with('/') || dir.chars().any(forbidden) {
+                return Err(error(format!(
+                    "`~{}`: home directory `{}` in {PASSWD} is not absolute",
+                    show(user),
+                    show(dir)
+                )));
+            }
+            return Ok(dir.to_string());
+        }
+    }
+    Err(error(format!(
+        "unknown user `{}` (not in {PASSWD})",
+        show(user)
+    )))
+}
+
+/// A user name as `~user` in a pattern: portable login-name characters.
+fn plausible_user(user: &str) -> bool {
+    !user.is_empty()
+        && !user.starts_with('-')
+        && user
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+// ---------------------------------------------------------------------------
+// Lexical form
+
+/// RAW made absolute: `~` expanded, joined to the cwd when relative.
+fn absolute(raw: &str, env: &PathEnv) -> Result<String, PathError> {
+    check_text(raw, "path")?;
+    check_emacs_syntax(raw)?;
+    if let Some(after) = raw.strip_prefix('~') {
+        let (user, rest) = match after.find('/') {
+            Some(i) => (&after[..i], &after[i..]),
+            None => (after, ""),
+        };
+        let home = if user.is_empty() {
+            env_home(env)?.to_string()
+        } else {
+            passwd_home(user).map_err(|e| error(format!("path `{}`: {e}", show(raw))))?
+        };
+        Ok(format!("{home}/{rest}"))
+    } else if raw.starts_with('/') {
+        Ok(raw.to_string())
+    } else {
+        match &env.cwd {
+            Some(cwd) => Ok(format!("{}/{raw}", path_str(cwd, "working directory")?)),
+            None => Err(error(format!(
+                "relative path `{}` needs a working directory and none is known",
+                show(raw)
+            ))),
+        }
+    }
+}
+
+/// Collapse `.`, `..` (never above `/`) and empty components.
+fn collapse<'a>(comps: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in comps {
+        match c {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            c => out.push(c.to_string()),
+        }
+    }
+    out
+}
+
+fn join(comps: &[String]) -> String {
+    if comps.is_empty() {
+        return "/".to_string();
+    }
+    let mut s = String::new();
+    for c in comps {
+        s.push('/');
+        s.push_str(c);
+    }
+    s
+}
+
+/// The absolute path and its lexical components, TRAMP names refused.
+fn lexical_parts(raw: &str, env: &PathEnv) -> Result<(String, Vec<String>), PathError> {
+    let abs = absolute(raw, env)?;
+    let lexical = collapse(abs.split('/'));
+    let first_raw = abs.split('/').find(|c| !c.is_empty());
+    for first in [first_raw, lexical.first().map(String::as_str)]
+        .into_iter()
+        .flatten()
+    {
+        if first.contains(':') {
+            return Err(error(format!(
+                "path `{}` names a remote or quoted file (`/{}` is TRAMP syntax)",
+                show(raw),
+                show(first)
+            )));
+        }
+    }
+    Ok((abs, lexical))
+}
+
+/// RAW expanded and collapsed as `expand-file-name` does, without following
+/// symbolic links; case folded when the env says so. Refuses what
+/// [`normalize`] refuses for its spelling (but does not touch the file system).
+///
+/// Useful beside [`normalize`]: a deny rule can match either form, so that a
+/// pattern naming a symlink as written (`secrets/**` where `secrets` links
+/// outside the cwd) still catches it.
+pub fn lexical(raw: &str, env: &PathEnv) -> Result<String, PathError> {
+    let (_, comps) = lexical_parts(raw, env)?;
+    let s = join(&comps);
+    Ok(if env.case_fold { fold(&s) } else { s })
+}
+
+// ---------------------------------------------------------------------------
+// Symbolic links
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A path from a call: any file-system error other than "does not exist"
+    /// refuses the path.
+    Strict,
+    /// A pattern's literal prefix: what cannot be inspected is kept as written.
+    Lenient,
+}
+
+/// Follow every symbolic link along COMPS, like realpath(3), but keep the
+/// components that do not exist as written. `..` applies to the resolved
+/// prefix (physical), and lexically inside missing directories.
+fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<String>, PathError> {
+    let mut pending: VecDeque<String> = comps.iter().map(|c| c.as_ref().to_string()).collect();
+    let mut out: Vec<String> = Vec::new();
+    // `cur` is `join(out)`; `ends[i]` is its length after `out[i]`.
+    let mut cur = String::new();
+    let mut ends: Vec<usize> = Vec::new();
+    // Depth of the first component known not to exist (no lstat below it).
+    let mut missing: Option<usize> = None;
+    let mut hops = 0usize;
+
+    while let Some(c) = pending.pop_front() {
+        match c.as_str() {
+            "" | "." => continue,
+            ".." => {
+                out.pop();
+                ends.pop();
+                cur.truncate(ends.last().copied().unwrap_or(0));
+                if missing.is_some_and(|d| out.len() < d) {
+                    missing = None;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        cur.push('/');
+        cur.push_str(&c);
+        out.push(c);
+        ends.push(cur.len());
+        if missing.is_some() {
+            continue;
+        }
+        match fs::symlink_metadata(&cur) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                if is_magic_link(&cur) {
+                    if mode == Mode::Strict {
+                        return Err(error(format!(
+                            "path `{}` goes through `{}`, a /proc link whose target is not a path",
+                            show(raw),
+                            show(&cur)
+                        )));
+                    }
+                    missing = Some(out.len());
+                    continue;
+                }
+                hops += 1;
+                if hops > MAX_SYMLINK_HOPS {
+                    return Err(error(format!(
+                        "path `{}`: too many levels of symbolic links (more than {MAX_SYMLINK_HOPS})",
+                        show(raw)
+                    )));
+                }
+                let target = match fs::read_link(&cur) {
+                    Ok(t) => t,
+                    Err(e) if mode == Mode::Strict => {
+                        return Err(error(format!(
+                            "path `{}`: cannot read symbolic link `{}`: {e}",
+                            show(raw),
+                            show(&cur)
+                        )));
+                    }
+                    Err(_) => {
+                        missing = Some(out.len());
+                        continue;
+                    }
+                };
+                let target = target.into_os_string().into_string().map_err(|t| {
+                    error(format!(
+                        "path `{}`: symbolic link `{}` points to a name that is not UTF-8 ({})",
+                        show(raw),
+                        show(&cur),
+                        t.to_string_lossy()
+                    ))
+                })?;
+                if target.is_empty() {
+                    return Err(error(format!(
+                        "path `{}`: symbolic link `{}` is empty",
+                        show(raw),
+                        show(&cur)
+                    )));
+                }
+                out.pop();
+                ends.pop();
+                if target.starts_with('/') {
+                    out.clear();
+                    ends.clear();
+                }
+                cur.truncate(ends.last().copied().unwrap_or(0));
+                for part in target.split('/').rev() {
+                    pending.push_front(part.to_string());
+                }
+            }
+            Ok(_) => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                missing = Some(out.len());
+            }
+            Err(e) => {
+                if mode == Mode::Strict {
+                    return Err(error(format!(
+                        "path `{}`: cannot inspect `{}`: {e}",
+                        show(raw),
+                        show(&cur)
+                    )));
+                }
+                missing = Some(out.len());
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A symbolic link under `/proc` other than `/proc/self` and
+/// `/proc/thread-self`: `fd/N`, `cwd`, `root`, `exe`, `map_files/...` are
+/// "magic" links that the kernel follows to an open object, which may be a
+/// pipe, a deleted file or a file in another mount namespace; their text is
+/// not a path to resolve. (`/dev/fd`, `/dev/stdin` lead here.)
+fn is_magic_link(link: &str) -> bool {
+    link.starts_with("/proc/") && link != "/proc/self" && link != "/proc/thread-self"
+}
+
+// ---------------------------------------------------------------------------
+// Public path functions
+
 /// Normalize RAW: expand `~`/`~user`, make absolute against the cwd, collapse
 /// `.`/`..`/`//`, resolve symlinks along the longest existing prefix, fold case.
+///
+/// The result is absolute, without a trailing slash (`/` stays `/`). See the
+/// module documentation for what is refused.
 pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
-    let _ = env;
-    Err(PathError(format!("stub: `{raw}`")))
+    let (abs, lexical) = lexical_parts(raw, env)?;
+    let raw_comps: Vec<&str> = abs.split('/').collect();
+    let physical = resolve(&raw_comps, Mode::Strict, raw)?;
+    if raw_comps.contains(&"..") {
+        let via_lexical = resolve(&lexical, Mode::Strict, raw)?;
+        if via_lexical != physical {
+            return Err(error(format!(
+                "path `{}` is ambiguous: `..` after a symbolic link means `{}` to the kernel \
+                 but `{}` to Emacs",
+                show(raw),
+                show(&join(&physical)),
+                show(&join(&via_lexical))
+            )));
+        }
+    }
+    let s = join(&physical);
+    Ok(if env.case_fold { fold(&s) } else { s })
+}
+
+/// Normalize DIR, a directory given in a rule (`:path-outside`, `:cwd`): it
+/// must be absolute or start with `~`, and is resolved like [`normalize`].
+/// Normalize the call's cwd with this too before [`relative_to`].
+pub fn normalize_dir(dir: &str, env: &PathEnv) -> Result<String, PathError> {
+    if !(dir.starts_with('/') || dir.starts_with('~')) {
+        return Err(error(format!(
+            "directory `{}` must be absolute or start with `~`",
+            show(dir)
+        )));
+    }
+    normalize(dir, env)
 }
 
 /// True when normalized PATH is DIR or lies inside it, by whole components.
+///
+/// Both must come from [`normalize`]/[`normalize_dir`] with the same env.
 pub fn is_within(path: &str, dir: &str) -> bool {
-    path == dir || (path.starts_with(dir) && path[dir.len()..].starts_with('/'))
+    if !path.starts_with('/') || !dir.starts_with('/') {
+        return false;
+    }
+    let dir = dir.trim_end_matches('/');
+    if dir.is_empty() {
+        return true; // DIR is `/`.
+    }
+    path == dir || (path.starts_with(dir) && path.as_bytes().get(dir.len()) == Some(&b'/'))
 }
+
+/// PATH relative to CWD when it lies inside it (`""` for CWD itself).
+///
+/// Both must be normalized with the same env (`normalize_dir` for the cwd).
+pub fn relative_to<'a>(path: &'a str, cwd: &str) -> Option<&'a str> {
+    if !is_within(path, cwd) {
+        return None;
+    }
+    let len = cwd.trim_end_matches('/').len();
+    path.get(len..).map(|rest| rest.trim_start_matches('/'))
+}
+
+// ---------------------------------------------------------------------------
+// Patterns
 
 /// A path pattern in its compiled glob form.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,47 +604,394 @@ pub enum PathPattern {
     CwdRelative(String),
 }
 
-/// Translate a user's gitignore-like pattern into a `globset` glob string.
-pub fn parse_pattern(
-    pattern: &str,
-    home: Option<&std::path::Path>,
-) -> Result<PathPattern, PathError> {
-    let _ = home;
-    Err(PathError(format!("stub: `{pattern}`")))
-}
-
-/// PATH relative to CWD when it lies inside it.
-pub fn relative_to<'a>(path: &'a str, cwd: &str) -> Option<&'a str> {
-    if is_within(path, cwd) {
-        Some(path[cwd.len()..].trim_start_matches('/'))
-    } else {
-        None
+impl PathPattern {
+    /// The glob string.
+    pub fn as_str(&self) -> &str {
+        match self {
+            PathPattern::Absolute(s) | PathPattern::CwdRelative(s) => s,
+        }
     }
 }
 
-/// Normalize a directory named in a rule (absolute or `~`), at compile time.
-pub fn normalize_dir(dir: &str, env: &PathEnv) -> Result<String, PathError> {
-    normalize(dir, env)
+/// The `globset` builder every path pattern must be compiled with:
+/// `literal_separator(true)`, `backslash_escape(true)`,
+/// `case_insensitive(case_fold)`, nothing else.
+fn build_glob(s: &str, case_fold: bool) -> Result<globset::Glob, globset::Error> {
+    globset::GlobBuilder::new(s)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(case_fold)
+        .build()
 }
 
-/// True on systems whose file systems usually ignore case.
-pub fn default_case_fold() -> bool {
-    cfg!(any(target_os = "macos", target_os = "windows"))
+/// Compile PATTERN with the flags its translation assumes (see [`build_glob`]:
+/// `literal_separator(true)`, `backslash_escape(true)`, `case_insensitive(case_fold)`).
+pub fn glob(pattern: &PathPattern, case_fold: bool) -> Result<globset::Glob, PathError> {
+    build_glob(pattern.as_str(), case_fold).map_err(|e| {
+        error(format!(
+            "invalid glob `{}`: {}",
+            show(pattern.as_str()),
+            e.kind()
+        ))
+    })
 }
 
-/// Argument keys that hold paths, by default.
-pub const DEFAULT_PATH_KEYS: &[&str] = &[
-    "path",
-    "file",
-    "file_path",
-    "filepath",
-    "filename",
-    "directory",
-    "dir",
-    "target",
-    "source",
-    "destination",
-];
+/// Translate a user's gitignore-like pattern into a `globset` glob string.
+///
+/// Same as [`parse_pattern_with`] with only HOME known and case kept.
+pub fn parse_pattern(pattern: &str, home: Option<&Path>) -> Result<PathPattern, PathError> {
+    let env = PathEnv {
+        home: home.map(Path::to_path_buf),
+        cwd: None,
+        case_fold: false,
+    };
+    parse_pattern_with(pattern, &env)
+}
 
-/// Argument keys that hold shell command lines, by default.
-pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script"];
+/// Translate a user's gitignore-like pattern into a `globset` glob string.
+///
+/// - `*`, `?`, `[...]` stay within one component, `**` crosses components,
+///   `{a,b}` alternates.
+/// - `~/...` is the home directory, `~user/...` a user's; `/...` is anchored at
+///   the root. Both are [`PathPattern::Absolute`].
+/// - A pattern without `/` (`.env`, `*.pem`), or one that starts with `**/`,
+///   matches in any directory: Absolute `**/.env`.
+/// - A trailing `/` or `/**` means the directory and everything in it: both
+///   `~/.ssh/` and `~/.ssh/**` match `~/.ssh` itself and all below it. Without
+///   one a pattern matches exactly what it names (`/etc/*` is not `/etc/a/b`).
+/// - Any other relative pattern (`src/*.rs`, `./build`) is
+///   [`PathPattern::CwdRelative`], matched against [`relative_to`] the cwd.
+/// - `.` components are dropped; `..` is refused.
+/// - The leading literal components of an absolute pattern are resolved like a
+///   path (symbolic links followed), so `/tmp/x` still matches on a system
+///   where `/tmp` links to `/private/tmp`; the pattern then matches both the
+///   resolved and the written prefix.
+/// - With `env.case_fold`, non-ASCII letters are lowercased (globset folds ASCII).
+pub fn parse_pattern_with(pattern: &str, env: &PathEnv) -> Result<PathPattern, PathError> {
+    check_text(pattern, "pattern")?;
+    build_glob(pattern, false)
+        .map_err(|e| error(format!("invalid glob `{}`: {}", show(pattern), e.kind())))?;
+    let translated = translate(pattern, env)?;
+    let translated = match translated {
+        PathPattern::Absolute(s) if env.case_fold => PathPattern::Absolute(fold_glob(&s)),
+        PathPattern::CwdRelative(s) if env.case_fold => PathPattern::CwdRelative(fold_glob(&s)),
+        p => p,
+    };
+    build_glob(translated.as_str(), env.case_fold).map_err(|e| {
+        error(format!(
+            "pattern `{}` translates to `{}`, which globset refuses: {}",
+            show(pattern),
+            show(translated.as_str()),
+            e.kind()
+        ))
+    })?;
+    Ok(translated)
+}
+
+enum Anchor {
+    /// At the root, after these literal (unescaped) components.
+    Root(Vec<String>),
+    /// In any directory.
+    Anywhere,
+    /// At the call's cwd.
+    Cwd,
+}
+
+fn translate(pattern: &str, env: &PathEnv) -> Result<PathPattern, PathError> {
+    if pattern.starts_with('!') {
+        return Err(error(format!(
+            "pattern `{}`: a leading `!` (gitignore's negation) is not supported; \
+             write `\\!` for a name that starts with `!`",
+            show(pattern)
+        )));
+    }
+    if leading_group_has_absolute_branch(pattern) {
+        return Err(error(format!(
+            "pattern `{}`: an alternative that starts with `/` or `~` would never match; \
+             give each as its own pattern",
+            show(pattern)
+        )));
+    }
+    let (anchor, body) = anchor(pattern, env)?;
+    let dir_suffix = body.ends_with('/');
+    let mut comps: Vec<&str> = body
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .collect();
+    if comps.contains(&"..") {
+        return Err(error(format!(
+            "pattern `{}`: `..` is not allowed in a path pattern",
+            show(pattern)
+        )));
+    }
+    let mut dir = dir_suffix;
+    if comps.last() == Some(&"**") {
+        comps.pop();
+        dir = true;
+    }
+    match anchor {
+        Anchor::Root(base) => {
+            let n_lit = comps.iter().take_while(|c| !has_meta(c)).count();
+            let mut literal: Vec<String> = collapse(base.iter().map(String::as_str));
+            literal.extend(comps[..n_lit].iter().map(|c| c.to_string()));
+            let rest = comps[n_lit..].join("/");
+            let resolved = resolve(&literal, Mode::Lenient, pattern)?;
+            let mut alternatives = vec![with_rest(&resolved, &rest)];
+            if resolved != literal {
+                alternatives.push(with_rest(&literal, &rest));
+            }
+            let globs: Vec<String> = alternatives
+                .iter()
+                .map(|q| if dir { dir_glob(q) } else { q.clone() })
+                .collect();
+            Ok(PathPattern::Absolute(alternation(globs)))
+        }
+        Anchor::Anywhere => {
+            if comps.is_empty() || comps == ["**"] {
+                return Ok(PathPattern::Absolute("**".into()));
+            }
+            let mut q = comps.join("/");
+            if comps[0] != "**" {
+                q = format!("**/{q}");
+            }
+            Ok(PathPattern::Absolute(if dir { dir_glob(&q) } else { q }))
+        }
+        Anchor::Cwd => {
+            if comps.is_empty() {
+                return Ok(PathPattern::CwdRelative(if dir {
+                    "**".into()
+                } else {
+                    String::new()
+                }));
+            }
+            let q = comps.join("/");
+            Ok(PathPattern::CwdRelative(if dir { dir_glob(&q) } else { q }))
+        }
+    }
+}
+
+/// Where PATTERN is anchored, and the rest of it.
+fn anchor<'a>(pattern: &'a str, env: &PathEnv) -> Result<(Anchor, &'a str), PathError> {
+    if let Some(after) = pattern.strip_prefix('~') {
+        let (user, rest) = match after.find('/') {
+            Some(i) => (&after[..i], &after[i..]),
+            None => (after, ""),
+        };
+        let home = if user.is_empty() {
+            Some(
+                env_home(env)
+                    .map_err(|e| error(format!("pattern `{}`: {e}", show(pattern))))?
+                    .to_string(),
+            )
+        } else if plausible_user(user) {
+            Some(
+                passwd_home(user)
+                    .map_err(|e| error(format!("pattern `{}`: {e}", show(pattern))))?,
+            )
+        } else {
+            None // `~$x.docx` and the like: a plain name.
+        };
+        if let Some(home) = home {
+            let base = home.split('/').map(str::to_string).collect();
+            return Ok((Anchor::Root(base), rest));
+        }
+    }
+    if pattern.starts_with('/') {
+        return Ok((Anchor::Root(Vec::new()), pattern));
+    }
+    let mut body = pattern;
+    let mut at_cwd = false;
+    while let Some(rest) = body.strip_prefix("./") {
+        body = rest.trim_start_matches('/');
+        at_cwd = true;
+    }
+    if body == "." {
+        return Ok((Anchor::Cwd, ""));
+    }
+    if body.is_empty() {
+        return Ok((Anchor::Cwd, "/")); // `./`: the cwd and everything in it.
+    }
+    if at_cwd {
+        return Ok((Anchor::Cwd, body));
+    }
+    if !body.trim_end_matches('/').contains('/') || body.starts_with("**/") {
+        return Ok((Anchor::Anywhere, body));
+    }
+    Ok((Anchor::Cwd, body))
+}
+
+/// True when PATTERN starts with `{` and a branch of that group starts with `/`,
+/// `~/` or is `~`: anchoring happens before alternation, so such a branch
+/// would be read relative to the cwd and never match.
+fn leading_group_has_absolute_branch(pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    if chars.first() != Some(&'{') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match c {
+            '\\' => i += 1,
+            '[' => i += class_len(&chars[i - 1..]).saturating_sub(1),
+            '{' | ',' => {
+                if c == '{' {
+                    depth += 1;
+                }
+                let rest = &chars[i..];
+                let tilde = rest.first() == Some(&'~')
+                    && matches!(rest.get(1), None | Some('/' | ',' | '}'));
+                if rest.first() == Some(&'/') || tilde {
+                    return true;
+                }
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// True when a pattern component holds glob syntax (or a character whose
+/// meaning depends on context): it is not a literal file name.
+fn has_meta(c: &str) -> bool {
+    c.contains(['*', '?', '[', ']', '{', '}', '\\', ','])
+}
+
+/// Escape a literal file name for a glob built with `backslash_escape(true)`.
+fn escape_glob(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '{' | '}' | '\\' | ',') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The glob for literal components PREFIX followed by glob text REST.
+fn with_rest(prefix: &[String], rest: &str) -> String {
+    let mut s = String::new();
+    for c in prefix {
+        s.push('/');
+        s.push_str(&escape_glob(c));
+    }
+    if !rest.is_empty() {
+        s.push('/');
+        s.push_str(rest);
+    }
+    if s.is_empty() {
+        s.push('/');
+    }
+    s
+}
+
+/// Q and everything below it.
+fn dir_glob(q: &str) -> String {
+    if q == "/" {
+        return "{/,/**}".into();
+    }
+    let q = escape_bare_commas(q);
+    format!("{{{q},{q}/**}}")
+}
+
+/// One glob matching any of GLOBS.
+fn alternation(globs: Vec<String>) -> String {
+    if globs.len() == 1 {
+        return globs.into_iter().next().unwrap_or_default();
+    }
+    let parts: Vec<String> = globs.iter().map(|g| escape_bare_commas(g)).collect();
+    format!("{{{}}}", parts.join(","))
+}
+
+/// Escape the commas of GLOB that are outside any `{...}` and `[...]`, so that
+/// GLOB can become one branch of an alternation. Follows globset's parser:
+/// `\` escapes, a class's first `]` is literal, `[:name:]` is one unit.
+fn escape_bare_commas(glob: &str) -> String {
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = String::with_capacity(glob.len() + 4);
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match c {
+            '\\' => {
+                out.push(c);
+                if let Some(&n) = chars.get(i) {
+                    out.push(n);
+                    i += 1;
+                }
+            }
+            '[' => {
+                let len = class_len(&chars[i - 1..]).max(1);
+                out.extend(&chars[i - 1..i - 1 + len]);
+                i += len - 1;
+            }
+            '{' => {
+                depth += 1;
+                out.push(c);
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                out.push(c);
+            }
+            ',' if depth == 0 => out.push_str("\\,"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Length of the `[...]` class at the start of S as globset reads it (`]`
+/// first is literal, `[:name:]` is one unit), or all of S when unclosed.
+fn class_len(s: &[char]) -> usize {
+    let mut i = 1;
+    if let Some('!' | '^') = s.get(i) {
+        i += 1;
+    }
+    let mut first = true;
+    while let Some(&d) = s.get(i) {
+        if d == '[' {
+            if let Some(len) = posix_class_len(&s[i..]) {
+                i += len;
+                first = false;
+                continue;
+            }
+        }
+        i += 1;
+        if d == ']' && !first {
+            return i;
+        }
+        first = false;
+    }
+    s.len()
+}
+
+/// Length of a `[:name:]` unit at the start of S as globset reads it (up to
+/// eight lowercase letters), or None.
+fn posix_class_len(s: &[char]) -> Option<usize> {
+    if s.first() != Some(&'[') || s.get(1) != Some(&':') {
+        return None;
+    }
+    let mut i = 2;
+    let mut name = 0;
+    loop {
+        match s.get(i) {
+            Some(':') if s.get(i + 1) == Some(&']') => return Some(i + 2),
+            Some(c) if c.is_ascii_lowercase() && name < 8 => {
+                name += 1;
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+}
