@@ -112,6 +112,15 @@ pub struct Layer {
     pub lines: Vec<Option<usize>>,
 }
 
+/// A `:path-outside` directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutsideDir {
+    /// Absolute, normalized when the policy was compiled.
+    Absolute(String),
+    /// Relative to the request's directory (`.` is the directory itself).
+    CwdRelative(String),
+}
+
 /// One rule, compiled.
 #[derive(Debug)]
 pub struct CRule {
@@ -130,8 +139,8 @@ pub struct CRule {
     pub has_model: bool,
     pub has_cwd: bool,
     pub args: Vec<(String, CArg)>,
-    /// Normalized `:path-outside` directories.
-    pub path_outside: Vec<String>,
+    /// `:path-outside` directories.
+    pub path_outside: Vec<OutsideDir>,
     pub path_keys: Keys,
     pub command_keys: Keys,
     /// Deny-side rules match when ANY candidate matches; allow rules when ALL do.
@@ -554,16 +563,20 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
         }
         let mut path_outside = Vec::new();
         for d in &rule.path_outside {
-            if !(d.starts_with('/') || d.starts_with('~')) {
-                return Err(at(Error::key(
-                    "path-outside",
-                    format!("directory `{d}` must be absolute or start with `~`"),
-                )));
+            if d.starts_with('/') || d.starts_with('~') {
+                path_outside.push(OutsideDir::Absolute(
+                    path::normalize_dir(d, &path_env)
+                        .map_err(|e| at(Error::key("path-outside", e.0)))?,
+                ));
+            } else {
+                // Relative to the request's directory: resolved per call.
+                path::lexical(d, &PathEnv {
+                    cwd: Some(PathBuf::from("/")),
+                    ..path_env.clone()
+                })
+                .map_err(|e| at(Error::key("path-outside", e.0)))?;
+                path_outside.push(OutsideDir::CwdRelative(d.clone()));
             }
-            path_outside.push(
-                path::normalize_dir(d, &path_env)
-                    .map_err(|e| at(Error::key("path-outside", e.0)))?,
-            );
         }
         for p in &rule.command_prefix {
             let words = prefix_words(p).map_err(at)?;

@@ -4,7 +4,7 @@
 //! tool index, and every other matcher kind is computed lazily, once per call,
 //! as a bit set over rules (paths normalized once, command lines parsed once).
 
-use crate::compile::{CArg, CRule, Index, Keys, Policy};
+use crate::compile::{CArg, CRule, Index, Keys, OutsideDir, Policy};
 use crate::error::{Error, Result};
 use crate::path::{self, PathEnv};
 use crate::rule::{Arg, Call, Decision};
@@ -592,7 +592,21 @@ impl<'p> Prepared<'p> {
                 check!("path", ok, paths_json(&cands, glob));
             }
             if !rule.path_outside.is_empty() {
-                let out_of = |p: &str| !rule.path_outside.iter().any(|d| path::is_within(p, d));
+                // Directories relative to the cwd are resolved now; without a
+                // cwd they are unknown, and nothing counts as inside them.
+                let dirs: Vec<String> = rule
+                    .path_outside
+                    .iter()
+                    .filter_map(|d| match d {
+                        OutsideDir::Absolute(d) => Some(d.clone()),
+                        OutsideDir::CwdRelative(d) => self
+                            .path_env
+                            .cwd
+                            .as_ref()
+                            .and_then(|_| path::normalize_dir(d, &self.path_env).ok()),
+                    })
+                    .collect();
+                let out_of = |p: &str| !dirs.iter().any(|d| path::is_within(p, d));
                 let outside = |c: &&PathCand| match (&c.norm, &c.lexical) {
                     // An unreadable path counts as outside for deny-side
                     // rules, and never satisfies an allow rule.

@@ -1,0 +1,131 @@
+;;; demo.el --- Decide a batch of tool calls through gptel's hook path -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Run by `make demo':
+;;
+;;   emacs -Q --batch -L lisp ... -l examples/demo.el -f gptel-rust-hooks-demo-run
+;;
+;; Loads the package with the shipped policy examples/demo-policy.json, then
+;; sends each call of examples/demo-calls.json through gptel's own
+;; `gptel--handle-pre-tool' (the code that runs
+;; `gptel-pre-tool-call-functions' for a request), and prints one line per
+;; call: tool, short arguments, outcome, deciding rule, microseconds.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'json)
+(require 'gptel)
+(require 'gptel-openai)
+(require 'gptel-rust-hooks)
+
+(defvar gptel-rust-hooks-demo--directory
+  (file-name-directory (or load-file-name buffer-file-name))
+  "The examples directory.")
+
+(defun gptel-rust-hooks-demo--read-json (file)
+  "Read the JSON FILE in the examples directory as plists and lists."
+  (with-temp-buffer
+    (insert-file-contents (expand-file-name file gptel-rust-hooks-demo--directory))
+    (json-parse-buffer :object-type 'plist :array-type 'list
+                       :null-object nil :false-object :json-false)))
+
+(defun gptel-rust-hooks-demo--short (args)
+  "Return ARGS, a plist, as one short line."
+  (let ((text (mapconcat (lambda (pair)
+                           (format "%s=%s" (substring (symbol-name (car pair)) 1)
+                                   (if (stringp (cadr pair)) (cadr pair)
+                                     (prin1-to-string (cadr pair)))))
+                         (seq-partition args 2) " ")))
+    (if (> (length text) 46) (concat (substring text 0 45) "…") text)))
+
+(defun gptel-rust-hooks-demo--decide (backend buffer call)
+  "Send CALL through gptel's pre-tool handler for a request from BUFFER.
+BACKEND is the request's backend.  Return (TOOL-CALL INFO MICROSECONDS)."
+  (let* ((tool-call (list :name (plist-get call :name)
+                          :args (copy-tree (plist-get call :args))
+                          :id "call_demo"))
+         (data (list :messages
+                     (vector (list :role "assistant" :content :null
+                                   :tool_calls
+                                   (vector (list :id "call_demo" :type "function"
+                                                 :function
+                                                 (list :name (plist-get call :name)
+                                                       :arguments
+                                                       (gptel--json-encode
+                                                        (plist-get call :args)))))))))
+         (info (list :buffer buffer :backend backend :model 'gpt-4o-mini
+                     :data data :tools nil :tool-use (list tool-call)))
+         ;; A table whose next state has no handler: nothing goes out.
+         (fsm (gptel-make-fsm :state 'TOOL :table '((TOOL (t . DONE))) :handlers nil
+                              :info info))
+         (micros 0.0))
+    (cl-letf* ((hook (symbol-function 'gptel-rust-hooks-pre-tool-call))
+               ((symbol-function 'gptel-rust-hooks-pre-tool-call)
+                (lambda (hook-info)
+                  (let ((start (float-time)))
+                    (prog1 (funcall hook hook-info)
+                      (setq micros (* 1e6 (- (float-time) start))))))))
+      (gptel--handle-pre-tool fsm))
+    (list tool-call info micros)))
+
+(defun gptel-rust-hooks-demo--outcome (original tool-call info)
+  "Describe what gptel will do with TOOL-CALL (sent as ORIGINAL) in INFO."
+  (let ((result (plist-get tool-call :result))
+        (edited (not (equal (plist-get tool-call :args) (plist-get original :args)))))
+    (concat
+     (cond ((plist-get info :stop-reason)
+            (format "STOP   %s" (plist-get info :stop-reason)))
+           ((and result (plist-get tool-call :error))
+            (format "DENY   %s" (string-trim
+                                 (replace-regexp-in-string "</?tool_call_error>" "" result))))
+           (result (format "RESULT %s" result))
+           ((plist-member tool-call :confirm)
+            (if (plist-get tool-call :confirm) "ASK" "ALLOW"))
+           (t "-      (no rule decides: gptel's own confirmation applies)"))
+     (if edited (format "  args -> %s" (gptel-rust-hooks-demo--short (plist-get tool-call :args)))
+       ""))))
+
+(defun gptel-rust-hooks-demo-run ()
+  "Run the demo and print its table."
+  (let* ((project (file-name-as-directory
+                   (expand-file-name ".." gptel-rust-hooks-demo--directory)))
+         (gptel-rust-hooks-policy-files
+          (list (expand-file-name "demo-policy.json" gptel-rust-hooks-demo--directory)))
+         (gptel-rust-hooks-default-decision 'ask)
+         (gptel-rust-hooks-project-policies nil)
+         (calls (gptel-rust-hooks-demo--read-json "demo-calls.json"))
+         (backend (gptel-make-openai "demo" :key "none" :stream nil
+                                     :host "127.0.0.1:9" :protocol "http"))
+         (buffer (get-buffer-create "*gptel-rust-hooks-demo*"))
+         (rows nil))
+    (gptel-rust-hooks-mode 1)
+    (with-current-buffer buffer
+      (setq default-directory project))
+    (dolist (call calls)
+      (pcase-let ((`(,tool-call ,info ,micros)
+                   (with-current-buffer buffer
+                     (gptel-rust-hooks-demo--decide backend buffer call))))
+        (push (list (plist-get call :name)
+                    (gptel-rust-hooks-demo--short (plist-get call :args))
+                    (gptel-rust-hooks-demo--outcome call tool-call info)
+                    (or (nth 2 (gptel-rust-hooks--mod-last)) "default")
+                    micros)
+              rows)))
+    (princ (format "gptel-rust-hooks %s demo: policy %s, cwd %s, default decision %s\n\n"
+                   gptel-rust-hooks-version
+                   (file-relative-name (car gptel-rust-hooks-policy-files) project)
+                   (abbreviate-file-name project)
+                   gptel-rust-hooks-default-decision))
+    (princ (format "%-15s %-47s %-22s %8s  %s\n" "TOOL" "ARGS" "RULE" "µs" "OUTCOME"))
+    (dolist (row (nreverse rows))
+      (princ (format "%-15s %-47s %-22s %8.1f  %s\n"
+                     (nth 0 row) (nth 1 row)
+                     (let ((r (nth 3 row)))
+                       (if (> (length r) 22) (substring r 0 22) r))
+                     (nth 4 row) (nth 2 row))))
+    (gptel-rust-hooks-mode -1)))
+
+(provide 'demo)
+;;; demo.el ends here
