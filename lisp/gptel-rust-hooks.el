@@ -381,7 +381,7 @@ that compiled, their error is signaled on every call."
     (signal (car gptel-rust-hooks--rules-error) (cdr gptel-rust-hooks--rules-error))))
 
 (defun gptel-rust-hooks--file-entry (file trusted)
-  "Return the cache entry (STAMP TEXT SHA256 ERROR) of policy FILE, read anew if changed.
+  "Return the cache entry (STAMP TEXT SHA256 ERROR) of policy FILE.
 TRUSTED is whether the file's rules may loosen; it is used to check
 that the new text compiles."
   (let* ((attrs (file-attributes file))

@@ -425,8 +425,7 @@ fn restrict(mut rule: Rule) -> (Option<Rule>, Vec<&'static str>) {
         rule.decision = None;
         dropped.push("allow");
     }
-    if !rule.set_args.is_empty() || !rule.default_args.is_empty() || !rule.remove_args.is_empty()
-    {
+    if !rule.set_args.is_empty() || !rule.default_args.is_empty() || !rule.remove_args.is_empty() {
         rule.set_args.clear();
         rule.default_args.clear();
         rule.remove_args.clear();
@@ -550,9 +549,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             );
         }
         for g in &rule.path {
-            match path::parse_pattern_with(g, &path_env)
-                .map_err(|e| at(Error::key("path", e.0)))?
-            {
+            match path::parse_pattern_with(g, &path_env).map_err(|e| at(Error::key("path", e.0)))? {
                 PathPattern::Absolute(p) => {
                     path_abs.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
                 }
@@ -570,10 +567,13 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
                 ));
             } else {
                 // Relative to the request's directory: resolved per call.
-                path::lexical(d, &PathEnv {
-                    cwd: Some(PathBuf::from("/")),
-                    ..path_env.clone()
-                })
+                path::lexical(
+                    d,
+                    &PathEnv {
+                        cwd: Some(PathBuf::from("/")),
+                        ..path_env.clone()
+                    },
+                )
                 .map_err(|e| at(Error::key("path-outside", e.0)))?;
                 path_outside.push(OutsideDir::CwdRelative(d.clone()));
             }
