@@ -101,8 +101,9 @@
 ;;;; Small helpers
 
 (defun gptel-rust-hooks-test--plist-keys (plist)
-  "Return the keys of PLIST, in order."
-  (cl-loop for (k _v) on plist by #'cddr collect k))
+  "Return the keyword keys of PLIST, in order; nil if it is no proper list."
+  (and (proper-list-p plist)
+       (cl-loop for (k _v) on plist by #'cddr when (keywordp k) collect k)))
 
 (defun gptel-rust-hooks-test--json-encode (object)
   "Encode OBJECT, a plist or vector tree, as a JSON string.
@@ -308,8 +309,12 @@ See `gptel-rust-hooks-test-with-fsm' for SPEC and the return value."
                                          :function
                                          (list :name (plist-get c :name)
                                                :arguments
-                                               (gptel-rust-hooks-test--json-encode
-                                                (plist-get c :args)))))
+                                               ;; Raw (possibly circular) args
+                                               ;; are not encoded.
+                                               (if (plist-get spec :raw-args)
+                                                   "{}"
+                                                 (gptel-rust-hooks-test--json-encode
+                                                  (plist-get c :args))))))
                                  tool-use))))
                         :stream :json-false))
                  (info (list :data data
