@@ -185,6 +185,28 @@
                    `(("call_a" ,(harness-tests--error-text "no"))
                      ("call_b" "read_file: ok"))))))
 
+;; Known gptel 0.9.9.6 defect, kept visible: a pre hook answer with both
+;; :args and :result is merged into the call (`gptel--merge-plists') before
+;; `gptel--process-tool-call' counts the calls still without a result, so
+;; with parallel calls the machine moves on early, and TPRE's trailing
+;; `gptel--fsm-transition' then moves it once more: past DONE, to nil.
+;; This test states the right outcome and is expected to fail until gptel
+;; is fixed; a package answer should not combine :args with :result.
+(ert-deftest harness::args-with-result-among-parallel-calls ()
+  "Known gptel defect: `:args' with `:result' on one of two calls overruns DONE."
+  :expected-result :failed
+  (let ((r (gptel-rust-hooks-test-with-conversation
+             :timeout 10
+             :script '((:tool-calls ((:name "x" :args (:q "1") :id "c1")
+                                     (:name "shell" :args (:command "ls") :id "c2")))
+                       (:content "All done."))
+             :pre (list (lambda (call)
+                          (and (equal (plist-get call :name) "x")
+                               '(:args (:q "2") :result "canned")))))))
+    (should (equal (plist-get r :ran) '(("shell" :command "ls"))))
+    (should (equal (harness-tests--tool-contents r) '("canned" "shell: ok")))
+    (should (eq (plist-get r :state) 'DONE))))
+
 ;;;; Whole conversations against the fake server
 
 (ert-deftest harness::conversation-without-hooks ()

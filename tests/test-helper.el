@@ -572,7 +572,8 @@ Call SETUP in the request buffer first.  See
                   (let ((fsm (buffer-local-value 'gptel--fsm-last buffer))
                         (ov nil))
                     (cond
-                     ((and fsm (memq (gptel-fsm-state fsm) '(DONE ERRS ABRT)))
+                     ;; A nil state means the machine left its table: over too.
+                     ((and fsm (memq (gptel-fsm-state fsm) '(nil DONE ERRS ABRT)))
                       (setq done t))
                      ((setq ov (gptel-rust-hooks-test--pending-overlay buffer))
                       (let* ((asked (mapcar #'gptel-rust-hooks-test--call-name-args
