@@ -61,7 +61,7 @@
 
 (ert-deftest gptel::mode-off-lets-tools-run ()
   "With the mode off, a deny rule has no effect on gptel."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (gptel-rust-hooks-mode -1)
     (let ((r (gptel-rust-hooks-test-with-fsm :calls gptel-integration-tests--rm-call)))
@@ -71,7 +71,7 @@
 
 (ert-deftest gptel::deny-reaches-model ()
   "A deny rule blocks the call; the model gets gptel's error text with the reason."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (let ((denied (gptel-rust-hooks-test-with-fsm
                     :calls gptel-integration-tests--rm-call))
@@ -88,7 +88,7 @@
 
 (ert-deftest gptel::deny-any-simple-command ()
   "A deny rule matches when any simple command of the line matches."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (dolist (command '("ls && rm -rf /" "echo $(rm x)" "env FOO=1 rm x"
                        "/bin/rm x" "bash -c 'rm x'"))
@@ -100,7 +100,7 @@
 
 (ert-deftest gptel::stop-ends-request ()
   "A stop rule ends the request with the reason, before any tool runs."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "y" :decision stop :reason "halt"))
     (let ((r (gptel-rust-hooks-test-with-fsm
                :calls '((:name "y" :args (:q "1"))))))
@@ -112,7 +112,7 @@
 
 (ert-deftest gptel::ask-sets-confirm-t ()
   "An ask rule sets the call's :confirm to t, so gptel asks."
-  (gptel-rust-hooks-test-with-rules '((:tool "z" :decision ask))
+  (gptel-rust-hooks-test-with-mode '((:tool "z" :decision ask))
     (let ((pre (gptel-rust-hooks-test-with-fsm
                  :run 'pre
                  :calls '((:name "z" :args (:q "1")))))
@@ -131,7 +131,7 @@
 
 (ert-deftest gptel::allow-sets-confirm-nil ()
   "An allow rule sets the call's :confirm to nil: a confirming tool runs unasked."
-  (gptel-rust-hooks-test-with-rules '((:tool "read_file" :decision allow))
+  (gptel-rust-hooks-test-with-mode '((:tool "read_file" :decision allow))
     (let ((pre (gptel-rust-hooks-test-with-fsm
                  :run 'pre
                  :calls '((:name "read_file" :args (:path "/etc/hosts")))))
@@ -146,7 +146,7 @@
 
 (ert-deftest gptel::no-decision-leaves-gptel-alone ()
   "A call no rule decides keeps gptel's own confirmation settings."
-  (gptel-rust-hooks-test-with-rules '((:tool "other" :decision deny))
+  (gptel-rust-hooks-test-with-mode '((:tool "other" :decision deny))
     (let ((pre (gptel-rust-hooks-test-with-fsm
                  :run 'pre
                  :calls '((:name "read_file" :args (:path "/etc/hosts")))))
@@ -163,7 +163,7 @@
                     (:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
                    ((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm")
                     (:tool "shell" :decision allow))))
-    (gptel-rust-hooks-test-with-rules rules
+    (gptel-rust-hooks-test-with-mode rules
       (let ((r (gptel-rust-hooks-test-with-fsm :calls gptel-integration-tests--rm-call)))
         (should-not (plist-get r :ran))
         (should (equal (gptel-integration-tests--contents (plist-get r :tool-messages))
@@ -171,7 +171,7 @@
 
 (ert-deftest gptel::allow-needs-every-simple-command ()
   "An allow rule for ls allows `ls -la && ls /tmp' but not `ls; rm x'."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "ls" :decision allow))
     (let ((mixed (gptel-rust-hooks-test-with-fsm
                    :run 'pre
@@ -188,7 +188,7 @@
 
 (ert-deftest gptel::default-args-reach-tool ()
   "Default arguments are added where absent; the tool function receives them."
-  (gptel-rust-hooks-test-with-rules '((:tool "shell" :default-args (:timeout 30000)))
+  (gptel-rust-hooks-test-with-mode '((:tool "shell" :default-args (:timeout 30000)))
     (let ((absent (gptel-rust-hooks-test-with-fsm
                     :calls '((:name "shell" :args (:command "ls")))
                     :tools (list gptel-integration-tests--shell-tool)))
@@ -200,7 +200,7 @@
 
 (ert-deftest gptel::set-and-remove-args-reach-tool ()
   "Set and removed arguments are what the tool function receives."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :set-args (:timeout 10) :remove-args (:env)))
     (let ((r (gptel-rust-hooks-test-with-fsm
                :calls '((:name "shell" :args (:command "ls" :timeout 99 :env "X=1")))
@@ -209,7 +209,7 @@
 
 (ert-deftest gptel::edited-args-redecided ()
   "An edit that makes the call match a deny rule gets it denied."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :set-args (:command "rm -rf /"))
         (:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (let ((r (gptel-rust-hooks-test-with-fsm
@@ -220,7 +220,7 @@
 
 (ert-deftest gptel::result-replaces-call ()
   "A :result rule: the tool does not run; the model gets the result, not an error."
-  (gptel-rust-hooks-test-with-rules '((:tool "x" :result "canned"))
+  (gptel-rust-hooks-test-with-mode '((:tool "x" :result "canned"))
     (let ((r (gptel-rust-hooks-test-with-fsm
                :calls '((:name "x" :args (:q "1") :id "call_x")))))
       (should-not (plist-get r :ran))
@@ -230,7 +230,7 @@
 
 (ert-deftest gptel::deny-beats-result ()
   "A :result does not apply when the decision is deny."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "x" :result "canned")
         (:tool "x" :decision deny :reason "no x"))
     (let ((r (gptel-rust-hooks-test-with-fsm :calls '((:name "x" :args (:q "1"))))))
@@ -244,7 +244,7 @@
   "Context, redaction, truncation and suppression change what the model sees."
   (let ((tools '(("cat" ("path") :result "key=sk-abc123 end 0123456789ABCDEFGHIJ"))))
     (cl-flet ((seen (rules)
-                (gptel-rust-hooks-test-with-rules rules
+                (gptel-rust-hooks-test-with-mode rules
                   (let ((r (gptel-rust-hooks-test-with-fsm
                              :calls '((:name "cat" :args (:path "/tmp/f")))
                              :tools tools)))
@@ -270,7 +270,7 @@
   "Relative paths are read from the request buffer's `default-directory'."
   (let ((proj (file-name-as-directory (make-temp-file "gptel-rust-hooks-proj-" t))))
     (unwind-protect
-        (gptel-rust-hooks-test-with-rules
+        (gptel-rust-hooks-test-with-mode
             `((:tool "read_file" :path-outside ,proj :decision deny :reason "outside"))
           (let ((inside (gptel-rust-hooks-test-with-fsm
                           :directory proj
@@ -287,7 +287,7 @@
 
 (ert-deftest gptel::buffer-backend-model-matchers ()
   "Buffer, backend and model matchers see what gptel passes (backend object, model symbol)."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :buffer "*secret*" :backend "gptel-rust-hooks-test"
                :model "fake-*" :decision deny :reason "secret buffer"))
     (let ((secret (gptel-rust-hooks-test-with-fsm
@@ -322,7 +322,7 @@
 
 (ert-deftest gptel::bad-rule-refused-policy-kept ()
   "A misspelt key is refused with `gptel-rust-hooks-rule-error'; the old policy stays."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (should-error (customize-set-variable
                    'gptel-rust-hooks-rules
@@ -339,7 +339,7 @@
 
 (ert-deftest gptel::examples-checked-at-compile ()
   "A rule whose :examples disagree with it does not compile."
-  (gptel-rust-hooks-test-with-rules nil
+  (gptel-rust-hooks-test-with-mode nil
     (should-error (customize-set-variable
                    'gptel-rust-hooks-rules
                    '((:tool "shell" :command-prefix "rm" :decision deny
@@ -348,7 +348,7 @@
 
 (ert-deftest gptel::malformed-call-blocked ()
   "A call whose arguments are not a plist is blocked with a package reason."
-  (gptel-rust-hooks-test-with-rules '((:tool "*" :decision allow))
+  (gptel-rust-hooks-test-with-mode '((:tool "*" :decision allow))
     (let ((r (gptel-rust-hooks-test-with-fsm
                :run 'pre
                :raw-args t
@@ -359,7 +359,7 @@
 
 (ert-deftest gptel::malformed-call-stops-when-asked ()
   "With `gptel-rust-hooks-on-error' `stop', a malformed call stops the request."
-  (gptel-rust-hooks-test-with-rules '((:tool "*" :decision allow))
+  (gptel-rust-hooks-test-with-mode '((:tool "*" :decision allow))
     (let* ((gptel-rust-hooks-on-error 'stop)
            (r (gptel-rust-hooks-test-with-fsm
                 :raw-args t
@@ -373,25 +373,28 @@
 Each call either matches the deny rule or is malformed; both block it.
 Under ERT `debug-on-error' is t, so a hook that signalled would fail the
 test instead of being demoted by gptel."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (let* ((circular (list :command "rm x" :more nil))
            (deep (let ((v "rm x")) (dotimes (_ 100000) (setq v (list :a v))) v)))
       (setcdr (last circular) circular)
-      (dolist (args (list '(:command "rm -rf /" :dangling)
-                          circular
-                          (list :command "rm -rf /" :nested deep)
-                          (list :command (concat "rm " (make-string 1000000 ?x)))
-                          (list :command (decode-coding-string "rm \377\376" 'utf-8))))
-        (let ((r (gptel-rust-hooks-test-with-fsm
-                   :run 'pre
-                   :raw-args t
-                   :calls (list (list :name "shell" :args args)))))
-          (should (eq (plist-get (gptel-rust-hooks-test-call r "shell") :error) t)))))))
+      (pcase-dolist (`(,label . ,args)
+                     `(("odd length" . (:command "rm -rf /" :dangling))
+                       ("circular" . ,circular)
+                       ("deeply nested" . (:command "rm -rf /" :nested ,deep))
+                       ("huge" . (:command ,(concat "rm " (make-string 1000000 ?x))))
+                       ("not UTF-8" . (:command ,(decode-coding-string "rm \377\376"
+                                                                       'utf-8)))))
+        (ert-info (label :prefix "Arguments: ")
+          (let ((r (gptel-rust-hooks-test-with-fsm
+                     :run 'pre
+                     :raw-args t
+                     :calls (list (list :name "shell" :args args)))))
+            (should (eq (plist-get (gptel-rust-hooks-test-call r "shell") :error) t))))))))
 
 (ert-deftest gptel::odd-values-answered ()
   "Vectors, numbers and nil where strings are expected: the hook still answers."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm")
         (:tool "read_file" :path-outside "/srv" :decision deny :reason "outside"))
     (dolist (call '((:name "shell" :args (:command ["rm" "-rf" "/"]))
@@ -411,7 +414,7 @@ test instead of being demoted by gptel."
 
 (ert-deftest gptel::conversation-deny-and-allow-in-one-turn ()
   "Two parallel calls: the denied one never runs, the allowed one does; both answered."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :command-prefix "rm" :decision deny :reason "no rm")
         (:tool "read_file" :decision allow))
     (let ((r (gptel-rust-hooks-test-with-conversation
@@ -433,7 +436,7 @@ test instead of being demoted by gptel."
 
 (ert-deftest gptel::conversation-multi-turn ()
   "Turn by turn: an edited call runs, a later rm is denied, the answer lands."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "shell" :default-args (:timeout 30000))
         (:tool "shell" :command-prefix "rm" :decision deny :reason "no rm"))
     (let ((r (gptel-rust-hooks-test-with-conversation
@@ -461,7 +464,7 @@ test instead of being demoted by gptel."
 
 (ert-deftest gptel::conversation-ask-prompts-user ()
   "An ask rule makes gptel prompt even with confirmation off; accepting runs it."
-  (gptel-rust-hooks-test-with-rules '((:tool "z" :decision ask :reason "check z"))
+  (gptel-rust-hooks-test-with-mode '((:tool "z" :decision ask :reason "check z"))
     (let ((accepted (gptel-rust-hooks-test-with-conversation
                       :script '((:tool-calls ((:name "z" :args (:q "1"))))
                                 (:content "ok"))
@@ -481,7 +484,7 @@ test instead of being demoted by gptel."
 
 (ert-deftest gptel::conversation-stop ()
   "A stop rule ends the conversation: no tool runs, no follow-up request."
-  (gptel-rust-hooks-test-with-rules '((:tool "y" :decision stop :reason "halt"))
+  (gptel-rust-hooks-test-with-mode '((:tool "y" :decision stop :reason "halt"))
     (let ((r (gptel-rust-hooks-test-with-conversation
                :script '((:tool-calls ((:name "y" :args (:q "1"))))
                          (:content "never sent")))))
@@ -493,7 +496,7 @@ test instead of being demoted by gptel."
 
 (ert-deftest gptel::conversation-result-and-redact ()
   "A canned result replaces the call; a redaction rewrites real output."
-  (gptel-rust-hooks-test-with-rules
+  (gptel-rust-hooks-test-with-mode
       '((:tool "x" :result "canned")
         (:tool "cat" :redact "sk-[a-z0-9]+"))
     (let ((r (gptel-rust-hooks-test-with-conversation

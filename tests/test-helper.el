@@ -16,7 +16,7 @@
 ;;   buffer against tests/fake_openai_server.py and returns what the tools
 ;;   received, the buffer text and every request the server saw.
 ;;
-;; - `gptel-rust-hooks-test-with-rules' turns `gptel-rust-hooks-mode' on
+;; - `gptel-rust-hooks-test-with-mode' turns `gptel-rust-hooks-mode' on
 ;;   with given rules (the package is required only when it is used).
 ;;
 ;; gptel is found through the GPTEL_DIR environment variable (a directory
@@ -80,6 +80,8 @@
 (declare-function gptel-rust-hooks-mode "gptel-rust-hooks")
 (defvar gptel-rust-hooks-mode)
 (defvar gptel-rust-hooks-rules)
+(defvar gptel-rust-hooks-default-decision)
+(defvar gptel-rust-hooks-on-error)
 
 ;;;; Internal variables
 
@@ -88,6 +90,10 @@
 
 (defvar gptel-rust-hooks-test--sent nil
   "Messages of each follow-up request the FSM would have sent, newest first.")
+
+(defvar gptel-rust-hooks-test-last-fsm nil
+  "The state machine of the last helper run, for looking at gptel's internals.
+Results hold plain data only, so that ERT can print them on failure.")
 
 (defvar gptel-rust-hooks-test-timeout 20
   "Seconds a whole conversation may take.")
@@ -236,8 +242,11 @@ SPEC keys used: :pre, :post (buffer-local hook lists, when present),
       (setq-local gptel-pre-tool-call-functions (plist-get spec :pre)))
     (when (plist-member spec :post)
       (setq-local gptel-post-tool-call-functions (plist-get spec :post)))
-    (when-let* ((dir (plist-get spec :directory)))
-      (setq default-directory (file-name-as-directory (expand-file-name dir))))))
+    ;; Default: a directory with no project policy files above it.
+    (setq default-directory
+          (file-name-as-directory
+           (expand-file-name (or (plist-get spec :directory)
+                                 temporary-file-directory))))))
 
 (defun gptel-rust-hooks-test--split-spec (forms)
   "Split FORMS into leading KEY VALUE pairs and the body after them.
@@ -369,15 +378,14 @@ See `gptel-rust-hooks-test-with-fsm' for SPEC and the return value."
             ;; consed new keys such as :history onto its front.
             (let ((sent (car gptel-rust-hooks-test--sent))
                   (info (gptel-fsm-info fsm)))
-              (list :fsm fsm
-                    :state (gptel-fsm-state fsm)
+              (setq gptel-rust-hooks-test-last-fsm fsm)
+              (list :state (gptel-fsm-state fsm)
                     :states (reverse (cons (gptel-fsm-state fsm)
                                            (plist-get info :history)))
-                    :info info
                     :calls (plist-get info :tool-use)
                     :ran (reverse gptel-rust-hooks-test--ran)
                     :pending (mapcar #'gptel-rust-hooks-test--call-name-args pending)
-                    :callbacks (reverse callbacks)
+                    :callbacks (mapcar #'car-safe (reverse callbacks))
                     :error (plist-get info :error)
                     :stop-reason (plist-get info :stop-reason)
                     :sent (and sent (append sent nil))
@@ -416,7 +424,9 @@ Keys:
            nil (leave them pending), `accept' (`gptel--accept-tool-calls'),
            `reject' (`gptel--reject-tool-calls'), or a function of the
            pending ((NAME . ARGS) ...) returning one of those.
-  :backend, :buffer-name, :directory, :prompt.
+  :directory  the request buffer's `default-directory' (the call's cwd),
+           default `temporary-file-directory'.
+  :backend, :buffer-name, :prompt.
 
 Return a plist:
   :state :states   the final state and all states visited, in order;
@@ -427,7 +437,9 @@ Return a plist:
   :sent            the messages of the follow-up request, if one was due;
   :tool-messages   its role \"tool\" messages;
   :error :stop-reason  from the request info;
-  :info :fsm :callbacks :text  for anything else."
+  :callbacks       the kinds of callback calls (`tool-call', `tool-result');
+  :text            the request buffer's text.
+The machine itself is left in `gptel-rust-hooks-test-last-fsm'."
   (declare (indent 0) (debug t))
   (let ((split (gptel-rust-hooks-test--split-spec spec-and-body)))
     `(gptel-rust-hooks-test--run-fsm
@@ -598,10 +610,10 @@ Call SETUP in the request buffer first.  See
           (let* ((fsm (buffer-local-value 'gptel--fsm-last buffer))
                  (info (and fsm (gptel-fsm-info fsm)))
                  (requests (gptel-rust-hooks-test-read-requests log-file)))
+            (setq gptel-rust-hooks-test-last-fsm fsm)
             (list :state (and fsm (gptel-fsm-state fsm))
                   :states (and fsm (reverse (cons (gptel-fsm-state fsm)
                                                   (plist-get info :history))))
-                  :info info
                   :error (plist-get info :error)
                   :stop-reason (plist-get info :stop-reason)
                   :ran (reverse gptel-rust-hooks-test--ran)
@@ -650,8 +662,8 @@ Return a plist:
   :state :states :error :stop-reason  the request's end;
   :prompted   ((NAME . ARGS) ...) calls gptel asked to confirm;
   :pending    those left unanswered or rejected;
-  :timed-out  non-nil if the request did not end in time;
-  :info       the request info plist."
+  :timed-out  non-nil if the request did not end in time.
+The machine itself is left in `gptel-rust-hooks-test-last-fsm'."
   (declare (indent 0) (debug t))
   (let ((split (gptel-rust-hooks-test--split-spec spec-and-body)))
     `(gptel-rust-hooks-test--run-conversation
@@ -660,12 +672,14 @@ Return a plist:
 
 ;;;; The package under test
 
-(defmacro gptel-rust-hooks-test-with-rules (rules &rest body)
+(defmacro gptel-rust-hooks-test-with-mode (rules &rest body)
   "Run BODY with `gptel-rust-hooks-mode' on and `gptel-rust-hooks-rules' RULES.
 RULES is evaluated and set with `customize-set-variable'.  The hooks are
 isolated: gptel's hook variables are let-bound to nil around BODY, so
-only the package's functions run.  The previous rules and mode state are
-restored afterwards."
+only the package's functions run, and the package's public options
+`gptel-rust-hooks-default-decision' and `gptel-rust-hooks-on-error' are
+bound to their defaults.  The previous rules and mode state are restored
+afterwards."
   (declare (indent 1) (debug t))
   (let ((old-rules (make-symbol "old-rules"))
         (old-mode (make-symbol "old-mode")))
@@ -673,6 +687,8 @@ restored afterwards."
        (require 'gptel-rust-hooks)
        (let ((gptel-pre-tool-call-functions nil)
              (gptel-post-tool-call-functions nil)
+             (gptel-rust-hooks-default-decision nil)
+             (gptel-rust-hooks-on-error 'block)
              (,old-rules gptel-rust-hooks-rules)
              (,old-mode gptel-rust-hooks-mode))
          (unwind-protect
