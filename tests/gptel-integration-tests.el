@@ -510,5 +510,23 @@ test instead of being demoted by gptel."
                      '(("call_x" . "canned")
                        ("call_cat" . "token [REDACTED] here")))))))
 
+(ert-deftest gptel::conversation-result-with-edits-among-parallel-calls ()
+  "A :result rule with argument edits, among parallel calls, ends cleanly.
+gptel 0.9.9.6 mishandles a pre-hook answer holding both :args and
+:result when other calls are pending (see
+harness::args-with-result-among-parallel-calls): its state machine runs
+past DONE.  The package must not give gptel that combination."
+  (gptel-rust-hooks-test-with-mode
+      '((:tool "x" :default-args (:z "1") :result "canned"))
+    (let ((r (gptel-rust-hooks-test-with-conversation
+               :script '((:tool-calls ((:name "x" :args (:q "1") :id "c1")
+                                       (:name "shell" :args (:command "ls") :id "c2")))
+                         (:content "All done."))
+               :tools '(("x" ("q" "z")) ("shell" ("command"))))))
+      (should (equal (plist-get r :ran) '(("shell" :command "ls"))))
+      (should (equal (gptel-integration-tests--by-id (cadr (plist-get r :tool-messages)))
+                     '(("c1" . "canned") ("c2" . "shell: ok"))))
+      (should (eq (plist-get r :state) 'DONE)))))
+
 (provide 'gptel-integration-tests)
 ;;; gptel-integration-tests.el ends here
