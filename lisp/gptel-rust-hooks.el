@@ -528,7 +528,9 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
                                                       info default-directory)))
                (when (and (consp answer) (plist-get answer :confirm))
                  (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
-                   (message "gptel-rust-hooks: %s" reason)))
+                   (message "%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
+                                     reason
+                                   (concat "gptel-rust-hooks: " reason)))))
                answer)
            (t (gptel-rust-hooks--fail err)))))
     (when gptel-rust-hooks--record-function
@@ -563,15 +565,15 @@ result."
 CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
 optionally with `:cwd'.  With RULES, decide by those instead of the
 rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
-  (gptel-rust-hooks--mod-pre (gptel-rust-hooks--policy-for rules) call
-                             (or (plist-get call :cwd) default-directory)))
+  (let ((policy (gptel-rust-hooks--policy-for rules)))
+    (gptel-rust-hooks--mod-pre policy call (or (plist-get call :cwd) default-directory))))
 
 (defun gptel-rust-hooks-explain (call &optional rules)
   "Return which rules match CALL and why, and the outcome, as a plist.
 CALL and RULES are as for `gptel-rust-hooks-evaluate'."
   (json-parse-string
-   (gptel-rust-hooks--mod-explain (gptel-rust-hooks--policy-for rules) call
-                                  (or (plist-get call :cwd) default-directory))
+   (let ((policy (gptel-rust-hooks--policy-for rules)))
+     (gptel-rust-hooks--mod-explain policy call (or (plist-get call :cwd) default-directory)))
    :object-type 'plist :array-type 'list :null-object nil :false-object nil))
 
 ;;;; Mode

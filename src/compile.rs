@@ -131,6 +131,8 @@ pub struct CRule {
     /// How reasons and logs name it.
     pub label: String,
     pub has_tool: bool,
+    pub has_tool_glob: bool,
+    pub has_tool_regexp: bool,
     pub has_path: bool,
     pub has_cmd_prefix: bool,
     pub has_cmd_regexp: bool,
@@ -600,12 +602,17 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
         for r in &rule.redact {
             regex("redact", r).map_err(at)?;
         }
-        for (key, value) in rule.set_args.iter().chain(&rule.default_args) {
-            if value.is_object() && value.as_object().is_some_and(|m| m.is_empty()) {
-                return Err(at(Error::key(
-                    "set-args",
-                    format!("argument `{key}`: empty value"),
-                )));
+        for (which, edits) in [
+            ("set-args", &rule.set_args),
+            ("default-args", &rule.default_args),
+        ] {
+            for (key, value) in edits {
+                if value.as_object().is_some_and(|m| m.is_empty()) {
+                    return Err(at(Error::key(
+                        which,
+                        format!("argument `{key}`: empty value"),
+                    )));
+                }
             }
         }
         let has_paths = !rule.path.is_empty() || !path_outside.is_empty();
@@ -638,6 +645,8 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
         compiled.push(CRule {
             origin,
             has_tool: !(rule.tool.is_empty() && rule.tool_regexp.is_empty()),
+            has_tool_glob: !rule.tool.is_empty(),
+            has_tool_regexp: !rule.tool_regexp.is_empty(),
             has_path: !rule.path.is_empty(),
             has_cmd_prefix: !rule.command_prefix.is_empty(),
             has_cmd_regexp: !rule.command_regexp.is_empty(),

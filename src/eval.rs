@@ -88,6 +88,9 @@ impl PathCand {
     /// Whether rule R's `:path` globs match: either form for deny-side
     /// rules, both forms for allow rules.
     pub fn glob_match(&self, r: usize, allow_side: bool) -> bool {
+        if allow_side && self.norm.is_err() {
+            return false;
+        }
         match &self.lexical {
             None => self.hits.get(r),
             Some(_) if allow_side => self.hits.get(r) && self.lexical_hits.get(r),
@@ -111,7 +114,8 @@ pub struct Prepared<'p> {
     pub policy: &'p Policy,
     pub call: &'p Call,
     path_env: PathEnv,
-    tools: OnceCell<BitSet>,
+    tool_globs: OnceCell<BitSet>,
+    tool_regexps: OnceCell<BitSet>,
     buffer: OnceCell<BitSet>,
     backend: OnceCell<BitSet>,
     model: OnceCell<BitSet>,
@@ -154,7 +158,8 @@ impl<'p> Prepared<'p> {
                 cwd: cwd.map(Into::into),
                 case_fold: policy.options.case_fold,
             },
-            tools: OnceCell::new(),
+            tool_globs: OnceCell::new(),
+            tool_regexps: OnceCell::new(),
             buffer: OnceCell::new(),
             backend: OnceCell::new(),
             model: OnceCell::new(),
@@ -196,16 +201,22 @@ impl<'p> Prepared<'p> {
         out
     }
 
-    fn tools(&self) -> &BitSet {
-        self.tools.get_or_init(|| {
+    fn tool_glob_hits(&self) -> &BitSet {
+        self.tool_globs.get_or_init(|| {
             let mut bits = BitSet::new(self.n());
-            let mut scratch = Vec::new();
             glob_hits(
                 &self.policy.tool_globs,
                 &self.call.name,
                 &mut bits,
-                &mut scratch,
+                &mut Vec::new(),
             );
+            bits
+        })
+    }
+
+    fn tool_regexp_hits(&self) -> &BitSet {
+        self.tool_regexps.get_or_init(|| {
+            let mut bits = BitSet::new(self.n());
             regex_hits(&self.policy.tool_regexps, &self.call.name, &mut bits);
             bits
         })
@@ -270,6 +281,11 @@ impl<'p> Prepared<'p> {
                 let line = match value {
                     Arg::Null => continue,
                     Arg::Str(s) => shell::parse(s),
+                    Arg::Invalid(s) => {
+                        let mut line = shell::parse(s);
+                        line.opaque = Some("a command that is not valid Unicode text".into());
+                        line
+                    }
                     Arg::List(items) => {
                         let words: Option<Vec<String>> = items
                             .iter()
@@ -375,6 +391,14 @@ impl<'p> Prepared<'p> {
         }
     }
 
+    /// A path that was not valid Unicode: deny-side rules match what could
+    /// be read of it; it never satisfies an allow rule.
+    fn invalid_path_cand(&self, source: PathSource, lossy: &str) -> PathCand {
+        let mut cand = self.path_cand(source, lossy);
+        cand.norm = Err("a path that is not valid Unicode text".into());
+        cand
+    }
+
     fn unreadable(&self, source: PathSource, raw: String, why: String) -> PathCand {
         PathCand {
             source,
@@ -399,10 +423,12 @@ impl<'p> Prepared<'p> {
                 match value {
                     Arg::Null => {}
                     Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                    Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
                     Arg::List(items) => {
                         for item in items {
                             match item {
                                 Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                                Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
                                 other => out.push(self.unreadable(
                                     source(),
                                     other.to_json().to_string(),
@@ -538,10 +564,17 @@ impl<'p> Prepared<'p> {
                 }
             }};
         }
-        if rule.has_tool {
+        if rule.has_tool_glob {
             check!(
                 "tool",
-                self.tools().get(r),
+                self.tool_glob_hits().get(r),
+                Json::String(self.call.name.clone())
+            );
+        }
+        if rule.has_tool_regexp {
+            check!(
+                "tool-regexp",
+                self.tool_regexp_hits().get(r),
                 Json::String(self.call.name.clone())
             );
         }
@@ -603,7 +636,7 @@ impl<'p> Prepared<'p> {
                             .path_env
                             .cwd
                             .as_ref()
-                            .and_then(|_| path::normalize_dir(d, &self.path_env).ok()),
+                            .and_then(|_| path::normalize(d, &self.path_env).ok()),
                     })
                     .collect();
                 let out_of = |p: &str| !dirs.iter().any(|d| path::is_within(p, d));

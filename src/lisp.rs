@@ -41,8 +41,8 @@ emacs::use_functions! {
     plist_get => "plist-get"
     vconcat => "vconcat"
     symbol_name => "symbol-name"
-    gptel_backend_name => "gptel-backend-name"
     fboundp => "fboundp"
+    replace_regexp_in_string => "replace-regexp-in-string"
 }
 
 /// Deepest nesting read from Lisp data.
@@ -192,8 +192,30 @@ pub fn to_json(
     })
 }
 
-/// Read an argument value; what cannot be read becomes [`Arg::Opaque`].
+/// Text that is not valid Unicode (raw bytes, characters past U+10FFFF),
+/// with each such character replaced by U+FFFD.
+fn lossy_string(env: &Env, v: Value<'_>) -> Option<String> {
+    let fixed = env
+        .call(
+            replace_regexp_in_string,
+            ("[^\u{0}-\u{10FFFF}]", "\u{FFFD}", v, true, true),
+        )
+        .ok()?;
+    fixed.into_rust::<String>().ok()
+}
+
+/// Read an argument value; what cannot be read becomes [`Arg::Opaque`],
+/// text that is not valid Unicode [`Arg::Invalid`].
 fn to_arg(env: &Env, v: Value<'_>) -> Arg {
+    if matches!(kind(env, v), Ok(Kind::Str)) {
+        return match v.into_rust::<String>() {
+            Ok(s) => Arg::Str(s),
+            Err(_) => match lossy_string(env, v) {
+                Some(s) => Arg::Invalid(s),
+                None => Arg::Opaque("text that is not valid Unicode".into()),
+            },
+        };
+    }
     let mut budget = MAX_NODES;
     match to_json(env, v, 0, &mut budget) {
         Ok(j) => Arg::from_json(&j),
@@ -279,12 +301,17 @@ pub fn read_call<'e>(
             Kind::Str => backend.into_rust::<String>().ok(),
             Kind::Nil => None,
             _ => {
+                // gptel may be loaded after the module: look the accessor
+                // up by name, on the calls that need it.
+                let accessor = env
+                    .intern("gptel-backend-name")
+                    .map_err(|e| e.to_string())?;
                 let defined = env
-                    .call(fboundp, [gptel_backend_name.bind(env)])
+                    .call(fboundp, [accessor])
                     .map(|v| v.is_not_nil())
                     .unwrap_or(false);
                 if defined {
-                    env.call(gptel_backend_name, [backend])
+                    env.call(accessor, [backend])
                         .ok()
                         .and_then(|v| string_or_name(env, v))
                 } else {
@@ -387,7 +414,10 @@ pub fn answer<'e>(env: &'e Env, outcome: &Outcome, originals: &[Value<'e>]) -> R
         }
         None => {}
     }
-    if let Some(args) = &outcome.args {
+    // With a canned result the tool does not run, so edited arguments would
+    // change nothing but the call replayed to the model; gptel 0.9.9.6 also
+    // mishandles :args together with :result among parallel calls.
+    if let (Some(args), None) = (&outcome.args, &outcome.result) {
         items.push(kw_args.bind(env));
         items.push(args_plist(env, args, originals)?);
     }
@@ -444,6 +474,11 @@ pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Err
                         Error::new(format!(
                             "gptel-rust-hooks-default-decision: unknown decision `{s}` (known: nil, allow, ask, deny)"
                         ))
+                    }).and_then(|d| match d {
+                        Decision::Stop => Err(Error::new(
+                            "gptel-rust-hooks-default-decision: `stop` is not a default (known: nil, allow, ask, deny)",
+                        )),
+                        d => Ok(d),
                     })?),
                     other => {
                         return Err(Error::new(format!(

@@ -204,6 +204,26 @@ fn strings(key: &str, value: &Json) -> Result<Vec<String>> {
     }
 }
 
+/// A matcher's pattern or non-empty list of patterns: an empty list
+/// would silently match nothing (or, read as "no matcher", everything).
+fn patterns(key: &str, value: &Json) -> Result<Vec<String>> {
+    let list = strings(key, value)?;
+    if list.is_empty() {
+        return Err(Error::key(
+            key,
+            format!(
+                "empty {}: give at least one pattern, or leave the key out",
+                if value.is_null() {
+                    "value (nil)"
+                } else {
+                    "list"
+                }
+            ),
+        ));
+    }
+    Ok(list)
+}
+
 fn boolean(key: &str, value: &Json) -> Result<bool> {
     match value {
         Json::Null => Ok(false),
@@ -250,14 +270,20 @@ fn arg_matcher(key: &str, value: &Json) -> Result<ArgMatcher> {
             let mut all = Vec::new();
             for (kind, operand) in map {
                 let ctx = format!("{key} {kind}");
+                let named = |e: Error| {
+                    Error::key(
+                        "args",
+                        format!("argument `{key}`: :{kind}: {}", e.message),
+                    )
+                };
                 let m = match kind.as_str() {
-                    "glob" => ArgMatcher::Glob(string(&ctx, operand)?),
-                    "regexp" => ArgMatcher::Regexp(string(&ctx, operand)?),
+                    "glob" => ArgMatcher::Glob(string(&ctx, operand).map_err(named)?),
+                    "regexp" => ArgMatcher::Regexp(string(&ctx, operand).map_err(named)?),
                     "equal" => ArgMatcher::Equal(operand.clone()),
-                    "present" => ArgMatcher::Present(boolean(&ctx, operand)?),
-                    "max-length" => ArgMatcher::MaxLength(count(&ctx, operand)?),
-                    "min" => ArgMatcher::Min(number(&ctx, operand)?),
-                    "max" => ArgMatcher::Max(number(&ctx, operand)?),
+                    "present" => ArgMatcher::Present(boolean(&ctx, operand).map_err(named)?),
+                    "max-length" => ArgMatcher::MaxLength(count(&ctx, operand).map_err(named)?),
+                    "min" => ArgMatcher::Min(number(&ctx, operand).map_err(named)?),
+                    "max" => ArgMatcher::Max(number(&ctx, operand).map_err(named)?),
                     other => {
                         return Err(Error::key(
                             "args",
@@ -380,24 +406,24 @@ impl Rule {
         for (key, v) in map {
             match key.as_str() {
                 "id" => {}
-                "tool" => rule.tool = strings(key, v)?,
-                "tool-regexp" => rule.tool_regexp = strings(key, v)?,
+                "tool" => rule.tool = patterns(key, v)?,
+                "tool-regexp" => rule.tool_regexp = patterns(key, v)?,
                 "args" => {
                     rule.args = pairs(key, v)?
                         .iter()
                         .map(|(k, m)| Ok((k.clone(), arg_matcher(k, m)?)))
                         .collect::<Result<_>>()?
                 }
-                "path" => rule.path = strings(key, v)?,
-                "path-outside" => rule.path_outside = strings(key, v)?,
+                "path" => rule.path = patterns(key, v)?,
+                "path-outside" => rule.path_outside = patterns(key, v)?,
                 "path-keys" => rule.path_keys = Some(strings(key, v)?),
-                "command-prefix" => rule.command_prefix = strings(key, v)?,
-                "command-regexp" => rule.command_regexp = strings(key, v)?,
+                "command-prefix" => rule.command_prefix = patterns(key, v)?,
+                "command-regexp" => rule.command_regexp = patterns(key, v)?,
                 "command-keys" => rule.command_keys = Some(strings(key, v)?),
-                "buffer" => rule.buffer = strings(key, v)?,
-                "backend" => rule.backend = strings(key, v)?,
-                "model" => rule.model = strings(key, v)?,
-                "cwd" => rule.cwd = strings(key, v)?,
+                "buffer" => rule.buffer = patterns(key, v)?,
+                "backend" => rule.backend = patterns(key, v)?,
+                "model" => rule.model = patterns(key, v)?,
+                "cwd" => rule.cwd = patterns(key, v)?,
                 "decision" => {
                     rule.decision = match v {
                         Json::Null => None,
@@ -460,6 +486,9 @@ pub enum Arg {
     Map(Vec<(String, Arg)>),
     /// Not read: no rule of the policy looks at this argument.
     Unread,
+    /// Text that was not valid Unicode, decoded with U+FFFD in place of
+    /// what could not be read: deny-side rules see it, allow rules never match it.
+    Invalid(String),
     /// Could not be read (non-UTF-8 text, too deep, a circular list, an
     /// unknown object); never counts as allowed.
     Opaque(String),
@@ -503,6 +532,7 @@ impl Arg {
                     .collect(),
             ),
             Arg::Unread => Json::String("#<not read>".into()),
+            Arg::Invalid(s) => Json::String(format!("#<not valid Unicode: {s}>")),
             Arg::Opaque(why) => Json::String(format!("#<unreadable: {why}>")),
         }
     }

@@ -1154,8 +1154,28 @@ syntaxerr!(err_invalid_args_regexp, [{"args": {"command": {"regexp": "(rm"}}}],
     "rule 1: :args: argument `command`: invalid regexp `(rm`: unclosed group");
 syntaxerr!(err_invalid_redact_regexp, [{"redact": ["sk-.*", "("]}],
     "rule 1: :redact: invalid regexp `(`: unclosed group");
-syntaxerr!(err_path_outside_relative, [{"id": "stay", "path-outside": ["src", "/ok"]}],
-    "rule 1 (`stay`): :path-outside: directory `src` must be absolute or start with `~`");
+#[test]
+fn err_path_outside_invisible() {
+    let msg = error(json!([{"id": "stay", "path-outside": ["sr\u{200b}c", "/ok"]}]));
+    assert!(msg.starts_with("rule 1 (`stay`): :path-outside: "), "{msg}");
+}
+
+#[test]
+fn path_outside_relative_to_cwd() {
+    let p = policy(json!([{"id": "stay", "path-outside": ".", "decision": "deny"}]));
+    let at = |path: &str, cwd: Option<&str>| {
+        let mut c = json!({"name": "read_file", "args": {"path": path}});
+        if let Some(cwd) = cwd {
+            c["cwd"] = json!(cwd);
+        }
+        eval::evaluate(&p, &call(c)).decision
+    };
+    assert_eq!(at("x/y", Some("/nonexistent-proj")), None);
+    assert_eq!(at("../other/y", Some("/nonexistent-proj")), Some(Deny));
+    assert_eq!(at("/nonexistent-proj-evil/y", Some("/nonexistent-proj")), Some(Deny));
+    // Without a cwd nothing is inside the project.
+    assert_eq!(at("/nonexistent-proj/y", None), Some(Deny));
+}
 syntaxerr!(err_empty_command_prefix, [{"command-prefix": "  "}],
     "rule 1: :command-prefix: empty prefix");
 syntaxerr!(err_set_args_empty_value, [{"set-args": {"opts": {}}}],
@@ -1263,17 +1283,17 @@ fn explain_lists_every_rule_and_matcher() {
         json!({
             "call": {"name": "shell", "args": {"command": "rm -rf /"}, "model": "claude"},
             "rules": [
-                {"index": 1, "id": "no-rm", "decision": "deny", "matched": true, "deciding": true,
+                {"index": 1, "source": null, "line": null, "trusted": true, "id": "no-rm", "decision": "deny", "matched": true, "deciding": true,
                  "matchers": [
                      {"matcher": "tool", "matched": true, "on": "shell"},
                      {"matcher": "args", "matched": true, "on": {"key": "command", "value": "rm -rf /"}},
                  ]},
-                {"index": 2, "id": "rule 2", "decision": "allow", "matched": false, "deciding": false,
+                {"index": 2, "source": null, "line": null, "trusted": true, "id": "rule 2", "decision": "allow", "matched": false, "deciding": false,
                  "matchers": [
                      {"matcher": "tool", "matched": true, "on": "shell"},
                      {"matcher": "args", "matched": false, "on": {"key": "command", "value": "rm -rf /"}},
                  ]},
-                {"index": 3, "id": "rule 3", "decision": null, "matched": false, "deciding": false,
+                {"index": 3, "source": null, "line": null, "trusted": true, "id": "rule 3", "decision": null, "matched": false, "deciding": false,
                  "matchers": [
                      {"matcher": "tool", "matched": false, "on": "shell"},
                      {"matcher": "model", "matched": false, "on": "claude"},
@@ -1288,6 +1308,7 @@ fn explain_lists_every_rule_and_matcher() {
             "deciding-rule": "no-rm",
             "reason": "no rm",
             "result": null,
+            "notes": [],
         })
     );
 }
@@ -1347,7 +1368,7 @@ fn explain_rule_without_matchers() {
     assert_eq!(
         (e["rules"].clone(), e["result"].clone()),
         (
-            json!([{"index": 1, "id": "rule 1", "decision": "allow", "matched": true,
+            json!([{"index": 1, "source": null, "line": null, "trusted": true, "id": "rule 1", "decision": "allow", "matched": true,
                     "deciding": true, "matchers": []}]),
             json!("r")
         )
