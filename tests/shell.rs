@@ -249,6 +249,11 @@ parses! {
     runuser_u: "runuser -u bob -- rm x" => ok(vec![c(&["rm", "x"]).w(&["runuser", "-u", "bob", "--", "rm", "x"]).root()]),
     su_c: "su -c 'rm x' root" => ok(vec![c(&["rm", "x"]).w(&["su", "-c", "rm x", "root"]).root()]),
     su_login_c: "su - root -c \"rm w\"" => ok(vec![c(&["rm", "w"]).w(&["su", "-", "root", "-c", "rm w"]).root()]),
+    su_other_shell: "su -s /bin/zsh -c 'rm x'" => ok(vec![c(&["rm", "x"])
+        .w(&["su", "-s", "/bin/zsh", "-c", "rm x"])
+        .root()
+        .op("`su` runs its command in `zsh`")]),
+    script_c: "script -q -c 'rm x' /dev/null" => ok(vec![c(&["rm", "x"]).w(&["script", "-q", "-c", "rm x", "/dev/null"])]),
     su_clustered: "su -lc 'rm x'" => ok(vec![c(&["rm", "x"]).w(&["su", "-lc", "rm x"]).root()]),
     xargs: "xargs rm" => ok(vec![c(&["rm"]).w(&["xargs", "rm"])]),
     xargs_flags: "xargs -0 -n 1 -I{} rm -f {}" => ok(vec![c(&["rm", "-f", "{}"]).w(&["xargs", "-0", "-n", "1", "-I{}", "rm", "-f", "{}"])]),
@@ -632,5 +637,278 @@ proptest! {
     #[test]
     fn shell_like_text_never_panics(line in "[ a-z$(){}`'\"\\\\;&|<>!#=*?\\[\\]\n-]{0,120}") {
         let _ = parse(&line);
+    }
+}
+
+#[test]
+fn nesting_just_under_the_bound_is_parsed() {
+    let n = 990;
+    for line in [
+        format!("{}rm -rf /{}", "{ ".repeat(n), "; }".repeat(n)),
+        format!("{}rm -rf /{}", "if true; then ".repeat(n), "; fi".repeat(n)),
+        format!("echo {}rm -rf /{}", "$(".repeat(n), ")".repeat(n)),
+        format!("echo {}x{}", "${x:-".repeat(n), "}".repeat(n)),
+        format!("cat {}rm -rf /{}", "<(cat ".repeat(n), ")".repeat(n)),
+        format!("[[ {}x ]]", "! ".repeat(n)),
+        format!("[[ {}x{} ]]", "( ".repeat(n), " )".repeat(n)),
+        format!("{}ls", "coproc ".repeat(n)),
+        format!("echo {}1{}", "$((".repeat(n), "))".repeat(n)),
+        format!(
+            "{}{}rm -rf /{}{}",
+            "{ ".repeat(n / 2),
+            "( ".repeat(n / 2),
+            " )".repeat(n / 2),
+            "; }".repeat(n / 2)
+        ),
+    ] {
+        let got = parse(&line);
+        assert!(!got.is_static(), "{}", &line[..40]);
+        if line.contains("rm -rf") && !line.starts_with("echo $(") {
+            assert!(
+                got.commands
+                    .iter()
+                    .any(|c| c.argv.starts_with(&["rm".into(), "-rf".into()])),
+                "{}",
+                &line[..40]
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Differential: what bash really runs is what we find. Programs on a fake PATH log their
+// names; every logged name must be a command we found, unless the line is opaque.
+
+#[cfg(unix)]
+mod against_bash {
+    use super::*;
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    const LOGGED: &[&str] = &["rm", "ls", "cat", "foo"];
+    const REAL: &[&str] = &[
+        "env", "timeout", "nice", "nohup", "xargs", "find", "sh", "bash", "dash",
+    ];
+
+    struct Sandbox {
+        dir: PathBuf,
+    }
+
+    impl Sandbox {
+        fn new() -> Option<Sandbox> {
+            let bash = Path::new("/bin/bash");
+            if !bash.exists() {
+                return None;
+            }
+            static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+            let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let dir = std::env::temp_dir().join(format!("shell-diff-{}-{n}", std::process::id()));
+            let bin = dir.join("bin");
+            std::fs::create_dir_all(&bin).ok()?;
+            for name in LOGGED {
+                let path = bin.join(name);
+                std::fs::write(
+                    &path,
+                    "#!/bin/sh\nprintf '%s\\n' \"${0##*/}\" >> \"$LOG\"\n",
+                )
+                .ok()?;
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).ok()?;
+            }
+            for name in REAL {
+                for dir in ["/usr/bin", "/bin"] {
+                    let real = Path::new(dir).join(name);
+                    if real.exists() {
+                        let _ = std::os::unix::fs::symlink(&real, bin.join(name));
+                        break;
+                    }
+                }
+            }
+            Some(Sandbox { dir })
+        }
+
+        /// The names of the logged programs bash runs for LINE.
+        fn run(&self, line: &str) -> Vec<String> {
+            let log = self.dir.join("log");
+            let _ = std::fs::remove_file(&log);
+            let _ = Command::new("/bin/bash")
+                .args(["--norc", "--noprofile", "-c", &format!("{line}\nwait")])
+                .current_dir(&self.dir)
+                .env_clear()
+                .env("PATH", self.dir.join("bin"))
+                .env("LOG", &log)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+            std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .map(str::to_owned)
+                .collect()
+        }
+    }
+
+    impl Drop for Sandbox {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn leaf() -> impl Strategy<Value = String> {
+        let names = prop::sample::select(vec![
+            "rm",
+            "'rm'",
+            "\"rm\"",
+            "r\\m",
+            "\\rm",
+            "$'rm'",
+            "$'\\x72m'",
+            "r''m",
+            "ls",
+            "cat",
+            "foo",
+            "env rm",
+            "env -i FOO=1 rm",
+            "command rm",
+            "nice -n 1 rm",
+            "timeout 5 rm",
+            "X=1 rm",
+            "builtin command rm",
+            "echo x | xargs rm",
+            "sh -c rm",
+            "bash -c 'rm x'",
+            "echo",
+            "true",
+            "echo rm",
+            "echo 'rm'",
+            "# rm",
+            "x=$(rm)",
+            "eval rm",
+            "find . -maxdepth 0 -exec rm {} \\;",
+            "r\\\nm",
+            "echo $((1+2))",
+            "! rm",
+            "time rm",
+            "declare y=$(rm)",
+            "a=(1 $(rm) 2)",
+            "[[ -n $(rm) ]]",
+            "echo ${u:-$(rm)}",
+            "cat < <(rm)",
+            "exec 3>/dev/null; rm",
+            "echo \\$(rm)",
+            "echo '$(rm)'",
+            "echo \"\\$(rm)\"",
+            "echo $'\\'' rm'",
+            "echo {a,b}; rm",
+            "echo \"#\"; rm",
+            "echo a#b rm",
+            "cat <<< 'rm'",
+            "nohup rm",
+            "env -S 'rm x'",
+        ]);
+        let args = prop::sample::select(vec![
+            "",
+            " x",
+            " -rf x",
+            " 'a b'",
+            " \"$(foo)\"",
+            " >/dev/null",
+            " 2>&1",
+            " <<<$(cat)",
+            " #; rm",
+            " \\; rm",
+            " ';' rm",
+        ]);
+        (names, args).prop_map(|(n, a)| format!("{n}{a}"))
+    }
+
+    fn line() -> impl Strategy<Value = String> {
+        leaf().prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                (
+                    inner.clone(),
+                    inner.clone(),
+                    prop::sample::select(vec!["; ", " && ", " || ", " | ", "\n", " & ",])
+                )
+                    .prop_map(|(a, b, op)| format!("{a}{op}{b}")),
+                inner.clone().prop_map(|a| format!("( {a} )")),
+                inner.clone().prop_map(|a| format!("{{ {a}; }}")),
+                inner.clone().prop_map(|a| format!("echo $( {a} )")),
+                inner.clone().prop_map(|a| format!("echo \"$( {a} )\"")),
+                inner.clone().prop_map(|a| format!(
+                    "echo `{}`",
+                    a.replace('\\', "\\\\").replace('`', "\\`")
+                )),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("if {a}; then {b}; fi")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("for i in 1; do {a}; done")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("case x in x) {a};; esac")),
+                inner.clone().prop_map(|a| format!("f() {{ {a}; }}; f")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("bash -c {}", single_quote(&a))),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("sh -c {}", single_quote(&a))),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("cat <<EOF\n$( {a} )\nEOF")),
+                inner.clone().prop_map(|a| format!("cat <<'EOF'\n{a}\nEOF")),
+                inner.clone().prop_map(|a| format!("X=$( {a} ) true")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("echo {}", single_quote(&a))),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("cat <<-EOF\n\t$( {a} )\n\tEOF")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("cat <<E\"O\"F\n$( {a} )\nEOF")),
+                inner
+                    .clone()
+                    .prop_map(|a| format!("while ! true; do {a}; done; {a}")),
+                inner.clone().prop_map(|a| format!("echo ${{u:-$( {a} )}}")),
+                inner.clone().prop_map(|a| format!("cat <( {a} )")),
+                inner.clone().prop_map(|a| format!("[[ -n $( {a} ) ]]")),
+                inner.clone().prop_map(|a| format!("{a} # comment")),
+                inner.clone().prop_map(|a| format!("{a} \\\n")),
+            ]
+        })
+    }
+
+    #[test]
+    fn sandbox_logs_what_runs() {
+        let Some(sandbox) = Sandbox::new() else {
+            return;
+        };
+        let mut ran = sandbox.run("rm x; echo rm; env cat; ls | x=1 foo");
+        ran.sort();
+        assert_eq!(ran, ["cat", "foo", "ls", "rm"]);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::default())]
+
+        #[test]
+        fn what_bash_runs_is_found(line in line()) {
+            let Some(sandbox) = Sandbox::new() else { return Ok(()); };
+            let ran = sandbox.run(&line);
+            let got = parse(&line);
+            if got.is_static() {
+                for name in &ran {
+                    prop_assert!(
+                        got.commands.iter().any(|c| c.argv.first() == Some(name)),
+                        "bash ran `{}` for {:?}, we found {:?}",
+                        name,
+                        line,
+                        got.commands
+                    );
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Wrappers looked through: `env`, `command`, `builtin`, `exec`, `nohup`, `time`,
 //! `timeout`, `nice`, `ionice`, `stdbuf`, `setsid`, `chrt`, `taskset`, `flock`, `chroot`,
-//! `unbuffer`, `watch`, `noglob`, `nocorrect`, `busybox`, `toybox`, `xargs`, `find -exec`;
+//! `unbuffer`, `watch`, `script -c`, `noglob`, `nocorrect`, `busybox`, `toybox`, `xargs`,
+//! `find -exec`;
 //! privileged: `sudo`, `doas`, `su`, `runuser`, `pkexec`; shells with `-c`: `sh`, `bash`,
 //! `dash`, `ash`, `zsh`, `ksh`, `mksh`, ... Every word up to and including the inner
 //! command's name must be static, and every option must be known: otherwise the
@@ -117,6 +118,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         },
         "flock" => flock(cx, fr, words, &mut st),
         "watch" => watch(cx, fr, words, &mut st),
+        "script" => script(cx, fr, words, &mut st),
         "xargs" => xargs(cx, fr, words, &mut st),
         "find" => {
             find(cx, fr, words, &st, hops);
@@ -462,6 +464,24 @@ const DOAS: Spec = Spec {
 const PKEXEC: Spec = Spec {
     long_flags: &["disable-internal-agent", "keep-cwd"],
     long_args: &["user"],
+    ..NONE
+};
+const SCRIPT: Spec = Spec {
+    flags: "aefqkE",
+    args: "cBIOTmo",
+    opt_args: "t",
+    long_flags: &["append", "return", "flush", "force", "quiet"],
+    long_args: &[
+        "command",
+        "log-io",
+        "log-in",
+        "log-out",
+        "log-timing",
+        "logging-format",
+        "echo",
+        "output-limit",
+    ],
+    long_opt_args: &["timing"],
     ..NONE
 };
 const SU: Spec = Spec {
@@ -814,8 +834,18 @@ fn su(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, runuser: bool) ->
             Err(why) => return Step::Opaque(why),
         };
         for (n, v) in list {
-            if matches!(n.as_str(), "c" | "command" | "session-command") {
-                strings.extend(v);
+            match n.as_str() {
+                "c" | "command" | "session-command" => strings.extend(v),
+                "s" | "shell" => {
+                    let shell = v.as_deref().map(basename).unwrap_or("");
+                    if !matches!(shell, "sh" | "bash" | "dash") {
+                        note(
+                            &mut st.opaque,
+                            format!("`{cmd}` runs its command in `{}`", show(shell)),
+                        );
+                    }
+                }
+                _ => {}
             }
         }
     }
@@ -888,6 +918,43 @@ fn watch(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
     let joined: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
     shell_string(cx, fr, &joined.join(" "), st);
     Step::Done
+}
+
+/// `script [options] [file]` runs a shell, or `-c STR` in one.
+fn script(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let mut j = 1;
+    let mut string = None;
+    while let Some(w) = words.get(j) {
+        if !w.is_static {
+            return Step::Opaque(format!(
+                "`script` argument `{}` is not static",
+                show(&w.text)
+            ));
+        }
+        if !w.text.starts_with('-') || w.text == "-" {
+            j += 1;
+            continue;
+        }
+        let mut list = Vec::new();
+        j = match option_word(words, j, &SCRIPT, &mut list) {
+            Ok(next) => next,
+            Err(why) => return Step::Opaque(why),
+        };
+        if let Some(v) = list
+            .into_iter()
+            .filter(|(n, _)| n == "c" || n == "command")
+            .find_map(|(_, v)| v)
+        {
+            string = Some(v);
+        }
+    }
+    match string {
+        Some(s) => {
+            shell_string(cx, fr, &s, st);
+            Step::Done
+        }
+        None => Step::Opaque("`script` without `-c` starts a shell".into()),
+    }
 }
 
 fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
