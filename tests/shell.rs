@@ -413,6 +413,16 @@ parses! {
     redirect_quoted: "echo x >'my file'" => redir(vec![c(&["echo", "x"])], &["my file"]),
     redirect_duplicates_are_not_files: "ls 2>&1 >&3 <&-" => ok(vec![c(&["ls"])]),
     redirect_ampersand_file: "ls >& out" => redir(vec![c(&["ls"])], &["out"]),
+    redirect_expanded_descriptor: "echo x >&\"$fd\"" => redir(vec![c(&["echo", "x"]).op("descriptor `$fd` may run commands")], &["$fd"]),
+    redirect_descriptor_variable: "echo x {a[$i]}>log" => redir(
+        vec![c(&["echo", "x", "{a[$i]}"]).op("descriptor variable `a[$i]` may run commands")],
+        &["log"],
+    ),
+    // brush-parser reads `{fd}` as a word, so `exec` seems to run `{fd}`: opaque, safely.
+    redirect_named_descriptor: "exec {fd}>log" => redir(
+        vec![c(&["{fd}"]).w(&["exec", "{fd}"]).op("command name `{fd}` comes from a glob or brace pattern")],
+        &["log"],
+    ),
     redirect_expansion_kept: "echo x > \"$HOME/.bashrc\"" => redir(vec![c(&["echo", "x"])], &["$HOME/.bashrc"]),
     redirect_on_group: "{ ls; } > out" => redir(vec![c(&["ls"])], &["out"]),
     redirect_in_bash_c: "bash -c 'echo x > /etc/passwd'" => redir(vec![c(&["echo", "x"]).w(&["bash", "-c", "echo x > /etc/passwd"])], &["/etc/passwd"]),

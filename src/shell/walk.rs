@@ -497,6 +497,17 @@ fn item_into(
     match item {
         ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect(cx, fr, r, hazard, d),
         ast::CommandPrefixOrSuffixItem::Word(w) => {
+            // `{name}>file` stores a descriptor in NAME, evaluating a subscript in it;
+            // brush-parser reads `{name}` as a word.
+            let inner = w.value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+            if let Some(name) = inner.filter(|n| n.contains('[')) {
+                if !is_inert_var_name(name) {
+                    note(
+                        hazard,
+                        format!("descriptor variable `{}` may run commands", show(name)),
+                    );
+                }
+            }
             words.extend(expand_word(cx, fr, &w.value, hazard));
         }
         ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
@@ -601,8 +612,15 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
                 compound_list(cx, fr, &sub.list, d + 1);
             }
             ast::IoFileRedirectTarget::Duplicate(w) => {
-                // `>&word` with a word that is not a descriptor is `&>word`.
+                // `>&word` with a word that is not a descriptor is `&>word`; bash
+                // evaluates an expanded one as arithmetic.
                 let w = word(cx, fr, &w.value, h);
+                if !w.is_static {
+                    note(
+                        h,
+                        format!("descriptor `{}` may run commands", show(&w.text)),
+                    );
+                }
                 let fd = w.is_static && {
                     let t = w.text.strip_suffix('-').unwrap_or(&w.text);
                     t.chars().all(|c| c.is_ascii_digit())
