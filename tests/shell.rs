@@ -922,3 +922,21 @@ mod against_bash {
         }
     }
 }
+
+#[test]
+fn a_panic_in_the_parser_is_opaque_and_harmless() {
+    // brush-parser unwraps the number in a brace sequence.
+    let got = parse("rm -rf /; echo {99999999999999999999..1}");
+    assert_eq!(
+        got,
+        bad(
+            vec![
+                c(&["rm", "-rf", "/"]).op("not parsed"),
+                c(&["echo"]).op("not parsed"),
+                c(&["99999999999999999999..1"]).op("not parsed"),
+            ],
+            "the shell parser panicked"
+        )
+    );
+    assert_eq!(parse("ls"), ok(vec![c(&["ls"])]));
+}

@@ -17,9 +17,9 @@ const MAX_OPENERS: usize = 1_000;
 /// Most tokens in one string.
 const MAX_TOKENS: usize = 100_000;
 
-/// Run F on a fresh thread with a large stack; a panic or a failure to start the thread
-/// gives an opaque line.
-pub(crate) fn on_big_stack<F>(f: F) -> CommandLine
+/// Run F on a fresh thread with a large stack. Err: why it gave no answer (it panicked,
+/// or the thread could not start).
+pub(crate) fn on_big_stack<F>(f: F) -> Result<CommandLine, String>
 where
     F: FnOnce() -> CommandLine + Send + 'static,
 {
@@ -27,14 +27,12 @@ where
         .name("gptel-rust-hooks-shell".into())
         .stack_size(STACK_BYTES)
         .spawn(f);
-    let result = match spawned {
-        Ok(handle) => handle.join().map_err(|_| "the shell parser panicked"),
-        Err(_) => Err("cannot start the shell parser thread"),
-    };
-    result.unwrap_or_else(|why| CommandLine {
-        opaque: Some(why.into()),
-        ..CommandLine::default()
-    })
+    match spawned {
+        Ok(handle) => handle
+            .join()
+            .map_err(|_| "the shell parser panicked".to_owned()),
+        Err(_) => Err("cannot start the shell parser thread".to_owned()),
+    }
 }
 
 /// A character that is invisible or changes the direction of text: the line may not

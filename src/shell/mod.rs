@@ -71,13 +71,27 @@ pub const MAX_DEPTH: usize = 8;
 
 /// Parse LINE as a shell would.
 pub fn parse(line: &str) -> CommandLine {
-    let line = line.to_owned();
-    guard::on_big_stack(move || walk::parse_line(&line))
+    let owned = line.to_owned();
+    match guard::on_big_stack(move || walk::parse_line(&owned)) {
+        Ok(parsed) => parsed,
+        Err(why) => guessed(line.to_owned(), why),
+    }
 }
 
 /// Judge a command given as a list of words (an argv: no shell syntax is applied to the
 /// words themselves, but `bash -c STR` and the like are parsed).
 pub fn from_argv(argv: &[String]) -> CommandLine {
-    let argv = argv.to_vec();
-    guard::on_big_stack(move || walk::from_argv(&argv))
+    let owned = argv.to_vec();
+    match guard::on_big_stack(move || walk::from_argv(&owned)) {
+        Ok(parsed) => parsed,
+        Err(why) => guessed(argv.join(" "), why),
+    }
+}
+
+/// When parsing failed badly (WHY), an opaque line with the commands guessed from the
+/// raw text of LINE without brush-parser, so that deny rules still see them.
+fn guessed(line: String, why: String) -> CommandLine {
+    let mut out = guard::on_big_stack(move || walk::guess_line(&line)).unwrap_or_default();
+    out.opaque = Some(why);
+    out
 }

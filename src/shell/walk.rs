@@ -67,6 +67,8 @@ pub(crate) struct Cx {
     opts: ParserOptions,
     /// The walk stopped at `MAX_AST_DEPTH` in the line being walked.
     too_deep: bool,
+    /// Guess from raw text only; never call brush-parser.
+    raw_only: bool,
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -83,6 +85,7 @@ impl Cx {
             words_left: MAX_EXPANDED_WORDS,
             opts: ParserOptions::default(),
             too_deep: false,
+            raw_only: false,
         }
     }
 
@@ -113,6 +116,14 @@ impl Cx {
 /// Parse a whole line.
 pub(crate) fn parse_line(line: &str) -> CommandLine {
     let mut cx = Cx::new();
+    parse_into(&mut cx, &Frame::default(), line);
+    cx.out
+}
+
+/// Guess the commands of LINE from its raw text, without brush-parser.
+pub(crate) fn guess_line(line: &str) -> CommandLine {
+    let mut cx = Cx::new();
+    cx.raw_only = true;
     parse_into(&mut cx, &Frame::default(), line);
     cx.out
 }
@@ -151,6 +162,10 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
     }
     if let Err(why) = guard::check_chars(src) {
         cx.line_opaque(why);
+    }
+    if cx.raw_only {
+        fallback_raw(cx, fr, src, "not parsed");
+        return;
     }
     if let Err(why) = guard::check_text(src) {
         cx.line_opaque(why);
