@@ -335,9 +335,29 @@ parses! {
         c(&["bash"]).op("`bash` reads commands from standard input"),
         c(&["rm", "-rf", "/"]).w(&["bash"]).op("`bash` reads commands from standard input"),
     ]),
-    zsh_glob_qualifier: "zsh -c 'ls *(e:rm:)'" => ok(vec![c(&["ls", "*(e:rm:)"])
-        .w(&["zsh", "-c", "ls *(e:rm:)"])
-        .op("`zsh` syntax differs from bash in `ls *(e:rm:)`")]),
+    // A parse error in bash too (extglob is off); zsh would run `rm` for each file.
+    zsh_glob_qualifier: "zsh -c 'ls *(e:rm:)'" => bad(
+        vec![
+            c(&["ls", "*"]).w(&["zsh", "-c", "ls *(e:rm:)"]).op("parse error: syntax error at end of input"),
+            c(&["e:rm:"]).w(&["zsh", "-c", "ls *(e:rm:)"]).op("parse error: syntax error at end of input"),
+        ],
+        "parse error: syntax error at end of input",
+    ),
+    zsh_glob_star: "zsh -c 'ls *.c'" => ok(vec![c(&["ls", "*.c"])
+        .w(&["zsh", "-c", "ls *.c"])
+        .op("`zsh` syntax differs from bash in `ls *.c`")]),
+    extglob_off_is_a_subshell: "!(rm x)" => ok(vec![c(&["rm", "x"])]),
+    parse_error_guesses_inner_starts: "echo $(case x in x) rm y;; esac)" => bad(
+        vec![
+            c(&["x", "in", "x"]).op("parse error: syntax error at end of input"),
+            c(&["in", "x"]).op("parse error: syntax error at end of input (guessed)"),
+            c(&["x"]).op("parse error: syntax error at end of input (guessed)"),
+            c(&["echo", "$(case x in x)", "rm", "y"]).op("parse error: syntax error at line 1 col 25"),
+            c(&["rm", "y"]).op("parse error: syntax error at line 1 col 25 (guessed)"),
+            c(&["y"]).op("parse error: syntax error at line 1 col 25 (guessed)"),
+        ],
+        "parse error: syntax error at line 1 col 25",
+    ),
     fish_c: "fish -c 'rm x'" => ok(vec![c(&["rm", "x"]).w(&["fish", "-c", "rm x"]).op("`fish` syntax is not read")]),
     sudo_shell: "sudo -s" => ok(vec![c(&["sudo", "-s"]).root().op("`sudo` without a command starts a shell")]),
     sudo_variable_option: "sudo -u $U rm x" => ok(vec![c(&["sudo", "-u", "$U", "rm", "x"]).root().op("value `$U` of `-u` is not static")]),
@@ -359,6 +379,10 @@ parses! {
         c(&["echo", "$((1+$(rm c)))"]).op("arithmetic `1+$(rm c)` may run commands through variables"),
     ]),
     arithmetic_command: "((x++))" => bad(vec![], "arithmetic `x++` may run commands through variables"),
+    nested_subshells_with_blanks: "( ( rm -rf / ) )" => bad(
+        vec![c(&["rm", "-rf", "/"]).op("may be a subshell inside `((...))`")],
+        "arithmetic `rm -rf /` may run commands through variables",
+    ),
     arithmetic_subshell: "((rm -rf /) )" => bad(
         vec![c(&["rm", "-rf", "/"]).op("may be a subshell inside `((...))`")],
         "arithmetic `rm -rf /` may run commands through variables",
@@ -381,7 +405,10 @@ parses! {
         c(&["ls"]).op("parse error: syntax error at line 2 col 4"),
     ], "parse error: syntax error at line 2 col 4"),
     unterminated_quote: "rm -rf / 'x" => CommandLine {
-        commands: vec![c(&["rm", "-rf", "/", "x"]).op("parse error: unterminated single quote at 1,10")],
+        commands: vec![
+            c(&["rm", "-rf", "/", "x"]).op("parse error: unterminated single quote at 1,10"),
+            c(&["x"]).op("parse error: unterminated single quote at 1,10 (guessed)"),
+        ],
         redirects: vec![],
         opaque: Some("parse error: unterminated single quote at 1,10".into()),
     },
@@ -397,7 +424,11 @@ parses! {
     cyrillic_lookalike: "g\u{0456}t status" => ok(vec![c(&["g\u{0456}t", "status"]).op("command name `g\u{0456}t` has non-ASCII characters")]),
     carriage_return: "ls\rrm" => bad(vec![c(&["ls\rrm"])], "control character U+000D"),
     bash_53_funsub: "echo ${ rm x; }" => CommandLine {
-        commands: vec![c(&["echo"]).op("not parsed"), c(&["rm", "x"]).op("not parsed")],
+        commands: vec![
+            c(&["echo"]).op("not parsed"),
+            c(&["rm", "x"]).op("not parsed"),
+            c(&["x"]).op("not parsed (guessed)"),
+        ],
         redirects: vec![],
         opaque: Some("unsupported expansion near `${ rm x; }`".into()),
     },

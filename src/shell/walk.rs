@@ -83,7 +83,12 @@ impl Cx {
         Cx {
             out: CommandLine::default(),
             words_left: MAX_EXPANDED_WORDS,
-            opts: ParserOptions::default(),
+            // Bash reads `-c` strings and scripts with `extglob` off: `!(cmd)` there is
+            // `! (cmd)`, not a pattern.
+            opts: ParserOptions {
+                enable_extended_globbing: false,
+                ..ParserOptions::default()
+            },
             too_deep: false,
             raw_only: false,
         }
@@ -230,14 +235,14 @@ fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &str) {
                 }
             }
             Token::Operator(op, _) => {
+                skip_next = false;
                 if matches!(
                     op.as_str(),
                     ">" | ">>" | "<" | "<>" | ">|" | "&>" | "&>>" | ">&" | "<&"
                 ) {
                     skip_next = true;
                 } else if op.starts_with("<<") {
-                    // Here-document words are data; skip the delimiter.
-                    skip_next = false;
+                    // A here-document delimiter or here-string: data.
                 } else {
                     fallback_chunk(cx, fr, &chunk, why);
                     chunk.clear();
@@ -265,9 +270,46 @@ fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
     for w in chunk.iter().skip(start) {
         words.extend(expand_word(cx, fr, w, &mut hazard));
     }
+    let guesses = inner_starts(&words, why);
     if !words.is_empty() {
         wrap::command(cx, fr, words, hazard, Vec::new());
     }
+    for g in guesses {
+        cx.push(g);
+    }
+}
+
+/// Where the parse failed, any word of WORDS may start a command: each plausible start
+/// as an opaque command, for deny rules. Bounded, and never parsed further.
+fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
+    const MAX_GUESSES: usize = 64;
+    let mut out = Vec::new();
+    for (k, w) in words.iter().enumerate().skip(1).take(MAX_GUESSES) {
+        let name = super::word::basename(&w.text);
+        let plausible = w.is_static
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
+        if !plausible {
+            continue;
+        }
+        let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();
+        let mut argv = written.clone();
+        if let Some(first) = argv.first_mut() {
+            *first = name.to_owned();
+        }
+        out.push(super::SimpleCommand {
+            argv,
+            written,
+            privileged: false,
+            opaque: Some(format!("{why} (guessed)")),
+        });
+    }
+    out
 }
 
 /// Guess commands from raw text that was not tokenized: quotes dropped, split at blanks
@@ -291,8 +333,12 @@ fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
             .skip(start)
             .map(|w| Word::literal(*w))
             .collect();
+        let guesses = inner_starts(&words, why);
         if !words.is_empty() {
             wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
+        }
+        for g in guesses {
+            cx.push(g);
         }
         if cx.out.commands.len() >= MAX_COMMANDS {
             break;
@@ -965,7 +1011,8 @@ fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>, as_command
 
 /// Arithmetic TEXT that reads like a command: a name, then blanks and more.
 fn looks_like_command(text: &str) -> bool {
-    let text = text.trim();
+    // brush-parser reads `( ( cmd ) )` as `(( ( cmd ) ))`.
+    let text = text.trim_start_matches(|c: char| c == '(' || c.is_ascii_whitespace());
     let Some((first, _)) = text.split_once(|c: char| c.is_ascii_whitespace()) else {
         return false;
     };
