@@ -21,8 +21,11 @@
 //! opaque.
 //!
 //! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
-//! `git -c alias...`, `ssh host CMD`, `rsync -e`) are single commands here; only the
-//! wrappers listed in `wrap.rs` are looked through; globs in arguments are kept as written.
+//! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
+//! only the wrappers listed in `wrap.rs` are looked through; globs and expansions in
+//! arguments are kept as written (`rm $opts /` is not `rm -rf /`); `xargs` appends
+//! arguments we cannot see. Arithmetic on variables, `declare -i`, array subscripts and
+//! the like are opaque, since bash evaluates variable values there as code.
 
 mod guard;
 mod walk;
