@@ -1,0 +1,127 @@
+//! Bounds checked before brush-parser sees a string, and the thread it runs on.
+//!
+//! brush-parser recurses once per nesting level (about 3-7 KB of stack each in a release
+//! build, several times that in a debug build) and would overflow on `"{ ".repeat(10_000)`.
+//! Stack overflow aborts the process, so we bound the nesting cheaply first, with counts
+//! that can only over-estimate it, and run the whole parse on a thread with a large stack.
+
+use super::CommandLine;
+use brush_parser::Token;
+
+/// Stack of the parsing thread. Only the pages touched are committed.
+const STACK_BYTES: usize = 256 << 20;
+/// Longest line parsed; longer ones are opaque.
+pub(crate) const MAX_LINE: usize = 1 << 20;
+/// Most nesting openers (counted, not matched) in one string handed to brush-parser.
+const MAX_OPENERS: usize = 1_000;
+/// Most tokens in one string.
+const MAX_TOKENS: usize = 100_000;
+
+/// Run F on a fresh thread with a large stack. Err: why it gave no answer (it panicked,
+/// or the thread could not start).
+pub(crate) fn on_big_stack<F>(f: F) -> Result<CommandLine, String>
+where
+    F: FnOnce() -> CommandLine + Send + 'static,
+{
+    let spawned = std::thread::Builder::new()
+        .name("gptel-rust-hooks-shell".into())
+        .stack_size(STACK_BYTES)
+        .spawn(f);
+    match spawned {
+        Ok(handle) => handle
+            .join()
+            .map_err(|_| "the shell parser panicked".to_owned()),
+        Err(_) => Err("cannot start the shell parser thread".to_owned()),
+    }
+}
+
+/// A character that is invisible or changes the direction of text: the line may not
+/// read as it runs.
+pub(crate) fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+        | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}'
+        | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
+        | '\u{FFF9}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A control character other than tab and newline.
+pub(crate) fn is_control(c: char) -> bool {
+    (c.is_control() && c != '\t' && c != '\n') || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Why TEXT must not be handed to brush-parser, if so: its length, and nesting counted on
+/// the raw text before tokenizing.
+pub(crate) fn check_text(text: &str) -> Result<(), String> {
+    if text.len() > MAX_LINE {
+        return Err(format!("longer than {MAX_LINE} bytes"));
+    }
+    // `${ cmd; }` and `${| cmd; }` run commands in bash 5.3 and ksh; brush-parser
+    // misreads them, and zsh's `${(flags)x}` can evaluate code.
+    let bytes = text.as_bytes();
+    for (i, w) in bytes.windows(3).enumerate() {
+        if let [b'$', b'{', b' ' | b'\t' | b'\n' | b'|' | b'('] = w {
+            let near = text.get(i..).unwrap_or("");
+            return Err(format!(
+                "unsupported expansion near `{}`",
+                super::word::show(near)
+            ));
+        }
+    }
+    // The tokenizer recurses once per `$(`, `${`, `<(`, `>(`, `$[` and backquote.
+    let mut openers = 0usize;
+    for w in bytes.windows(2) {
+        if matches!(w, [b'$', b'(' | b'{' | b'['] | [b'<' | b'>', b'(']) {
+            openers += 1;
+        }
+    }
+    openers += bytes.iter().filter(|&&b| b == b'`').count();
+    if openers > MAX_OPENERS {
+        return Err(format!("more than {MAX_OPENERS} nested expansions"));
+    }
+    Ok(())
+}
+
+/// Why TEXT contains a character that makes it opaque, if so.
+pub(crate) fn check_chars(text: &str) -> Result<(), String> {
+    match text.chars().find(|&c| is_invisible(c) || is_control(c)) {
+        Some(c) if is_invisible(c) => Err(format!(
+            "invisible or direction-changing character U+{:04X}",
+            u32::from(c)
+        )),
+        Some(c) => Err(format!("control character U+{:04X}", u32::from(c))),
+        None => Ok(()),
+    }
+}
+
+/// Why TOKENS are too many or nest too deep for brush-parser's recursive descent, if so.
+/// Every token that can open a nesting level counts, whether or not it closes later.
+pub(crate) fn check_tokens(tokens: &[Token]) -> Result<(), String> {
+    if tokens.len() > MAX_TOKENS {
+        return Err(format!("more than {MAX_TOKENS} tokens"));
+    }
+    let openers = tokens
+        .iter()
+        .filter(|t| match t {
+            Token::Operator(s, _) => s == "(",
+            Token::Word(s, _) => matches!(
+                s.as_str(),
+                "{" | "if"
+                    | "while"
+                    | "until"
+                    | "for"
+                    | "case"
+                    | "select"
+                    | "coproc"
+                    | "function"
+                    | "[["
+                    | "!"
+            ),
+        })
+        .count();
+    if openers > MAX_OPENERS {
+        return Err(format!("more than {MAX_OPENERS} nested commands"));
+    }
+    Ok(())
+}

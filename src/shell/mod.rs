@@ -1,0 +1,100 @@
+//! Command lines -> simple commands.
+//!
+//! A command line is read the way bash reads it and broken into the simple commands it
+//! would run: across `;` `&&` `||` `|` `&` and newlines, inside subshells, groups, `if`,
+//! `for`, `while`, `until`, `case`, function bodies, `$(...)`, backticks, `<(...)`,
+//! arithmetic and here-documents, and inside the strings given to `sh -c` and friends.
+//! Each simple command is then normalized: leading assignments are dropped, wrappers such
+//! as `env`, `sudo`, `timeout` or `xargs` are looked through, quotes are removed and
+//! `/bin/rm` becomes `rm`. Whatever cannot be read statically is marked opaque, and an
+//! opaque command never counts as allowed.
+//!
+//! Parser choice. We use `brush-parser`, the parser of the brush shell: it is pure Rust
+//! (no C toolchain), maintained, has a synchronous API, covers bash syntax (`[[ ]]`,
+//! arrays, `$(...)`, backticks, process substitution, here-documents, functions, `case`,
+//! `coproc`) and returns a parse error instead of silently recovering. `yash-syntax`
+//! parses POSIX sh only (it rejects `[[`) behind an async API; `tree-sitter-bash` needs a C
+//! build and recovers from errors by inserting `ERROR` nodes, which a security check would
+//! have to re-detect; `conch-parser` is unmaintained. brush-parser can overflow the stack on
+//! very deep nesting and contains `unwrap`s, so every parse runs on a thread of its own
+//! with a large stack, after a cheap bound on nesting, and a panic there makes the line
+//! opaque.
+//!
+//! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
+//! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
+//! only the wrappers listed in `wrap.rs` are looked through; globs and expansions in
+//! arguments are kept as written (`rm $opts /` is not `rm -rf /`); `xargs` appends
+//! arguments we cannot see. Arithmetic on variables, `declare -i`, array subscripts and
+//! the like are opaque, since bash evaluates variable values there as code.
+
+mod guard;
+mod walk;
+mod word;
+mod wrap;
+
+/// One simple command after normalization.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SimpleCommand {
+    /// What runs: the innermost command's words, unquoted, with leading
+    /// assignments and wrappers removed and `argv[0]` reduced to its basename.
+    pub argv: Vec<String>,
+    /// The words as written (unquoted, assignments removed), wrappers included:
+    /// `sudo -u x rm f`, `bash -c 'rm f'`, `find . -exec rm {} ;`.
+    /// Equal to `argv` when nothing was looked through (except that `argv[0]` is
+    /// a basename: `/bin/rm f` has `argv` `rm f` and `written` `/bin/rm f`).
+    pub written: Vec<String>,
+    /// Looked through a wrapper that changes privileges (`sudo`, `doas`, ...).
+    pub privileged: bool,
+    /// Why this command cannot be read statically, if so.
+    pub opaque: Option<String>,
+}
+
+/// A parsed command line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CommandLine {
+    /// Every simple command, nested ones included, in the order the shell starts
+    /// them: the commands hidden in a command's words come before the command.
+    pub commands: Vec<SimpleCommand>,
+    /// Redirection targets, unquoted; a target with expansions is kept as written.
+    pub redirects: Vec<String>,
+    /// Why the line as a whole cannot be read, if so.
+    pub opaque: Option<String>,
+}
+
+impl CommandLine {
+    /// True when neither the line nor any simple command is opaque.
+    pub fn is_static(&self) -> bool {
+        self.opaque.is_none() && self.commands.iter().all(|c| c.opaque.is_none())
+    }
+}
+
+/// How many times a command line may nest inside another (`$(...)`, `sh -c`, `eval`,
+/// parameter expansion operands) before the line is opaque.
+pub const MAX_DEPTH: usize = 8;
+
+/// Parse LINE as a shell would.
+pub fn parse(line: &str) -> CommandLine {
+    let owned = line.to_owned();
+    match guard::on_big_stack(move || walk::parse_line(&owned)) {
+        Ok(parsed) => parsed,
+        Err(why) => guessed(line.to_owned(), why),
+    }
+}
+
+/// Judge a command given as a list of words (an argv: no shell syntax is applied to the
+/// words themselves, but `bash -c STR` and the like are parsed).
+pub fn from_argv(argv: &[String]) -> CommandLine {
+    let owned = argv.to_vec();
+    match guard::on_big_stack(move || walk::from_argv(&owned)) {
+        Ok(parsed) => parsed,
+        Err(why) => guessed(argv.join(" "), why),
+    }
+}
+
+/// When parsing failed badly (WHY), an opaque line with the commands guessed from the
+/// raw text of LINE without brush-parser, so that deny rules still see them.
+fn guessed(line: String, why: String) -> CommandLine {
+    let mut out = guard::on_big_stack(move || walk::guess_line(&line)).unwrap_or_default();
+    out.opaque = Some(why);
+    out
+}

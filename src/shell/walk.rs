@@ -1,0 +1,1037 @@
+//! The walk over brush-parser's syntax tree: every simple command, every word, every
+//! redirection, and the command lines nested in words.
+
+use super::guard;
+use super::word::{
+    arith_is_literal, expand_braces, is_dangerous_var, is_inert_var_name, show,
+    subscript_is_literal, unbackquote, Word,
+};
+use super::{wrap, CommandLine, MAX_DEPTH};
+use brush_parser::ast;
+use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPieceWithSource};
+use brush_parser::{ParserOptions, Token};
+use std::rc::Rc;
+
+/// Deepest syntax tree walked; brush-parser's own bound (see `guard`) is larger.
+const MAX_AST_DEPTH: usize = 200;
+/// Most simple commands kept for one line.
+const MAX_COMMANDS: usize = 10_000;
+/// Most words brace expansion may add to one line.
+const MAX_EXPANDED_WORDS: usize = 10_000;
+/// Most words one brace expansion may give.
+const BRACE_LIMIT: usize = 256;
+/// Most `{` in a word handed to brush-parser's (recursive) brace expansion parser.
+const MAX_BRACES_IN_WORD: usize = 64;
+
+/// The command that a nested command line was given to (`bash -c STR`, `eval STR`):
+/// commands found in STR are written as that command.
+pub(crate) struct Outer {
+    pub written: Vec<String>,
+    pub privileged: bool,
+}
+
+/// Where a command line is being read.
+#[derive(Clone, Default)]
+pub(crate) struct Frame {
+    /// How many command lines this one is nested in.
+    pub depth: usize,
+    /// The command a `-c` string or the like came from, if any.
+    pub outer: Option<Rc<Outer>>,
+}
+
+impl Frame {
+    /// One level deeper, same outer command.
+    pub fn deeper(&self) -> Frame {
+        Frame {
+            depth: self.depth + 1,
+            outer: self.outer.clone(),
+        }
+    }
+
+    /// One level deeper, inside a string given to a command written as WRITTEN.
+    pub fn inside(&self, written: Vec<String>, privileged: bool) -> Frame {
+        Frame {
+            depth: self.depth + 1,
+            outer: Some(Rc::new(Outer {
+                written,
+                privileged,
+            })),
+        }
+    }
+}
+
+/// The line being built.
+pub(crate) struct Cx {
+    pub out: CommandLine,
+    words_left: usize,
+    opts: ParserOptions,
+    /// The walk stopped at `MAX_AST_DEPTH` in the line being walked.
+    too_deep: bool,
+    /// Guess from raw text only; never call brush-parser.
+    raw_only: bool,
+}
+
+/// Record WHY in SLOT unless a reason is already there.
+pub(crate) fn note(slot: &mut Option<String>, why: impl Into<String>) {
+    if slot.is_none() {
+        *slot = Some(why.into());
+    }
+}
+
+impl Cx {
+    fn new() -> Cx {
+        Cx {
+            out: CommandLine::default(),
+            words_left: MAX_EXPANDED_WORDS,
+            // Bash reads `-c` strings and scripts with `extglob` off: `!(cmd)` there is
+            // `! (cmd)`, not a pattern.
+            opts: ParserOptions {
+                enable_extended_globbing: false,
+                ..ParserOptions::default()
+            },
+            too_deep: false,
+            raw_only: false,
+        }
+    }
+
+    /// Mark the whole line opaque.
+    pub fn line_opaque(&mut self, why: impl Into<String>) {
+        note(&mut self.out.opaque, why);
+    }
+
+    /// Add a simple command.
+    pub fn push(&mut self, command: super::SimpleCommand) {
+        if self.out.commands.len() >= MAX_COMMANDS {
+            self.line_opaque(format!("more than {MAX_COMMANDS} commands"));
+        } else {
+            self.out.commands.push(command);
+        }
+    }
+
+    /// Mark the commands added since index FROM opaque for WHY, unless they already are.
+    pub fn mark_since(&mut self, from: usize, why: &Option<String>) {
+        if let Some(why) = why {
+            for c in self.out.commands.iter_mut().skip(from) {
+                note(&mut c.opaque, why.clone());
+            }
+        }
+    }
+}
+
+/// Parse a whole line.
+pub(crate) fn parse_line(line: &str) -> CommandLine {
+    let mut cx = Cx::new();
+    parse_into(&mut cx, &Frame::default(), line);
+    cx.out
+}
+
+/// Guess the commands of LINE from its raw text, without brush-parser.
+pub(crate) fn guess_line(line: &str) -> CommandLine {
+    let mut cx = Cx::new();
+    cx.raw_only = true;
+    parse_into(&mut cx, &Frame::default(), line);
+    cx.out
+}
+
+/// Judge a command given as words.
+pub(crate) fn from_argv(argv: &[String]) -> CommandLine {
+    let mut cx = Cx::new();
+    if argv.is_empty() {
+        cx.line_opaque("empty command");
+        return cx.out;
+    }
+    let total: usize = argv.iter().map(|a| a.len() + 1).sum();
+    if total > guard::MAX_LINE {
+        cx.line_opaque(format!("longer than {} bytes", guard::MAX_LINE));
+        return cx.out;
+    }
+    for a in argv {
+        if let Err(why) = guard::check_chars(a) {
+            cx.line_opaque(why);
+        }
+    }
+    let words = argv.iter().map(|a| Word::literal(a.as_str())).collect();
+    wrap::command(&mut cx, &Frame::default(), words, None, Vec::new());
+    cx.out
+}
+
+/// Parse SRC as a command line read in frame FR and add what it runs to CX.
+pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
+    if fr.depth > MAX_DEPTH {
+        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        // One level of guessing for deny rules; the guesses nest no further.
+        if fr.depth == MAX_DEPTH + 1 {
+            fallback_raw(cx, fr, src, "nested too deep");
+        }
+        return;
+    }
+    if let Err(why) = guard::check_chars(src) {
+        cx.line_opaque(why);
+    }
+    if cx.raw_only {
+        fallback_raw(cx, fr, src, "not parsed");
+        return;
+    }
+    if let Err(why) = guard::check_text(src) {
+        cx.line_opaque(why);
+        fallback_raw(cx, fr, src, "not parsed");
+        return;
+    }
+    let tokens = match brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options()) {
+        Ok(tokens) => tokens,
+        Err(e) => {
+            let why = format!("parse error: {e}");
+            cx.line_opaque(why.clone());
+            fallback_raw(cx, fr, src, &why);
+            return;
+        }
+    };
+    if let Err(why) = guard::check_tokens(&tokens) {
+        cx.line_opaque(why);
+        fallback_raw(cx, fr, src, "not parsed");
+        return;
+    }
+    match brush_parser::parse_tokens(&tokens, &cx.opts) {
+        Ok(program) => {
+            let outer_deep = std::mem::take(&mut cx.too_deep);
+            for list in &program.complete_commands {
+                compound_list(cx, fr, list, 0);
+            }
+            if std::mem::replace(&mut cx.too_deep, outer_deep) {
+                fallback_tokens(cx, fr, &tokens, "nested too deep");
+            }
+        }
+        Err(e) => {
+            let why = format!("parse error: {e}");
+            cx.line_opaque(why.clone());
+            fallback_tokens(cx, fr, &tokens, &why);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Fallbacks: a line that does not parse is opaque, but bash runs the lines before the
+// error, so deny rules still get to see the commands we can guess.
+
+const RESERVED: &[&str] = &[
+    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",
+    "esac", "select", "function", "coproc", "time", "{", "}", "!", "[[", "]]",
+];
+
+/// Guess commands from the tokens of a line that does not parse.
+fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &str) {
+    let mut chunk: Vec<&str> = Vec::new();
+    let mut skip_next = false;
+    for t in tokens {
+        match t {
+            Token::Word(w, _) => {
+                if skip_next {
+                    skip_next = false;
+                    let mut h = None;
+                    let target = word(cx, fr, w, &mut h);
+                    cx.out.redirects.push(target.text);
+                } else {
+                    chunk.push(w);
+                }
+            }
+            Token::Operator(op, _) => {
+                skip_next = false;
+                if matches!(
+                    op.as_str(),
+                    ">" | ">>" | "<" | "<>" | ">|" | "&>" | "&>>" | ">&" | "<&"
+                ) {
+                    skip_next = true;
+                } else if op.starts_with("<<") {
+                    // A here-document delimiter or here-string: data.
+                } else {
+                    fallback_chunk(cx, fr, &chunk, why);
+                    chunk.clear();
+                }
+            }
+        }
+    }
+    fallback_chunk(cx, fr, &chunk, why);
+}
+
+fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
+    let mut start = 0;
+    while let Some(w) = chunk.get(start) {
+        let assignment = w
+            .split_once('=')
+            .is_some_and(|(n, _)| is_inert_var_name(n.trim_end_matches('+')));
+        if RESERVED.contains(w) || assignment {
+            start += 1;
+        } else {
+            break;
+        }
+    }
+    let mut hazard = Some(why.to_owned());
+    let mut words = Vec::new();
+    for w in chunk.iter().skip(start) {
+        words.extend(expand_word(cx, fr, w, &mut hazard));
+    }
+    let guesses = inner_starts(&words, why);
+    if !words.is_empty() {
+        wrap::command(cx, fr, words, hazard, Vec::new());
+    }
+    for g in guesses {
+        cx.push(g);
+    }
+}
+
+/// Where the parse failed, any word of WORDS may start a command: each plausible start
+/// as an opaque command, for deny rules. Bounded, and never parsed further.
+fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
+    const MAX_GUESSES: usize = 64;
+    let mut out = Vec::new();
+    for (k, w) in words.iter().enumerate().skip(1).take(MAX_GUESSES) {
+        let name = super::word::basename(&w.text);
+        let plausible = w.is_static
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
+        if !plausible {
+            continue;
+        }
+        let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();
+        let mut argv = written.clone();
+        if let Some(first) = argv.first_mut() {
+            *first = name.to_owned();
+        }
+        out.push(super::SimpleCommand {
+            argv,
+            written,
+            privileged: false,
+            opaque: Some(format!("{why} (guessed)")),
+        });
+    }
+    out
+}
+
+/// Guess commands from raw text that was not tokenized: quotes dropped, split at blanks
+/// and operators.
+fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
+    let unquoted: String = src
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    for chunk in unquoted.split(|c: char| ";&|()<>`$\n{}".contains(c)) {
+        let words: Vec<&str> = chunk.split_ascii_whitespace().collect();
+        let mut start = 0;
+        while words
+            .get(start)
+            .is_some_and(|w| RESERVED.contains(w) || w.contains('='))
+        {
+            start += 1;
+        }
+        let words: Vec<Word> = words
+            .iter()
+            .skip(start)
+            .map(|w| Word::literal(*w))
+            .collect();
+        let guesses = inner_starts(&words, why);
+        if !words.is_empty() {
+            wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
+        }
+        for g in guesses {
+            cx.push(g);
+        }
+        if cx.out.commands.len() >= MAX_COMMANDS {
+            break;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The syntax tree.
+
+fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
+    for item in &list.0 {
+        let and_or = &item.0;
+        pipeline(cx, fr, &and_or.first, d);
+        for next in &and_or.additional {
+            match next {
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => pipeline(cx, fr, p, d),
+            }
+        }
+    }
+}
+
+fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
+    for c in &p.seq {
+        command(cx, fr, c, d + 1);
+    }
+}
+
+fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
+    if d > MAX_AST_DEPTH {
+        cx.line_opaque(format!("commands nested more than {MAX_AST_DEPTH} deep"));
+        cx.too_deep = true;
+        return;
+    }
+    match c {
+        ast::Command::Simple(s) => simple(cx, fr, s, d),
+        ast::Command::Compound(cc, redirects) => {
+            redirect_list(cx, fr, redirects.as_ref(), d);
+            compound(cx, fr, cc, d);
+        }
+        ast::Command::Function(f) => {
+            redirect_list(cx, fr, f.body.1.as_ref(), d);
+            compound(cx, fr, &f.body.0, d);
+        }
+        ast::Command::ExtendedTest(t, redirects) => {
+            redirect_list(cx, fr, redirects.as_ref(), d);
+            let mut h = None;
+            ext_test(cx, fr, &t.expr, d, &mut h);
+            if let Some(h) = h {
+                cx.line_opaque(h);
+            }
+        }
+    }
+}
+
+fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
+    let mut h = None;
+    match cc {
+        ast::CompoundCommand::Arithmetic(a) => arith(cx, fr, &a.expr.value, &mut h, true),
+        ast::CompoundCommand::ArithmeticForClause(f) => {
+            for e in [&f.initializer, &f.condition, &f.updater]
+                .into_iter()
+                .flatten()
+            {
+                arith(cx, fr, &e.value, &mut h, false);
+            }
+            compound_list(cx, fr, &f.body.list, d);
+        }
+        ast::CompoundCommand::BraceGroup(b) => compound_list(cx, fr, &b.list, d),
+        ast::CompoundCommand::Subshell(s) => compound_list(cx, fr, &s.list, d),
+        ast::CompoundCommand::ForClause(f) => {
+            for w in f.values.iter().flatten() {
+                expand_word(cx, fr, &w.value, &mut h);
+            }
+            compound_list(cx, fr, &f.body.list, d);
+        }
+        ast::CompoundCommand::CaseClause(c) => {
+            word(cx, fr, &c.value.value, &mut h);
+            for item in &c.cases {
+                for p in &item.patterns {
+                    word(cx, fr, &p.value, &mut h);
+                }
+                if let Some(list) = &item.cmd {
+                    compound_list(cx, fr, list, d);
+                }
+            }
+        }
+        ast::CompoundCommand::IfClause(i) => {
+            compound_list(cx, fr, &i.condition, d);
+            compound_list(cx, fr, &i.then, d);
+            for e in i.elses.iter().flatten() {
+                if let Some(c) = &e.condition {
+                    compound_list(cx, fr, c, d);
+                }
+                compound_list(cx, fr, &e.body, d);
+            }
+        }
+        ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
+            compound_list(cx, fr, &w.0, d);
+            compound_list(cx, fr, &w.1.list, d);
+        }
+        ast::CompoundCommand::Coprocess(c) => command(cx, fr, &c.body, d + 1),
+    }
+    if let Some(h) = h {
+        cx.line_opaque(h);
+    }
+}
+
+fn ext_test(cx: &mut Cx, fr: &Frame, e: &ast::ExtendedTestExpr, d: usize, h: &mut Option<String>) {
+    use ast::{BinaryPredicate as B, ExtendedTestExpr as E, UnaryPredicate as U};
+    if d > MAX_AST_DEPTH {
+        cx.line_opaque(format!("test nested more than {MAX_AST_DEPTH} deep"));
+        cx.too_deep = true;
+        return;
+    }
+    match e {
+        E::And(a, b) | E::Or(a, b) => {
+            ext_test(cx, fr, a, d + 1, h);
+            ext_test(cx, fr, b, d + 1, h);
+        }
+        E::Not(a) | E::Parenthesized(a) => ext_test(cx, fr, a, d + 1, h),
+        E::UnaryTest(pred, w) => {
+            let w = word(cx, fr, &w.value, h);
+            if matches!(
+                pred,
+                U::ShellVariableIsSetAndAssigned | U::ShellVariableIsSetAndNameRef
+            ) && !(w.is_static && is_inert_var_name(&w.text))
+            {
+                note(h, format!("`[[ -v {} ]]` may run commands", show(&w.text)));
+            }
+        }
+        E::BinaryTest(pred, l, r) => {
+            let l = word(cx, fr, &l.value, h);
+            let r = word(cx, fr, &r.value, h);
+            let arithmetic = matches!(
+                pred,
+                B::ArithmeticEqualTo
+                    | B::ArithmeticNotEqualTo
+                    | B::ArithmeticLessThan
+                    | B::ArithmeticLessThanOrEqualTo
+                    | B::ArithmeticGreaterThan
+                    | B::ArithmeticGreaterThanOrEqualTo
+            );
+            for w in [l, r] {
+                if arithmetic && !(w.is_static && arith_is_literal(&w.text)) {
+                    note(
+                        h,
+                        format!(
+                            "arithmetic comparison of `{}` may run commands",
+                            show(&w.text)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
+    let mut hazard = None;
+    let mut words = Vec::new();
+    for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
+        item_into(cx, fr, item, &mut words, &mut hazard, true, d);
+    }
+    if let Some(name) = &s.word_or_name {
+        words.extend(expand_word(cx, fr, &name.value, &mut hazard));
+    }
+    for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
+        item_into(cx, fr, item, &mut words, &mut hazard, false, d);
+    }
+    if words.is_empty() {
+        // Only assignments and redirections: they change the shell itself.
+        if let Some(h) = hazard {
+            cx.line_opaque(h);
+        }
+        return;
+    }
+    let stdin = stdin_texts(fr, s);
+    wrap::command(cx, fr, words, hazard, stdin);
+}
+
+/// The here-documents and here-strings S reads as standard input, as text.
+fn stdin_texts(fr: &Frame, s: &ast::SimpleCommand) -> Vec<String> {
+    let mut texts = Vec::new();
+    let items = s.prefix.iter().flat_map(|p| p.0.iter());
+    for item in items.chain(s.suffix.iter().flat_map(|p| p.0.iter())) {
+        match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(ast::IoRedirect::HereDocument(fd, doc))
+                if fd.unwrap_or(0) == 0 =>
+            {
+                texts.push(doc.doc.value.clone())
+            }
+            ast::CommandPrefixOrSuffixItem::IoRedirect(ast::IoRedirect::HereString(fd, w))
+                if fd.unwrap_or(0) == 0 =>
+            {
+                // Already walked for its own substitutions; read it again quietly.
+                let mut quiet = Cx::new();
+                let mut h = None;
+                let w = word(&mut quiet, fr, &w.value, &mut h);
+                texts.push(w.text);
+            }
+            _ => {}
+        }
+    }
+    texts
+}
+
+fn item_into(
+    cx: &mut Cx,
+    fr: &Frame,
+    item: &ast::CommandPrefixOrSuffixItem,
+    words: &mut Vec<Word>,
+    hazard: &mut Option<String>,
+    in_prefix: bool,
+    d: usize,
+) {
+    match item {
+        ast::CommandPrefixOrSuffixItem::IoRedirect(r) => redirect(cx, fr, r, hazard, d),
+        ast::CommandPrefixOrSuffixItem::Word(w) => {
+            // `{name}>file` stores a descriptor in NAME, evaluating a subscript in it;
+            // brush-parser reads `{name}` as a word.
+            let inner = w.value.strip_prefix('{').and_then(|v| v.strip_suffix('}'));
+            if let Some(name) = inner.filter(|n| n.contains('[')) {
+                if !is_inert_var_name(name) {
+                    note(
+                        hazard,
+                        format!("descriptor variable `{}` may run commands", show(name)),
+                    );
+                }
+            }
+            words.extend(expand_word(cx, fr, &w.value, hazard));
+        }
+        ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
+            let w = assignment(cx, fr, a, hazard);
+            if !in_prefix {
+                words.push(w);
+            }
+        }
+        ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+            compound_list(cx, fr, &sub.list, d + 1);
+            let text = match kind {
+                ast::ProcessSubstitutionKind::Read => "<(...)",
+                ast::ProcessSubstitutionKind::Write => ">(...)",
+            };
+            words.push(Word {
+                text: text.into(),
+                is_static: false,
+                pattern: false,
+            });
+        }
+    }
+}
+
+/// An assignment `NAME=VALUE` or `NAME[SUB]=VALUE`, as a word.
+fn assignment(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, h: &mut Option<String>) -> Word {
+    let (name, shown) = match &a.name {
+        ast::AssignmentName::VariableName(n) => (n.as_str(), n.clone()),
+        ast::AssignmentName::ArrayElementName(n, sub) => {
+            subscript(cx, fr, sub, h);
+            (n.as_str(), format!("{n}[{sub}]"))
+        }
+    };
+    if is_dangerous_var(name) {
+        note(h, format!("assignment to `{name}` can change what runs"));
+    }
+    let (value, is_static) = match &a.value {
+        ast::AssignmentValue::Scalar(w) => {
+            let w = word(cx, fr, &w.value, h);
+            (w.text, w.is_static)
+        }
+        ast::AssignmentValue::Array(items) => {
+            let mut parts = Vec::new();
+            let mut is_static = true;
+            for (key, value) in items {
+                if let Some(key) = key {
+                    let k = word(cx, fr, &key.value, h);
+                    if !(k.is_static && subscript_is_literal(&k.text)) {
+                        note(
+                            h,
+                            format!("array subscript `{}` may run commands", show(&k.text)),
+                        );
+                    }
+                }
+                for w in expand_word(cx, fr, &value.value, h) {
+                    is_static &= w.is_static;
+                    parts.push(w.text);
+                }
+            }
+            (format!("({})", parts.join(" ")), is_static)
+        }
+    };
+    let op = if a.append { "+=" } else { "=" };
+    Word {
+        text: format!("{shown}{op}{value}"),
+        is_static,
+        pattern: false,
+    }
+}
+
+/// An array subscript, which bash evaluates as arithmetic.
+fn subscript(cx: &mut Cx, fr: &Frame, sub: &str, h: &mut Option<String>) {
+    if !subscript_is_literal(sub) {
+        note(
+            h,
+            format!("array subscript `{}` may run commands", show(sub)),
+        );
+        if sub.contains(['$', '`']) {
+            arith(cx, fr, sub, h, false);
+        }
+    }
+}
+
+fn redirect_list(cx: &mut Cx, fr: &Frame, list: Option<&ast::RedirectList>, d: usize) {
+    let mut h = None;
+    for r in list.iter().flat_map(|l| l.0.iter()) {
+        redirect(cx, fr, r, &mut h, d);
+    }
+    if let Some(h) = h {
+        cx.line_opaque(h);
+    }
+}
+
+fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>, d: usize) {
+    match r {
+        ast::IoRedirect::File(_, _, target) => match target {
+            ast::IoFileRedirectTarget::Filename(w) => {
+                let w = word(cx, fr, &w.value, h);
+                cx.out.redirects.push(w.text);
+            }
+            ast::IoFileRedirectTarget::Fd(_) => {}
+            ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                compound_list(cx, fr, &sub.list, d + 1);
+            }
+            ast::IoFileRedirectTarget::Duplicate(w) => {
+                // `>&word` with a word that is not a descriptor is `&>word`; bash
+                // evaluates an expanded one as arithmetic.
+                let w = word(cx, fr, &w.value, h);
+                if !w.is_static {
+                    note(
+                        h,
+                        format!("descriptor `{}` may run commands", show(&w.text)),
+                    );
+                }
+                let fd = w.is_static && {
+                    let t = w.text.strip_suffix('-').unwrap_or(&w.text);
+                    t.chars().all(|c| c.is_ascii_digit())
+                };
+                if !fd {
+                    cx.out.redirects.push(w.text);
+                }
+            }
+        },
+        ast::IoRedirect::HereDocument(_, doc) => {
+            if doc.requires_expansion {
+                heredoc(cx, fr, &doc.doc.value, h);
+            }
+        }
+        ast::IoRedirect::HereString(_, w) => {
+            word(cx, fr, &w.value, h);
+        }
+        ast::IoRedirect::OutputAndError(w, _) => {
+            let w = word(cx, fr, &w.value, h);
+            cx.out.redirects.push(w.text);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Words.
+
+/// SRC as the words it becomes after brace expansion.
+pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Vec<Word> {
+    if src.contains('{') && src.contains('}') {
+        if src.matches('{').count() > MAX_BRACES_IN_WORD {
+            note(h, format!("too many braces in `{}`", show(src)));
+            let mut w = word(cx, fr, src, h);
+            w.pattern = true;
+            return vec![w];
+        }
+        if let Ok(Some(pieces)) = bw::parse_brace_expansions(src, &cx.opts) {
+            if pieces
+                .iter()
+                .any(|p| matches!(p, BraceExpressionOrText::Expr(_)))
+            {
+                match expand_braces(&pieces, BRACE_LIMIT) {
+                    Some(list) if list.len() <= cx.words_left => {
+                        cx.words_left -= list.len();
+                        return list
+                            .iter()
+                            .map(|s| {
+                                let mut w = word(cx, fr, s, h);
+                                w.pattern = true;
+                                w
+                            })
+                            .collect();
+                    }
+                    _ => note(h, format!("brace expansion `{}` is too large", show(src))),
+                }
+            }
+        }
+    }
+    vec![word(cx, fr, src, h)]
+}
+
+/// SRC as one word: quotes removed, nested commands added to CX, hazards noted in H.
+pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Word {
+    match bw::parse(src, &cx.opts) {
+        Ok(pieces) => {
+            let mut w = Word::literal("");
+            pieces_into(cx, fr, src, &pieces, false, &mut w, h);
+            w
+        }
+        Err(_) => {
+            cx.line_opaque(format!("cannot read word `{}`", show(src)));
+            Word {
+                text: src.to_owned(),
+                is_static: false,
+                pattern: true,
+            }
+        }
+    }
+}
+
+fn pieces_into(
+    cx: &mut Cx,
+    fr: &Frame,
+    src: &str,
+    pieces: &[WordPieceWithSource],
+    quoted: bool,
+    w: &mut Word,
+    h: &mut Option<String>,
+) {
+    for p in pieces {
+        let raw = src.get(p.start_index..p.end_index).unwrap_or("");
+        match &p.piece {
+            WordPiece::Text(t) => {
+                if !quoted && super::word::has_pattern_chars(t) {
+                    w.pattern = true;
+                }
+                w.text.push_str(t);
+            }
+            WordPiece::SingleQuotedText(t) => w.text.push_str(t),
+            WordPiece::AnsiCQuotedText(t) => w.text.push_str(&super::word::ansi_c(t)),
+            WordPiece::DoubleQuotedSequence(inner)
+            | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                pieces_into(cx, fr, src, inner, true, w, h);
+            }
+            WordPiece::TildeExpansion(_) => w.text.push_str(raw),
+            WordPiece::EscapeSequence(e) => {
+                let mut chars = e.chars();
+                let _backslash = chars.next();
+                let rest = chars.as_str();
+                if rest == "\n" {
+                    // A line continuation.
+                } else if !quoted || matches!(rest, "$" | "`" | "\"" | "\\") {
+                    w.text.push_str(rest);
+                } else {
+                    w.text.push_str(e);
+                }
+            }
+            WordPiece::ParameterExpansion(pe) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                parameter(cx, fr, pe, h);
+            }
+            WordPiece::CommandSubstitution(inner) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                parse_into(cx, &fr.deeper(), inner);
+            }
+            WordPiece::BackquotedCommandSubstitution(_) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                match raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+                    Some(body) => parse_into(cx, &fr.deeper(), &unbackquote(body, quoted)),
+                    None => cx.line_opaque(format!("cannot read `{}`", show(raw))),
+                }
+            }
+            WordPiece::ArithmeticExpression(e) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                arith(cx, fr, &e.value, h, true);
+            }
+        }
+    }
+}
+
+/// A parameter expansion: the words inside it, and the forms that evaluate code.
+fn parameter(cx: &mut Cx, fr: &Frame, pe: &bw::ParameterExpr, h: &mut Option<String>) {
+    use bw::ParameterExpr as P;
+    let mut inner: Vec<&String> = Vec::new();
+    let (param, indirect) = match pe {
+        P::Parameter {
+            parameter,
+            indirect,
+        }
+        | P::ParameterLength {
+            parameter,
+            indirect,
+        } => (parameter, *indirect),
+        P::UseDefaultValues {
+            parameter,
+            indirect,
+            default_value,
+            ..
+        }
+        | P::AssignDefaultValues {
+            parameter,
+            indirect,
+            default_value,
+            ..
+        } => {
+            inner.extend(default_value);
+            (parameter, *indirect)
+        }
+        P::IndicateErrorIfNullOrUnset {
+            parameter,
+            indirect,
+            error_message,
+            ..
+        } => {
+            inner.extend(error_message);
+            (parameter, *indirect)
+        }
+        P::UseAlternativeValue {
+            parameter,
+            indirect,
+            alternative_value,
+            ..
+        } => {
+            inner.extend(alternative_value);
+            (parameter, *indirect)
+        }
+        P::RemoveSmallestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveSmallestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::UppercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::UppercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        } => {
+            inner.extend(pattern);
+            (parameter, *indirect)
+        }
+        P::Substring {
+            parameter,
+            indirect,
+            offset,
+            length,
+        } => {
+            arith(cx, fr, &offset.value, h, false);
+            if let Some(l) = length {
+                arith(cx, fr, &l.value, h, false);
+            }
+            (parameter, *indirect)
+        }
+        P::Transform {
+            parameter,
+            indirect,
+            op,
+        } => {
+            if matches!(op, bw::ParameterTransformOp::PromptExpand) {
+                note(h, "prompt expansion `${...@P}` may run commands");
+            }
+            (parameter, *indirect)
+        }
+        P::ReplaceSubstring {
+            parameter,
+            indirect,
+            pattern,
+            replacement,
+            ..
+        } => {
+            inner.push(pattern);
+            inner.extend(replacement);
+            (parameter, *indirect)
+        }
+        P::VariableNames { .. } | P::MemberKeys { .. } => return,
+    };
+    if indirect {
+        note(h, "indirect expansion `${!...}` may run commands");
+    }
+    if let bw::Parameter::NamedWithIndex { index, .. } = param {
+        subscript(cx, fr, index, h);
+    }
+    if inner.is_empty() {
+        return;
+    }
+    let deeper = fr.deeper();
+    if deeper.depth > MAX_DEPTH {
+        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        return;
+    }
+    for s in inner {
+        word(cx, &deeper, s, h);
+    }
+}
+
+/// Arithmetic TEXT. AS_COMMAND: it is `((...))` or `$((...))`, which bash reads as
+/// nested subshells when it does not close as arithmetic (`((cmd) )`); brush-parser
+/// may not draw that line where bash does, so commands are also looked for in TEXT.
+fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>, as_command: bool) {
+    if !arith_is_literal(text) {
+        note(
+            h,
+            format!(
+                "arithmetic `{}` may run commands through variables",
+                show(text)
+            ),
+        );
+    }
+    let deeper = fr.deeper();
+    if deeper.depth > MAX_DEPTH {
+        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        return;
+    }
+    if text.contains(['$', '`']) {
+        match bw::parse(text, &cx.opts) {
+            Ok(pieces) => {
+                let mut sink = Word::literal("");
+                pieces_into(cx, &deeper, text, &pieces, true, &mut sink, h);
+            }
+            Err(_) => cx.line_opaque(format!("cannot read arithmetic `{}`", show(text))),
+        }
+    }
+    if as_command && looks_like_command(text) {
+        // A guess for deny rules: its commands are kept (opaque), its verdict is not.
+        let mut guess = Cx::new();
+        parse_into(&mut guess, &deeper, text);
+        let from = cx.out.commands.len();
+        for c in guess.out.commands {
+            cx.push(c);
+        }
+        cx.mark_since(from, &Some("may be a subshell inside `((...))`".into()));
+        cx.out.redirects.extend(guess.out.redirects);
+    }
+}
+
+/// Arithmetic TEXT that reads like a command: a name, then blanks and more.
+fn looks_like_command(text: &str) -> bool {
+    // brush-parser reads `( ( cmd ) )` as `(( ( cmd ) ))`.
+    let text = text.trim_start_matches(|c: char| c == '(' || c.is_ascii_whitespace());
+    let Some((first, _)) = text.split_once(|c: char| c.is_ascii_whitespace()) else {
+        return false;
+    };
+    first
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '.' || c == '_')
+        && first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+}
+
+/// An unquoted here-document body, which undergoes expansion.
+fn heredoc(cx: &mut Cx, fr: &Frame, body: &str, h: &mut Option<String>) {
+    match bw::parse_heredoc(body, &cx.opts) {
+        Ok(pieces) => {
+            let mut sink = Word::literal("");
+            pieces_into(cx, fr, body, &pieces, true, &mut sink, h);
+        }
+        Err(_) => cx.line_opaque("cannot read here-document"),
+    }
+}

@@ -1,0 +1,320 @@
+//! Words after quote removal, and the small pure helpers the walker uses on them.
+
+use brush_parser::word::{BraceExpressionMember, BraceExpressionOrText};
+
+/// A word after quote removal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Word {
+    /// Static parts unquoted; expansions (`$x`, `$(...)`, ...) kept as written.
+    pub text: String,
+    /// No expansion at all: `text` is exactly what the program receives.
+    pub is_static: bool,
+    /// Unquoted glob or brace characters, or the result of a brace expansion: as a
+    /// command name it could be anything.
+    pub pattern: bool,
+}
+
+impl Word {
+    /// A word that is exactly TEXT.
+    pub fn literal(text: impl Into<String>) -> Self {
+        Word {
+            text: text.into(),
+            is_static: true,
+            pattern: false,
+        }
+    }
+}
+
+/// TEXT shortened for a message.
+pub(crate) fn show(text: &str) -> String {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}...", text.get(..i).unwrap_or("")),
+        None => text.to_owned(),
+    }
+}
+
+/// The last component of a command name: `/bin/rm` -> `rm`.
+pub(crate) fn basename(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// Unquoted characters that make a word a pattern (glob, extglob, brace).
+pub(crate) fn has_pattern_chars(text: &str) -> bool {
+    text.contains(['*', '?', '[', ']', '{', '}'])
+        || ["@(", "!(", "+("].iter().any(|p| text.contains(p))
+}
+
+/// Decode the body of `$'...'` as bash does. A NUL ends the string, as in bash.
+pub(crate) fn ansi_c(body: &str) -> String {
+    let mut out = String::new();
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        let decoded: Option<u32> = match e {
+            'a' => Some(7),
+            'b' => Some(8),
+            'e' | 'E' => Some(27),
+            'f' => Some(12),
+            'n' => Some(10),
+            'r' => Some(13),
+            't' => Some(9),
+            'v' => Some(11),
+            '\\' | '\'' | '"' | '?' => Some(u32::from(e)),
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|d| d.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                Some(v & 0xFF)
+            }
+            'x' | 'u' | 'U' => {
+                let max = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let mut v: u32 = 0;
+                let mut n = 0;
+                while n < max {
+                    match chars.peek().and_then(|d| d.to_digit(16)) {
+                        Some(d) => {
+                            v = v.saturating_mul(16).saturating_add(d);
+                            chars.next();
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                if n == 0 {
+                    out.push('\\');
+                    out.push(e);
+                    continue;
+                }
+                Some(v)
+            }
+            'c' => match chars.next() {
+                Some(x) => Some(u32::from(x) & 0x1F),
+                None => {
+                    out.push_str("\\c");
+                    continue;
+                }
+            },
+            _ => None,
+        };
+        match decoded {
+            Some(0) => break,
+            // Invalid code points become U+FFFD, which no command name contains.
+            Some(v) => out.push(char::from_u32(v).unwrap_or('\u{FFFD}')),
+            None => {
+                out.push('\\');
+                out.push(e);
+            }
+        }
+    }
+    out
+}
+
+/// The command inside backquotes as the shell reads it: a backslash before `$`, a
+/// backquote or a backslash (and, inside double quotes, a double quote) is removed.
+pub(crate) fn unbackquote(body: &str, in_double_quotes: bool) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n) = chars.peek() {
+                if matches!(n, '$' | '`' | '\\') || (in_double_quotes && n == '"') {
+                    out.push(n);
+                    chars.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Arithmetic TEXT made of numbers and operators only. Anything else (a variable name,
+/// `$`, a subscript) can make bash evaluate a variable's value as an expression, and
+/// `a[$(cmd)]` in that value runs `cmd`.
+pub(crate) fn arith_is_literal(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_ascii_digit() || c.is_ascii_whitespace() || "+-*/%<>=!&|^~?:,()".contains(c))
+}
+
+/// A variable name as a builtin receives it (`read NAME`, `declare NAME=...`): true when
+/// it cannot make bash evaluate anything (`x`, `a[3]`), false for `a[$i]`, `a[i]`, `$x`.
+pub(crate) fn is_inert_var_name(name: &str) -> bool {
+    let (base, sub) = match name.split_once('[') {
+        Some((b, rest)) => match rest.strip_suffix(']') {
+            Some(s) => (b, Some(s)),
+            None => return false,
+        },
+        None => (name, None),
+    };
+    let ident = base
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && base.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ident && sub.is_none_or(subscript_is_literal)
+}
+
+/// An array subscript that needs no evaluation: digits, `@` or `*`.
+pub(crate) fn subscript_is_literal(sub: &str) -> bool {
+    let s = sub.trim();
+    s == "@" || s == "*" || (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// Variables whose value makes the shell or a common program run other code, or changes
+/// what a command name runs.
+pub(crate) fn is_dangerous_var(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "PATH",
+        "BASH_ENV",
+        "ENV",
+        "PS1",
+        "PS2",
+        "PS3",
+        "PS4",
+        "PROMPT_COMMAND",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "BASH_LOADABLES_PATH",
+        "EXECIGNORE",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "BROWSER",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "PYTHONSTARTUP",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "PROMPT",
+    ];
+    const PREFIX: &[&str] = &["BASH_FUNC_", "LD_", "DYLD_", "GIT_"];
+    // Git variables that only label or trace; the others can name hooks, editors,
+    // pagers, ssh commands or configuration.
+    const GIT_INERT: &[&str] = &[
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "GIT_COMMITTER_DATE",
+        "GIT_TERMINAL_PROMPT",
+        "GIT_OPTIONAL_LOCKS",
+        "GIT_FLUSH",
+        "GIT_MERGE_AUTOEDIT",
+        "GIT_TRACE",
+    ];
+    if GIT_INERT.contains(&name) {
+        return false;
+    }
+    EXACT.contains(&name) || PREFIX.iter().any(|p| name.starts_with(p))
+}
+
+/// The words a brace expansion gives, as raw shell text, or None when there would be
+/// more than LIMIT of them.
+pub(crate) fn expand_braces(pieces: &[BraceExpressionOrText], limit: usize) -> Option<Vec<String>> {
+    let mut acc = vec![String::new()];
+    for piece in pieces {
+        let alternatives = match piece {
+            BraceExpressionOrText::Text(t) => vec![t.clone()],
+            BraceExpressionOrText::Expr(members) => {
+                let mut alts = Vec::new();
+                for m in members {
+                    alts.extend(expand_member(m, limit)?);
+                    if alts.len() > limit {
+                        return None;
+                    }
+                }
+                alts
+            }
+        };
+        if acc.len().saturating_mul(alternatives.len()) > limit {
+            return None;
+        }
+        acc = acc
+            .iter()
+            .flat_map(|a| alternatives.iter().map(move |b| format!("{a}{b}")))
+            .collect();
+    }
+    Some(acc)
+}
+
+fn expand_member(m: &BraceExpressionMember, limit: usize) -> Option<Vec<String>> {
+    match m {
+        BraceExpressionMember::Child(pieces) => expand_braces(pieces, limit),
+        BraceExpressionMember::NumberSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let seq = sequence(i128::from(*start), i128::from(*end), *increment, limit)?;
+            Some(seq.into_iter().map(|n| n.to_string()).collect())
+        }
+        BraceExpressionMember::CharSequence {
+            start,
+            end,
+            increment,
+        } => {
+            let seq = sequence(
+                i128::from(u32::from(*start)),
+                i128::from(u32::from(*end)),
+                *increment,
+                limit,
+            )?;
+            Some(
+                seq.into_iter()
+                    .filter_map(|n| u32::try_from(n).ok().and_then(char::from_u32))
+                    .map(|c| {
+                        // Characters between `Z` and `a` are punctuation: keep them literal.
+                        if c.is_ascii_alphanumeric() {
+                            c.to_string()
+                        } else {
+                            format!("\\{c}")
+                        }
+                    })
+                    .collect(),
+            )
+        }
+    }
+}
+
+fn sequence(start: i128, end: i128, increment: i64, limit: usize) -> Option<Vec<i128>> {
+    let step = i128::from(increment).abs().max(1);
+    let count = (end - start).abs() / step + 1;
+    if count > i128::try_from(limit).unwrap_or(i128::MAX) {
+        return None;
+    }
+    let dir = if end >= start { step } else { -step };
+    Some((0..count).map(|k| start + k * dir).collect())
+}
