@@ -358,9 +358,9 @@ impl<'p> Prepared<'p> {
         if !self.policy.path_rel.set.is_empty() {
             if let Some(cwd) = &self.path_env.cwd {
                 if let Some(rel) = path::relative_to(p, &cwd.to_string_lossy()) {
-                    if !rel.is_empty() {
-                        glob_hits(&self.policy.path_rel, rel, &mut hits, &mut scratch);
-                    }
+                    // The cwd itself is `.` (so `./**` covers it, `src/*` not).
+                    let rel = if rel.is_empty() { "." } else { rel };
+                    glob_hits(&self.policy.path_rel, rel, &mut hits, &mut scratch);
                 }
             }
         }

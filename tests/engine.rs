@@ -1172,7 +1172,10 @@ fn path_outside_relative_to_cwd() {
     };
     assert_eq!(at("x/y", Some("/nonexistent-proj")), None);
     assert_eq!(at("../other/y", Some("/nonexistent-proj")), Some(Deny));
-    assert_eq!(at("/nonexistent-proj-evil/y", Some("/nonexistent-proj")), Some(Deny));
+    assert_eq!(
+        at("/nonexistent-proj-evil/y", Some("/nonexistent-proj")),
+        Some(Deny)
+    );
     // Without a cwd nothing is inside the project.
     assert_eq!(at("/nonexistent-proj/y", None), Some(Deny));
 }

@@ -17,6 +17,26 @@ const MAX_OPENERS: usize = 1_000;
 /// Most tokens in one string.
 const MAX_TOKENS: usize = 100_000;
 
+/// Longest text parsed on the calling thread. Every nesting level takes at least two
+/// bytes of text and a few KB of brush-parser's stack, so this keeps the parse far
+/// inside the caller's stack (Emacs's main thread has megabytes); starting the big-stack
+/// thread costs about 0.2 ms, more than the whole decision.
+const INLINE_BYTES: usize = 256;
+
+/// Run F for a text of LEN bytes: inline when it is short, else on a thread with a large
+/// stack. A panic in F is caught either way. Err: why it gave no answer.
+pub(crate) fn run<F>(len: usize, f: F) -> Result<CommandLine, String>
+where
+    F: FnOnce() -> CommandLine + Send + 'static,
+{
+    if len <= INLINE_BYTES {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+            .map_err(|_| "the shell parser panicked".to_owned())
+    } else {
+        on_big_stack(f)
+    }
+}
+
 /// Run F on a fresh thread with a large stack. Err: why it gave no answer (it panicked,
 /// or the thread could not start).
 pub(crate) fn on_big_stack<F>(f: F) -> Result<CommandLine, String>

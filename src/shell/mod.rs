@@ -75,7 +75,7 @@ pub const MAX_DEPTH: usize = 8;
 /// Parse LINE as a shell would.
 pub fn parse(line: &str) -> CommandLine {
     let owned = line.to_owned();
-    match guard::on_big_stack(move || walk::parse_line(&owned)) {
+    match guard::run(line.len(), move || walk::parse_line(&owned)) {
         Ok(parsed) => parsed,
         Err(why) => guessed(line.to_owned(), why),
     }
@@ -85,7 +85,8 @@ pub fn parse(line: &str) -> CommandLine {
 /// words themselves, but `bash -c STR` and the like are parsed).
 pub fn from_argv(argv: &[String]) -> CommandLine {
     let owned = argv.to_vec();
-    match guard::on_big_stack(move || walk::from_argv(&owned)) {
+    let len = argv.iter().map(|w| w.len() + 1).sum();
+    match guard::run(len, move || walk::from_argv(&owned)) {
         Ok(parsed) => parsed,
         Err(why) => guessed(argv.join(" "), why),
     }
@@ -94,7 +95,8 @@ pub fn from_argv(argv: &[String]) -> CommandLine {
 /// When parsing failed badly (WHY), an opaque line with the commands guessed from the
 /// raw text of LINE without brush-parser, so that deny rules still see them.
 fn guessed(line: String, why: String) -> CommandLine {
-    let mut out = guard::on_big_stack(move || walk::guess_line(&line)).unwrap_or_default();
+    let len = line.len();
+    let mut out = guard::run(len, move || walk::guess_line(&line)).unwrap_or_default();
     out.opaque = Some(why);
     out
 }
