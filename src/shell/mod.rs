@@ -16,9 +16,9 @@
 //! parses POSIX sh only (it rejects `[[`) behind an async API; `tree-sitter-bash` needs a C
 //! build and recovers from errors by inserting `ERROR` nodes, which a security check would
 //! have to re-detect; `conch-parser` is unmaintained. brush-parser can overflow the stack on
-//! very deep nesting and contains `unwrap`s, so every parse runs on a thread of its own
-//! with a large stack, after a cheap bound on nesting, and a panic there makes the line
-//! opaque.
+//! very deep nesting and contains `unwrap`s, so a parse is bounded first (length, counted
+//! nesting), lines longer than a few hundred bytes run on a thread of their own with a
+//! large stack, and a panic anywhere makes the line opaque.
 //!
 //! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
 //! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
