@@ -139,6 +139,8 @@ fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
 /// be read signals `gptel-rust-hooks-call-error'.
 #[defun]
 fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+    // A call that fails leaves no stale record for the log.
+    set_last(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
     let read = match lisp::read_call(env, policy, info, cwd, false, false) {
@@ -148,41 +150,37 @@ fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> 
     let outcome = eval::evaluate(policy, &read.call);
     let answer = lisp::answer(env, &outcome, &read.values)?;
     let micros = start.elapsed().as_secs_f64() * 1e6;
-    LAST.with(|last| {
-        *last.borrow_mut() = Some(Last {
-            decision: outcome.decision.map(rule::Decision::name),
-            matched: outcome
-                .decided
-                .matched
-                .iter()
-                .map(|&r| policy.rules[r].label.clone())
-                .collect(),
-            by: outcome.by.map(|r| policy.rules[r].label.clone()),
-            reason: outcome.reason.clone(),
-            micros,
-        })
-    });
+    set_last(Some(Last {
+        decision: outcome.decision.map(rule::Decision::name),
+        matched: outcome
+            .decided
+            .matched
+            .iter()
+            .map(|&r| policy.rules[r].label.clone())
+            .collect(),
+        by: outcome.by.map(|r| policy.rules[r].label.clone()),
+        reason: outcome.reason.clone(),
+        micros,
+    }));
     Ok(answer)
+}
+
+fn set_last(value: Option<Last>) {
+    LAST.with(|last| *last.borrow_mut() = value);
 }
 
 /// Apply POLICY's post-call effects to the tool call INFO, which has `:result'.
 ///
 /// Return (:result NEW) when the result the model sees changes, else nil.
+/// The result is read only when some rule applies to the call (or secrets
+/// are redacted), and then crosses the boundary once each way.
 #[defun]
 fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+    set_last(None);
     let policy: &Policy = policy.into_rust()?;
-    if !policy.has_post_effects && !policy.options.redact_secrets {
-        return ().into_lisp(env);
-    }
     let start = Instant::now();
-    let read = match lisp::read_call(env, policy, info, cwd, true, false) {
-        Ok(r) => r,
-        Err(why) => return malformed(env, &why),
-    };
-    let outcome = post::post(policy, &read.call);
-    let micros = start.elapsed().as_secs_f64() * 1e6;
-    LAST.with(|last| {
-        *last.borrow_mut() = Some(Last {
+    let record = |outcome: &post::PostOutcome| {
+        set_last(Some(Last {
             decision: None,
             matched: outcome
                 .applied
@@ -191,9 +189,38 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
                 .collect(),
             by: None,
             reason: (outcome.redactions > 0).then(|| format!("{} redactions", outcome.redactions)),
-            micros,
-        })
-    });
+            micros: start.elapsed().as_secs_f64() * 1e6,
+        }))
+    };
+    let mut outcome = post::PostOutcome {
+        result: None,
+        applied: Vec::new(),
+        redactions: 0,
+    };
+    if !policy.has_post_effects && !policy.options.redact_secrets {
+        record(&outcome);
+        return ().into_lisp(env);
+    }
+    let mut read = match lisp::read_call(env, policy, info, cwd, false, false) {
+        Ok(r) => r,
+        Err(why) => return malformed(env, &why),
+    };
+    let applied = post::applying(policy, &read.call);
+    if post::needs_result(policy, &applied) {
+        read.call.result = match lisp::read_result(env, info) {
+            Ok(r) => r,
+            Err(why) => return malformed(env, &why),
+        };
+        outcome = post::apply(
+            policy,
+            &read.call.name,
+            read.call.result.as_deref().unwrap_or(""),
+            applied,
+        );
+    } else {
+        outcome.applied = applied;
+    }
+    record(&outcome);
     match outcome.result {
         Some(text) => env.list((lisp::kw_result.bind(env), text)),
         None => ().into_lisp(env),

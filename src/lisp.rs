@@ -327,22 +327,33 @@ pub fn read_call<'e>(
         call.cwd = cwd.into_rust::<String>().ok();
     }
     if post {
-        let result = get(kw_result)?;
-        call.result = match kind(env, result).map_err(|e| e.to_string())? {
-            Kind::Str => Some(
-                result
-                    .into_rust::<String>()
-                    .map_err(|_| "the tool result is not valid UTF-8 text".to_string())?,
-            ),
-            Kind::Nil => None,
-            _ => Some(
-                to_json(env, result, 0, &mut MAX_NODES.clone())
-                    .map(|j| j.to_string())
-                    .map_err(|why| format!("the tool result is {why}"))?,
-            ),
-        };
+        call.result = read_result(env, info)?;
     }
     Ok(LispCall { call, values })
+}
+
+/// Read the `:result' of the hook's plist INFO: text as it is, other data
+/// as JSON text, nil as None. The text crosses the boundary once.
+pub fn read_result<'e>(
+    env: &'e Env,
+    info: Value<'e>,
+) -> std::result::Result<Option<String>, Malformed> {
+    let result = env
+        .call(plist_get, (info, kw_result.bind(env)))
+        .map_err(|_| "the hook's argument is not a plist".to_string())?;
+    Ok(match kind(env, result).map_err(|e| e.to_string())? {
+        Kind::Str => Some(
+            result
+                .into_rust::<String>()
+                .map_err(|_| "the tool result is not valid UTF-8 text".to_string())?,
+        ),
+        Kind::Nil => None,
+        _ => Some(
+            to_json(env, result, 0, &mut MAX_NODES.clone())
+                .map(|j| j.to_string())
+                .map_err(|why| format!("the tool result is {why}"))?,
+        ),
+    })
 }
 
 /// Turn a serde value into Lisp as gptel's JSON reader would: objects are
