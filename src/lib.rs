@@ -245,6 +245,14 @@ fn explain<'e>(
     eval::explain(policy, &read.call).to_string().into_lisp(env)
 }
 
+/// Forget the last decision, so that a call failing before it is decided
+/// is not credited with an earlier call's rules.
+#[defun]
+fn forget_last() -> Result<()> {
+    set_last(None);
+    Ok(())
+}
+
 /// Return what the last decision was: (DECISION MATCHED BY REASON MICROSECONDS).
 #[defun]
 fn last(env: &Env) -> Result<Value<'_>> {

@@ -332,8 +332,9 @@ pub fn read_call<'e>(
     Ok(LispCall { call, values })
 }
 
-/// Read the `:result' of the hook's plist INFO: text as it is, other data
-/// as JSON text, nil as None. The text crosses the boundary once.
+/// Read the `:result' of the hook's plist INFO: text as it is (text that
+/// is not valid Unicode with U+FFFD for each bad character), other data as
+/// JSON text, nil as None. The text crosses the boundary once.
 pub fn read_result<'e>(
     env: &'e Env,
     info: Value<'e>,
@@ -342,11 +343,11 @@ pub fn read_result<'e>(
         .call(plist_get, (info, kw_result.bind(env)))
         .map_err(|_| "the hook's argument is not a plist".to_string())?;
     Ok(match kind(env, result).map_err(|e| e.to_string())? {
-        Kind::Str => Some(
-            result
-                .into_rust::<String>()
-                .map_err(|_| "the tool result is not valid UTF-8 text".to_string())?,
-        ),
+        Kind::Str => Some(match result.into_rust::<String>() {
+            Ok(s) => s,
+            Err(_) => lossy_string(env, result)
+                .ok_or_else(|| "the tool result is not valid Unicode text".to_string())?,
+        }),
         Kind::Nil => None,
         _ => Some(
             to_json(env, result, 0, &mut MAX_NODES.clone())

@@ -1,0 +1,551 @@
+;;; gptel-rust-hooks-log.el --- Audit log of gptel-rust-hooks decisions -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The gptel-rust-hooks developers
+
+;; Author: The gptel-rust-hooks developers
+;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software; you can redistribute it and/or modify
+;; it under the terms of the GNU General Public License as published by
+;; the Free Software Foundation, either version 3 of the License, or
+;; (at your option) any later version.
+
+;; This program is distributed in the hope that it will be useful,
+;; but WITHOUT ANY WARRANTY; without even the implied warranty of
+;; MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+;; GNU General Public License for more details.
+
+;; You should have received a copy of the GNU General Public License
+;; along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+;;; Commentary:
+
+;; Every decision gptel-rust-hooks makes, before a tool call (pre) and
+;; after it (post), is recorded: the time, the request's buffer, backend
+;; and model, the tool, a short form of its arguments, the outcome, the
+;; rules that matched and the microseconds the engine spent.
+;;
+;; - The latest `gptel-rust-hooks-log-size' entries are kept in memory;
+;;   `M-x gptel-rust-hooks-log' lists them, newest first.  RET on a line
+;;   shows the whole call and how the rules in force now decide it.
+;; - With `gptel-rust-hooks-log-file' set, each entry is also appended to
+;;   that file as one line of JSON.  The file is created readable by you
+;;   alone, and earlier lines are never rewritten.  A failure to write is
+;;   reported once; it never blocks or allows a call by itself.
+;;
+;; What untrusted project policy files had ignored (their allow rules,
+;; edits and context) is recorded with each entry as its notes.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'json)
+(require 'subr-x)
+(require 'tabulated-list)
+(require 'gptel-rust-hooks)
+
+(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-backend-name "gptel")
+
+;;;; Customization
+
+(defcustom gptel-rust-hooks-log-size 1000
+  "How many decisions the in-memory log keeps; 0 keeps none.
+Each tool call makes two entries: one before the call, one after."
+  :type 'natnum
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-log-file nil
+  "File to which each decision is appended as one line of JSON, or nil.
+The file is created with mode 0600 and only ever appended to.  A write
+failure is reported once and changes no decision."
+  :type '(choice (const :tag "No file" nil) file)
+  :group 'gptel-rust-hooks)
+
+;;;; Internal variables
+
+(defvar gptel-rust-hooks-log--ring nil
+  "The in-memory log: a vector used as a ring, or nil when empty.")
+
+(defvar gptel-rust-hooks-log--next 0
+  "The index in `gptel-rust-hooks-log--ring' where the next entry goes.")
+
+(defvar gptel-rust-hooks-log--count 0
+  "How many entries `gptel-rust-hooks-log--ring' holds.")
+
+(defvar gptel-rust-hooks-log--seq 0
+  "The number of the latest entry recorded.")
+
+(defvar gptel-rust-hooks-log--failed-file nil
+  "The log file whose write failure was reported, or nil.")
+
+(defvar gptel-rust-hooks-log--refresh-timer nil
+  "Timer that refreshes a visible log buffer, or nil.")
+
+(defconst gptel-rust-hooks-log--buffer-name "*gptel-rust-hooks-log*"
+  "The name of the log buffer.")
+
+(defconst gptel-rust-hooks-log--call-buffer-name "*gptel-rust-hooks-call*"
+  "The name of the buffer showing one logged call.")
+
+(defconst gptel-rust-hooks-log--value-length 200
+  "Longest text of one argument value kept in a log file line.")
+
+(defconst gptel-rust-hooks-log--short-length 60
+  "Longest text of one argument value in the log buffer.")
+
+(defconst gptel-rust-hooks-log--max-args 64
+  "Most arguments of one call a log entry describes.")
+
+(defvar-local gptel-rust-hooks-log--call-at-point-function nil
+  "Function of no arguments returning the logged call at point, or nil.
+The call is a plist (:name :args :buffer :backend :model :cwd), as
+`gptel-rust-hooks-explain' takes it.")
+
+(defvar-local gptel-rust-hooks-log--shown-entry nil
+  "The log entry shown in this buffer.")
+
+;;;; Recording
+
+(defun gptel-rust-hooks-log--text (value max)
+  "Return VALUE as text of at most MAX characters, never signaling.
+Strings are kept as they are (cut when longer), numbers and symbols
+are printed; lists and other objects are named by their type.  Raw
+bytes become U+FFFD, so that the text is valid UTF-8."
+  (let ((text (cond ((stringp value) value)
+                    ((numberp value) (number-to-string value))
+                    ((null value) "nil")
+                    ((symbolp value) (symbol-name value))
+                    ((vectorp value) (format "[%d items]" (length value)))
+                    ((consp value) "(...)")
+                    (t (format "#<%s>" (type-of value))))))
+    (when (> (length text) max)
+      (setq text (concat (substring text 0 (max 0 (1- max))) "…")))
+    (if (string-match-p "[^\0-\177]" text)
+        (apply #'string
+               (mapcar (lambda (c) (if (> c #x10FFFF) #xFFFD c))
+                       (if (multibyte-string-p text)
+                           text
+                         (decode-coding-string text 'utf-8 t))))
+      text)))
+
+(defun gptel-rust-hooks-log--arg-pairs (args)
+  "Return the first pairs of the argument plist ARGS as (KEY . VALUE).
+KEY is the argument's name without the colon.  Odd, dotted and
+circular lists end the walk; it never signals."
+  (let ((pairs nil) (n 0))
+    (while (and (consp args) (consp (cdr args))
+                (< n gptel-rust-hooks-log--max-args))
+      (let ((key (car args)))
+        (push (cons (if (keywordp key)
+                        (substring (symbol-name key) 1)
+                      (gptel-rust-hooks-log--text key 40))
+                    (cadr args))
+              pairs))
+      (setq args (cddr args) n (1+ n)))
+    (nreverse pairs)))
+
+(defun gptel-rust-hooks-log--short-args (args)
+  "Return a short, one-line text of the argument plist ARGS."
+  (mapconcat (lambda (pair)
+               (let ((v (cdr pair)))
+                 (format "%s=%s" (car pair)
+                         (replace-regexp-in-string
+                          "\n" "\\\\n"
+                          (if (stringp v)
+                              (prin1-to-string
+                               (gptel-rust-hooks-log--text
+                                v gptel-rust-hooks-log--short-length))
+                            (gptel-rust-hooks-log--text
+                             v gptel-rust-hooks-log--short-length))))))
+             (gptel-rust-hooks-log--arg-pairs args)
+             " "))
+
+(defun gptel-rust-hooks-log--backend-name (backend)
+  "Return the name of BACKEND, a gptel backend object or a string."
+  (cond ((stringp backend) backend)
+        ((null backend) nil)
+        ((and (fboundp 'gptel-backend-name)
+              (ignore-errors (gptel-backend-name backend))))
+        (t (gptel-rust-hooks-log--text backend 40))))
+
+(defun gptel-rust-hooks-log--outcome (kind answer decided)
+  "Return the outcome text of a KIND decision that answered ANSWER.
+DECIDED is non-nil when the module decided the call; otherwise a
+blocking ANSWER is an error of the package, not a rule's decision."
+  (cond
+   ((and (not decided) (or (plist-get answer :block) (plist-get answer :stop)))
+    "error")
+   ((eq kind 'post)
+    (cond ((plist-get answer :stop) "stop")
+          ((plist-member answer :result) "changed")
+          (t "unchanged")))
+   ((plist-get answer :stop) "stop")
+   ((plist-member answer :block) "deny")
+   (t (concat (cond ((not (plist-member answer :confirm)) "none")
+                    ((plist-get answer :confirm) "ask")
+                    (t "allow"))
+              (and (plist-member answer :args) " +args")
+              (and (plist-member answer :result) " +result")))))
+
+(defun gptel-rust-hooks-log--reason (answer last)
+  "Return the reason of ANSWER, or else the reason in LAST, or nil."
+  (let ((block (plist-get answer :block)))
+    (cond ((plist-get answer :stop) (plist-get answer :stop-reason))
+          ((stringp block) block)
+          (t (nth 3 last)))))
+
+(defun gptel-rust-hooks-log--record (kind info answer)
+  "Record the KIND decision on the call INFO, which answered ANSWER.
+KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
+it runs after the decision and changes nothing of it."
+  (let* ((size gptel-rust-hooks-log-size)
+         (keep (and (natnump size) (> size 0)))
+         (file gptel-rust-hooks-log-file)
+         (module (fboundp 'gptel-rust-hooks--mod-last))
+         (last (and module (gptel-rust-hooks--mod-last))))
+    ;; A later call that fails before the module decides it must not
+    ;; be credited with this call's rules.
+    (when (fboundp 'gptel-rust-hooks--mod-forget-last)
+      (gptel-rust-hooks--mod-forget-last))
+    (when (or keep file)
+      (let* ((result (plist-get info :result))
+             (notes (and gptel-rust-hooks--policy module
+                         (ignore-errors
+                           (gptel-rust-hooks--mod-notes gptel-rust-hooks--policy))))
+             (entry
+              (list :seq (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
+                    :time (current-time)
+                    :kind kind
+                    :tool (gptel-rust-hooks-log--text (plist-get info :name) 200)
+                    :args (plist-get info :args)
+                    :buffer (let ((b (plist-get info :buffer)))
+                              (if (bufferp b) (buffer-name b) b))
+                    :backend (gptel-rust-hooks-log--backend-name (plist-get info :backend))
+                    :model (let ((m (plist-get info :model)))
+                             (and m (gptel-rust-hooks-log--text m 200)))
+                    :cwd default-directory
+                    :outcome (gptel-rust-hooks-log--outcome kind answer last)
+                    :reason (gptel-rust-hooks-log--reason answer last)
+                    :rules (nth 1 last)
+                    :deciding (nth 2 last)
+                    :micros (nth 4 last)
+                    :notes notes
+                    :result-length (and (eq kind 'post) (stringp result) (length result)))))
+        (when keep (gptel-rust-hooks-log--push entry size))
+        (when file (gptel-rust-hooks-log--write entry file))
+        (gptel-rust-hooks-log--schedule-refresh)))))
+
+(defun gptel-rust-hooks-log--push (entry size)
+  "Add ENTRY to the in-memory log of SIZE entries."
+  (unless (and gptel-rust-hooks-log--ring
+               (= (length gptel-rust-hooks-log--ring) size))
+    (gptel-rust-hooks-log--resize size))
+  (aset gptel-rust-hooks-log--ring gptel-rust-hooks-log--next entry)
+  (setq gptel-rust-hooks-log--next (% (1+ gptel-rust-hooks-log--next) size)
+        gptel-rust-hooks-log--count (min size (1+ gptel-rust-hooks-log--count))))
+
+(defun gptel-rust-hooks-log--resize (size)
+  "Make the in-memory log hold SIZE entries, keeping the newest."
+  (let* ((entries (gptel-rust-hooks-log-entries))
+         (kept (cl-subseq entries 0 (min size (length entries)))))
+    (setq gptel-rust-hooks-log--ring (make-vector size nil)
+          gptel-rust-hooks-log--count (length kept)
+          gptel-rust-hooks-log--next (% (length kept) size))
+    (cl-loop for entry in (reverse kept)
+             for i from 0
+             do (aset gptel-rust-hooks-log--ring i entry))))
+
+(defun gptel-rust-hooks-log-entries ()
+  "Return the logged decisions, newest first, each a plist.
+Keys: `:seq' `:time' `:kind' (`pre' or `post') `:tool' `:args' `:buffer'
+`:backend' `:model' `:cwd' `:outcome' `:reason' `:rules' (labels of the
+matching rules) `:deciding' `:micros' `:notes' and `:result-length'."
+  (let ((ring gptel-rust-hooks-log--ring)
+        (n gptel-rust-hooks-log--count)
+        (out nil))
+    (when ring
+      (let ((size (length ring)))
+        (dotimes (i n)
+          (push (aref ring (mod (- gptel-rust-hooks-log--next n (- i)) size)) out))))
+    out))
+
+(defun gptel-rust-hooks-log-clear ()
+  "Forget every decision in the in-memory log (the log file stays)."
+  (interactive)
+  (setq gptel-rust-hooks-log--ring nil
+        gptel-rust-hooks-log--next 0
+        gptel-rust-hooks-log--count 0)
+  (gptel-rust-hooks-log--schedule-refresh))
+
+;;;; Log file
+
+(defun gptel-rust-hooks-log--time-string (time)
+  "Return TIME as ISO 8601 text with milliseconds and the UTC offset."
+  (format-time-string "%FT%T.%3N%z" time))
+
+(defun gptel-rust-hooks-log--json (entry)
+  "Return ENTRY as one line of JSON text."
+  (let* ((text (lambda (v) (and v (gptel-rust-hooks-log--text v 1000))))
+         (args (gptel-rust-hooks-log--arg-pairs (plist-get entry :args)))
+         (object
+          (append
+           (list (cons "time" (gptel-rust-hooks-log--time-string (plist-get entry :time)))
+                 (cons "kind" (symbol-name (plist-get entry :kind)))
+                 (cons "tool" (funcall text (plist-get entry :tool)))
+                 (cons "args"
+                       (if args
+                           (mapcar (lambda (pair)
+                                     (cons (car pair)
+                                           (let ((v (cdr pair)))
+                                             (if (or (numberp v) (memq v '(nil t :json-false)))
+                                                 v
+                                               (gptel-rust-hooks-log--text
+                                                v gptel-rust-hooks-log--value-length)))))
+                                   args)
+                         (make-hash-table)))
+                 (cons "outcome" (plist-get entry :outcome))
+                 (cons "reason" (funcall text (plist-get entry :reason)))
+                 (cons "rules" (vconcat (mapcar text (plist-get entry :rules))))
+                 (cons "deciding" (funcall text (plist-get entry :deciding)))
+                 (cons "us" (plist-get entry :micros))
+                 (cons "buffer" (funcall text (plist-get entry :buffer)))
+                 (cons "backend" (funcall text (plist-get entry :backend)))
+                 (cons "model" (funcall text (plist-get entry :model)))
+                 (cons "cwd" (funcall text (plist-get entry :cwd))))
+           (and (plist-get entry :result-length)
+                (list (cons "result_length" (plist-get entry :result-length))))
+           (and (plist-get entry :notes)
+                (list (cons "notes" (vconcat (mapcar text (plist-get entry :notes)))))))))
+    (let ((json-encoding-pretty-print nil))
+      (json-encode object))))
+
+(defun gptel-rust-hooks-log--write (entry file)
+  "Append ENTRY to the log FILE as one line of JSON; never signal.
+A new file is created with mode 0600.  A failure is reported once."
+  (let ((file (expand-file-name file)))
+    (condition-case err
+        (let ((line (concat (gptel-rust-hooks-log--json entry) "\n"))
+              (coding-system-for-write 'utf-8-unix)
+              (write-region-inhibit-fsync t)
+              (create-lockfiles nil))
+          (with-file-modes #o600
+            (write-region line nil file 'append 'silent))
+          (setq gptel-rust-hooks-log--failed-file nil))
+      (error
+       (unless (equal gptel-rust-hooks-log--failed-file file)
+         (setq gptel-rust-hooks-log--failed-file file)
+         (ignore-errors
+           (display-warning
+            'gptel-rust-hooks
+            (format "Cannot write the log file %s (%s); decisions are made as before \
+and kept in memory" file (error-message-string err))
+            :warning)))))))
+
+;;;; Commands
+
+(defun gptel-rust-hooks-log--call (entry)
+  "Return the call of the log ENTRY, as `gptel-rust-hooks-explain' takes it."
+  (list :name (plist-get entry :tool)
+        :args (plist-get entry :args)
+        :buffer (plist-get entry :buffer)
+        :backend (plist-get entry :backend)
+        :model (plist-get entry :model)
+        :cwd (plist-get entry :cwd)))
+
+(defun gptel-rust-hooks-log--call-at-point ()
+  "Return the call of the log entry at point, or nil."
+  (when-let* ((entry (or gptel-rust-hooks-log--shown-entry (tabulated-list-get-id))))
+    (gptel-rust-hooks-log--call entry)))
+
+(defun gptel-rust-hooks-log--sort-seq (a b)
+  "Return non-nil when the log line A is older than B."
+  (< (plist-get (car a) :seq) (plist-get (car b) :seq)))
+
+(defun gptel-rust-hooks-log--sort-micros (a b)
+  "Return non-nil when the log line A took less time than B."
+  (< (or (plist-get (car a) :micros) -1) (or (plist-get (car b) :micros) -1)))
+
+(defun gptel-rust-hooks-log--list-entries ()
+  "Return the log's `tabulated-list-entries', newest first."
+  (mapcar
+   (lambda (e)
+     (let ((notes (plist-get e :notes)))
+       (list e
+             (vector (format-time-string "%T.%3N" (plist-get e :time))
+                     (symbol-name (plist-get e :kind))
+                     (or (plist-get e :tool) "")
+                     (propertize (plist-get e :outcome)
+                                 'face (pcase (plist-get e :outcome)
+                                         ((or "deny" "stop" "error") 'error)
+                                         ((pred (string-prefix-p "ask")) 'warning)
+                                         ("changed" 'warning)
+                                         (_ 'default)))
+                     (concat (string-join (plist-get e :rules) ",")
+                             (if notes (format " [%d notes]" (length notes)) ""))
+                     (let ((us (plist-get e :micros)))
+                       (if us (format "%.1f" us) ""))
+                     (or (plist-get e :buffer) "")
+                     (or (plist-get e :backend) "")
+                     (or (plist-get e :model) "")
+                     (gptel-rust-hooks-log--short-args (plist-get e :args))))))
+   (gptel-rust-hooks-log-entries)))
+
+(defvar gptel-rust-hooks-log-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "RET") #'gptel-rust-hooks-log-show-entry)
+    (define-key map (kbd "C") #'gptel-rust-hooks-log-clear)
+    map)
+  "Keymap of `gptel-rust-hooks-log-mode'.")
+
+(define-derived-mode gptel-rust-hooks-log-mode tabulated-list-mode "GRH-Log"
+  "Major mode listing the decisions of gptel-rust-hooks, newest first.
+Click a column's header to sort by it.
+\\<gptel-rust-hooks-log-mode-map>\\[gptel-rust-hooks-log-show-entry] \
+shows the call at point and how the rules in force now decide it;
+\\[revert-buffer] refreshes.
+
+\\{gptel-rust-hooks-log-mode-map}"
+  (setq tabulated-list-format
+        [("Time" 12 gptel-rust-hooks-log--sort-seq)
+         ("Kind" 4 t)
+         ("Tool" 16 t)
+         ("Outcome" 11 t)
+         ("Rules" 20 t)
+         ("µs" 7 gptel-rust-hooks-log--sort-micros :right-align t)
+         ("Buffer" 14 t)
+         ("Backend" 10 t)
+         ("Model" 12 t)
+         ("Args" 0 nil)])
+  (setq tabulated-list-padding 1
+        tabulated-list-sort-key nil
+        tabulated-list-entries #'gptel-rust-hooks-log--list-entries)
+  (setq gptel-rust-hooks-log--call-at-point-function
+        #'gptel-rust-hooks-log--call-at-point)
+  (tabulated-list-init-header))
+
+;;;###autoload
+(defun gptel-rust-hooks-log ()
+  "Show the decisions gptel-rust-hooks made, newest first."
+  (interactive)
+  (let ((buffer (get-buffer-create gptel-rust-hooks-log--buffer-name)))
+    (with-current-buffer buffer
+      (unless (derived-mode-p 'gptel-rust-hooks-log-mode)
+        (gptel-rust-hooks-log-mode))
+      (tabulated-list-print t))
+    (pop-to-buffer buffer)
+    buffer))
+
+(defun gptel-rust-hooks-log--refresh ()
+  "Refresh the log buffer if it is shown in a window."
+  (setq gptel-rust-hooks-log--refresh-timer nil)
+  (when-let* ((buffer (get-buffer gptel-rust-hooks-log--buffer-name)))
+    (when (get-buffer-window buffer t)
+      (with-current-buffer buffer
+        (tabulated-list-print t)))))
+
+(defun gptel-rust-hooks-log--schedule-refresh ()
+  "Refresh a visible log buffer soon, once for many new entries."
+  (when (and (not gptel-rust-hooks-log--refresh-timer)
+             (get-buffer gptel-rust-hooks-log--buffer-name))
+    (setq gptel-rust-hooks-log--refresh-timer
+          (run-with-idle-timer 0.2 nil #'gptel-rust-hooks-log--refresh))))
+
+(defun gptel-rust-hooks-log--insert-explanation (call)
+  "Insert how the rules in force now decide CALL."
+  (insert "\nExplanation, by the rules in force now:\n")
+  (condition-case err
+      (let ((x (gptel-rust-hooks-explain call)))
+        (insert (format "  decision: %s%s\n"
+                        (or (plist-get x :decision) "none")
+                        (if (plist-get x :by-default) " (by default)" "")))
+        (when-let* ((by (plist-get x :deciding-rule)))
+          (insert (format "  deciding rule: %s\n" by)))
+        (when-let* ((reason (plist-get x :reason)))
+          (insert (format "  reason: %s\n" reason)))
+        (when-let* ((args (plist-get x :edited-args)))
+          (insert (format "  edited args: %s\n"
+                          (let ((print-length 50) (print-level 5)) (prin1-to-string args)))))
+        (dolist (rule (plist-get x :rules))
+          (insert (format "  %s %s%s%s\n"
+                          (if (plist-get rule :matched) "[x]" "[ ]")
+                          (plist-get rule :id)
+                          (if (plist-get rule :decision)
+                              (format " (%s)" (plist-get rule :decision))
+                            "")
+                          (if (plist-get rule :deciding) " <- decides" "")))
+          (dolist (m (plist-get rule :matchers))
+            (insert (format "        %s %s: %s\n"
+                            (if (plist-get m :matched) "yes" "no ")
+                            (plist-get m :matcher)
+                            (let ((print-length 20) (print-level 4))
+                              (gptel-rust-hooks-log--text
+                               (prin1-to-string (plist-get m :on)) 300))))))
+        (dolist (note (plist-get x :notes))
+          (insert (format "  note: %s\n" note))))
+    (error (insert (format "  (cannot explain: %s)\n" (error-message-string err))))))
+
+(defun gptel-rust-hooks-log-show-entry (&optional entry)
+  "Show the log ENTRY, by default the one at point, and explain its call.
+The buffer shows the whole call and how the rules in force now decide it."
+  (interactive)
+  (let ((entry (or entry (tabulated-list-get-id)
+                   (user-error "No logged call on this line"))))
+    (with-current-buffer (get-buffer-create gptel-rust-hooks-log--call-buffer-name)
+      (let ((inhibit-read-only t)
+            (print-circle t)
+            (print-length 1000)
+            (print-level 20))
+        (erase-buffer)
+        (special-mode)
+        (setq gptel-rust-hooks-log--shown-entry entry
+              gptel-rust-hooks-log--call-at-point-function
+              #'gptel-rust-hooks-log--call-at-point)
+        (insert (format "%s call of tool %s at %s\n\n"
+                        (plist-get entry :kind) (plist-get entry :tool)
+                        (gptel-rust-hooks-log--time-string (plist-get entry :time))))
+        (dolist (field '((:buffer . "buffer") (:backend . "backend") (:model . "model")
+                         (:cwd . "directory") (:outcome . "outcome") (:reason . "reason")
+                         (:deciding . "deciding rule") (:result-length . "result length")))
+          (when-let* ((v (plist-get entry (car field))))
+            (insert (format "%-14s %s\n" (concat (cdr field) ":") v))))
+        (insert (format "%-14s %s\n" "rules:"
+                        (if (plist-get entry :rules)
+                            (string-join (plist-get entry :rules) ", ")
+                          "none matched")))
+        (when-let* ((us (plist-get entry :micros)))
+          (insert (format "%-14s %.1f\n" "microseconds:" us)))
+        (dolist (note (plist-get entry :notes))
+          (insert (format "%-14s %s\n" "note:" note)))
+        (insert "\nArguments:\n")
+        (let ((pairs (gptel-rust-hooks-log--arg-pairs (plist-get entry :args))))
+          (if (null pairs)
+              (insert "  none\n")
+            (dolist (pair pairs)
+              (insert (format "  %s: %s\n" (car pair)
+                              (if (stringp (cdr pair))
+                                  (cdr pair)
+                                (prin1-to-string (cdr pair))))))))
+        (gptel-rust-hooks-log--insert-explanation (gptel-rust-hooks-log--call entry))
+        (goto-char (point-min)))
+      (display-buffer (current-buffer))
+      (current-buffer))))
+
+;;;; Installation
+
+(setq gptel-rust-hooks--record-function #'gptel-rust-hooks-log--record)
+
+(defun gptel-rust-hooks-log-unload-function ()
+  "Stop recording when this file is unloaded; let the unloading continue."
+  (when (eq gptel-rust-hooks--record-function #'gptel-rust-hooks-log--record)
+    (setq gptel-rust-hooks--record-function nil))
+  (when (timerp gptel-rust-hooks-log--refresh-timer)
+    (cancel-timer gptel-rust-hooks-log--refresh-timer))
+  nil)
+
+(provide 'gptel-rust-hooks-log)
+;;; gptel-rust-hooks-log.el ends here
