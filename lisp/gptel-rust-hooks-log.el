@@ -44,8 +44,13 @@
 (require 'json)
 (require 'subr-x)
 (require 'tabulated-list)
-(require 'gptel-rust-hooks)
 
+;; gptel-rust-hooks.el requires this file after its own `provide', and
+;; this file requires it after its own, at the end: whichever loads first,
+;; each file is loaded once.
+(defvar gptel-rust-hooks--record-function)
+(defvar gptel-rust-hooks--policy)
+(declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
@@ -82,6 +87,9 @@ failure is reported once and changes no decision."
 
 (defvar gptel-rust-hooks-log--failed-file nil
   "The log file whose write failure was reported, or nil.")
+
+(defvar gptel-rust-hooks-log--notes-cache nil
+  "The latest policy whose notes were read, and its notes: (POLICY . NOTES).")
 
 (defvar gptel-rust-hooks-log--refresh-timer nil
   "Timer that refreshes a visible log buffer, or nil.")
@@ -149,21 +157,26 @@ circular lists end the walk; it never signals."
       (setq args (cddr args) n (1+ n)))
     (nreverse pairs)))
 
+(defconst gptel-rust-hooks-log--short-total 240
+  "Longest short text of a call's arguments.")
+
 (defun gptel-rust-hooks-log--short-args (args)
   "Return a short, one-line text of the argument plist ARGS."
-  (mapconcat (lambda (pair)
-               (let ((v (cdr pair)))
-                 (format "%s=%s" (car pair)
-                         (replace-regexp-in-string
-                          "\n" "\\\\n"
-                          (if (stringp v)
-                              (prin1-to-string
-                               (gptel-rust-hooks-log--text
-                                v gptel-rust-hooks-log--short-length))
-                            (gptel-rust-hooks-log--text
-                             v gptel-rust-hooks-log--short-length))))))
-             (gptel-rust-hooks-log--arg-pairs args)
-             " "))
+  (gptel-rust-hooks-log--text
+   (mapconcat (lambda (pair)
+                (let ((v (cdr pair)))
+                  (format "%s=%s" (car pair)
+                          (replace-regexp-in-string
+                           "\n" "\\\\n"
+                           (if (stringp v)
+                               (prin1-to-string
+                                (gptel-rust-hooks-log--text
+                                 v gptel-rust-hooks-log--short-length))
+                             (gptel-rust-hooks-log--text
+                              v gptel-rust-hooks-log--short-length))))))
+              (gptel-rust-hooks-log--arg-pairs args)
+              " ")
+   gptel-rust-hooks-log--short-total))
 
 (defun gptel-rust-hooks-log--backend-name (backend)
   "Return the name of BACKEND, a gptel backend object or a string."
@@ -199,6 +212,14 @@ blocking ANSWER is an error of the package, not a rule's decision."
           ((stringp block) block)
           (t (nth 3 last)))))
 
+(defun gptel-rust-hooks-log--notes (policy)
+  "Return what untrusted layers of the compiled POLICY had ignored."
+  (when (and policy (fboundp 'gptel-rust-hooks--mod-notes))
+    (unless (eq (car gptel-rust-hooks-log--notes-cache) policy)
+      (setq gptel-rust-hooks-log--notes-cache
+            (cons policy (ignore-errors (gptel-rust-hooks--mod-notes policy)))))
+    (cdr gptel-rust-hooks-log--notes-cache)))
+
 (defun gptel-rust-hooks-log--record (kind info answer)
   "Record the KIND decision on the call INFO, which answered ANSWER.
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
@@ -214,30 +235,29 @@ it runs after the decision and changes nothing of it."
       (gptel-rust-hooks--mod-forget-last))
     (when (or keep file)
       (let* ((result (plist-get info :result))
-             (notes (and gptel-rust-hooks--policy module
-                         (ignore-errors
-                           (gptel-rust-hooks--mod-notes gptel-rust-hooks--policy))))
+             (notes (gptel-rust-hooks-log--notes gptel-rust-hooks--policy))
+             ;; A vector: one object per entry keeps the garbage small.
              (entry
-              (list :seq (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
-                    :time (current-time)
-                    :kind kind
-                    :tool (gptel-rust-hooks-log--text (plist-get info :name) 200)
-                    :args (plist-get info :args)
-                    :buffer (let ((b (plist-get info :buffer)))
-                              (if (bufferp b) (buffer-name b) b))
-                    :backend (gptel-rust-hooks-log--backend-name (plist-get info :backend))
-                    :model (let ((m (plist-get info :model)))
-                             (and m (gptel-rust-hooks-log--text m 200)))
-                    :cwd default-directory
-                    :outcome (gptel-rust-hooks-log--outcome kind answer last)
-                    :reason (gptel-rust-hooks-log--reason answer last)
-                    :rules (nth 1 last)
-                    :deciding (nth 2 last)
-                    :micros (nth 4 last)
-                    :notes notes
-                    :result-length (and (eq kind 'post) (stringp result) (length result)))))
+              (vector (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
+                      (float-time)
+                      kind
+                      (gptel-rust-hooks-log--text (plist-get info :name) 200)
+                      (plist-get info :args)
+                      (let ((b (plist-get info :buffer)))
+                        (if (bufferp b) (buffer-name b) b))
+                      (gptel-rust-hooks-log--backend-name (plist-get info :backend))
+                      (let ((m (plist-get info :model)))
+                        (and m (gptel-rust-hooks-log--text m 200)))
+                      default-directory
+                      (gptel-rust-hooks-log--outcome kind answer last)
+                      (gptel-rust-hooks-log--reason answer last)
+                      (nth 1 last)
+                      (nth 2 last)
+                      (nth 4 last)
+                      notes
+                      (and (eq kind 'post) (stringp result) (length result)))))
         (when keep (gptel-rust-hooks-log--push entry size))
-        (when file (gptel-rust-hooks-log--write entry file))
+        (when file (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
         (gptel-rust-hooks-log--schedule-refresh)))))
 
 (defun gptel-rust-hooks-log--push (entry size)
@@ -251,7 +271,7 @@ it runs after the decision and changes nothing of it."
 
 (defun gptel-rust-hooks-log--resize (size)
   "Make the in-memory log hold SIZE entries, keeping the newest."
-  (let* ((entries (gptel-rust-hooks-log-entries))
+  (let* ((entries (gptel-rust-hooks-log--vectors))
          (kept (cl-subseq entries 0 (min size (length entries)))))
     (setq gptel-rust-hooks-log--ring (make-vector size nil)
           gptel-rust-hooks-log--count (length kept)
@@ -260,11 +280,8 @@ it runs after the decision and changes nothing of it."
              for i from 0
              do (aset gptel-rust-hooks-log--ring i entry))))
 
-(defun gptel-rust-hooks-log-entries ()
-  "Return the logged decisions, newest first, each a plist.
-Keys: `:seq' `:time' `:kind' (`pre' or `post') `:tool' `:args' `:buffer'
-`:backend' `:model' `:cwd' `:outcome' `:reason' `:rules' (labels of the
-matching rules) `:deciding' `:micros' `:notes' and `:result-length'."
+(defun gptel-rust-hooks-log--vectors ()
+  "Return the entries of the in-memory log, newest first, as vectors."
   (let ((ring gptel-rust-hooks-log--ring)
         (n gptel-rust-hooks-log--count)
         (out nil))
@@ -273,6 +290,28 @@ matching rules) `:deciding' `:micros' `:notes' and `:result-length'."
         (dotimes (i n)
           (push (aref ring (mod (- gptel-rust-hooks-log--next n (- i)) size)) out))))
     out))
+
+(defconst gptel-rust-hooks-log--keys
+  [:seq :time :kind :tool :args :buffer :backend :model :cwd :outcome :reason
+        :rules :deciding :micros :notes :result-length]
+  "The keys of a log entry, in the order of its vector.")
+
+(defun gptel-rust-hooks-log--plist (entry)
+  "Return the log ENTRY, a vector, as a plist."
+  (let ((out nil)
+        (i (length gptel-rust-hooks-log--keys)))
+    (while (> i 0)
+      (setq i (1- i)
+            out (cons (aref gptel-rust-hooks-log--keys i) (cons (aref entry i) out))))
+    out))
+
+(defun gptel-rust-hooks-log-entries ()
+  "Return the logged decisions, newest first, each a plist.
+Keys: `:seq' `:time' (seconds since the epoch) `:kind' (`pre' or
+`post') `:tool' `:args' `:buffer' `:backend' `:model' `:cwd' `:outcome'
+`:reason' `:rules' (labels of the matching rules) `:deciding' `:micros'
+`:notes' and `:result-length'."
+  (mapcar #'gptel-rust-hooks-log--plist (gptel-rust-hooks-log--vectors)))
 
 (defun gptel-rust-hooks-log-clear ()
   "Forget every decision in the in-memory log (the log file stays)."
@@ -548,4 +587,10 @@ The buffer shows the whole call and how the rules in force now decide it."
   nil)
 
 (provide 'gptel-rust-hooks-log)
+(require 'gptel-rust-hooks)
+
+;; Local Variables:
+;; package-lint-main-file: "gptel-rust-hooks.el"
+;; End:
+
 ;;; gptel-rust-hooks-log.el ends here
