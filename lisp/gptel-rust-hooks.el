@@ -603,4 +603,5 @@ to gptel's hooks; off, it removes exactly those."
     (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)))
 
 (provide 'gptel-rust-hooks)
+(require 'gptel-rust-hooks-log)
 ;;; gptel-rust-hooks.el ends here
