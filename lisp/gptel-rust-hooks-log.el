@@ -186,17 +186,31 @@ circular lists end the walk; it never signals."
               (ignore-errors (gptel-backend-name backend))))
         (t (gptel-rust-hooks-log--text backend 40))))
 
+(defun gptel-rust-hooks-log--decided-p (kind answer last)
+  "Return non-nil when a KIND call that answered ANSWER is recorded in LAST.
+LAST is what `gptel-rust-hooks--mod-last' returned after the call.
+A call blocked because it could not be decided (no module, no policy,
+a malformed call) leaves no record, or an earlier one that disagrees
+with ANSWER; the post-call rules never block."
+  (and last
+       (let ((decision (car last)))
+         (cond ((eq kind 'post)
+                (not (or (plist-get answer :block) (plist-get answer :stop))))
+               ((plist-get answer :stop) (eq decision 'stop))
+               ((plist-member answer :block)
+                (and (eq decision 'deny)
+                     (equal (plist-get answer :block) (nth 3 last))))
+               (t (not (memq decision '(deny stop))))))))
+
 (defun gptel-rust-hooks-log--outcome (kind answer decided)
   "Return the outcome text of a KIND decision that answered ANSWER.
-DECIDED is non-nil when the module decided the call; otherwise a
+DECIDED is non-nil when the rules decided the call; otherwise a
 blocking ANSWER is an error of the package, not a rule's decision."
   (cond
    ((and (not decided) (or (plist-get answer :block) (plist-get answer :stop)))
     "error")
    ((eq kind 'post)
-    (cond ((plist-get answer :stop) "stop")
-          ((plist-member answer :result) "changed")
-          (t "unchanged")))
+    (if (plist-member answer :result) "changed" "unchanged"))
    ((plist-get answer :stop) "stop")
    ((plist-member answer :block) "deny")
    (t (concat (cond ((not (plist-member answer :confirm)) "none")
@@ -227,12 +241,14 @@ it runs after the decision and changes nothing of it."
   (let* ((size gptel-rust-hooks-log-size)
          (keep (and (natnump size) (> size 0)))
          (file gptel-rust-hooks-log-file)
-         (module (fboundp 'gptel-rust-hooks--mod-last))
-         (last (and module (gptel-rust-hooks--mod-last))))
+         (last (and (fboundp 'gptel-rust-hooks--mod-last)
+                    (gptel-rust-hooks--mod-last))))
     ;; A later call that fails before the module decides it must not
     ;; be credited with this call's rules.
     (when (fboundp 'gptel-rust-hooks--mod-forget-last)
       (gptel-rust-hooks--mod-forget-last))
+    (unless (gptel-rust-hooks-log--decided-p kind answer last)
+      (setq last nil))
     (when (or keep file)
       (let* ((result (plist-get info :result))
              (notes (gptel-rust-hooks-log--notes gptel-rust-hooks--policy))

@@ -144,6 +144,15 @@
         (should (equal (plist-get failed :reason) "gptel-rust-hooks: module gone"))
         (should-not (plist-get failed :rules))
         (should-not (plist-get failed :micros)))
+      ;; Not credited with a record left by `gptel-rust-hooks-evaluate' either.
+      (should (equal (gptel-rust-hooks-evaluate '(:name "shell" :args (:command "ls")))
+                     '(:confirm nil)))
+      (cl-letf (((symbol-function 'gptel-rust-hooks--current-policy)
+                 (lambda () (signal 'gptel-rust-hooks-module-error '("module gone")))))
+        (let ((gptel-rust-hooks--reported nil))
+          (log-tests--pre "ls" 3)))
+      (should (equal (plist-get (car (gptel-rust-hooks-log-entries)) :outcome) "error"))
+      (should-not (plist-get (car (gptel-rust-hooks-log-entries)) :rules))
       ;; A malformed call is refused by the engine: an error too.
       (let ((gptel-rust-hooks--reported nil))
         (should (plist-get (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:a))) :block)))
