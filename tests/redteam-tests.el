@@ -11,8 +11,9 @@
 ;; A case's call is read from JSON as gptel reads tool arguments: objects
 ;; become plists with keyword keys, arrays vectors, null nil, false
 ;; `:json-false'.  The placeholders @ROOT@, @HOME@, @PROJ@ and @TMP@ stand
-;; for the fixture's directories; HOME is bound to the fixture's home, so
-;; that `~' means the same to the module as to the cargo runner.
+;; for the fixture's directories.  HOME is bound to the fixture's home (or
+;; to the family's `home' option) and case folding to the family's
+;; `case-fold' option, so that the module sees what the cargo runner sees.
 
 ;;; Code:
 
@@ -59,7 +60,9 @@
                      ("home/proj/loop-a" . "loop-b")
                      ("home/proj/loop-b" . "loop-a")
                      ("home/proj/inner-link" . "src")
-                     ("home/proj/readme-link" . "README.md")))
+                     ("home/proj/readme-link" . "README.md")
+                     ("homelink" . "home")
+                     ("projlink" . "home/proj")))
       (make-symbolic-link target (funcall f link)))
     root))
 
@@ -110,7 +113,8 @@
     ;; looks up the module function before its argument loads the module.
     (gptel-rust-hooks--load-module)
     (unwind-protect
-        (let* ((home (expand-file-name "home" root))
+        (let* ((home (gptel-rust-hooks-redteam--subst
+                      root (or (plist-get (plist-get data :options) :home) "@HOME@")))
                (process-environment (cons (concat "HOME=" home) process-environment))
                (gptel-rust-hooks-default-decision nil)
                (gptel-rust-hooks-on-error 'block)

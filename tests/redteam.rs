@@ -4,7 +4,8 @@
 //! A case file is one family of attacks:
 //!
 //! ```text
-//! {"family": "chaining", "description": "...", "options": {"case-fold": true}?,
+//! {"family": "chaining", "description": "...",
+//!  "options": {"case-fold": true, "home": "@ROOT@/homelink"}?,
 //!  "policy": [RULE...],
 //!  "cases": [{"name": "...", "call": {"name": "bash", "args": {...}, "cwd": "..."},
 //!             "expect": "deny" | "ask" | "allow" | "stop" | "none" | "not-allow",
@@ -40,6 +41,8 @@ use serde_json::{json, Value as Json};
 ///
 /// ```text
 /// @ROOT@/tmp/                                                    @TMP@
+/// @ROOT@/homelink                -> home                         a home reached by a link
+/// @ROOT@/projlink                -> home/proj                    a project reached by a link
 /// @ROOT@/home/                                                   @HOME@
 /// @ROOT@/home/.ssh/{id_rsa,authorized_keys,config}
 /// @ROOT@/home/.sshrc                     a sibling name of .ssh
@@ -123,6 +126,8 @@ impl Fixture {
             ("home/proj/loop-b", "loop-a".to_string()),
             ("home/proj/inner-link", "src".to_string()),
             ("home/proj/readme-link", "README.md".to_string()),
+            ("homelink", "home".to_string()),
+            ("projlink", "home/proj".to_string()),
         ] {
             std::os::unix::fs::symlink(target, r(link)).expect("fixture link");
         }
@@ -206,13 +211,20 @@ fn decision_name(d: Option<Decision>) -> &'static str {
     d.map_or("none", Decision::name)
 }
 
+/// The family's options: `case-fold` (default false) and `home` (default
+/// `@HOME@`).
 fn options(fx: &Fixture, family: &Json) -> Options {
     let case_fold = family
         .pointer("/options/case-fold")
         .and_then(Json::as_bool)
         .unwrap_or(false);
+    let home = family
+        .pointer("/options/home")
+        .and_then(Json::as_str)
+        .map(|h| PathBuf::from(fx.subst(h)))
+        .unwrap_or_else(|| fx.home());
     Options {
-        home: Some(fx.home()),
+        home: Some(home),
         case_fold,
         ..Options::default()
     }
@@ -298,6 +310,7 @@ macro_rules! families {
 
 families! {
     chaining => "chaining",
+    parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",
     wrappers => "wrappers",
@@ -318,6 +331,7 @@ families! {
     multi_paths => "multi-paths",
     allowed => "allowed",
     case_fold => "case-fold",
+    home_symlink => "home-symlink",
 }
 
 #[test]
@@ -365,9 +379,10 @@ fn cases_are_well_formed() {
 /// A command line built from allowed and denied simple commands.
 #[derive(Debug, Clone)]
 enum Tree {
-    /// Index into `ALLOWED` or `DENIED`.
-    Allowed(usize),
-    Denied(usize),
+    /// Index into `ALLOWED` or `DENIED`, and into `PREFIXES` (a wrapper,
+    /// an assignment or a spelling of the command name put in front).
+    Allowed(usize, usize),
+    Denied(usize, usize),
     /// `A OP B` for OP in `OPERATORS`.
     List(usize, Box<Tree>, Box<Tree>),
     /// A one-child construct of `WRAPS`.
@@ -385,19 +400,51 @@ const DENIED: &[&str] = &[
     "echo x > ~/.ssh/authorized_keys",
     "git diff --no-index /dev/null ~/.ssh/id_rsa",
 ];
+/// Put before a simple command: none of these changes which program runs
+/// (`\\` and `/usr/bin/` respell the name), so none changes the decision,
+/// except `sudo`, which an allow rule does not cover (denied leaves only).
+const PREFIXES: &[&str] = &[
+    "",
+    "env ",
+    "env -i ",
+    "FOO=1 ",
+    "command ",
+    "nohup ",
+    "timeout 5 ",
+    "nice -n 5 ",
+    "stdbuf -oL ",
+    "\\",
+    "/usr/bin/",
+    "sudo ",
+];
+/// The prefixes an allowed leaf may take.
+const ALLOWED_PREFIXES: usize = PREFIXES.len() - 1;
+
 const OPERATORS: &[&str] = &[" && ", " || ", "; ", " | ", " & ", "\n", " |& "];
 
 /// How many constructs in `Wrap` (see `render`).
-const WRAPS: usize = 14;
+const WRAPS: usize = 19;
 
 fn sh_single_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// Escape S for the inside of a double-quoted string.
+fn dq_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if matches!(c, '\\' | '"' | '$' | '`') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn render(t: &Tree) -> String {
     match t {
-        Tree::Allowed(i) => ALLOWED[*i].to_string(),
-        Tree::Denied(i) => DENIED[*i].to_string(),
+        Tree::Allowed(i, p) => format!("{}{}", PREFIXES[*p], ALLOWED[*i]),
+        Tree::Denied(i, p) => format!("{}{}", PREFIXES[*p], DENIED[*i]),
         Tree::List(op, a, b) => format!("{}{}{}", render(a), OPERATORS[*op], render(b)),
         Tree::If(a, b, c) => format!(
             "if {}; then {}; else {}; fi",
@@ -423,7 +470,17 @@ fn render(t: &Tree) -> String {
                 10 => format!("f() {{ {x}; }}"),
                 11 => format!("until {x}; do echo; done"),
                 12 => format!("time {x}"),
-                _ => format!("x=$({x}) git status"),
+                13 => format!("x=$({x}) git status"),
+                // A delimiter that no here-document inside X uses; the group
+                // lets an operator follow the terminator line.
+                14 => {
+                    let n = x.matches("<<EOF").count() + 1;
+                    format!("{{ grep x <<EOF{n}\n$({x})\nEOF{n}\n}}")
+                }
+                15 => format!("grep x <<< \"$({x})\""),
+                16 => format!("echo ${{v:-$({x})}}"),
+                17 => format!("[[ -n \"$({x})\" ]] && echo"),
+                _ => format!("bash -c \"{}\"", dq_escape(&x)),
             }
         }
     }
@@ -431,8 +488,8 @@ fn render(t: &Tree) -> String {
 
 fn has_denied(t: &Tree) -> bool {
     match t {
-        Tree::Allowed(_) => false,
-        Tree::Denied(_) => true,
+        Tree::Allowed(..) => false,
+        Tree::Denied(..) => true,
         Tree::List(_, a, b) | Tree::While(a, b) => has_denied(a) || has_denied(b),
         Tree::If(a, b, c) => has_denied(a) || has_denied(b) || has_denied(c),
         Tree::Wrap(_, a) => has_denied(a),
@@ -442,12 +499,14 @@ fn has_denied(t: &Tree) -> bool {
 fn tree(denied_leaves: bool) -> impl Strategy<Value = Tree> {
     let leaf = if denied_leaves {
         prop_oneof![
-            3 => (0..ALLOWED.len()).prop_map(Tree::Allowed),
-            1 => (0..DENIED.len()).prop_map(Tree::Denied),
+            3 => (0..ALLOWED.len(), 0..ALLOWED_PREFIXES).prop_map(|(i, p)| Tree::Allowed(i, p)),
+            1 => (0..DENIED.len(), 0..PREFIXES.len()).prop_map(|(i, p)| Tree::Denied(i, p)),
         ]
         .boxed()
     } else {
-        (0..ALLOWED.len()).prop_map(Tree::Allowed).boxed()
+        (0..ALLOWED.len(), 0..ALLOWED_PREFIXES)
+            .prop_map(|(i, p)| Tree::Allowed(i, p))
+            .boxed()
     };
     leaf.prop_recursive(4, 24, 3, |inner| {
         prop_oneof![
@@ -544,17 +603,42 @@ fn composition_of_allowed_commands_is_allowed() {
     check_compositions(false, Decision::Allow);
 }
 
+/// The generator writes lines that bash accepts (`bash -n`); run with
+/// `cargo test --test redteam -- --ignored` where bash is installed.
+#[test]
+#[ignore]
+fn generated_lines_parse_in_bash() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    for denied in [true, false] {
+        let strategy = tree(denied);
+        for _ in 0..500 {
+            let line = render(&strategy.new_tree(&mut runner).unwrap().current());
+            let out = std::process::Command::new("bash")
+                .args(["-n", "-c", &line])
+                .output()
+                .expect("bash");
+            assert!(
+                out.status.success() && out.stderr.is_empty(),
+                "bash -n rejects:\n{line}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
 /// The property's generator really produces every construct.
 #[test]
 fn property_renders_each_construct() {
     for w in 0..WRAPS {
-        let line = render(&Tree::Wrap(w, Box::new(Tree::Denied(0))));
+        let line = render(&Tree::Wrap(w, Box::new(Tree::Denied(0, 0))));
         assert!(line.contains("rm -rf /"), "{line}");
     }
     assert_eq!(
         render(&Tree::Wrap(
             5,
-            Box::new(Tree::Wrap(5, Box::new(Tree::Denied(0))))
+            Box::new(Tree::Wrap(5, Box::new(Tree::Denied(0, 0))))
         )),
         "bash -c 'bash -c '\\''rm -rf /'\\'''"
     );
