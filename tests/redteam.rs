@@ -22,7 +22,8 @@
 //! `gptel-rust-hooks-evaluate`, on the same fixture tree.
 //!
 //! Each family is one `#[test]` that reports every failing case at once; set
-//! `REDTEAM_EXPLAIN=1` to print the engine's explanation of each failure.
+//! `REDTEAM_EXPLAIN=1` to print the engine's explanation of each failure, and
+//! `REDTEAM_CASES=N` to run the composition properties on N lines (512).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -328,6 +329,7 @@ families! {
     home_relative => "home-relative",
     unreadable_paths => "unreadable-paths",
     shell_paths => "shell-paths",
+    cwd_change => "cwd-change",
     multi_paths => "multi-paths",
     allowed => "allowed",
     case_fold => "case-fold",
@@ -454,32 +456,34 @@ fn render(t: &Tree) -> String {
         ),
         Tree::While(a, b) => format!("while {}; do {}; done", render(a), render(b)),
         Tree::Wrap(w, a) => {
+            // Spaces inside `$( )` and `( )`: `$((` and `((` would be arithmetic.
             let x = render(a);
             match w {
-                0 => format!("({x})"),
+                0 => format!("( {x} )"),
                 1 => format!("{{ {x}; }}"),
-                2 => format!("echo $({x})"),
-                3 => format!("echo \"$({x})\""),
+                2 => format!("echo $( {x} )"),
+                3 => format!("echo \"$( {x} )\""),
                 // Inside backticks a backslash or backtick is escaped.
                 4 => format!("echo `{}`", x.replace('\\', "\\\\").replace('`', "\\`")),
                 5 => format!("bash -c {}", sh_single_quote(&x)),
                 6 => format!("sh -c {}", sh_single_quote(&x)),
-                7 => format!("grep x <({x})"),
+                7 => format!("grep x <( {x} )"),
                 8 => format!("for i in a b; do {x}; done"),
                 9 => format!("case a in a) {x};; esac"),
                 10 => format!("f() {{ {x}; }}"),
                 11 => format!("until {x}; do echo; done"),
-                12 => format!("time {x}"),
-                13 => format!("x=$({x}) git status"),
+                // `time` is a keyword only where a pipeline starts.
+                12 => format!("{{ time {x}; }}"),
+                13 => format!("x=$( {x} ) git status"),
                 // A delimiter that no here-document inside X uses; the group
                 // lets an operator follow the terminator line.
                 14 => {
                     let n = x.matches("<<EOF").count() + 1;
-                    format!("{{ grep x <<EOF{n}\n$({x})\nEOF{n}\n}}")
+                    format!("{{ grep x <<EOF{n}\n$( {x} )\nEOF{n}\n}}")
                 }
-                15 => format!("grep x <<< \"$({x})\""),
-                16 => format!("echo ${{v:-$({x})}}"),
-                17 => format!("[[ -n \"$({x})\" ]] && echo"),
+                15 => format!("grep x <<< \"$( {x} )\""),
+                16 => format!("echo ${{v:-$( {x} )}}"),
+                17 => format!("[[ -n \"$( {x} )\" ]] && echo"),
                 _ => format!("bash -c \"{}\"", dq_escape(&x)),
             }
         }
@@ -526,16 +530,24 @@ fn tree(denied_leaves: bool) -> impl Strategy<Value = Tree> {
     })
 }
 
-/// allow git, ls, echo, grep; deny rm; deny ~/.ssh and everything in it.
-fn property_policy(fx: &Fixture) -> Policy {
-    let rules = json!([
-        {"id": "allow-git", "tool": "bash", "command-prefix": "git", "decision": "allow"},
-        {"id": "allow-ls", "tool": "bash", "command-prefix": "ls", "decision": "allow"},
-        {"id": "allow-echo", "tool": "bash", "command-prefix": "echo", "decision": "allow"},
-        {"id": "allow-grep", "tool": "bash", "command-prefix": "grep", "decision": "allow"},
-        {"id": "no-rm", "tool": "bash", "command-prefix": "rm", "decision": "deny"},
-        {"id": "no-ssh", "path": ["~/.ssh", "~/.ssh/**"], "decision": "deny"}
-    ]);
+/// allow git, ls, echo, grep (one rule each, or ONE-RULE for all four); deny
+/// rm; deny ~/.ssh and everything in it.
+fn property_policy(fx: &Fixture, one_rule: bool) -> Policy {
+    let allow = if one_rule {
+        json!([{"id": "allow-basics", "tool": "bash",
+                "command-prefix": ["git", "ls", "echo", "grep"], "decision": "allow"}])
+    } else {
+        json!([
+            {"id": "allow-git", "tool": "bash", "command-prefix": "git", "decision": "allow"},
+            {"id": "allow-ls", "tool": "bash", "command-prefix": "ls", "decision": "allow"},
+            {"id": "allow-echo", "tool": "bash", "command-prefix": "echo", "decision": "allow"},
+            {"id": "allow-grep", "tool": "bash", "command-prefix": "grep", "decision": "allow"}
+        ])
+    };
+    let mut rules = allow.as_array().cloned().unwrap_or_default();
+    rules.push(json!({"id": "no-rm", "tool": "bash", "command-prefix": "rm", "decision": "deny"}));
+    rules.push(json!({"id": "no-ssh", "path": ["~/.ssh", "~/.ssh/**"], "decision": "deny"}));
+    let rules = Json::Array(rules);
     let rules = rule::rules_from_value(&rules).expect("property rules");
     compile::compile(
         rules,
@@ -548,15 +560,19 @@ fn property_policy(fx: &Fixture) -> Policy {
     .expect("property policy")
 }
 
-/// Run the property: every tree STRATEGY makes must come out WANT (for trees
-/// with a denied command when DENIED, without one otherwise).
-fn check_compositions(denied: bool, want: Decision) {
+/// Run the property: every tree made with denied leaves when DENIED (and
+/// holding one) or without, must come out WANT under `property_policy`.
+fn check_compositions(denied: bool, one_rule: bool, want: Decision) {
     use proptest::test_runner::{Config, TestCaseError, TestRunner};
     let fx = Fixture::new();
-    let policy = property_policy(&fx);
+    let policy = property_policy(&fx, one_rule);
     let cwd = fx.root.join("home/proj").to_string_lossy().into_owned();
+    let cases = std::env::var("REDTEAM_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(512);
     let mut runner = TestRunner::new(Config {
-        cases: 512,
+        cases,
         failure_persistence: None,
         ..Config::default()
     });
@@ -594,13 +610,25 @@ fn decide_line(policy: &Policy, cwd: &str, line: &str) -> Option<Decision> {
 /// is denied.
 #[test]
 fn composition_never_hides_a_denied_command() {
-    check_compositions(true, Decision::Deny);
+    check_compositions(true, false, Decision::Deny);
+}
+
+/// The same, when one rule allows all four commands.
+#[test]
+fn composition_never_hides_a_denied_command_one_allow_rule() {
+    check_compositions(true, true, Decision::Deny);
 }
 
 /// Allowed commands composed the same ways stay allowed.
 #[test]
 fn composition_of_allowed_commands_is_allowed() {
-    check_compositions(false, Decision::Allow);
+    check_compositions(false, false, Decision::Allow);
+}
+
+/// The same, when one rule allows all four commands.
+#[test]
+fn composition_of_allowed_commands_is_allowed_one_allow_rule() {
+    check_compositions(false, true, Decision::Allow);
 }
 
 /// The generator writes lines that bash accepts (`bash -n`); run with
@@ -651,7 +679,7 @@ fn property_renders_each_construct() {
 #[test]
 fn denied_command_after_a_long_line() {
     let fx = Fixture::new();
-    let policy = property_policy(&fx);
+    let policy = property_policy(&fx, false);
     let cwd = fx.root.join("home/proj").to_string_lossy().into_owned();
     let line = format!("{}rm -rf /", "git status; ".repeat(2000));
     assert_eq!(decide_line(&policy, &cwd, &line), Some(Decision::Deny));
@@ -662,7 +690,7 @@ fn denied_command_after_a_long_line() {
 #[test]
 fn overlong_path_to_a_key_is_denied() {
     let fx = Fixture::new();
-    let policy = property_policy(&fx);
+    let policy = property_policy(&fx, false);
     let path = format!(
         "{}/.ssh/{}id_rsa",
         fx.home().to_string_lossy(),
