@@ -23,7 +23,8 @@
 //!
 //! Each family is one `#[test]` that reports every failing case at once; set
 //! `REDTEAM_EXPLAIN=1` to print the engine's explanation of each failure, and
-//! `REDTEAM_CASES=N` to run the composition properties on N lines (512).
+//! `REDTEAM_CASES=N` to run the composition properties on N lines (512), and
+//! `REDTEAM_RANDOM=1` to draw them at random (they are the same every run).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -563,7 +564,7 @@ fn property_policy(fx: &Fixture, one_rule: bool) -> Policy {
 /// Run the property: every tree made with denied leaves when DENIED (and
 /// holding one) or without, must come out WANT under `property_policy`.
 fn check_compositions(denied: bool, one_rule: bool, want: Decision) {
-    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
     let fx = Fixture::new();
     let policy = property_policy(&fx, one_rule);
     let cwd = fx.root.join("home/proj").to_string_lossy().into_owned();
@@ -571,11 +572,17 @@ fn check_compositions(denied: bool, one_rule: bool, want: Decision) {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(512);
-    let mut runner = TestRunner::new(Config {
+    let config = Config {
         cases,
         failure_persistence: None,
         ..Config::default()
-    });
+    };
+    // The same lines every run unless REDTEAM_RANDOM is set.
+    let mut runner = if std::env::var_os("REDTEAM_RANDOM").is_some() {
+        TestRunner::new(config)
+    } else {
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha))
+    };
     let result = runner.run(&tree(denied), |t| {
         if has_denied(&t) != denied {
             return Ok(());
