@@ -109,8 +109,6 @@
          (root (gptel-rust-hooks-redteam--make-fixture))
          (cases (plist-get data :cases))
          (failures nil))
-    ;; Loaded here because `gptel-rust-hooks-evaluate', when not byte-compiled,
-    ;; looks up the module function before its argument loads the module.
     (gptel-rust-hooks--load-module)
     (unwind-protect
         (let* ((home (gptel-rust-hooks-redteam--subst
