@@ -182,9 +182,10 @@ nil leaves gptel's own confirmation settings alone."
   :group 'gptel-rust-hooks)
 
 (defcustom gptel-rust-hooks-path-keys
-  '("path" "paths" "file" "files" "file_path" "filepath" "file_name" "filename"
-    "directory" "dir" "dirpath" "folder" "parent" "target" "source" "destination"
-    "src" "dest" "old_path" "new_path" "working_directory" "cwd")
+  '("path" "paths" "file" "files" "file_path" "filepath" "filePath" "file_name"
+    "filename" "absolute_path" "notebook_path" "directory" "dir" "dirpath" "folder"
+    "parent" "target" "source" "destination" "src" "dest" "old_path" "new_path"
+    "working_directory" "cwd")
   "Argument names whose values are file or directory paths.
 The defaults cover the tools of gptel's README, gptel-agent,
 llm-tool-collection and the MCP filesystem server."

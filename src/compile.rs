@@ -581,7 +581,10 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             }
         }
         for p in &rule.command_prefix {
-            let words = prefix_words(p).map_err(at)?;
+            let mut words = prefix_words(p).map_err(at)?;
+            if options.case_fold {
+                words = words.iter().map(|w| w.to_lowercase()).collect();
+            }
             cmd_prefix
                 .entry(words[0].clone())
                 .or_default()

@@ -104,6 +104,10 @@ impl PathCand {
 pub struct CmdCand {
     pub key: String,
     pub line: CommandLine,
+    /// Read only to give deny-side rules a second look (a raw scan for
+    /// substitutions the parser may have read as quoted text); never
+    /// considered by allow rules.
+    pub deny_only: bool,
     /// Per simple command: prefix hits on argv, on the written words,
     /// regexp hits on argv, on the written words.
     pub hits: Vec<[BitSet; 4]>,
@@ -122,6 +126,7 @@ pub struct Prepared<'p> {
     cwd: OnceCell<BitSet>,
     paths: OnceCell<Vec<PathCand>>,
     commands: OnceCell<Vec<CmdCand>>,
+    line_allowed: OnceCell<bool>,
     arg_leaves: RefCell<HashMap<String, BitSet>>,
 }
 
@@ -166,6 +171,7 @@ impl<'p> Prepared<'p> {
             cwd: OnceCell::new(),
             paths: OnceCell::new(),
             commands: OnceCell::new(),
+            line_allowed: OnceCell::new(),
             arg_leaves: RefCell::new(HashMap::new()),
         }
     }
@@ -278,13 +284,36 @@ impl<'p> Prepared<'p> {
                 if !self.is_command_key(key) {
                     continue;
                 }
-                let line = match value {
+                let mut lines: Vec<(CommandLine, bool)> = Vec::new();
+                match value {
                     Arg::Null => continue,
-                    Arg::Str(s) => shell::parse(s),
+                    Arg::Str(s) => {
+                        let main = shell::parse(s);
+                        let mut second: Vec<String> = substitution_regions(s)
+                            .into_iter()
+                            .map(str::to_string)
+                            .collect();
+                        // The strings given to `sh -c` are command lines too.
+                        for c in &main.commands {
+                            for pair in c.written.windows(2) {
+                                if pair[0].starts_with('-') && pair[0].ends_with('c') {
+                                    second.extend(
+                                        substitution_regions(&pair[1])
+                                            .into_iter()
+                                            .map(str::to_string),
+                                    );
+                                }
+                            }
+                        }
+                        lines.push((main, false));
+                        for region in second.iter().take(MAX_REGIONS) {
+                            lines.push((shell::parse(region), true));
+                        }
+                    }
                     Arg::Invalid(s) => {
                         let mut line = shell::parse(s);
                         line.opaque = Some("a command that is not valid Unicode text".into());
-                        line
+                        lines.push((line, false));
                     }
                     Arg::List(items) => {
                         let words: Option<Vec<String>> = items
@@ -295,34 +324,66 @@ impl<'p> Prepared<'p> {
                             })
                             .collect();
                         match words {
-                            Some(w) => shell::from_argv(&w),
-                            None => CommandLine {
-                                opaque: Some("a command list with non-string words".into()),
-                                ..CommandLine::default()
-                            },
+                            Some(w) => {
+                                lines.push((shell::from_argv(&w), false));
+                                // A tool that joins the words into a shell line
+                                // would run what the operators in them say.
+                                let joined = w.join(" ");
+                                if joined.contains([';', '|', '&', '<', '>', '$', '`', '(', '\n']) {
+                                    lines.push((shell::parse(&joined), false));
+                                }
+                            }
+                            None => lines.push((
+                                CommandLine {
+                                    opaque: Some("a command list with non-string words".into()),
+                                    ..CommandLine::default()
+                                },
+                                false,
+                            )),
                         }
                     }
-                    other => CommandLine {
-                        opaque: Some(format!("a command that is not text: {}", other.to_json())),
-                        ..CommandLine::default()
-                    },
-                };
-                let hits = line
-                    .commands
-                    .iter()
-                    .map(|c| self.command_hits(&c.argv, &c.written))
-                    .collect();
-                out.push(CmdCand {
-                    key: key.clone(),
-                    line,
-                    hits,
-                });
+                    other => lines.push((
+                        CommandLine {
+                            opaque: Some(format!(
+                                "a command that is not text: {}",
+                                other.to_json()
+                            )),
+                            ..CommandLine::default()
+                        },
+                        false,
+                    )),
+                }
+                for (line, deny_only) in lines {
+                    let hits = line
+                        .commands
+                        .iter()
+                        .map(|c| self.command_hits(&c.argv, &c.written))
+                        .collect();
+                    out.push(CmdCand {
+                        key: key.clone(),
+                        line,
+                        deny_only,
+                        hits,
+                    });
+                }
             }
             out
         })
     }
 
     fn command_hits(&self, argv: &[String], written: &[String]) -> [BitSet; 4] {
+        // On case-insensitive file systems `RM` runs `rm`: compare folded
+        // (prefixes were folded when the policy was compiled).
+        let fold =
+            |words: &[String]| -> Vec<String> { words.iter().map(|w| w.to_lowercase()).collect() };
+        let (argv_f, written_f);
+        let (argv, written) = if self.policy.options.case_fold {
+            argv_f = fold(argv);
+            written_f = fold(written);
+            (&argv_f[..], &written_f[..])
+        } else {
+            (argv, written)
+        };
         let n = self.n();
         let mut out = [
             BitSet::new(n),
@@ -369,7 +430,7 @@ impl<'p> Prepared<'p> {
 
     fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
         let norm = path::normalize(raw, &self.path_env).map_err(|e| e.0);
-        let hits = match &norm {
+        let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),
             Err(_) => BitSet::new(self.n()),
         };
@@ -381,6 +442,31 @@ impl<'p> Prepared<'p> {
             Some(l) => self.glob_hits_for(l),
             None => BitSet::new(0),
         };
+        if norm.is_err() {
+            // A path refused for allow rules is still shown to deny-side
+            // rules, read the ways the kernel or a shell could read it.
+            let home = self
+                .path_env
+                .home
+                .as_ref()
+                .map(|h| h.to_string_lossy().into_owned());
+            let cwd = self
+                .path_env
+                .cwd
+                .as_ref()
+                .map(|c| c.to_string_lossy().into_owned());
+            for form in fallback_forms(raw, home.as_deref(), cwd.as_deref()) {
+                let form = if self.path_env.case_fold {
+                    form.to_lowercase()
+                } else {
+                    form
+                };
+                let more = self.glob_hits_for(&form);
+                for (w, m) in hits.0.iter_mut().zip(&more.0) {
+                    *w |= m;
+                }
+            }
+        }
         PathCand {
             source,
             raw: raw.to_string(),
@@ -389,6 +475,125 @@ impl<'p> Prepared<'p> {
             hits,
             lexical_hits,
         }
+    }
+
+    /// The files a shell glob WORD names now, as bash would expand it
+    /// (dot files included, which only widens what deny rules see).
+    fn expand_glob(&self, word: &str) -> Vec<String> {
+        const MAX_FOUND: usize = 256;
+        let home = self
+            .path_env
+            .home
+            .as_ref()
+            .map(|h| h.to_string_lossy().into_owned());
+        let cwd = self
+            .path_env
+            .cwd
+            .as_ref()
+            .map(|c| c.to_string_lossy().into_owned());
+        let text = match (word.strip_prefix('~'), &home) {
+            (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{h}{rest}")
+            }
+            _ => word.to_string(),
+        };
+        let text = if text.starts_with('/') {
+            text
+        } else {
+            match &cwd {
+                Some(c) => format!("{}/{text}", c.trim_end_matches('/')),
+                None => return Vec::new(),
+            }
+        };
+        let mut found = vec![String::new()];
+        for part in text.split('/').filter(|p| !p.is_empty()) {
+            let mut next = Vec::new();
+            for base in &found {
+                if !part.contains(['*', '?', '[']) {
+                    next.push(format!("{base}/{part}"));
+                    continue;
+                }
+                let Ok(glob) = globset::GlobBuilder::new(part)
+                    .literal_separator(true)
+                    .case_insensitive(self.path_env.case_fold)
+                    .build()
+                else {
+                    continue;
+                };
+                let matcher = glob.compile_matcher();
+                let dir = if base.is_empty() { "/" } else { base.as_str() };
+                let Ok(entries) = std::fs::read_dir(dir) else {
+                    continue;
+                };
+                for entry in entries.flatten().take(4096) {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    if matcher.is_match(&name) && next.len() < MAX_FOUND {
+                        next.push(format!("{base}/{name}"));
+                    }
+                }
+            }
+            found = next;
+            if found.is_empty() {
+                break;
+            }
+        }
+        found.retain(|f| !f.is_empty());
+        found
+    }
+
+    /// The same path candidate, resolved against another directory DIR
+    /// (after `cd DIR`, or the tool's own working directory).
+    fn path_cand_in(&self, source: PathSource, raw: &str, dir: &str) -> PathCand {
+        let joined = format!("{}/{raw}", dir.trim_end_matches('/'));
+        self.path_cand(source, &joined)
+    }
+
+    /// Directories a command line's relative words may be relative to,
+    /// besides the request's: `cd`/`pushd` targets in the line (in order),
+    /// and a working directory the call names.
+    fn other_dirs(&self) -> Vec<String> {
+        let home = self
+            .path_env
+            .home
+            .as_ref()
+            .map(|h| h.to_string_lossy().into_owned());
+        let mut current = self
+            .path_env
+            .cwd
+            .as_ref()
+            .map(|c| c.to_string_lossy().into_owned());
+        let mut dirs = Vec::new();
+        for key in ["working_directory", "workdir", "cwd", "directory", "dir"] {
+            if let Some(Arg::Str(d)) = self.call.arg(key) {
+                for form in fallback_forms(d, home.as_deref(), current.as_deref()) {
+                    dirs.push(form);
+                }
+            }
+        }
+        for cand in self.commands() {
+            for c in &cand.line.commands {
+                if !matches!(
+                    c.argv.first().map(String::as_str),
+                    Some("cd" | "pushd" | "popd")
+                ) {
+                    continue;
+                }
+                let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
+                let next = match target {
+                    None => home.clone(),
+                    Some(t) => fallback_forms(t, home.as_deref(), current.as_deref())
+                        .into_iter()
+                        .next(),
+                };
+                if let Some(n) = next {
+                    dirs.push(n.clone());
+                    current = Some(n);
+                }
+            }
+        }
+        dirs.sort();
+        dirs.dedup();
+        dirs
     }
 
     /// A path that was not valid Unicode: deny-side rules match what could
@@ -459,21 +664,58 @@ impl<'p> Prepared<'p> {
                 }
             }
             let mut words = 0usize;
+            let dirs = if self.commands().is_empty() {
+                Vec::new()
+            } else {
+                self.other_dirs()
+            };
             for cand in self.commands() {
                 for target in &cand.line.redirects {
                     out.push(self.path_cand(PathSource::Redirect(cand.key.clone()), target));
+                    if !target.starts_with('/') && !target.starts_with('~') {
+                        for d in &dirs {
+                            let source = PathSource::Word(cand.key.clone());
+                            out.push(self.path_cand_in(source, target, d));
+                        }
+                    }
                 }
                 for c in &cand.line.commands {
                     for word in c.argv.iter().skip(1).chain(c.written.iter().skip(1)) {
                         let mut push = |w: &str| {
-                            if words < MAX_WORD_PATHS && !w.is_empty() && !w.starts_with('-') {
-                                words += 1;
-                                out.push(self.path_cand(PathSource::Word(cand.key.clone()), w));
+                            if words >= MAX_WORD_PATHS || w.is_empty() {
+                                return;
+                            }
+                            words += 1;
+                            let source = || PathSource::Word(cand.key.clone());
+                            out.push(self.path_cand(source(), w));
+                            // The shell expands globs before the program runs.
+                            if w.contains(['*', '?', '[']) {
+                                for found in self.expand_glob(w) {
+                                    out.push(self.path_cand(source(), &found));
+                                }
+                            }
+                            if !w.starts_with('/') && !w.starts_with('~') {
+                                for d in &dirs {
+                                    out.push(self.path_cand_in(source(), w, d));
+                                }
                             }
                         };
-                        push(word);
-                        if let Some((_, after)) = word.split_once('=') {
-                            push(after);
+                        match word.strip_prefix('-') {
+                            // An option with a path glued to it: `-f~/.ssh/x`,
+                            // `--file=/etc/passwd`, `-t/root`.
+                            Some(opt) => {
+                                if let Some((_, after)) = opt.split_once('=') {
+                                    push(after);
+                                } else if let Some(i) = opt.find(['/', '~']) {
+                                    push(&opt[i..]);
+                                }
+                            }
+                            None => {
+                                push(word);
+                                if let Some((_, after)) = word.split_once('=') {
+                                    push(after);
+                                }
+                            }
                         }
                     }
                 }
@@ -543,6 +785,53 @@ impl<'p> Prepared<'p> {
     /// Check each matcher of rule R in turn; stop at the first that fails
     /// unless EXPLAIN. Returns whether all matched, and the checks made.
     pub fn check_rule(&self, r: usize, explain: bool) -> (bool, Vec<Check>) {
+        self.check_rule_with(r, explain, false)
+    }
+
+    /// Whether allow rule R covers simple command CMD (with hits H): its
+    /// prefixes and regexps, on the written form when run through sudo.
+    fn covers(&self, r: usize, cmd: &shell::SimpleCommand, h: &[BitSet; 4]) -> bool {
+        let rule = &self.policy.rules[r];
+        let off = usize::from(cmd.privileged);
+        (!rule.has_cmd_prefix || h[off].get(r)) && (!rule.has_cmd_regexp || h[2 + off].get(r))
+    }
+
+    fn relevant_command(&self, rule: &CRule, c: &CmdCand) -> bool {
+        rule.command_keys
+            .contains(&c.key, self.policy.default_command_keys.contains(&c.key))
+    }
+
+    /// Whether every simple command of every command argument is covered by
+    /// some allow rule whose other matchers match (DESIGN: "Allow rules allow
+    /// a command line only when EVERY simple command in it is allowed").
+    fn line_allowed(&self) -> bool {
+        *self.line_allowed.get_or_init(|| {
+            let allowers: Vec<usize> = self
+                .candidates()
+                .into_iter()
+                .filter(|&r| {
+                    let rule = &self.policy.rules[r];
+                    rule.allow_side
+                        && (rule.has_cmd_prefix || rule.has_cmd_regexp)
+                        && self.check_rule_with(r, false, true).0
+                })
+                .collect();
+            let cands: Vec<&CmdCand> = self.commands().iter().filter(|c| !c.deny_only).collect();
+            !cands.is_empty()
+                && cands.iter().all(|c| {
+                    c.line.is_static()
+                        && !c.line.commands.is_empty()
+                        && c.line.commands.iter().zip(&c.hits).all(|(cmd, h)| {
+                            allowers.iter().any(|&r| {
+                                self.relevant_command(&self.policy.rules[r], c)
+                                    && self.covers(r, cmd, h)
+                            })
+                        })
+                })
+        })
+    }
+
+    fn check_rule_with(&self, r: usize, explain: bool, skip_commands: bool) -> (bool, Vec<Check>) {
         let rule = &self.policy.rules[r];
         let mut checks = Vec::new();
         let mut all = true;
@@ -652,21 +941,38 @@ impl<'p> Prepared<'p> {
                 check!("path-outside", ok, paths_json(&cands, outside));
             }
         }
-        if rule.has_cmd_prefix || rule.has_cmd_regexp {
+        if (rule.has_cmd_prefix || rule.has_cmd_regexp) && !skip_commands {
             let cands: Vec<&CmdCand> = self
                 .commands()
                 .iter()
-                .filter(|c| {
-                    rule.command_keys
-                        .contains(&c.key, self.policy.default_command_keys.contains(&c.key))
-                })
+                .filter(|c| self.relevant_command(rule, c) && !(rule.allow_side && c.deny_only))
                 .collect();
+            // An allow rule matches when the whole line is allowed (every
+            // simple command covered by some allow rule) and it covers part of it.
+            let allowed = rule.allow_side
+                && !cands.is_empty()
+                && self.line_allowed()
+                && cands.iter().any(|c| {
+                    c.line
+                        .commands
+                        .iter()
+                        .zip(&c.hits)
+                        .any(|(cmd, h)| self.covers(r, cmd, h))
+                });
             if rule.has_cmd_prefix {
-                let ok = command_ok(rule.allow_side, &cands, r, 0);
+                let ok = if rule.allow_side {
+                    allowed
+                } else {
+                    command_ok(false, &cands, r, 0)
+                };
                 check!("command-prefix", ok, commands_json(&cands, r, 0));
             }
             if rule.has_cmd_regexp {
-                let ok = command_ok(rule.allow_side, &cands, r, 2);
+                let ok = if rule.allow_side {
+                    allowed
+                } else {
+                    command_ok(false, &cands, r, 2)
+                };
                 check!("command-regexp", ok, commands_json(&cands, r, 2));
             }
         }
@@ -688,25 +994,11 @@ fn combine<T>(allow_side: bool, cands: &[T], ok: impl Fn(&T) -> bool) -> bool {
     }
 }
 
-fn command_ok(allow_side: bool, cands: &[&CmdCand], r: usize, slot: usize) -> bool {
-    if allow_side {
-        !cands.is_empty()
-            && cands.iter().all(|c| {
-                c.line.is_static()
-                    && !c.line.commands.is_empty()
-                    && c.line.commands.iter().zip(&c.hits).all(|(cmd, h)| {
-                        if cmd.privileged {
-                            h[slot + 1].get(r)
-                        } else {
-                            h[slot].get(r)
-                        }
-                    })
-            })
-    } else {
-        cands
-            .iter()
-            .any(|c| c.hits.iter().any(|h| h[slot].get(r) || h[slot + 1].get(r)))
-    }
+/// Whether a deny-side rule R hits any simple command (as run or as written).
+fn command_ok(_allow_side: bool, cands: &[&CmdCand], r: usize, slot: usize) -> bool {
+    cands
+        .iter()
+        .any(|c| c.hits.iter().any(|h| h[slot].get(r) || h[slot + 1].get(r)))
 }
 
 fn paths_json(cands: &[&PathCand], ok: impl Fn(&&PathCand) -> bool) -> Json {
@@ -1107,4 +1399,204 @@ fn call_short(call: &Call) -> String {
         .map(|(k, v)| format!(":{k} {}", v.to_json()))
         .collect();
     format!("(:name {:?} :args ({}))", call.name, args.join(" "))
+}
+
+/// Readings of RAW that a kernel, a shell or another program could give
+/// it, for paths the strict normalization refuses: `$HOME`/`$PWD`/`~+`
+/// expanded, a TRAMP, `/:` or `file://` prefix dropped, `/proc/self/root`
+/// dropped, repeated slashes collapsed, `.` and `..` collapsed lexically,
+/// and the longest existing prefix resolved by the kernel before `..`.
+pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<String> {
+    let mut text: String = raw.chars().filter(|c| !c.is_control()).collect();
+    if let Some(h) = home {
+        for var in ["${HOME}", "$HOME"] {
+            text = text.replace(var, h);
+        }
+    }
+    if let Some(c) = cwd {
+        for var in ["${PWD}", "$PWD", "~+"] {
+            text = text.replace(var, c);
+        }
+    }
+    if let Some(rest) = text.strip_prefix("file://") {
+        text = rest.to_string();
+    }
+    if let Some(rest) = text.strip_prefix("/:") {
+        text = rest.to_string();
+    }
+    // `/method:host:/path`: the remote part names a path on some host.
+    if let Some(rest) = text.strip_prefix('/') {
+        let first = rest.split('/').next().unwrap_or("");
+        if first.contains(':') {
+            text = rest[first.len()..].to_string();
+        }
+    }
+    if text == "~" || text.starts_with("~/") {
+        match home {
+            Some(h) => text = format!("{h}{}", &text[1..]),
+            None => return Vec::new(),
+        }
+    }
+    if !text.starts_with('/') {
+        match cwd {
+            Some(c) => text = format!("{}/{text}", c.trim_end_matches('/')),
+            None => return Vec::new(),
+        }
+    }
+    let mut parts: Vec<&str> = text
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.len() >= 3 && parts[0] == "proc" && parts[2] == "root" {
+        parts.drain(..3);
+    }
+    let lexical = {
+        let mut out: Vec<&str> = Vec::new();
+        for p in &parts {
+            if *p == ".." {
+                out.pop();
+            } else {
+                out.push(p);
+            }
+        }
+        format!("/{}", out.join("/"))
+    };
+    let mut forms = vec![lexical];
+    // The kernel resolves links before `..`: canonicalize the longest
+    // existing prefix as written, then collapse the rest.
+    for cut in (1..=parts.len()).rev() {
+        let prefix = format!("/{}", parts[..cut].join("/"));
+        if let Ok(real) = std::fs::canonicalize(&prefix) {
+            let mut out: Vec<String> = real
+                .to_string_lossy()
+                .split('/')
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect();
+            for p in &parts[cut..] {
+                if *p == ".." {
+                    out.pop();
+                } else {
+                    out.push((*p).to_string());
+                }
+            }
+            forms.push(format!("/{}", out.join("/")));
+            break;
+        }
+    }
+    forms.dedup();
+    forms
+}
+
+/// Most raw substitution regions scanned in one command line.
+const MAX_REGIONS: usize = 16;
+
+/// The text after each `$(` and backquote of LINE that bash would expand:
+/// outside single quotes (but inside double quotes, where a `'` is just a
+/// character), not escaped, not in a quoted here-document. A second look
+/// for deny-side rules at commands a parser might take for quoted text;
+/// parse errors in a region still show its commands (guessed) to deny rules.
+pub fn substitution_regions(line: &str) -> Vec<&str> {
+    if line.len() > 4096 {
+        return Vec::new();
+    }
+    #[derive(PartialEq)]
+    enum Q {
+        Normal,
+        Single,
+        Double,
+    }
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut state = Q::Normal;
+    // Here-documents waiting for the end of the line: (delimiter, quoted, strip tabs).
+    let mut pending: Vec<(String, bool, bool)> = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() && out.len() < MAX_REGIONS {
+        let b = bytes[i];
+        match state {
+            Q::Single => {
+                if b == b'\'' {
+                    state = Q::Normal;
+                }
+            }
+            Q::Normal | Q::Double => {
+                if b == b'\\' {
+                    i += 2;
+                    continue;
+                }
+                if b == b'$' && bytes.get(i + 1) == Some(&b'(') {
+                    out.push(&line[i + 2..]);
+                } else if b == b'`' {
+                    out.push(&line[i + 1..]);
+                } else if b == b'"' {
+                    state = if state == Q::Double {
+                        Q::Normal
+                    } else {
+                        Q::Double
+                    };
+                } else if b == b'\'' && state == Q::Normal {
+                    state = Q::Single;
+                } else if state == Q::Normal && bytes[i..].starts_with(b"<<<") {
+                    i += 3;
+                    continue;
+                } else if state == Q::Normal && bytes[i..].starts_with(b"<<") {
+                    let mut j = i + 2;
+                    let strip = bytes.get(j) == Some(&b'-');
+                    if strip {
+                        j += 1;
+                    }
+                    while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
+                        j += 1;
+                    }
+                    let start = j;
+                    while bytes.get(j).is_some_and(|c| !b" \t\n;|&<>()".contains(c)) {
+                        j += 1;
+                    }
+                    let word = &line[start..j];
+                    let quoted = word.contains(['\'', '"', '\\']);
+                    let delim: String = word
+                        .chars()
+                        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+                        .collect();
+                    if !delim.is_empty() {
+                        pending.push((delim, quoted, strip));
+                    }
+                    i = j;
+                    continue;
+                } else if b == b'\n' && state == Q::Normal && !pending.is_empty() {
+                    // Skip the bodies of quoted here-documents; unquoted ones
+                    // are scanned on (their expansions run).
+                    let mut k = i + 1;
+                    for (delim, quoted, strip) in std::mem::take(&mut pending) {
+                        loop {
+                            let end = line[k..].find('\n').map_or(line.len(), |e| k + e);
+                            let text = &line[k..end];
+                            let text = if strip {
+                                text.trim_start_matches('\t')
+                            } else {
+                                text
+                            };
+                            if !quoted {
+                                for (o, _) in text.match_indices("$(") {
+                                    if out.len() < MAX_REGIONS {
+                                        let at = end - text.len() + o;
+                                        out.push(&line[at + 2..]);
+                                    }
+                                }
+                            }
+                            k = (end + 1).min(line.len());
+                            if text == delim || end >= line.len() {
+                                break;
+                            }
+                        }
+                    }
+                    i = k;
+                    continue;
+                }
+            }
+        }
+        i += 1;
+    }
+    out
 }

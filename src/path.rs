@@ -81,14 +81,26 @@ pub const DEFAULT_PATH_KEYS: &[&str] = &[
     "path",
     "paths",
     "file",
+    "files",
     "file_path",
     "filepath",
+    "filePath",
+    "file_name",
     "filename",
+    "absolute_path",
+    "notebook_path",
     "directory",
     "dir",
+    "dirpath",
+    "folder",
     "parent",
+    "target",
     "source",
     "destination",
+    "src",
+    "dest",
+    "old_path",
+    "new_path",
     "working_directory",
     "cwd",
 ];
@@ -102,7 +114,7 @@ pub const DEFAULT_PATH_KEYS: &[&str] = &[
 /// - `script`: no shell tool using it was found; kept as asked. A JavaScript
 ///   evaluator (macher-agent's Deno tool) uses it, and its code then reads as an
 ///   opaque command line, which never counts as allowed.
-pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script"];
+pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script", "shell_command"];
 
 /// Pairs `(DIRECTORY-KEY, NAME-KEY)` of tools that split one path over two
 /// arguments and open `(expand-file-name NAME DIRECTORY)`: gptel's README

@@ -1617,3 +1617,41 @@ mod needs_shell_and_path {
         );
     }
 }
+
+mod raw_scans {
+    use gptel_rust_hooks::eval::{fallback_forms, substitution_regions};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn substitution_regions_never_panic(line in "\\PC{0,80}") {
+            let _ = substitution_regions(&line);
+        }
+
+        #[test]
+        fn fallback_forms_never_panic(raw in "\\PC{0,80}") {
+            for form in fallback_forms(&raw, Some("/home/u"), Some("/tmp/p")) {
+                prop_assert!(form.starts_with('/'));
+            }
+        }
+    }
+
+    #[test]
+    fn regions_respect_quoting() {
+        assert!(substitution_regions("echo '$(rm x)'").is_empty());
+        assert!(substitution_regions("echo \\$(rm x)").is_empty());
+        assert_eq!(
+            substitution_regions("echo \"${x:-'$(rm x)'}\""),
+            vec!["rm x)'}\""]
+        );
+        assert!(substitution_regions("cat <<'E'\n$(rm x)\nE").is_empty());
+        assert_eq!(
+            substitution_regions("cat <<E\n$(rm x)\nE"),
+            vec!["rm x)\nE"]
+        );
+        assert_eq!(
+            substitution_regions("grep x <<< \"é$(rm x)\""),
+            vec!["rm x)\""]
+        );
+    }
+}

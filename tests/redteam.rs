@@ -641,7 +641,7 @@ fn composition_of_allowed_commands_is_allowed_one_allow_rule() {
 /// The generator writes lines that bash accepts (`bash -n`); run with
 /// `cargo test --test redteam -- --ignored` where bash is installed.
 #[test]
-#[ignore]
+// Runs in every test run: it checks that the generated lines are real bash.
 fn generated_lines_parse_in_bash() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
