@@ -102,6 +102,19 @@ pub struct Origin {
     pub trusted: bool,
 }
 
+impl Origin {
+    /// Add this origin's file, and the rule's line in it, to error E.
+    pub fn locate(&self, mut e: Error) -> Error {
+        if let Some(line) = self.line {
+            e.message = format!("{} (line {line})", e.message);
+        }
+        match &self.source {
+            Some(source) => e.in_source(source),
+            None => e,
+        }
+    }
+}
+
 /// One layer of rules: the user's, a policy file's, a project's.
 #[derive(Debug, Clone, Default)]
 pub struct Layer {
@@ -512,13 +525,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
     let mut compiled = Vec::with_capacity(rules.len());
 
     for (i, (rule, origin)) in rules.into_iter().enumerate() {
-        let at = |e: Error| {
-            let e = e.in_rule(origin.index, rule.id.as_deref());
-            match &origin.source {
-                Some(source) => e.in_source(source),
-                None => e,
-            }
-        };
+        let at = |e: Error| origin.locate(e.in_rule(origin.index, rule.id.as_deref()));
         for g in &rule.tool {
             tool_globs.add(whole_value_glob("tool", g).map_err(at)?, i);
         }

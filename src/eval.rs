@@ -7,8 +7,8 @@
 use crate::compile::{CArg, CRule, Index, Keys, OutsideDir, Policy};
 use crate::error::{Error, Result};
 use crate::path::{self, PathEnv};
-use crate::rule::{Arg, Call, Decision};
-use crate::shell::{self, CommandLine};
+use crate::rule::{Arg, ArgMatcher, Call, Decision, Rule};
+use crate::shell::{self, CommandLine, SimpleCommand};
 use globset::{Candidate, GlobSet};
 use regex::RegexSet;
 use serde_json::{json, Value as Json};
@@ -965,7 +965,16 @@ impl<'p> Prepared<'p> {
                 } else {
                     command_ok(false, &cands, r, 0)
                 };
-                check!("command-prefix", ok, commands_json(&cands, r, 0));
+                let prefixes: Vec<Vec<String>> = if explain {
+                    rule.rule
+                        .command_prefix
+                        .iter()
+                        .filter_map(|p| crate::compile::prefix_words(p).ok())
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                check!("command-prefix", ok, commands_json(&cands, r, 0, &prefixes));
             }
             if rule.has_cmd_regexp {
                 let ok = if rule.allow_side {
@@ -973,7 +982,7 @@ impl<'p> Prepared<'p> {
                 } else {
                     command_ok(false, &cands, r, 2)
                 };
-                check!("command-regexp", ok, commands_json(&cands, r, 2));
+                check!("command-regexp", ok, commands_json(&cands, r, 2, &[]));
             }
         }
         (all, checks)
@@ -1024,7 +1033,19 @@ fn paths_json(cands: &[&PathCand], ok: impl Fn(&&PathCand) -> bool) -> Json {
     )
 }
 
-fn commands_json(cands: &[&CmdCand], r: usize, slot: usize) -> Json {
+/// The first of PREFIXES that the words of CMD start with, as written.
+fn matched_prefix(cmd: &SimpleCommand, prefixes: &[Vec<String>]) -> Option<String> {
+    prefixes
+        .iter()
+        .find(|p| {
+            [&cmd.argv, &cmd.written]
+                .iter()
+                .any(|words| words.len() >= p.len() && words[..p.len()] == p[..])
+        })
+        .map(|p| p.join(" "))
+}
+
+fn commands_json(cands: &[&CmdCand], r: usize, slot: usize, prefixes: &[Vec<String>]) -> Json {
     Json::Array(
         cands
             .iter()
@@ -1036,14 +1057,18 @@ fn commands_json(cands: &[&CmdCand], r: usize, slot: usize) -> Json {
                     .iter()
                     .zip(&c.hits)
                     .map(|(cmd, h)| {
-                        json!({
+                        let mut item = json!({
                             "key": c.key,
                             "command": cmd.argv.join(" "),
                             "written": cmd.written.join(" "),
                             "privileged": cmd.privileged,
                             "opaque": cmd.opaque,
                             "matched": h[slot].get(r) || h[slot + 1].get(r),
-                        })
+                        });
+                        if slot == 0 {
+                            item["prefix"] = json!(matched_prefix(cmd, prefixes));
+                        }
+                        item
                     })
                     .collect();
                 if let Some(why) = line_opaque {
@@ -1302,6 +1327,88 @@ fn generated_reason(d: Decision, label: &str, tool: &str) -> String {
     format!("gptel-rust-hooks: tool `{tool}` {verb} by {label}")
 }
 
+/// What rule matcher MATCHER asks for, for explanations; NTH_ARG is the
+/// position of an `args` check among the rule's argument matchers.
+fn wanted(rule: &Rule, matcher: &str, nth_arg: usize) -> Json {
+    match matcher {
+        "tool" => {
+            let mut items: Vec<Json> = rule.tool.iter().map(|g| json!(g)).collect();
+            items.extend(rule.tool_regexp.iter().map(|r| json!({ "regexp": r })));
+            Json::Array(items)
+        }
+        "args" => match rule.args.get(nth_arg) {
+            Some((key, m)) => json!({"key": key, "matcher": arg_matcher_json(m)}),
+            None => Json::Null,
+        },
+        "path" => json!(rule.path),
+        "path-outside" => json!(rule.path_outside),
+        "command-prefix" => json!(rule.command_prefix),
+        "command-regexp" => json!(rule.command_regexp),
+        "buffer" => json!(rule.buffer),
+        "backend" => json!(rule.backend),
+        "model" => json!(rule.model),
+        "cwd" => json!(rule.cwd),
+        _ => Json::Null,
+    }
+}
+
+/// An argument matcher in its serde form, as a rule would write it.
+pub fn arg_matcher_json(m: &ArgMatcher) -> Json {
+    match m {
+        ArgMatcher::Glob(g) => json!(g),
+        ArgMatcher::Regexp(r) => json!({ "regexp": r }),
+        ArgMatcher::Equal(v) => json!({ "equal": v }),
+        ArgMatcher::Present(b) => json!({ "present": b }),
+        ArgMatcher::MaxLength(n) => json!({ "max-length": n }),
+        ArgMatcher::Min(n) => json!({ "min": n }),
+        ArgMatcher::Max(n) => json!({ "max": n }),
+        ArgMatcher::Any(items) => Json::Array(items.iter().map(arg_matcher_json).collect()),
+        ArgMatcher::All(items) => Json::Array(vec![json!({
+            "all": items.iter().map(arg_matcher_json).collect::<Vec<_>>()
+        })]),
+    }
+}
+
+fn pairs_json(pairs: &[(String, Json)]) -> Json {
+    Json::Object(pairs.iter().cloned().collect())
+}
+
+/// The effects a rule gives besides its decision, as written (empty ones left out).
+fn effects_json(rule: &Rule) -> Json {
+    let mut map = serde_json::Map::new();
+    let mut put = |k: &str, v: Json| {
+        map.insert(k.to_string(), v);
+    };
+    if let Some(r) = &rule.reason {
+        put("reason", json!(r));
+    }
+    if !rule.set_args.is_empty() {
+        put("set-args", pairs_json(&rule.set_args));
+    }
+    if !rule.default_args.is_empty() {
+        put("default-args", pairs_json(&rule.default_args));
+    }
+    if !rule.remove_args.is_empty() {
+        put("remove-args", json!(rule.remove_args));
+    }
+    if let Some(r) = &rule.result {
+        put("result", json!(r));
+    }
+    if let Some(c) = &rule.context {
+        put("context", json!(c));
+    }
+    if rule.suppress_output {
+        put("suppress-output", json!(true));
+    }
+    if !rule.redact.is_empty() {
+        put("redact", json!(rule.redact));
+    }
+    if let Some(n) = rule.max_output {
+        put("max-output", json!(n));
+    }
+    Json::Object(map)
+}
+
 /// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
 pub fn explain(policy: &Policy, call: &Call) -> Json {
     let prepared = Prepared::new(policy, call);
@@ -1312,6 +1419,17 @@ pub fn explain(policy: &Policy, call: &Call) -> Json {
         .enumerate()
         .map(|(r, rule)| {
             let (matched, checks) = prepared.check_rule(r, true);
+            let mut nth_arg = 0;
+            let matchers: Vec<Json> = checks
+                .iter()
+                .map(|c| {
+                    let want = wanted(&rule.rule, c.matcher, nth_arg);
+                    if c.matcher == "args" {
+                        nth_arg += 1;
+                    }
+                    json!({"matcher": c.matcher, "matched": c.matched, "on": c.on, "want": want})
+                })
+                .collect();
             json!({
                 "index": rule.origin.index + 1,
                 "source": rule.origin.source,
@@ -1319,11 +1437,11 @@ pub fn explain(policy: &Policy, call: &Call) -> Json {
                 "trusted": rule.origin.trusted,
                 "id": rule.label,
                 "decision": rule.rule.decision.map(Decision::name),
+                "effects": effects_json(&rule.rule),
                 "matched": matched,
+                "matched-after-edits": outcome.redecided.as_ref().map(|d| d.matched.contains(&r)),
                 "deciding": outcome.by == Some(r),
-                "matchers": checks.iter().map(|c| json!({
-                    "matcher": c.matcher, "matched": c.matched, "on": c.on
-                })).collect::<Vec<_>>(),
+                "matchers": matchers,
             })
         })
         .collect();
@@ -1331,18 +1449,42 @@ pub fn explain(policy: &Policy, call: &Call) -> Json {
         .args
         .as_ref()
         .map(|a| edited_call(call, a).to_json()["args"].clone());
+    let edits: Vec<Json> = outcome
+        .decided
+        .matched
+        .iter()
+        .map(|&r| &policy.rules[r])
+        .filter(|rule| {
+            !(rule.rule.set_args.is_empty()
+                && rule.rule.default_args.is_empty()
+                && rule.rule.remove_args.is_empty())
+        })
+        .map(|rule| {
+            json!({
+                "rule": rule.label,
+                "source": rule.origin.source,
+                "line": rule.origin.line,
+                "set-args": pairs_json(&rule.rule.set_args),
+                "default-args": pairs_json(&rule.rule.default_args),
+                "remove-args": rule.rule.remove_args,
+            })
+        })
+        .collect();
     json!({
         "call": call.to_json(),
         "rules": rules,
         "matched": outcome.decided.matched.iter().map(|&r| policy.rules[r].label.clone()).collect::<Vec<_>>(),
         "decision-before-edits": outcome.decided.decision.map(Decision::name),
         "decision-after-edits": outcome.redecided.as_ref().and_then(|d| d.decision).map(Decision::name),
+        "edits": edits,
+        "edits-applied": outcome.args.is_some(),
         "edited-args": edited,
         "decision": outcome.decision.map(Decision::name),
         "by-default": outcome.by_default,
         "deciding-rule": outcome.by.map(|r| policy.rules[r].label.clone()),
         "reason": outcome.reason,
         "result": outcome.result,
+        "result-rule": outcome.result_by.map(|r| policy.rules[r].label.clone()),
         "notes": policy.notes,
     })
 }
@@ -1381,10 +1523,7 @@ pub fn check_examples(policy: &Policy) -> Result<()> {
                         ),
                     )
                     .in_rule(rule.origin.index, rule.rule.id.as_deref());
-                    return Err(match &rule.origin.source {
-                        Some(source) => err.in_source(source),
-                        None => err,
-                    });
+                    return Err(rule.origin.locate(err));
                 }
             }
         }
