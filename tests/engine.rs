@@ -1281,36 +1281,44 @@ fn explain_lists_every_rule_and_matcher() {
         {"tool": "read_file", "model": "gpt-*"},
     ]));
     let c = call(json!({"name": "shell", "args": {"command": "rm -rf /"}, "model": "claude"}));
+    let rule =
+        |index: usize, id: &str, decision: Json, effects: Json, matched: bool, matchers: Json| {
+            json!({"index": index, "source": null, "line": null, "trusted": true, "id": id,
+               "decision": decision, "effects": effects, "matched": matched,
+               "matched-after-edits": null, "deciding": index == 1, "matchers": matchers})
+        };
     assert_eq!(
         eval::explain(&p, &c),
         json!({
             "call": {"name": "shell", "args": {"command": "rm -rf /"}, "model": "claude"},
             "rules": [
-                {"index": 1, "source": null, "line": null, "trusted": true, "id": "no-rm", "decision": "deny", "matched": true, "deciding": true,
-                 "matchers": [
-                     {"matcher": "tool", "matched": true, "on": "shell"},
-                     {"matcher": "args", "matched": true, "on": {"key": "command", "value": "rm -rf /"}},
-                 ]},
-                {"index": 2, "source": null, "line": null, "trusted": true, "id": "rule 2", "decision": "allow", "matched": false, "deciding": false,
-                 "matchers": [
-                     {"matcher": "tool", "matched": true, "on": "shell"},
-                     {"matcher": "args", "matched": false, "on": {"key": "command", "value": "rm -rf /"}},
-                 ]},
-                {"index": 3, "source": null, "line": null, "trusted": true, "id": "rule 3", "decision": null, "matched": false, "deciding": false,
-                 "matchers": [
-                     {"matcher": "tool", "matched": false, "on": "shell"},
-                     {"matcher": "model", "matched": false, "on": "claude"},
-                 ]},
+                rule(1, "no-rm", json!("deny"), json!({"reason": "no rm"}), true, json!([
+                    {"matcher": "tool", "matched": true, "on": "shell", "want": ["shell"]},
+                    {"matcher": "args", "matched": true, "on": {"key": "command", "value": "rm -rf /"},
+                     "want": {"key": "command", "matcher": "rm*"}},
+                ])),
+                rule(2, "rule 2", json!("allow"), json!({}), false, json!([
+                    {"matcher": "tool", "matched": true, "on": "shell", "want": ["shell"]},
+                    {"matcher": "args", "matched": false, "on": {"key": "command", "value": "rm -rf /"},
+                     "want": {"key": "command", "matcher": "ls*"}},
+                ])),
+                rule(3, "rule 3", Json::Null, json!({}), false, json!([
+                    {"matcher": "tool", "matched": false, "on": "shell", "want": ["read_file"]},
+                    {"matcher": "model", "matched": false, "on": "claude", "want": ["gpt-*"]},
+                ])),
             ],
             "matched": ["no-rm"],
             "decision-before-edits": "deny",
             "decision-after-edits": null,
+            "edits": [],
+            "edits-applied": false,
             "edited-args": null,
             "decision": "deny",
             "by-default": false,
             "deciding-rule": "no-rm",
             "reason": "no rm",
             "result": null,
+            "result-rule": null,
             "notes": [],
         })
     );
@@ -1371,8 +1379,9 @@ fn explain_rule_without_matchers() {
     assert_eq!(
         (e["rules"].clone(), e["result"].clone()),
         (
-            json!([{"index": 1, "source": null, "line": null, "trusted": true, "id": "rule 1", "decision": "allow", "matched": true,
-                    "deciding": true, "matchers": []}]),
+            json!([{"index": 1, "source": null, "line": null, "trusted": true, "id": "rule 1",
+                    "decision": "allow", "effects": {"result": "r"}, "matched": true,
+                    "matched-after-edits": null, "deciding": true, "matchers": []}]),
             json!("r")
         )
     );
@@ -1384,7 +1393,8 @@ fn explain_missing_argument() {
     let e = eval::explain(&p, &call(json!({"name": "x"})));
     assert_eq!(
         e["rules"][0]["matchers"],
-        json!([{"matcher": "args", "matched": false, "on": {"key": "command", "value": null}}])
+        json!([{"matcher": "args", "matched": false, "on": {"key": "command", "value": null},
+                "want": {"key": "command", "matcher": {"present": true}}}])
     );
 }
 
