@@ -680,7 +680,13 @@ impl<'p> Prepared<'p> {
                     }
                 }
                 for c in &cand.line.commands {
-                    for word in c.argv.iter().skip(1).chain(c.written.iter().skip(1)) {
+                    // The words as written repeat argv when nothing was looked through.
+                    let written = if c.written == c.argv {
+                        &[][..]
+                    } else {
+                        c.written.get(1..).unwrap_or(&[])
+                    };
+                    for word in c.argv.iter().skip(1).chain(written) {
                         let mut push = |w: &str| {
                             if words >= MAX_WORD_PATHS || w.is_empty() {
                                 return;
@@ -1331,11 +1337,8 @@ fn generated_reason(d: Decision, label: &str, tool: &str) -> String {
 /// position of an `args` check among the rule's argument matchers.
 fn wanted(rule: &Rule, matcher: &str, nth_arg: usize) -> Json {
     match matcher {
-        "tool" => {
-            let mut items: Vec<Json> = rule.tool.iter().map(|g| json!(g)).collect();
-            items.extend(rule.tool_regexp.iter().map(|r| json!({ "regexp": r })));
-            Json::Array(items)
-        }
+        "tool" => json!(rule.tool),
+        "tool-regexp" => json!(rule.tool_regexp),
         "args" => match rule.args.get(nth_arg) {
             Some((key, m)) => json!({"key": key, "matcher": arg_matcher_json(m)}),
             None => Json::Null,

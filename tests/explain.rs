@@ -55,7 +55,8 @@ fn matchers_say_what_they_want() {
     assert_eq!(
         wants,
         vec![
-            json!(["tool", true, ["shell", "bash", {"regexp": "^sh"}]]),
+            json!(["tool", true, ["shell", "bash"]]),
+            json!(["tool-regexp", true, ["^sh"]]),
             json!(["model", false, ["gpt-*"]]),
             json!(["args", true, {"key": "n", "matcher": {"min": 1.0}}]),
             json!(["args", false, {"key": "m", "matcher": ["a*", {"regexp": "b"}]}]),
