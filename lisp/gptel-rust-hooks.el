@@ -181,6 +181,15 @@ nil leaves gptel's own confirmation settings alone."
   :type '(choice (const block) (const stop))
   :group 'gptel-rust-hooks)
 
+(defcustom gptel-rust-hooks-validate-calls t
+  "Whether calls to tools gptel knows are checked against the tool's arguments.
+A call with an argument the tool does not declare, or without one it
+requires, is blocked before any rule runs, with a reason that names the
+expected arguments.  Arguments edited by rules are checked the same way.
+Calls to tools gptel does not know are left alone."
+  :type 'boolean
+  :group 'gptel-rust-hooks)
+
 (defcustom gptel-rust-hooks-path-keys
   '("path" "paths" "file" "files" "file_path" "filepath" "filePath" "file_name"
     "filename" "absolute_path" "notebook_path" "directory" "dir" "dirpath" "folder"
@@ -381,65 +390,150 @@ that compiled, their error is signaled on every call."
       gptel-rust-hooks--good-rules
     (signal (car gptel-rust-hooks--rules-error) (cdr gptel-rust-hooks--rules-error))))
 
-(defun gptel-rust-hooks--file-entry (file trusted)
-  "Return the cache entry (STAMP TEXT SHA256 ERROR) of policy FILE.
-TRUSTED is whether the file's rules may loosen; it is used to check
-that the new text compiles."
-  (let* ((attrs (file-attributes file))
-         (stamp (and attrs (list (file-attribute-modification-time attrs)
-                                 (file-attribute-size attrs))))
-         (entry (gethash file gptel-rust-hooks--files)))
-    (if (and entry (equal (car entry) stamp))
-        entry
-      (let* ((text (and attrs
-                        (with-temp-buffer
-                          (insert-file-contents file)
-                          (buffer-string))))
-             (error (cond
-                     ((not attrs) (format "gptel-rust-hooks: policy file %s is missing" file))
-                     (t (condition-case err
-                            (progn
-                              (gptel-rust-hooks--mod-compile-layers
-                               (list (list :source file :trusted trusted :json text))
-                               (gptel-rust-hooks--options))
-                              nil)
-                          (gptel-rust-hooks-rule-error
-                           (concat "gptel-rust-hooks: " (cadr err)))))))
-             (good (if error (nth 1 entry) text))
-             (new (list stamp good (and good (secure-hash 'sha256 good)) error)))
-        (when error
-          (gptel-rust-hooks--report
-           (if good
-               (format "%s; its previous rules stay in force" error)
-             error)))
-        (puthash file new gptel-rust-hooks--files)
-        new))))
+;; A policy file is read again when its modification time, size or inode
+;; changes.  Its text is checked to compile on its own, once per text and
+;; trust level; a text that does not compile leaves the last text that did
+;; in force, and says so once.
+
+(cl-defstruct (gptel-rust-hooks--pfile (:constructor gptel-rust-hooks--pfile-create)
+                                       (:copier nil))
+  "A policy file as last read."
+  (stamp nil :documentation "(MTIME SIZE INODE) when read, or nil when missing")
+  (text nil :documentation "Its text, decoded as UTF-8, or nil")
+  (sha256 nil :documentation "The SHA-256 of its bytes, or nil")
+  (error nil :documentation "Why it could not be read, or nil")
+  (checked nil :documentation "Alist TRUSTED -> (TEXT ERROR GOOD-TEXT GOOD-SHA256)"))
+
+(defun gptel-rust-hooks--file-stamp (file)
+  "Return what tells whether FILE changed: (MTIME SIZE INODE), or nil."
+  (when-let* ((attrs (file-attributes file)))
+    (list (file-attribute-modification-time attrs)
+          (file-attribute-size attrs)
+          (file-attribute-inode-number attrs))))
+
+(defun gptel-rust-hooks--read-policy-file (file)
+  "Return the `gptel-rust-hooks--pfile' of FILE, read again if it changed."
+  (let ((stamp (gptel-rust-hooks--file-stamp file))
+        (entry (gethash file gptel-rust-hooks--files)))
+    (unless (and entry (equal stamp (gptel-rust-hooks--pfile-stamp entry))
+                 (or stamp (gptel-rust-hooks--pfile-error entry)))
+      (unless entry
+        (setq entry (gptel-rust-hooks--pfile-create))
+        (puthash file entry gptel-rust-hooks--files))
+      (setf (gptel-rust-hooks--pfile-stamp entry) stamp
+            (gptel-rust-hooks--pfile-text entry) nil
+            (gptel-rust-hooks--pfile-sha256 entry) nil
+            (gptel-rust-hooks--pfile-error entry) nil)
+      (if (not stamp)
+          (setf (gptel-rust-hooks--pfile-error entry)
+                (format "policy file %s is missing" file))
+        (condition-case err
+            (with-temp-buffer
+              (set-buffer-multibyte nil)
+              (insert-file-contents-literally file)
+              (setf (gptel-rust-hooks--pfile-sha256 entry)
+                    (secure-hash 'sha256 (current-buffer))
+                    (gptel-rust-hooks--pfile-text entry)
+                    (decode-coding-string (buffer-string) 'utf-8 t)))
+          (error
+           (setf (gptel-rust-hooks--pfile-error entry)
+                 (format "cannot read policy file %s: %s"
+                         file (error-message-string err)))))))
+    entry))
+
+(defun gptel-rust-hooks--file-sha256 (file)
+  "Return the SHA-256 of FILE's current bytes, or nil when it cannot be read."
+  (gptel-rust-hooks--pfile-sha256 (gptel-rust-hooks--read-policy-file file)))
+
+(defun gptel-rust-hooks--file-good-text (file trusted)
+  "Return the text of policy FILE to compile, TRUSTED or not, or nil.
+That is its current text when it compiles, else the last one that did.
+A text that does not compile is reported once."
+  (let* ((entry (gptel-rust-hooks--read-policy-file file))
+         (text (gptel-rust-hooks--pfile-text entry))
+         (slot (assq trusted (gptel-rust-hooks--pfile-checked entry)))
+         (state (or (cdr slot) (list nil nil nil nil))))
+    (unless slot
+      (push (cons trusted state) (gptel-rust-hooks--pfile-checked entry)))
+    (unless (and text (eq text (nth 0 state)))
+      (let ((error (or (gptel-rust-hooks--pfile-error entry)
+                       (condition-case err
+                           (progn
+                             (gptel-rust-hooks--mod-compile-layers
+                              (list (list :source file :trusted trusted :json text))
+                              (gptel-rust-hooks--options))
+                             nil)
+                         (gptel-rust-hooks-rule-error (cadr err))))))
+        (setf (nth 0 state) text)
+        (unless (equal error (nth 1 state))
+          (when (nth 1 state)
+            ;; A fixed file may break again the same way: say so again then.
+            (setq gptel-rust-hooks--reported
+                  (delete (gptel-rust-hooks--file-message (nth 1 state) (nth 2 state))
+                          gptel-rust-hooks--reported)))
+          (setf (nth 1 state) error)
+          (when error
+            (gptel-rust-hooks--report
+             (gptel-rust-hooks--file-message error (nth 2 state)))))
+        (unless error
+          (setf (nth 2 state) text
+                (nth 3 state) (gptel-rust-hooks--pfile-sha256 entry)))))
+    (nth 2 state)))
+
+(defun gptel-rust-hooks--file-message (error good)
+  "Return the report of a policy file's ERROR; GOOD is its last good text."
+  (format "gptel-rust-hooks: %s%s" error
+          (if good "; its last rules that compiled stay in force" "")))
 
 (defun gptel-rust-hooks--file-layer (file trusted required)
   "Return the layer of policy FILE, TRUSTED or not, or nil.
 When the file never compiled, signal if REQUIRED, else return nil."
-  (let ((entry (gptel-rust-hooks--file-entry file trusted)))
-    (cond ((nth 1 entry) (list :source file :trusted trusted :json (nth 1 entry)))
-          (required (signal 'gptel-rust-hooks-rule-error (list (nth 3 entry)))))))
+  (let ((text (gptel-rust-hooks--file-good-text file trusted)))
+    (cond (text (list :source file :trusted trusted :json text))
+          (required
+           (let ((state (cdr (assq trusted (gptel-rust-hooks--pfile-checked
+                                            (gethash file gptel-rust-hooks--files))))))
+             (signal 'gptel-rust-hooks-rule-error
+                     (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
 (defun gptel-rust-hooks--project-file (directory)
-  "Return the project policy file that applies to DIRECTORY, or nil."
-  (when-let* ((root (and directory (locate-dominating-file
-                                    directory gptel-rust-hooks-project-file))))
-    (expand-file-name gptel-rust-hooks-project-file root)))
+  "Return the project policy file that applies to DIRECTORY, or nil.
+It is found by walking up from DIRECTORY; remote directories have none."
+  (when-let* ((root (and (stringp directory)
+                         (not (file-remote-p directory))
+                         (locate-dominating-file
+                          directory gptel-rust-hooks-project-file)))
+              (file (expand-file-name gptel-rust-hooks-project-file root)))
+    (and (file-regular-p file) file)))
 
 (defun gptel-rust-hooks-project-trusted-p (file)
   "Return non-nil when the project policy FILE is trusted.
 It is when its directory lies in `gptel-rust-hooks-trusted-directories',
 or when it is in `gptel-rust-hooks-trusted-project-files' with the
-SHA-256 of its current text."
-  (let ((root (file-name-directory (expand-file-name file))))
+SHA-256 of its current bytes."
+  (let* ((file (expand-file-name file))
+         (root (file-name-directory file)))
     (or (cl-some (lambda (dir) (file-in-directory-p root dir))
                  gptel-rust-hooks-trusted-directories)
-        (when-let* ((want (cdr (assoc (expand-file-name file)
-                                      gptel-rust-hooks-trusted-project-files)))
-                    (entry (gptel-rust-hooks--file-entry file nil)))
-          (equal want (nth 2 entry))))))
+        (when-let* ((want (cdr (assoc file gptel-rust-hooks-trusted-project-files)))
+                    ((stringp want))
+                    (have (gptel-rust-hooks--file-sha256 file)))
+          (string= (downcase want) have)))))
+
+(defun gptel-rust-hooks--project-layer (file)
+  "Return the layer of the project policy FILE, or nil.
+A file trusted by its SHA-256 is untrusted once it changes; if the
+changed file does not compile, the text the user trusted stays."
+  (let ((trusted (and (gptel-rust-hooks-project-trusted-p file) t)))
+    (or (gptel-rust-hooks--file-layer file trusted nil)
+        (let ((state (cdr (assq t (gptel-rust-hooks--pfile-checked
+                                   (gethash file gptel-rust-hooks--files))))))
+          (when-let* (((not trusted))
+                      ((nth 2 state))
+                      (want (cdr (assoc file gptel-rust-hooks-trusted-project-files)))
+                      ((stringp want))
+                      ((equal (downcase want) (nth 3 state))))
+            (list :source file :trusted t :json (nth 2 state)))))))
 
 (defun gptel-rust-hooks--layers (directory)
   "Return the rule layers that apply to a call from DIRECTORY."
@@ -455,8 +549,7 @@ SHA-256 of its current text."
       (push (gptel-rust-hooks--file-layer (expand-file-name file) t t) layers))
     (when-let* ((project (and gptel-rust-hooks-project-policies
                               (gptel-rust-hooks--project-file directory)))
-                (layer (gptel-rust-hooks--file-layer
-                        project (gptel-rust-hooks-project-trusted-p project) nil)))
+                (layer (gptel-rust-hooks--project-layer project)))
       (push layer layers))
     (nreverse layers)))
 
@@ -467,15 +560,16 @@ SHA-256 of its current text."
 
 (defun gptel-rust-hooks--key-equal (a b)
   "Return non-nil when the policy keys A and B are the same.
-Rule lists and file texts are compared with `eq', the rest with `equal'."
-  (and (= (length a) (length b))
-       (cl-every (lambda (x y)
-                   (if (and (consp x) (= (length x) 3))
-                       (and (equal (nth 0 x) (nth 0 y))
-                            (eq (nth 1 x) (nth 1 y))
-                            (eq (nth 2 x) (nth 2 y)))
-                     (eq x y)))
-                 a b)))
+A key is (OPTIONS . LAYER-KEYS): options are compared with `equal';
+each layer's source and trust with `equal', its rules or text with `eq'."
+  (and (equal (car a) (car b))
+       (let ((la (cdr a)) (lb (cdr b)))
+         (and (= (length la) (length lb))
+              (cl-every (lambda (x y)
+                          (and (equal (nth 0 x) (nth 0 y))
+                               (eq (nth 1 x) (nth 1 y))
+                               (eq (nth 2 x) (nth 2 y))))
+                        la lb)))))
 
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
@@ -483,18 +577,197 @@ Compile it when the rules, files or options changed; signal when no
 policy can be had (the call is then blocked)."
   (gptel-rust-hooks--load-module)
   (let* ((layers (gptel-rust-hooks--layers default-directory))
-         (key (append (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-                            gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
-                            gptel-rust-hooks-redact-secrets)
-                      (mapcar #'gptel-rust-hooks--layer-key layers)))
+         (key (cons (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
+                          gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+                          gptel-rust-hooks-redact-secrets)
+                    (mapcar #'gptel-rust-hooks--layer-key layers)))
          (hit (cl-assoc key gptel-rust-hooks--cache :test #'gptel-rust-hooks--key-equal)))
     (unless hit
       (setq hit (cons key (gptel-rust-hooks--mod-compile-layers
                            layers (gptel-rust-hooks--options))))
       (push hit gptel-rust-hooks--cache)
       (when (> (length gptel-rust-hooks--cache) gptel-rust-hooks--cache-size)
-        (setcdr (nthcdr (1- gptel-rust-hooks--cache-size) gptel-rust-hooks--cache) nil)))
+        (setcdr (nthcdr (1- gptel-rust-hooks--cache-size) gptel-rust-hooks--cache) nil))
+      (when-let* ((notes (gptel-rust-hooks--mod-notes (cdr hit))))
+        (gptel-rust-hooks--report
+         (format "gptel-rust-hooks: untrusted project policy, only its deny, ask and stop \
+rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
+                 (string-join notes "; ")))))
     (setq gptel-rust-hooks--policy (cdr hit))))
+
+;;;; Trust
+
+(defun gptel-rust-hooks--save-option (symbol value)
+  "Set the user option SYMBOL to VALUE and save it for future sessions.
+In an Emacs started without an init file, it is only set."
+  (let ((inhibit-message (not (custom-file t))))
+    (customize-save-variable symbol value)))
+
+(defun gptel-rust-hooks--read-project-file ()
+  "Return the project policy file for `default-directory', or signal."
+  (or (gptel-rust-hooks--project-file default-directory)
+      (user-error "No %s in %s or above" gptel-rust-hooks-project-file
+                  (abbreviate-file-name default-directory))))
+
+;;;###autoload
+(defun gptel-rust-hooks-trust-project (file &optional confirm)
+  "Trust the project policy FILE as it is now: let its rules allow and edit calls.
+Record FILE's SHA-256 in `gptel-rust-hooks-trusted-project-files' and save
+it; a later change to the file makes it untrusted again.  Interactively,
+FILE is the project's .gptel-hooks.json above `default-directory', shown
+first; with CONFIRM, ask before trusting.  Return the SHA-256."
+  (interactive
+   (progn
+     (gptel-rust-hooks--load-module)
+     (let ((file (gptel-rust-hooks--read-project-file)))
+       (view-file-other-window file)
+       (list file t))))
+  (let* ((file (expand-file-name file))
+         (sha (or (gptel-rust-hooks--file-sha256 file)
+                  (user-error "Cannot read %s" file))))
+    (when (and confirm
+               (not (yes-or-no-p
+                     (format "Let %s (SHA-256 %s…) allow and edit calls? "
+                             (abbreviate-file-name file) (substring sha 0 12)))))
+      (user-error "Not trusted"))
+    (gptel-rust-hooks--save-option
+     'gptel-rust-hooks-trusted-project-files
+     (cons (cons file sha)
+           (cl-remove file gptel-rust-hooks-trusted-project-files
+                      :key #'car :test #'equal)))
+    (message "gptel-rust-hooks: trusted %s" (abbreviate-file-name file))
+    sha))
+
+;;;###autoload
+(defun gptel-rust-hooks-untrust-project (file)
+  "Forget that the project policy FILE was trusted."
+  (interactive (list (gptel-rust-hooks--read-project-file)))
+  (let ((file (expand-file-name file)))
+    (gptel-rust-hooks--save-option
+     'gptel-rust-hooks-trusted-project-files
+     (cl-remove file gptel-rust-hooks-trusted-project-files :key #'car :test #'equal))
+    (when (gptel-rust-hooks-project-trusted-p file)
+      (message "gptel-rust-hooks: %s is still trusted by `gptel-rust-hooks-trusted-directories'"
+               (abbreviate-file-name file)))))
+
+;;;; Tool schemas
+
+;; gptel passes a tool function only the arguments the tool declares, in
+;; their declared order; a call that names others, or lacks a required one,
+;; is checked here before any rule sees it, and again after rules edit it.
+
+(declare-function gptel-tool-p "gptel-request" (object))
+(declare-function gptel-tool-name "gptel-request" (tool))
+(declare-function gptel-tool-args "gptel-request" (tool))
+(declare-function gptel-get-tool "gptel-request" (path))
+(defvar gptel-tools)
+
+(defvar gptel-rust-hooks--last-schema nil
+  "Why the latest decided call did not fit its tool's arguments, or nil.
+A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):
+STAGE is `call' (the model's arguments, checked before any rule) or
+`edit' (the arguments after RULES edited them); PROBLEMS is a list of
+strings.  Set before `gptel-rust-hooks--record-function' runs.")
+
+(defun gptel-rust-hooks--tool-spec (name)
+  "Return the gptel tool called NAME, or nil when gptel does not know one.
+The current buffer's `gptel-tools' (the tools of a request from it) come
+first, then gptel's registry of tools."
+  (when (and (stringp name) (fboundp 'gptel-tool-p))
+    (or (cl-find-if (lambda (tool) (and (gptel-tool-p tool)
+                                        (equal (gptel-tool-name tool) name)))
+                    (and (boundp 'gptel-tools) (proper-list-p gptel-tools) gptel-tools))
+        (let ((tool (and (fboundp 'gptel-get-tool)
+                         (ignore-errors (gptel-get-tool name)))))
+          (and (gptel-tool-p tool) tool)))))
+
+(defun gptel-rust-hooks--tool-schema (tool)
+  "Return the arguments TOOL declares: ((NAME TYPE REQUIRED) ...), or :unknown.
+:unknown means they cannot be read."
+  (let ((specs (gptel-tool-args tool)))
+    (if (not (proper-list-p specs))
+        :unknown
+      (catch 'unknown
+        (mapcar (lambda (spec)
+                  (let ((name (and (proper-list-p spec) (plist-get spec :name))))
+                    (unless (stringp name) (throw 'unknown :unknown))
+                    (list name (plist-get spec :type)
+                          (memq (plist-get spec :optional) '(nil :json-false)))))
+                specs)))))
+
+(defun gptel-rust-hooks--schema-problems (schema args)
+  "Return how SCHEMA does not fit the argument plist ARGS, a list of strings.
+An argument whose value is nil counts as absent.  ARGS that are not a
+plist with keyword keys are left to the module, which blocks them."
+  (when (and (proper-list-p args) (cl-evenp (length args))
+             (cl-loop for k in args by #'cddr always (keywordp k)))
+    (let ((unknown nil) (missing nil))
+      (cl-loop for k in args by #'cddr
+               for name = (substring (symbol-name k) 1)
+               unless (assoc name schema) do (push name unknown))
+      (dolist (arg schema)
+        (when (and (nth 2 arg)
+                   (null (plist-get args (intern (concat ":" (car arg))))))
+          (push (car arg) missing)))
+      (nconc (mapcar (lambda (n) (format "unknown argument `%s`" n)) (nreverse unknown))
+             (mapcar (lambda (n) (format "missing required argument `%s`" n))
+                     (nreverse missing))))))
+
+(defun gptel-rust-hooks--schema-text (schema)
+  "Return a sentence naming the arguments of SCHEMA."
+  (if (null schema)
+      "it takes no arguments"
+    (concat "it takes "
+            (mapconcat (lambda (arg)
+                         (format "`%s` (%s%s)" (car arg)
+                                 (if (or (stringp (nth 1 arg)) (symbolp (nth 1 arg)))
+                                     (format "%s, " (or (nth 1 arg) "any"))
+                                   "")
+                                 (if (nth 2 arg) "required" "optional")))
+                       schema ", "))))
+
+(defun gptel-rust-hooks--check-schema (policy info cwd)
+  "Decide by POLICY the call INFO from CWD, checking it against its tool.
+Return the hook's answer, and set `gptel-rust-hooks--last-schema'."
+  (let* ((name (plist-get info :name))
+         (tool (and gptel-rust-hooks-validate-calls (gptel-rust-hooks--tool-spec name)))
+         (schema (if tool (gptel-rust-hooks--tool-schema tool) :unknown))
+         (problems (and (listp schema)
+                        (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
+    (if problems
+        (progn
+          (setq gptel-rust-hooks--last-schema
+                (list :tool name :stage 'call :problems problems :rules nil))
+          (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
+its arguments: %s; %s"
+                               name (string-join problems ", ")
+                               (gptel-rust-hooks--schema-text schema))))
+      (let* ((answer (gptel-rust-hooks--mod-pre policy info cwd))
+             ;; An edit may leave no argument at all: (:args nil).
+             (edited (and (listp schema) (consp answer) (plist-member answer :args)))
+             (problems (and edited
+                            (gptel-rust-hooks--schema-problems schema (cadr edited)))))
+        (if (not problems)
+            answer
+          (let* ((edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
+                 (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
+                 (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
+so that they do not fit it: %s; %s"
+                              (if rules
+                                  (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
+                                "the rules")
+                              name (string-join problems ", ")
+                              (gptel-rust-hooks--schema-text schema))))
+            (setq gptel-rust-hooks--last-schema
+                  (list :tool name :stage 'edit :problems problems :rules rules))
+            (gptel-rust-hooks--report msg)
+            (list :block msg)))))))
+
+(defun gptel-rust-hooks--decide (policy info cwd)
+  "Return the pre-tool answer of POLICY for the call INFO from CWD.
+Calls to tools gptel knows are checked against their arguments first."
+  (setq gptel-rust-hooks--last-schema nil)
+  (gptel-rust-hooks--check-schema policy info cwd))
 
 ;;;; Hook functions
 
@@ -525,9 +798,10 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
 `:args' or `:result'.  Never signals: any error blocks the call."
   (let ((answer
          (condition-case err
-             (let ((answer (gptel-rust-hooks--mod-pre (gptel-rust-hooks--current-policy)
-                                                      info default-directory)))
-               (when (and (consp answer) (plist-get answer :confirm))
+             (let ((answer (gptel-rust-hooks--decide
+                            (gptel-rust-hooks--current-policy) info default-directory)))
+               (when (and (consp answer) (plist-get answer :confirm)
+                          (not gptel-rust-hooks--last-schema))
                  (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
                    (message "%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
                                      reason
@@ -554,37 +828,88 @@ result."
 
 ;;;; Commands
 
-(defun gptel-rust-hooks--policy-for (rules)
-  "Return the policy for RULES, or the one in force when RULES is nil."
+(defun gptel-rust-hooks--policy-for (rules cwd)
+  "Return the policy for RULES, or the one in force for a call from CWD."
   (if rules
       (gptel-rust-hooks--compile rules)
-    (gptel-rust-hooks--load-module)
-    (gptel-rust-hooks--current-policy)))
+    (let ((default-directory (file-name-as-directory cwd)))
+      (gptel-rust-hooks--current-policy))))
+
+(defun gptel-rust-hooks--call-cwd (call)
+  "Return the directory CALL comes from: its `:cwd', else `default-directory'."
+  (or (plist-get call :cwd) default-directory))
 
 (defun gptel-rust-hooks-evaluate (call &optional rules)
   "Return the plist the pre-tool hook would return for CALL.
 CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
 optionally with `:cwd'.  With RULES, decide by those instead of the
 rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
-  (let ((policy (gptel-rust-hooks--policy-for rules)))
-    (gptel-rust-hooks--mod-pre policy call (or (plist-get call :cwd) default-directory))))
+  (let ((cwd (gptel-rust-hooks--call-cwd call)))
+    (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)))
 
-(defun gptel-rust-hooks-explain (call &optional rules)
+(defun gptel-rust-hooks--explain-data (policy call cwd)
+  "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
+  (json-parse-string (gptel-rust-hooks--mod-explain policy call cwd)
+                     :object-type 'plist :array-type 'list
+                     :null-object nil :false-object nil))
+
+(defun gptel-rust-hooks--schema-report (call)
+  "Return what CALL's tool declares and how CALL fits it, as a plist, or nil.
+Nil when schemas are not checked or gptel does not know the tool."
+  (when-let* ((tool (and gptel-rust-hooks-validate-calls
+                         (gptel-rust-hooks--tool-spec (plist-get call :name))))
+              (schema (gptel-rust-hooks--tool-schema tool))
+              ((listp schema)))
+    (list :tool (plist-get call :name)
+          :arguments (mapcar (lambda (a) (list :name (nth 0 a) :type (nth 1 a)
+                                               :required (and (nth 2 a) t)))
+                             schema)
+          :problems (gptel-rust-hooks--schema-problems schema (plist-get call :args)))))
+
+(declare-function gptel-rust-hooks--show-explanation "gptel-rust-hooks-ui"
+                  (data call rules))
+(declare-function gptel-rust-hooks--read-call "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks--ui-enable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks--ui-disable "gptel-rust-hooks-ui" ())
+
+(defun gptel-rust-hooks-explain (call &optional rules display)
   "Return which rules match CALL and why, and the outcome, as a plist.
-CALL and RULES are as for `gptel-rust-hooks-evaluate'."
-  (json-parse-string
-   (let ((policy (gptel-rust-hooks--policy-for rules)))
-     (gptel-rust-hooks--mod-explain policy call (or (plist-get call :cwd) default-directory)))
-   :object-type 'plist :array-type 'list :null-object nil :false-object nil))
+CALL and RULES are as for `gptel-rust-hooks-evaluate'.
+
+The plist has, among others: `:rules', every rule with whether it
+matched and, for each of its matchers, what it was checked on (`:on',
+such as the normalized path or the simple command and the prefix that
+matched) and what it asks for (`:want'); `:edits', the argument edits
+of the matching rules; `:decision-before-edits' and
+`:decision-after-edits'; `:decision', `:deciding-rule' and `:reason';
+`:schema', the tool's declared arguments and how CALL fits them;
+`:notes', what untrusted policies had ignored; and `:answer', the plist
+the pre-tool hook returns.
+
+Interactively, explain the call at point in the log buffer, or one read
+from the minibuffer (a tool name and JSON arguments), and DISPLAY it in
+the buffer *gptel-rust-hooks-explain*."
+  (interactive (list (gptel-rust-hooks--read-call) nil t))
+  (let* ((cwd (gptel-rust-hooks--call-cwd call))
+         (policy (gptel-rust-hooks--policy-for rules cwd))
+         (data (gptel-rust-hooks--explain-data policy call cwd))
+         (answer (gptel-rust-hooks--decide policy call cwd))
+         (data (append data (list :schema (gptel-rust-hooks--schema-report call)
+                                  :schema-failure gptel-rust-hooks--last-schema
+                                  :answer answer))))
+    (when display
+      (gptel-rust-hooks--show-explanation data call rules))
+    data))
 
 ;;;; Mode
 
 ;;;###autoload
 (define-minor-mode gptel-rust-hooks-mode
   "Decide every gptel tool call by `gptel-rust-hooks-rules'.
-On, it loads the module, compiles the rules and adds
+On, it loads the module, compiles the rules, adds
 `gptel-rust-hooks-pre-tool-call' and `gptel-rust-hooks-post-tool-call'
-to gptel's hooks; off, it removes exactly those."
+to gptel's hooks and offers \"always allow\" on gptel's tool-call
+confirmation prompt; off, it removes exactly those."
   :global t
   :group 'gptel-rust-hooks
   (if gptel-rust-hooks-mode
@@ -599,10 +924,17 @@ to gptel's hooks; off, it removes exactly those."
                                     (error-message-string err))
                             :error)))
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
-        (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call))
+        (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
+        (gptel-rust-hooks--ui-enable))
     (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
-    (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)))
+    (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
+    (gptel-rust-hooks--ui-disable)))
 
 (provide 'gptel-rust-hooks)
 (require 'gptel-rust-hooks-log)
+
+;; The explain buffer and "always allow" live in their own file, which
+;; requires this one.
+(cl-eval-when (load eval)
+  (require 'gptel-rust-hooks-ui))
 ;;; gptel-rust-hooks.el ends here

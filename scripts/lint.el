@@ -34,8 +34,9 @@
         (checkdoc-current-buffer t)))
     (nreverse complaints)))
 
-(defun gptel-rust-hooks-lint--package-lint (file)
-  "Run package-lint on FILE; return the list of complaints."
+(defun gptel-rust-hooks-lint--package-lint (file &optional main)
+  "Run package-lint on FILE; return the list of complaints.
+MAIN is the package's main file, when FILE is another file of it."
   (require 'package-lint)
   ;; gptel comes from NonGNU ELPA, which this machine cannot reach: tell
   ;; package-lint it exists so that only real problems remain.
@@ -44,16 +45,19 @@
     (push (cons 'gptel (list (package-desc-create :name 'gptel :version '(0 9 9 6)
                                                    :archive "nongnu")))
           package-archive-contents))
-  (with-current-buffer (find-file-noselect file)
-    (progn
-      (mapcar (lambda (item)
-                (pcase-let ((`(,line ,col ,type ,message) item))
-                  (format "%s:%d:%d: %s: %s" file line col type message)))
-              (package-lint-buffer)))))
+  (let ((main (and main (not (equal main file)) (expand-file-name main))))
+    (with-current-buffer (find-file-noselect file)
+      (let ((package-lint-main-file main))
+        (mapcar (lambda (item)
+                  (pcase-let ((`(,line ,col ,type ,message) item))
+                    (format "%s:%d:%d: %s: %s" file line col type message)))
+                (package-lint-buffer))))))
 
 (defun gptel-rust-hooks-lint-run ()
-  "Lint the files named on the command line; exit 1 on any complaint."
-  (let ((failed nil))
+  "Lint the files named on the command line; exit 1 on any complaint.
+The first file is the package's main file."
+  (let ((failed nil)
+        (main (car command-line-args-left)))
     (dolist (file command-line-args-left)
       (message "lint: byte-compile %s" file)
       (unless (gptel-rust-hooks-lint--byte-compile file)
@@ -63,7 +67,7 @@
         (setq failed t)
         (message "checkdoc: %s" c))
       (message "lint: package-lint %s" file)
-      (dolist (c (gptel-rust-hooks-lint--package-lint file))
+      (dolist (c (gptel-rust-hooks-lint--package-lint file main))
         (setq failed t)
         (message "package-lint: %s" c)))
     (setq command-line-args-left nil)

@@ -1,0 +1,755 @@
+;;; gptel-rust-hooks-ui.el --- Explain buffer and "always allow" for gptel-rust-hooks -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The gptel-rust-hooks developers
+
+;; Author: The gptel-rust-hooks developers
+;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software; you can redistribute it and/or modify
+;; it under the terms of the GNU General Public License as published by
+;; the Free Software Foundation, either version 3 of the License, or
+;; (at your option) any later version.
+
+;; This program is distributed in the hope that it will be useful,
+;; but WITHOUT ANY WARRANTY; without even the implied warranty of
+;; MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+;; GNU General Public License for more details.
+
+;; You should have received a copy of the GNU General Public License
+;; along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+;;; Commentary:
+
+;; The interactive side of gptel-rust-hooks, loaded with it:
+;;
+;; - `gptel-rust-hooks-explain', called as a command, shows in the buffer
+;;   *gptel-rust-hooks-explain* which rules matched a call and why; the
+;;   deciding rule is highlighted and each rule is a button that visits
+;;   its definition (Customize, or the JSON file at the rule's line).
+;;
+;; - When gptel asks to confirm a tool call, `gptel-rust-hooks-always-allow'
+;;   (C-c C-a on the prompt, or `a' in the minibuffer prompt) adds an allow
+;;   rule for this exact call, this command prefix or this tool under a
+;;   directory, for this buffer, this Emacs session or the project (saved
+;;   in `gptel-rust-hooks-rules' with a `:cwd' matcher).  An allow rule
+;;   never overrides a deny, stop or ask rule.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'json)
+(require 'subr-x)
+(require 'button)
+(require 'cus-edit)
+(require 'gptel-rust-hooks)
+
+(defvar gptel-rust-hooks-log--call-at-point-function)
+(defvar gptel-tool-call-actions-map)
+(defvar gptel-backend)
+(defvar gptel-model)
+(defvar gptel--known-tools)
+
+(declare-function gptel-tool-name "gptel-request" (tool))
+(declare-function gptel-tool-args "gptel-request" (tool))
+(declare-function gptel-tool-p "gptel-request" (object))
+(declare-function gptel-backend-name "gptel-request" (backend))
+(declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
+(declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
+
+;;;; Faces
+
+(defface gptel-rust-hooks-deciding
+  '((t :inherit highlight :weight bold :extend t))
+  "Face of the rule whose decision stands, in the explain buffer."
+  :group 'gptel-rust-hooks)
+
+(defface gptel-rust-hooks-matched
+  '((t :inherit success))
+  "Face of a matcher or rule that matched, in the explain buffer."
+  :group 'gptel-rust-hooks)
+
+(defface gptel-rust-hooks-unmatched
+  '((t :inherit shadow))
+  "Face of a matcher or rule that did not match, in the explain buffer."
+  :group 'gptel-rust-hooks)
+
+(defface gptel-rust-hooks-blocking
+  '((t :inherit error))
+  "Face of the decisions deny and stop, and of problems, in the explain buffer."
+  :group 'gptel-rust-hooks)
+
+(defface gptel-rust-hooks-heading
+  '((t :inherit bold))
+  "Face of the field names in the explain buffer."
+  :group 'gptel-rust-hooks)
+
+;;;; Reading a call
+
+(defun gptel-rust-hooks--known-tool-names ()
+  "Return the names of the tools gptel knows, for completion."
+  (delete-dups
+   (append
+    (and (boundp 'gptel-tools) (proper-list-p gptel-tools)
+         (fboundp 'gptel-tool-p)
+         (mapcar #'gptel-tool-name (cl-remove-if-not #'gptel-tool-p gptel-tools)))
+    (and (boundp 'gptel--known-tools)
+         (cl-loop for (_category . tools) in gptel--known-tools
+                  append (mapcar #'car tools))))))
+
+(defun gptel-rust-hooks--parse-json-args (text)
+  "Return the argument plist that gptel would read from the JSON object TEXT."
+  (let ((args (condition-case err
+                  (json-parse-string text :object-type 'plist :array-type 'array
+                                     :null-object nil :false-object :json-false)
+                (json-error (user-error "Not JSON: %s" (error-message-string err))))))
+    (unless (or (null args) (and (consp args) (keywordp (car args))))
+      (user-error "The arguments must be a JSON object, such as {\"path\": \"~/x\"}"))
+    args))
+
+(defun gptel-rust-hooks--read-call ()
+  "Return a call to explain: the one at point in the log, or one read.
+The log buffer provides its call at point through the buffer-local
+function `gptel-rust-hooks-log--call-at-point-function'.  A call read
+from the minibuffer comes from the current buffer: its name, gptel
+backend and model, and `default-directory'."
+  (or (and (boundp 'gptel-rust-hooks-log--call-at-point-function)
+           (functionp gptel-rust-hooks-log--call-at-point-function)
+           (funcall gptel-rust-hooks-log--call-at-point-function))
+      (let* ((name (completing-read "Explain a call to tool: "
+                                    (gptel-rust-hooks--known-tool-names)))
+             (args (gptel-rust-hooks--parse-json-args
+                    (read-string (format "Arguments of %s, a JSON object: " name)
+                                 "{}"))))
+        (append (list :name name :args args :buffer (buffer-name))
+                (and (boundp 'gptel-backend) gptel-backend
+                     (list :backend gptel-backend))
+                (and (boundp 'gptel-model) gptel-model (list :model gptel-model))
+                (list :cwd default-directory)))))
+
+;;;; Explain buffer
+
+(defconst gptel-rust-hooks--explain-buffer "*gptel-rust-hooks-explain*"
+  "The name of the buffer that shows explanations.")
+
+(defvar-local gptel-rust-hooks--explained nil
+  "The (CALL . RULES) this explain buffer shows.")
+
+(defvar gptel-rust-hooks-explain-mode-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map (make-composed-keymap button-buffer-map special-mode-map))
+    (define-key map "n" #'forward-button)
+    (define-key map "p" #'backward-button)
+    map)
+  "Keymap of `gptel-rust-hooks-explain-mode'.")
+
+(define-derived-mode gptel-rust-hooks-explain-mode special-mode "GRH-Explain"
+  "Major mode of the buffer that explains how a tool call is decided.
+Each rule is a button that visits its definition; \\[revert-buffer]
+explains the call again with the rules now in force.
+
+\\{gptel-rust-hooks-explain-mode-map}"
+  (setq-local revert-buffer-function #'gptel-rust-hooks--explain-revert)
+  (setq-local truncate-lines t))
+
+(defun gptel-rust-hooks--explain-revert (&rest _)
+  "Explain this buffer's call again."
+  (pcase-let ((`(,call . ,rules) gptel-rust-hooks--explained))
+    (gptel-rust-hooks-explain call rules t)))
+
+(defun gptel-rust-hooks--short (value &optional width)
+  "Return VALUE printed on one line, at most WIDTH (default 72) characters."
+  (let ((text (if (stringp value) value (prin1-to-string value))))
+    (truncate-string-to-width (replace-regexp-in-string "\n" "⮐" text)
+                              (or width 72) nil nil "…")))
+
+(defun gptel-rust-hooks--decision-face (decision)
+  "Return the face for DECISION, a string or nil."
+  (pcase decision
+    ((or "deny" "stop") 'gptel-rust-hooks-blocking)
+    ("ask" 'warning)
+    ("allow" 'gptel-rust-hooks-matched)
+    (_ 'gptel-rust-hooks-unmatched)))
+
+(defun gptel-rust-hooks--insert-field (name &rest texts)
+  "Insert a line with field NAME and TEXTS."
+  (insert (propertize (format "%-10s " name) 'face 'gptel-rust-hooks-heading))
+  (apply #'insert texts)
+  (insert "\n"))
+
+(defun gptel-rust-hooks--rule-place (rule)
+  "Return where RULE (an explained rule plist) is defined, as text."
+  (let ((source (plist-get rule :source))
+        (index (plist-get rule :index)))
+    (pcase source
+      ('nil (format "gptel-rust-hooks-rules #%d" index))
+      ("session" (format "added for this session #%d" index))
+      ("buffer" (format "added for this buffer #%d" index))
+      (_ (format "%s%s%s" (abbreviate-file-name source)
+                 (if (plist-get rule :line) (format ":%d" (plist-get rule :line)) "")
+                 (if (plist-get rule :trusted) "" ", untrusted"))))))
+
+(defun gptel-rust-hooks--mark (matched)
+  "Return the mark of a matcher or rule that MATCHED or not."
+  (if matched
+      (propertize "✓" 'face 'gptel-rust-hooks-matched)
+    (propertize "✗" 'face 'gptel-rust-hooks-unmatched)))
+
+(defun gptel-rust-hooks--describe-on (matcher on)
+  "Return what MATCHER was checked on, ON, as lines of text."
+  (pcase matcher
+    ((or "path" "path-outside")
+     (if (null on)
+         (list "no path in the call")
+       (mapcar (lambda (p)
+                 (concat (gptel-rust-hooks--mark (plist-get p :matched)) " "
+                         (or (plist-get p :path)
+                             (format "unreadable: %s" (plist-get p :unreadable)))
+                         (format "  (%s `%s`%s%s)"
+                                 (plist-get p :from) (plist-get p :key)
+                                 (if (equal (plist-get p :raw) (plist-get p :path)) ""
+                                   (format ", written %S" (plist-get p :raw)))
+                                 (if (plist-get p :lexical)
+                                     (format ", lexically %s" (plist-get p :lexical))
+                                   ""))))
+               on)))
+    ((or "command-prefix" "command-regexp")
+     (if (null on)
+         (list "no command in the call")
+       (mapcar (lambda (c)
+                 (concat (gptel-rust-hooks--mark (plist-get c :matched)) " "
+                         (if (plist-get c :command)
+                             (gptel-rust-hooks--short (plist-get c :command) 60)
+                           "")
+                         (if (plist-get c :prefix)
+                             (format "  (prefix `%s`)" (plist-get c :prefix))
+                           "")
+                         (if (plist-get c :privileged) "  (privileged)" "")
+                         (if (plist-get c :opaque)
+                             (format "  (cannot be read: %s)" (plist-get c :opaque))
+                           "")))
+               on)))
+    ("args"
+     (list (format "`%s` %s" (plist-get on :key)
+                   (if (plist-get on :value)
+                       (concat "= " (gptel-rust-hooks--short (plist-get on :value) 60))
+                     "absent"))))
+    (_ (list (if on (gptel-rust-hooks--short on 60) "none")))))
+
+(defun gptel-rust-hooks--describe-want (matcher want)
+  "Return what MATCHER asks for, WANT, as text."
+  (pcase matcher
+    ("args" (format "`%s` %s" (plist-get want :key)
+                    (gptel-rust-hooks--short (plist-get want :matcher) 50)))
+    (_ (mapconcat (lambda (w) (if (stringp w) w (gptel-rust-hooks--short w 40)))
+                  (if (listp want) want (list want)) ", "))))
+
+(defun gptel-rust-hooks--insert-rule (rule)
+  "Insert the explained RULE with its matchers; the deciding rule is highlighted."
+  (let ((start (point))
+        (matched (plist-get rule :matched))
+        (decision (plist-get rule :decision)))
+    (insert (if (plist-get rule :deciding) "▶ " "  ")
+            (gptel-rust-hooks--mark matched) " ")
+    (insert-text-button (plist-get rule :id)
+                        'action #'gptel-rust-hooks--visit-rule-button
+                        'gptel-rust-hooks-rule rule
+                        'follow-link t
+                        'help-echo "Visit this rule's definition")
+    (insert "  " (propertize (or decision "no decision")
+                             'face (gptel-rust-hooks--decision-face decision))
+            (propertize (format "  [%s]" (gptel-rust-hooks--rule-place rule))
+                        'face 'gptel-rust-hooks-unmatched))
+    (when (plist-get rule :deciding)
+      (insert "  ← decides"))
+    (when (and (plist-member rule :matched-after-edits)
+               (plist-get rule :matched-after-edits)
+               (not matched))
+      (insert "  (matches the edited call)"))
+    (insert "\n")
+    (let ((effects (plist-get rule :effects)))
+      (cl-loop for (key value) on effects by #'cddr
+               do (insert (format "      %s %s\n" key (gptel-rust-hooks--short value 60)))))
+    (dolist (m (plist-get rule :matchers))
+      (let* ((name (plist-get m :matcher))
+             (lines (gptel-rust-hooks--describe-on name (plist-get m :on))))
+        (insert (format "      %s %-15s " (gptel-rust-hooks--mark (plist-get m :matched)) name)
+                (car lines)
+                (propertize (format "   wants %s"
+                                    (gptel-rust-hooks--describe-want name (plist-get m :want)))
+                            'face 'gptel-rust-hooks-unmatched)
+                "\n")
+        (dolist (line (cdr lines))
+          (insert (make-string 24 ?\s) line "\n"))))
+    (when (null (plist-get rule :matchers))
+      (insert "        no matcher: matches every call\n"))
+    (if (plist-get rule :deciding)
+        (let ((ov (make-overlay start (point))))
+          (overlay-put ov 'face 'gptel-rust-hooks-deciding)
+          (overlay-put ov 'gptel-rust-hooks-deciding t))
+      (unless matched
+        (add-face-text-property start (point) 'gptel-rust-hooks-unmatched t)))))
+
+(defun gptel-rust-hooks--call-text (call)
+  "Return CALL as NAME (ARGS) on one line."
+  (format "%s %s" (plist-get call :name)
+          (if (plist-get call :args)
+              (gptel-rust-hooks--short (plist-get call :args) 100)
+            "()")))
+
+(defun gptel-rust-hooks--show-explanation (data call rules)
+  "Show the explanation DATA of CALL (decided by RULES) in its buffer."
+  (let ((buffer (get-buffer-create gptel-rust-hooks--explain-buffer))
+        (explained (plist-get data :call))
+        (decision (plist-get data :decision))
+        (failure (plist-get data :schema-failure))
+        (schema (plist-get data :schema)))
+    (with-current-buffer buffer
+      (let ((inhibit-read-only t))
+        (erase-buffer)
+        (gptel-rust-hooks-explain-mode)
+        (setq gptel-rust-hooks--explained (cons call rules))
+        (gptel-rust-hooks--insert-field "Call" (gptel-rust-hooks--call-text call))
+        (gptel-rust-hooks--insert-field
+         "From"
+         (mapconcat (lambda (k)
+                      (format "%s %s" (substring (symbol-name k) 1)
+                              (or (plist-get explained k) "-")))
+                    '(:buffer :backend :model :cwd) ", "))
+        (gptel-rust-hooks--insert-field
+         "Outcome"
+         (cond
+          (failure (propertize "blocked: the call does not fit the tool's arguments"
+                               'face 'gptel-rust-hooks-blocking))
+          (decision
+           (concat (propertize decision 'face (gptel-rust-hooks--decision-face decision))
+                   (cond ((plist-get data :by-default)
+                          " (no rule decides: `gptel-rust-hooks-default-decision')")
+                         ((plist-get data :deciding-rule)
+                          (format " by %s" (plist-get data :deciding-rule)))
+                         (t ""))))
+          (t "no rule decides: gptel's own confirmation settings apply")))
+        (when (plist-get data :reason)
+          (gptel-rust-hooks--insert-field "Reason" (plist-get data :reason)))
+        (gptel-rust-hooks--insert-field
+         "Answer" (gptel-rust-hooks--short (plist-get data :answer) 200))
+        (when (plist-get data :result)
+          (gptel-rust-hooks--insert-field
+           "Result" (format "%s (from %s)" (gptel-rust-hooks--short (plist-get data :result))
+                            (plist-get data :result-rule))))
+        (gptel-rust-hooks--insert-field
+         "Schema"
+         (cond
+          ((null schema) "gptel does not know this tool, or checking is off")
+          (t (concat
+              (mapconcat (lambda (a) (format "%s%s" (plist-get a :name)
+                                             (if (plist-get a :required) "" "?")))
+                         (plist-get schema :arguments) " ")
+              (if (plist-get schema :problems)
+                  (propertize (concat ": " (string-join (plist-get schema :problems) ", "))
+                              'face 'gptel-rust-hooks-blocking)
+                ": the call fits")))))
+        (when (plist-get data :edits)
+          (gptel-rust-hooks--insert-field
+           "Edits"
+           (mapconcat (lambda (e)
+                        (string-join
+                         (delq nil
+                               (list (plist-get e :rule)
+                                     (and (plist-get e :set-args)
+                                          (format "set %S" (plist-get e :set-args)))
+                                     (and (plist-get e :default-args)
+                                          (format "default %S" (plist-get e :default-args)))
+                                     (and (plist-get e :remove-args)
+                                          (format "remove %S" (plist-get e :remove-args)))))
+                         " "))
+                      (plist-get data :edits) "; ")
+           (if (plist-get data :edits-applied) "" " (not applied: the call is blocked)"))
+          (when (plist-get data :edits-applied)
+            (gptel-rust-hooks--insert-field
+             "Edited" (gptel-rust-hooks--short (plist-get data :edited-args) 100))
+            (gptel-rust-hooks--insert-field
+             "Decisions" (format "%s before the edits, %s after"
+                                 (or (plist-get data :decision-before-edits) "none")
+                                 (or (plist-get data :decision-after-edits) "none")))))
+        (when (and failure (eq (plist-get failure :stage) 'edit))
+          (gptel-rust-hooks--insert-field
+           "Problem"
+           (propertize (format "the edits of %s break the tool's arguments: %s"
+                               (string-join (plist-get failure :rules) ", ")
+                               (string-join (plist-get failure :problems) ", "))
+                       'face 'gptel-rust-hooks-blocking)))
+        (dolist (note (plist-get data :notes))
+          (gptel-rust-hooks--insert-field "Note" note))
+        (let ((all (plist-get data :rules)))
+          (insert "\n" (propertize (format "Rules: %d, %d matching\n\n" (length all)
+                                           (cl-count-if (lambda (r) (plist-get r :matched))
+                                                        all))
+                                   'face 'gptel-rust-hooks-heading))
+          (dolist (rule all)
+            (gptel-rust-hooks--insert-rule rule)))
+        (goto-char (point-min))))
+    (pop-to-buffer buffer)
+    buffer))
+
+;;;; Visiting a rule's definition
+
+(defun gptel-rust-hooks--goto-custom-rule (index)
+  "Customize `gptel-rust-hooks-rules' and move to its rule number INDEX."
+  (customize-option 'gptel-rust-hooks-rules)
+  (when-let* ((option (cl-find 'gptel-rust-hooks-rules custom-options
+                               :key #'widget-value))
+              (repeat (car (widget-get option :children)))
+              (child (nth (1- index) (widget-get repeat :children)))
+              (from (widget-get child :from)))
+    (goto-char from)
+    (recenter 0)))
+
+(defun gptel-rust-hooks--show-rule (rule where)
+  "Show the Lisp RULE, added WHERE, in a help buffer."
+  (with-help-window "*gptel-rust-hooks-rule*"
+    (princ (format "This rule was added %s:\n\n" where))
+    (princ (pp-to-string rule))
+    (princ "\nM-x gptel-rust-hooks-forget-added-rules removes the rules added \
+for this session and this buffer.\n")))
+
+(defun gptel-rust-hooks--visit-rule (rule)
+  "Visit the definition of the explained RULE."
+  (let ((source (plist-get rule :source))
+        (index (plist-get rule :index))
+        (rules (cdr gptel-rust-hooks--explained))
+        (call (car gptel-rust-hooks--explained)))
+    (pcase source
+      ('nil (if rules
+                (gptel-rust-hooks--show-rule (nth (1- index) rules)
+                                             "as the RULES argument of the explanation")
+              (gptel-rust-hooks--goto-custom-rule index)))
+      ("session" (gptel-rust-hooks--show-rule
+                  (nth (1- index) gptel-rust-hooks--session-rules) "for this Emacs session"))
+      ("buffer" (let ((buffer (get-buffer (or (plist-get call :buffer) ""))))
+                  (gptel-rust-hooks--show-rule
+                   (and buffer (nth (1- index) (buffer-local-value
+                                                'gptel-rust-hooks--buffer-rules buffer)))
+                   (format "for the buffer %s" (plist-get call :buffer)))))
+      (_ (find-file-other-window source)
+         (when (plist-get rule :line)
+           (goto-char (point-min))
+           (forward-line (1- (plist-get rule :line))))))))
+
+(defun gptel-rust-hooks--visit-rule-button (button)
+  "Visit the definition of the rule of BUTTON."
+  (gptel-rust-hooks--visit-rule (button-get button 'gptel-rust-hooks-rule)))
+
+;;;; Always allow
+
+(defvar gptel-rust-hooks-tool-call-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-a") #'gptel-rust-hooks-always-allow)
+    map)
+  "Keys added to gptel's tool-call confirmation prompt.")
+
+(defun gptel-rust-hooks--glob-quote (string)
+  "Return STRING with the glob special characters escaped."
+  (replace-regexp-in-string "[][*?{}\\\\!]" "\\\\\\&" string))
+
+(defun gptel-rust-hooks--dir-globs (dir)
+  "Return the path globs of DIR and everything below it."
+  (let ((dir (gptel-rust-hooks--glob-quote (directory-file-name (expand-file-name dir)))))
+    (list dir (concat (if (equal dir "/") "" dir) "/**"))))
+
+(defun gptel-rust-hooks--command-of (args)
+  "Return (KEY . COMMAND-LINE) of the first command argument in ARGS, or nil."
+  (cl-loop for (k v) on args by #'cddr
+           when (and (keywordp k) (stringp v)
+                     (member (substring (symbol-name k) 1) gptel-rust-hooks-command-keys))
+           return (cons (substring (symbol-name k) 1) v)))
+
+(defun gptel-rust-hooks--has-paths (args)
+  "Return non-nil when ARGS has an argument in `gptel-rust-hooks-path-keys'."
+  (cl-loop for (k v) on args by #'cddr
+           thereis (and (keywordp k) v
+                        (member (substring (symbol-name k) 1) gptel-rust-hooks-path-keys))))
+
+(defun gptel-rust-hooks--default-prefix (command)
+  "Return the command prefix to offer for the command line COMMAND."
+  (let ((words (split-string (car (split-string command "[;&|\n]" t)) "[ \t]+" t)))
+    (string-join (if (and (cadr words) (string-match-p "\\`[[:alnum:]][[:alnum:]_:-]*\\'"
+                                                       (cadr words)))
+                     (list (car words) (cadr words))
+                   (list (car words)))
+                 " ")))
+
+(defun gptel-rust-hooks--project-root (directory)
+  "Return the root of the project DIRECTORY is in, or DIRECTORY."
+  (file-name-as-directory
+   (expand-file-name
+    (or (cl-some (lambda (marker) (locate-dominating-file directory marker))
+                 (list gptel-rust-hooks-project-file ".git" ".hg" ".jj" ".project"))
+        directory))))
+
+(defun gptel-rust-hooks--exact-args (name args)
+  "Return the `:args' matchers for exactly the call of tool NAME with ARGS.
+Arguments the tool declares that ARGS lacks must stay absent."
+  (let* ((tool (gptel-rust-hooks--tool-spec name))
+         (schema (and tool (gptel-rust-hooks--tool-schema tool)))
+         (matchers (cl-loop for (k v) on args by #'cddr
+                            append (list k (list :equal v)))))
+    (when (listp schema)
+      (dolist (arg schema)
+        (let ((key (intern (concat ":" (car arg)))))
+          (unless (plist-member args key)
+            (setq matchers (append matchers (list key (list :present nil))))))))
+    matchers))
+
+(defun gptel-rust-hooks--always-rule (kind call directory &optional prefix)
+  "Return an allow rule of KIND for CALL from DIRECTORY.
+KIND is `exact' (these arguments), `prefix' (the command PREFIX, a
+list of prefixes) or `directory' (the tool, with its paths, or the
+call's directory when it has none, under DIRECTORY)."
+  (let* ((name (plist-get call :name))
+         (args (plist-get call :args)))
+    (pcase kind
+      ('exact
+       (append (list :id (format "always-allow %s %s" name
+                                 (gptel-rust-hooks--short args 40))
+                     :tool (gptel-rust-hooks--glob-quote name))
+               (and args (list :args (gptel-rust-hooks--exact-args name args)))
+               (list :decision 'allow)))
+      ('prefix
+       (list :id (format "always-allow %s `%s`" name (string-join prefix "`, `"))
+             :tool (gptel-rust-hooks--glob-quote name)
+             :command-prefix prefix
+             :decision 'allow))
+      ('directory
+       (append (list :id (format "always-allow %s under %s" name
+                                 (abbreviate-file-name directory))
+                     :tool (gptel-rust-hooks--glob-quote name))
+               (if (gptel-rust-hooks--has-paths args)
+                   (list :path (cadr (gptel-rust-hooks--dir-globs directory)))
+                 (list :cwd (gptel-rust-hooks--dir-globs directory)))
+               (list :decision 'allow))))))
+
+(defun gptel-rust-hooks--in-project (rule root)
+  "Return RULE limited to calls from the project ROOT."
+  (let ((rule (copy-sequence rule)))
+    (plist-put rule :id (format "%s, in %s" (plist-get rule :id)
+                                (abbreviate-file-name root)))
+    (if (plist-member rule :cwd)
+        rule
+      (plist-put rule :cwd (gptel-rust-hooks--dir-globs root)))))
+
+(defun gptel-rust-hooks--with-example (rule call cwd)
+  "Return RULE with CALL from CWD as the example it must match."
+  (append rule (list :examples
+                     (list :match (list (list :name (plist-get call :name)
+                                              :args (plist-get call :args)
+                                              :cwd cwd))))))
+
+(defun gptel-rust-hooks--choose (prompt choices)
+  "Ask PROMPT with CHOICES, ((KEY DESCRIPTION VALUE) ...); return VALUE."
+  (let ((choice (read-multiple-choice
+                 prompt (mapcar (lambda (c) (list (nth 0 c) (nth 1 c))) choices))))
+    (nth 2 (assq (car choice) choices))))
+
+(defun gptel-rust-hooks--hook-call (tool-call info)
+  "Return the hook plist of the pending TOOL-CALL (TOOL ARGS CALLBACK) of INFO."
+  (list :name (gptel-tool-name (car tool-call))
+        :args (cadr tool-call)
+        :buffer (buffer-name (plist-get info :buffer))
+        :backend (plist-get info :backend)
+        :model (plist-get info :model)))
+
+(defun gptel-rust-hooks--now-allowed-p (call)
+  "Return non-nil when the policy in force allows CALL without asking."
+  (let ((answer (gptel-rust-hooks-evaluate call)))
+    (and (plist-member answer :confirm)
+         (null (plist-get answer :confirm))
+         (not (plist-get answer :block))
+         (not (plist-get answer :stop)))))
+
+(defun gptel-rust-hooks--blocking-rule (call)
+  "Return the label of the rule that asks, denies or stops CALL, or nil."
+  (let ((data (gptel-rust-hooks-explain call)))
+    (and (member (plist-get data :decision) '("ask" "deny" "stop"))
+         (not (plist-get data :by-default))
+         (plist-get data :deciding-rule))))
+
+(defun gptel-rust-hooks--add-rule (rule scope buffer root)
+  "Add the allow RULE for SCOPE: `buffer' (BUFFER), `session' or `project' (ROOT).
+Return the rule as added."
+  (pcase scope
+    ('buffer
+     (with-current-buffer buffer
+       (setq gptel-rust-hooks--buffer-rules
+             (append gptel-rust-hooks--buffer-rules (list rule)))))
+    ('session
+     (setq gptel-rust-hooks--session-rules
+           (append gptel-rust-hooks--session-rules (list rule))))
+    ('project
+     (setq rule (gptel-rust-hooks--in-project rule root))
+     (gptel-rust-hooks--save-option
+      'gptel-rust-hooks-rules (append gptel-rust-hooks-rules (list rule)))))
+  rule)
+
+(defun gptel-rust-hooks--always-allow-calls (tool-calls info)
+  "Add an allow rule for one of the pending TOOL-CALLS of the request INFO.
+Ask which call, which kind of rule and for how long.  Return non-nil
+when every pending call is now allowed without asking."
+  (let* ((buffer (plist-get info :buffer))
+         (tool-call
+          (if (cdr tool-calls)
+              (let ((names (cl-loop for c in tool-calls for i from 1
+                                    collect (cons (format "%d: %s %s" i (gptel-tool-name (car c))
+                                                          (gptel-rust-hooks--short (cadr c) 60))
+                                                  c))))
+                (cdr (assoc (completing-read "Always allow which call? " names nil t)
+                            names)))
+            (car tool-calls)))
+         (call (gptel-rust-hooks--hook-call tool-call info))
+         (cwd (with-current-buffer buffer default-directory))
+         (call-from (append call (list :cwd cwd))))
+    (when-let* ((rule (gptel-rust-hooks--blocking-rule call-from)))
+      (user-error "Rule %s decides this call; an allow rule cannot override it (edit that rule)"
+                  (format "`%s`" rule)))
+    (let* ((command (gptel-rust-hooks--command-of (plist-get call :args)))
+           (kind (gptel-rust-hooks--choose
+                  "Always allow: "
+                  (append '((?e "this exact call" exact))
+                          (and command '((?p "this command prefix" prefix)))
+                          '((?d "this tool under a directory" directory)))))
+           (prefix (and (eq kind 'prefix)
+                        (split-string
+                         (read-string "Allow commands that start with (several: separate with \",\"): "
+                                      (gptel-rust-hooks--default-prefix (cdr command)))
+                         "[ \t]*,[ \t]*" t "[ \t]+")))
+           (directory (and (eq kind 'directory)
+                           (read-directory-name "Allow the tool under: "
+                                                (gptel-rust-hooks--project-root cwd))))
+           (scope (gptel-rust-hooks--choose
+                   "For: "
+                   '((?b "this buffer" buffer) (?s "this Emacs session" session)
+                     (?p "this project (saved in your rules)" project))))
+           (root (gptel-rust-hooks--project-root cwd))
+           (rule (gptel-rust-hooks--always-rule kind call directory prefix))
+           (checked (gptel-rust-hooks--with-example
+                     (if (eq scope 'project) (gptel-rust-hooks--in-project rule root) rule)
+                     call cwd)))
+      (when (and (eq kind 'prefix) (null prefix))
+        (user-error "No command prefix given"))
+      ;; The rule must compile, and match the call that prompted it.
+      (condition-case err
+          (gptel-rust-hooks--compile (list checked))
+        (gptel-rust-hooks-rule-error
+         (user-error "This rule would not allow the call: %s" (cadr err))))
+      (setq rule (gptel-rust-hooks--add-rule rule scope buffer root))
+      (message "gptel-rust-hooks: added %s for %s" (format "`%s`" (plist-get rule :id))
+               (pcase scope ('buffer (buffer-name buffer)) ('session "this session")
+                      ('project (abbreviate-file-name root))))
+      (let ((waiting (cl-remove-if
+                      (lambda (c) (with-current-buffer buffer
+                                    (gptel-rust-hooks--now-allowed-p
+                                     (append (gptel-rust-hooks--hook-call c info)
+                                             (list :cwd cwd)))))
+                      tool-calls)))
+        (when waiting
+          (message "gptel-rust-hooks: added %s; %d of the calls still need your answer"
+                   (format "`%s`" (plist-get rule :id)) (length waiting)))
+        (null waiting)))))
+
+;;;###autoload
+(defun gptel-rust-hooks-always-allow ()
+  "Add an allow rule for a tool call gptel asks to confirm, then run the calls.
+On gptel's confirmation prompt, ask for the call, the kind of rule (this
+exact call, this command prefix, this tool under a directory) and its
+scope (this buffer, this Emacs session, or the project, saved in
+`gptel-rust-hooks-rules' with a `:cwd' matcher).  When every pending
+call is then allowed, run them as
+\\<gptel-tool-call-actions-map>\\[gptel--accept-tool-calls] on the prompt would.  An
+allow rule never overrides a deny, stop or ask rule."
+  (interactive)
+  (pcase-let ((`(,tool-calls . ,ov) (get-char-property-and-overlay (point) 'gptel-tool)))
+    (unless (and tool-calls (overlayp ov))
+      (user-error "No tool call awaiting confirmation here"))
+    (when (gptel-rust-hooks--always-allow-calls tool-calls (overlay-get ov 'info))
+      (gptel--accept-tool-calls tool-calls ov))))
+
+;;;###autoload
+(defun gptel-rust-hooks-forget-added-rules ()
+  "Remove the rules added for this Emacs session and for the current buffer."
+  (interactive)
+  (let ((n (+ (length gptel-rust-hooks--session-rules)
+              (length gptel-rust-hooks--buffer-rules))))
+    (setq gptel-rust-hooks--session-rules nil)
+    (kill-local-variable 'gptel-rust-hooks--buffer-rules)
+    (message "gptel-rust-hooks: removed %d added rules" n)))
+
+;;;; Integration with gptel's confirmation prompt
+
+(defun gptel-rust-hooks--hint ()
+  "Return the line that offers \"always allow\" on gptel's prompt."
+  (concat (propertize "Always allow (gptel-rust-hooks): " 'face 'font-lock-string-face)
+          (propertize (substitute-command-keys
+                       "\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-always-allow]")
+                      'face 'help-key-binding)
+          "\n"))
+
+(defun gptel-rust-hooks--gptel-choice-p (choices)
+  "Return non-nil when CHOICES are those of gptel's tool-call prompt."
+  (and (equal (assq ?y choices) '(?y "Run tools"))
+       (assq ?i choices)
+       (not (assq ?a choices))))
+
+(defun gptel-rust-hooks--display-tool-calls (display tool-calls info &optional use-minibuffer)
+  "Offer \"always allow\" on gptel's tool-call prompt.
+Around advice for DISPLAY, `gptel--display-tool-calls', called with
+TOOL-CALLS, INFO and USE-MINIBUFFER.  In the buffer, the prompt gets our
+key; in the minibuffer, the choice `a'."
+  (let* ((rmc (symbol-function 'read-multiple-choice))
+         (prompt-ov
+          (cl-letf (((symbol-function 'read-multiple-choice)
+                     (lambda (prompt choices &rest rest)
+                       (if (not (gptel-rust-hooks--gptel-choice-p choices))
+                           (apply rmc prompt choices rest)
+                         (let ((choice nil))
+                           (while (not choice)
+                             (setq choice
+                                   (apply rmc prompt
+                                          (append choices '((?a "Always allow (rule)")))
+                                          rest))
+                             (when (eq (car choice) ?a)
+                               (setq choice
+                                     (cl-letf (((symbol-function 'read-multiple-choice) rmc))
+                                       (and (condition-case err
+                                                (gptel-rust-hooks--always-allow-calls
+                                                 tool-calls info)
+                                              (user-error
+                                               (message "%s" (error-message-string err))
+                                               nil))
+                                            (assq ?y choices))))))
+                           choice)))))
+            (funcall display tool-calls info use-minibuffer))))
+    (when (overlayp prompt-ov)
+      (when-let* ((buffer (overlay-buffer prompt-ov))
+                  (ov (with-current-buffer buffer
+                        (cl-find-if (lambda (o) (memq (car tool-calls) (overlay-get o 'gptel-tool)))
+                                    (overlays-in (point-min) (point-max))))))
+        (let ((map (overlay-get ov 'keymap)))
+          (unless (and (keymapp map) (eq (lookup-key map (kbd "C-c C-a"))
+                                         #'gptel-rust-hooks-always-allow))
+            (overlay-put ov 'keymap (make-composed-keymap gptel-rust-hooks-tool-call-map map))))
+        (overlay-put prompt-ov 'after-string
+                     (concat (gptel-rust-hooks--hint)
+                             (overlay-get prompt-ov 'after-string)))))
+    prompt-ov))
+
+(defun gptel-rust-hooks--ui-enable ()
+  "Offer \"always allow\" on gptel's tool-call prompts."
+  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks--display-tool-calls))
+
+(defun gptel-rust-hooks--ui-disable ()
+  "Stop offering \"always allow\" on gptel's tool-call prompts."
+  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks--display-tool-calls))
+
+(provide 'gptel-rust-hooks-ui)
+;;; gptel-rust-hooks-ui.el ends here
