@@ -603,6 +603,8 @@ Call SETUP in the request buffer first.  See
                            (call-interactively #'gptel--reject-tool-calls)
                            (setq pending asked done t))
                           ('nil (setq pending asked done t))
+                          ;; The function answered the prompt itself.
+                          ('handled nil)
                           (_ (error "Unknown :on-confirm action %S" action)))))
                      ((> (float-time) deadline)
                       (setq timed-out t done t))
@@ -650,7 +652,9 @@ Keys:
            the in-buffer prompt with `gptel--accept-tool-calls', as its
            key binding does), `reject' (`gptel--reject-tool-calls'), or
            a function of the asked ((NAME . ARGS) ...) returning one of
-           those.
+           those, or `handled' when it answered the prompt itself (it
+           runs in the request buffer, and
+           `gptel-rust-hooks-test--pending-overlay' finds the prompt).
   :use-curl  non-nil to send with curl instead of url.el.
   :timeout  seconds to wait (default `gptel-rust-hooks-test-timeout').
 
@@ -698,6 +702,37 @@ afterwards."
                ,@body)
            (gptel-rust-hooks-mode (if ,old-mode 1 -1))
            (customize-set-variable 'gptel-rust-hooks-rules ,old-rules))))))
+
+(defmacro gptel-rust-hooks-test-with-state (&rest body)
+  "Run BODY with the package's policy state fresh, and restore it after.
+Compiled policies, policy files and their reports, project trust,
+rules added for the session and the schema check start empty, with
+the options at their defaults, gptel's registry of tools is empty, and
+nothing is saved to a custom file.  The module is loaded."
+  (declare (indent 0) (debug t))
+  `(progn
+     (require 'gptel-rust-hooks)
+     (let ((gptel-rust-hooks--cache nil)
+           (gptel-rust-hooks--policy nil)
+           (gptel-rust-hooks--files (make-hash-table :test #'equal))
+           (gptel-rust-hooks--reported nil)
+           (gptel-rust-hooks--session-rules nil)
+           (gptel-rust-hooks--last-schema nil)
+           (gptel-rust-hooks-policy-files nil)
+           (gptel-rust-hooks-project-policies t)
+           (gptel-rust-hooks-trusted-directories nil)
+           (gptel-rust-hooks-trusted-project-files nil)
+           (gptel-rust-hooks-validate-calls t)
+           (gptel-rust-hooks-rules gptel-rust-hooks-rules)
+           (gptel-rust-hooks--good-rules gptel-rust-hooks--good-rules)
+           (gptel-rust-hooks--checked-rules gptel-rust-hooks--checked-rules)
+           (gptel-rust-hooks--rules-error gptel-rust-hooks--rules-error)
+           (custom-file nil)
+           (user-init-file nil)
+           ;; Tools other tests registered with gptel must not be checked.
+           (gptel--known-tools nil))
+       (gptel-rust-hooks--load-module)
+       ,@body)))
 
 (defun gptel-rust-hooks-test-call (result name)
   "Return the tool-call plist named NAME in the :calls of RESULT."
