@@ -29,7 +29,10 @@
          (gptel-rust-hooks-project-policies nil)
          (gptel-rust-hooks--reported nil)
          (gptel-rust-hooks-default-decision nil)
-         (gptel-rust-hooks-on-error 'block))
+         (gptel-rust-hooks-on-error 'block)
+         ;; Decide by the rules alone: tools other test files register with
+         ;; gptel must not check these calls (see schema-tests.el).
+         (gptel-rust-hooks-validate-calls nil))
      (gptel-rust-hooks--load-module)
      (customize-set-variable 'gptel-rust-hooks-rules ,rules)
      ,@body))
