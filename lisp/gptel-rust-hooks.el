@@ -134,6 +134,8 @@ TEXT is the latest text of FILE that compiled, or nil.")
 (declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
+(declare-function custom-file "cus-edit" (&optional no-error))
 
 (defun gptel-rust-hooks--set-rules (symbol value)
   "Set SYMBOL to the rules VALUE after checking that they compile.
@@ -600,6 +602,7 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
 (defun gptel-rust-hooks--save-option (symbol value)
   "Set the user option SYMBOL to VALUE and save it for future sessions.
 In an Emacs started without an init file, it is only set."
+  (require 'cus-edit)
   (let ((inhibit-message (not (custom-file t))))
     (customize-save-variable symbol value)))
 
@@ -845,7 +848,9 @@ CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
 optionally with `:cwd'.  With RULES, decide by those instead of the
 rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
   (let ((cwd (gptel-rust-hooks--call-cwd call)))
-    (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)))
+    (prog1 (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)
+      ;; Not a hook call: leave no record the log could credit to one.
+      (gptel-rust-hooks--mod-forget-last))))
 
 (defun gptel-rust-hooks--explain-data (policy call cwd)
   "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
@@ -893,7 +898,8 @@ the buffer *gptel-rust-hooks-explain*."
   (let* ((cwd (gptel-rust-hooks--call-cwd call))
          (policy (gptel-rust-hooks--policy-for rules cwd))
          (data (gptel-rust-hooks--explain-data policy call cwd))
-         (answer (gptel-rust-hooks--decide policy call cwd))
+         (answer (prog1 (gptel-rust-hooks--decide policy call cwd)
+                   (gptel-rust-hooks--mod-forget-last)))
          (data (append data (list :schema (gptel-rust-hooks--schema-report call)
                                   :schema-failure gptel-rust-hooks--last-schema
                                   :answer answer))))
