@@ -271,8 +271,10 @@ Stands in for `gptel--handle-wait' in the WAIT state."
 
 (defun gptel-rust-hooks-test--run-fsm (spec setup)
   "Drive a gptel state machine as told by SPEC; first call SETUP in its buffer.
-See `gptel-rust-hooks-test-with-fsm' for SPEC and the return value."
-  (let* ((gptel-rust-hooks-test--ran nil)
+See `gptel-rust-hooks-test-with-fsm' for SPEC and the return value.
+Tools made for the run are registered with gptel for the run only."
+  (let* ((gptel--known-tools (copy-tree gptel--known-tools))
+         (gptel-rust-hooks-test--ran nil)
          (gptel-rust-hooks-test--sent nil)
          (calls (or (plist-get spec :calls)
                     (error "gptel-rust-hooks-test-with-fsm: :calls is required")))
@@ -549,8 +551,10 @@ Return (PROCESS . PORT).  The server exits when its stdin closes."
 (defun gptel-rust-hooks-test--run-conversation (spec setup)
   "Run `gptel-send' against the fake server as told by SPEC.
 Call SETUP in the request buffer first.  See
-`gptel-rust-hooks-test-with-conversation'."
-  (let* ((gptel-rust-hooks-test--ran nil)
+`gptel-rust-hooks-test-with-conversation'.  Tools made for the
+conversation are registered with gptel for it only."
+  (let* ((gptel--known-tools (copy-tree gptel--known-tools))
+         (gptel-rust-hooks-test--ran nil)
          (script (plist-get spec :script))
          (script-calls (and (listp script)
                             (cl-loop for e in script append (plist-get e :tool-calls))))
