@@ -108,8 +108,8 @@ collected in `always-tests--offered', newest first."
               (should (equal (gptel-rust-hooks-pre-tool-call
                               '(:name "read_file" :args (:path "/tmp/a")))
                              '(:confirm nil)))
-              ;; The log sees which rule decided.
-              (should (equal (nth 2 (gptel-rust-hooks--mod-last))
+              ;; The log shows which rule decided.
+              (should (equal (plist-get (car (gptel-rust-hooks-log-entries)) :deciding)
                              "always-allow read_file (:path \"/tmp/a\") in session"))
               (should (null (gptel-rust-hooks-pre-tool-call
                              '(:name "read_file" :args (:path "/tmp/a" :limit 5)))))
