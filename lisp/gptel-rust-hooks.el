@@ -498,15 +498,45 @@ When the file never compiled, signal if REQUIRED, else return nil."
              (signal 'gptel-rust-hooks-rule-error
                      (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
+(defvar gptel-rust-hooks--project-lookup nil
+  "The latest project file lookup: (DIRECTORY TIME FILE).")
+
+(defconst gptel-rust-hooks--project-lookup-seconds 1.0
+  "How long a project file lookup for a directory is reused, in seconds.
+Calls come in bursts from one directory, and each step of the walk up
+costs a file system call.")
+
 (defun gptel-rust-hooks--project-file (directory)
   "Return the project policy file that applies to DIRECTORY, or nil.
-It is found by walking up from DIRECTORY; remote directories have none."
-  (when-let* ((root (and (stringp directory)
-                         (not (file-remote-p directory))
-                         (locate-dominating-file
-                          directory gptel-rust-hooks-project-file)))
-              (file (expand-file-name gptel-rust-hooks-project-file root)))
-    (and (file-regular-p file) file)))
+The latest lookup is reused for a second; see
+`gptel-rust-hooks--find-project-file'."
+  (let ((last gptel-rust-hooks--project-lookup)
+        (now (float-time)))
+    (if (and last (equal (car last) directory)
+             (< (- now (nth 1 last)) gptel-rust-hooks--project-lookup-seconds))
+        (nth 2 last)
+      (let ((file (gptel-rust-hooks--find-project-file directory)))
+        (setq gptel-rust-hooks--project-lookup (list directory now file))
+        file))))
+
+(defun gptel-rust-hooks--find-project-file (directory)
+  "Return the project policy file that applies to DIRECTORY, or nil.
+It is found by walking up from DIRECTORY, as `locate-dominating-file'
+does but without its cost on every call; remote directories have none."
+  (when (and (stringp directory) (not (file-remote-p directory)))
+    (let ((dir (file-name-as-directory (expand-file-name directory)))
+          (found nil)
+          ;; A local directory: no file name handler applies, and each
+          ;; would cost a regexp search per step.
+          (file-name-handler-alist nil))
+      (while (and dir (not found)
+                  (not (string-match-p locate-dominating-stop-dir-regexp dir)))
+        (let ((file (concat dir gptel-rust-hooks-project-file))
+              (parent (file-name-directory (directory-file-name dir))))
+          (if (file-regular-p file)
+              (setq found file)
+            (setq dir (and parent (not (equal parent dir)) parent)))))
+      found)))
 
 (defun gptel-rust-hooks-project-trusted-p (file)
   "Return non-nil when the project policy FILE is trusted.
@@ -677,44 +707,54 @@ strings.  Set before `gptel-rust-hooks--record-function' runs.")
 The current buffer's `gptel-tools' (the tools of a request from it) come
 first, then gptel's registry of tools."
   (when (and (stringp name) (fboundp 'gptel-tool-p))
-    (or (cl-find-if (lambda (tool) (and (gptel-tool-p tool)
-                                        (equal (gptel-tool-name tool) name)))
-                    (and (boundp 'gptel-tools) (proper-list-p gptel-tools) gptel-tools))
+    (or (and (boundp 'gptel-tools) (proper-list-p gptel-tools)
+             (cl-loop for tool in gptel-tools
+                      when (and (gptel-tool-p tool) (equal (gptel-tool-name tool) name))
+                      return tool))
         (let ((tool (and (fboundp 'gptel-get-tool)
                          (ignore-errors (gptel-get-tool name)))))
           (and (gptel-tool-p tool) tool)))))
 
+(defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
+  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
+
 (defun gptel-rust-hooks--tool-schema (tool)
-  "Return the arguments TOOL declares: ((NAME TYPE REQUIRED) ...), or :unknown.
-:unknown means they cannot be read."
-  (let ((specs (gptel-tool-args tool)))
-    (if (not (proper-list-p specs))
-        :unknown
-      (catch 'unknown
-        (mapcar (lambda (spec)
-                  (let ((name (and (proper-list-p spec) (plist-get spec :name))))
-                    (unless (stringp name) (throw 'unknown :unknown))
-                    (list name (plist-get spec :type)
-                          (memq (plist-get spec :optional) '(nil :json-false)))))
-                specs)))))
+  "Return the arguments TOOL declares, or :unknown when they cannot be read.
+Each is (NAME TYPE REQUIRED KEYWORD), KEYWORD the argument's plist key."
+  (let ((specs (gptel-tool-args tool))
+        (hit (gethash tool gptel-rust-hooks--schemas)))
+    (if (and hit (eq (car hit) specs))
+        (cdr hit)
+      (let ((schema
+             (if (not (proper-list-p specs))
+                 :unknown
+               (catch 'unknown
+                 (mapcar (lambda (spec)
+                           (let ((name (and (proper-list-p spec) (plist-get spec :name))))
+                             (unless (stringp name) (throw 'unknown :unknown))
+                             (list name (plist-get spec :type)
+                                   (and (memq (plist-get spec :optional) '(nil :json-false)) t)
+                                   (intern (concat ":" name)))))
+                         specs)))))
+        (puthash tool (cons specs schema) gptel-rust-hooks--schemas)
+        schema))))
 
 (defun gptel-rust-hooks--schema-problems (schema args)
   "Return how SCHEMA does not fit the argument plist ARGS, a list of strings.
 An argument whose value is nil counts as absent.  ARGS that are not a
 plist with keyword keys are left to the module, which blocks them."
-  (when (and (proper-list-p args) (cl-evenp (length args))
-             (cl-loop for k in args by #'cddr always (keywordp k)))
-    (let ((unknown nil) (missing nil))
-      (cl-loop for k in args by #'cddr
-               for name = (substring (symbol-name k) 1)
-               unless (assoc name schema) do (push name unknown))
-      (dolist (arg schema)
-        (when (and (nth 2 arg)
-                   (null (plist-get args (intern (concat ":" (car arg))))))
-          (push (car arg) missing)))
-      (nconc (mapcar (lambda (n) (format "unknown argument `%s`" n)) (nreverse unknown))
-             (mapcar (lambda (n) (format "missing required argument `%s`" n))
-                     (nreverse missing))))))
+  (let ((n (proper-list-p args)))
+    (when (and n (cl-evenp n)
+               (cl-loop for k in args by #'cddr always (keywordp k)))
+      (let ((unknown (cl-loop for k in args by #'cddr
+                              unless (cl-find k schema :key #'cl-fourth :test #'eq)
+                              collect (format "unknown argument `%s`"
+                                              (substring (symbol-name k) 1))))
+            (missing (cl-loop for arg in schema
+                              when (and (nth 2 arg) (null (plist-get args (nth 3 arg))))
+                              collect (format "missing required argument `%s`"
+                                              (car arg)))))
+        (nconc unknown missing)))))
 
 (defun gptel-rust-hooks--schema-text (schema)
   "Return a sentence naming the arguments of SCHEMA."

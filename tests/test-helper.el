@@ -722,6 +722,7 @@ nothing is saved to a custom file.  The module is loaded."
            (gptel-rust-hooks--reported nil)
            (gptel-rust-hooks--session-rules nil)
            (gptel-rust-hooks--last-schema nil)
+           (gptel-rust-hooks--project-lookup nil)
            (gptel-rust-hooks-policy-files nil)
            (gptel-rust-hooks-project-policies t)
            (gptel-rust-hooks-trusted-directories nil)

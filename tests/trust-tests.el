@@ -161,6 +161,20 @@ are denied, and the package state is fresh."
                                  (should (equal (plist-get trusted :ran) '(("list_files" :dir "."))))
                                  (should-not (plist-get trusted :pending))))))
 
+(ert-deftest trust::project-file-created-later-applies-within-a-second ()
+  "The project lookup of a directory is reused for a second, then made again."
+  (gptel-rust-hooks-test-with-state
+    (trust-tests--with-dir root
+      (customize-set-variable 'gptel-rust-hooks-rules nil)
+      (let ((call '(:name "x" :args nil)))
+        (should (null (trust-tests--decide call root)))
+        (trust-tests--write (expand-file-name ".gptel-hooks.json" root)
+                            "[{\"tool\": \"x\", \"decision\": \"deny\", \"reason\": \"No x.\"}]")
+        (should (null (trust-tests--decide call root)))
+        (setcar (cdr gptel-rust-hooks--project-lookup)
+                (- (float-time) gptel-rust-hooks--project-lookup-seconds))
+        (should (equal (trust-tests--decide call root) '(:block "No x.")))))))
+
 ;;;; Trust by SHA-256
 
 (ert-deftest trust::trust-project-records-sha256-and-a-change-revokes-it ()
