@@ -596,6 +596,12 @@ Return the rule as added."
   "Add an allow rule for one of the pending TOOL-CALLS of the request INFO.
 Ask which call, which kind of rule and for how long.  Return non-nil
 when every pending call is now allowed without asking."
+  (with-current-buffer (plist-get info :buffer)
+    (gptel-rust-hooks--always-allow-1 tool-calls info)))
+
+(defun gptel-rust-hooks--always-allow-1 (tool-calls info)
+  "Do `gptel-rust-hooks--always-allow-calls' for TOOL-CALLS of INFO.
+The request buffer is current."
   (let* ((buffer (plist-get info :buffer))
          (tool-call
           (if (cdr tool-calls)
@@ -617,7 +623,9 @@ when every pending call is now allowed without asking."
                   "Always allow: "
                   (append '((?e "this exact call" exact))
                           (and command '((?p "this command prefix" prefix)))
-                          '((?d "this tool under a directory" directory)))))
+                          (if command
+                              '((?d "this tool, any command, from a directory" directory))
+                            '((?d "this tool under a directory" directory))))))
            (prefix (and (eq kind 'prefix)
                         (split-string
                          (read-string "Allow commands that start with (several: separate with \",\"): "

@@ -208,6 +208,34 @@ rule cannot override it (edit that rule)")))
         (delete-directory other t)
         (delete-file saved)))))
 
+(ert-deftest always::one-of-several-calls-leaves-the-others-asking ()
+  "With two calls pending, allowing one runs nothing: the other still waits."
+  (gptel-rust-hooks-test-with-state
+    (gptel-rust-hooks-test-with-mode nil
+      (let* ((gptel-rust-hooks-test--ran nil)
+             (read-file (always-tests--tool "read_file" '("path")))
+             (p (always-tests--prompt `((,read-file (:path "/tmp/a"))
+                                        (,read-file (:path "/tmp/b")))))
+             (offered nil))
+        (unwind-protect
+            (with-current-buffer (plist-get p :buffer)
+              (goto-char (overlay-start (always-tests--overlay (current-buffer))))
+              (cl-letf (((symbol-function 'completing-read)
+                         (lambda (_prompt names &rest _)
+                           (setq offered (mapcar #'car names))
+                           (cadr offered))))
+                (always-tests--answering '(("\\`Always allow" . ?e) ("\\`For" . ?b))
+                  (gptel-rust-hooks-always-allow)))
+              (should (equal offered '("1: read_file (:path \"/tmp/a\")"
+                                       "2: read_file (:path \"/tmp/b\")")))
+              (should (equal (mapcar (lambda (r) (plist-get r :id)) gptel-rust-hooks--buffer-rules)
+                             '("always-allow read_file (:path \"/tmp/b\")")))
+              ;; Nothing ran; gptel still asks about both.
+              (should-not gptel-rust-hooks-test--ran)
+              (should (= 2 (length (overlay-get (always-tests--overlay (current-buffer))
+                                                'gptel-tool)))))
+          (always-tests--kill p))))))
+
 ;;;; In the minibuffer prompt
 
 (ert-deftest always::minibuffer-prompt-offers-always-allow ()
