@@ -42,7 +42,6 @@
 (require 'json)
 (require 'subr-x)
 (require 'button)
-(require 'cus-edit)
 (require 'gptel-rust-hooks)
 
 (defvar gptel-rust-hooks-log--call-at-point-function)
@@ -50,6 +49,9 @@
 (defvar gptel-backend)
 (defvar gptel-model)
 (defvar gptel--known-tools)
+(defvar custom-options)
+
+(declare-function widget-value "wid-edit" (widget))
 
 (declare-function gptel-tool-name "gptel-request" (tool))
 (declare-function gptel-tool-args "gptel-request" (tool))
