@@ -65,6 +65,26 @@ fn version() -> Result<&'static str> {
     Ok(VERSION)
 }
 
+/// Do nothing with INFO and return nil: the floor of a module call.
+#[defun]
+fn noop(_info: Value<'_>) -> Result<()> {
+    Ok(())
+}
+
+/// Return PATH normalized as rules see it, relative to the directory CWD.
+///
+/// `~' is expanded, `.' and `..' collapsed and symbolic links resolved;
+/// return nil when the path cannot be read.
+#[defun]
+fn normalize(path: String, cwd: Option<String>) -> Result<Option<String>> {
+    let env = path::PathEnv {
+        home: std::env::var_os("HOME").map(Into::into),
+        cwd: cwd.map(Into::into),
+        case_fold: path::default_case_fold(),
+    };
+    Ok(path::normalize(&path, &env).ok())
+}
+
 /// Compile RULES, a list of rule plists, under OPTIONS into a policy.
 ///
 /// OPTIONS is a plist with `:path-keys', `:command-keys', `:default-decision',
