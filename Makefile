@@ -60,9 +60,13 @@ lint: deps package-lint all ## cargo fmt --check, clippy -D warnings, byte-compi
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el
 
-bench: deps all ## Run the benchmarks (Emacs batch table, then cargo bench)
-	$(BATCH) -l bench/bench.el -f gptel-rust-hooks-bench-run
+bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then cargo bench
+	$(BATCH) -f batch-byte-compile bench/bench.el
+	$(BATCH) -l bench/bench.elc \
+	  --eval '(setq gptel-rust-hooks-bench-output "bench-results/emacs.md")' \
+	  -f gptel-rust-hooks-bench-run
+	$(CARGO) bench --bench engine
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc
+	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/*.elc
