@@ -238,6 +238,108 @@ fn path_glob(key: &str, pattern: &str, case_fold: bool) -> Result<Glob> {
         .map_err(|e| Error::key(key, format!("invalid glob `{pattern}`: {}", e.kind())))
 }
 
+/// The branches of GLOB when it is one `{a,b,...}` group as a whole, each
+/// split again; else GLOB itself. A set holding the branches matches what
+/// GLOB matches, and branches such as `/a/b` and `/a/b/**` run as a hash
+/// lookup and a prefix search where the group would be a regexp. Follows
+/// globset's parser: `\` escapes one character, a class `[...]` (whose
+/// first `]` is literal) holds no braces or commas.
+pub fn glob_branches(glob: &str) -> Vec<String> {
+    let chars: Vec<char> = glob.chars().collect();
+    let whole = || vec![glob.to_string()];
+    if chars.len() < 2 || chars[0] != '{' || chars[chars.len() - 1] != '}' {
+        return whole();
+    }
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                cur.push(c);
+                if let Some(&next) = chars.get(i + 1) {
+                    cur.push(next);
+                }
+                i += 2;
+                continue;
+            }
+            '[' => {
+                let mut j = i + 1;
+                if matches!(chars.get(j), Some('!' | '^')) {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                while j < chars.len() && chars[j] != ']' {
+                    j += 1;
+                }
+                if j >= chars.len() {
+                    return whole();
+                }
+                cur.extend(&chars[i..=j]);
+                i = j + 1;
+                continue;
+            }
+            '{' => {
+                depth += 1;
+                if depth > 1 {
+                    cur.push(c);
+                }
+            }
+            '}' => {
+                if depth == 0 {
+                    return whole();
+                }
+                depth -= 1;
+                if depth > 0 {
+                    cur.push(c);
+                } else if i == chars.len() - 1 {
+                    parts.push(std::mem::take(&mut cur));
+                } else {
+                    return whole();
+                }
+            }
+            ',' if depth == 1 => parts.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+        i += 1;
+    }
+    // globset ignores empty alternatives (`empty_alternates` is off).
+    parts.retain(|p| !p.is_empty());
+    if depth != 0 || parts.len() < 2 {
+        return whole();
+    }
+    parts.iter().flat_map(|p| glob_branches(p)).collect()
+}
+
+/// Add path glob PATTERN of rule OWNER to BUILDER, as its branches when
+/// each of them builds (see [`glob_branches`]).
+fn add_path_glob(
+    builder: &mut GlobIndexBuilder,
+    key: &str,
+    pattern: &str,
+    case_fold: bool,
+    owner: usize,
+) -> Result<()> {
+    let whole = path_glob(key, pattern, case_fold)?;
+    let branches: Option<Vec<Glob>> = glob_branches(pattern)
+        .iter()
+        .map(|b| path_glob(key, b, case_fold).ok())
+        .collect();
+    match branches {
+        Some(globs) if globs.len() > 1 => {
+            for glob in globs {
+                builder.add(glob, owner);
+            }
+        }
+        _ => builder.add(whole, owner),
+    }
+    Ok(())
+}
+
 fn regex(key: &str, pattern: &str) -> Result<Regex> {
     RegexBuilder::new(pattern)
         .size_limit(REGEX_SIZE_LIMIT)
@@ -615,18 +717,15 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
                 PathPattern::Absolute(p) => p,
                 PathPattern::CwdRelative(p) => format!("**/{p}"),
             };
-            cwd.add(
-                path_glob("cwd", &pattern, options.case_fold).map_err(at)?,
-                i,
-            );
+            add_path_glob(&mut cwd, "cwd", &pattern, options.case_fold, i).map_err(at)?;
         }
         for g in &rule.path {
             match path::parse_pattern_with(g, &path_env).map_err(|e| at(Error::key("path", e.0)))? {
                 PathPattern::Absolute(p) => {
-                    path_abs.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                    add_path_glob(&mut path_abs, "path", &p, options.case_fold, i).map_err(at)?
                 }
                 PathPattern::CwdRelative(p) => {
-                    path_rel.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                    add_path_glob(&mut path_rel, "path", &p, options.case_fold, i).map_err(at)?
                 }
             }
         }
