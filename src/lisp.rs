@@ -99,6 +99,24 @@ fn kind(env: &Env, v: Value<'_>) -> Result<Kind> {
     })
 }
 
+/// The name of V without its colon when V is a keyword, else None: the
+/// argument keys of a call, read with two calls into Lisp rather than
+/// [`kind`]'s dozen.
+fn keyword_name(env: &Env, v: Value<'_>) -> Result<Option<String>> {
+    if !v.is_not_nil() || env.type_of(v)? != sym_symbol.bind(env) {
+        return Ok(None);
+    }
+    let name: String = env.call(symbol_name, [v])?.into_rust()?;
+    Ok(match name.strip_prefix(':') {
+        // `:json-false` and `:false` read as false, as in [`kind`].
+        Some("json-false" | "false") if v == kw_json_false.bind(env) || v == kw_false.bind(env) => {
+            None
+        }
+        Some(k) => Some(k.to_string()),
+        None => None,
+    })
+}
+
 /// The elements of a proper list or vector V, as a vector; an error for a
 /// circular or dotted list.
 fn elements<'e>(env: &'e Env, v: Value<'e>) -> std::result::Result<Vector<'e>, String> {
@@ -278,9 +296,9 @@ pub fn read_call<'e>(
         }
         for i in (0..n).step_by(2) {
             let key: Value = items.get(i).map_err(|e| e.to_string())?;
-            let key = match kind(env, key).map_err(|e| e.to_string())? {
-                Kind::Keyword(k) => k,
-                _ => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
+            let key = match keyword_name(env, key).map_err(|e| e.to_string())? {
+                Some(k) => k,
+                None => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
             };
             let value: Value = items.get(i + 1).map_err(|e| e.to_string())?;
             let arg = if read_all || policy.needed_args.contains(&key) {
