@@ -210,6 +210,17 @@ pub fn to_json(
     })
 }
 
+/// Read a list of strings, such as file names.
+pub fn read_strings(env: &Env, v: Value<'_>) -> Result<Vec<String>> {
+    if !v.is_not_nil() {
+        return Ok(Vec::new());
+    }
+    let items = elements(env, v).map_err(emacs::Error::msg)?;
+    (0..items.len())
+        .map(|i| items.get::<Value>(i)?.into_rust::<String>())
+        .collect()
+}
+
 /// Text that is not valid Unicode (raw bytes, characters past U+10FFFF),
 /// with each such character replaced by U+FFFD.
 fn lossy_string(env: &Env, v: Value<'_>) -> Option<String> {
