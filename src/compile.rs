@@ -316,7 +316,8 @@ pub fn glob_branches(glob: &str) -> Vec<String> {
 }
 
 /// Add path glob PATTERN of rule OWNER to BUILDER, as its branches when
-/// each of them builds (see [`glob_branches`]).
+/// each of them builds (see [`glob_branches`]), else whole (and a glob that
+/// does not build is an error naming it).
 fn add_path_glob(
     builder: &mut GlobIndexBuilder,
     key: &str,
@@ -324,18 +325,17 @@ fn add_path_glob(
     case_fold: bool,
     owner: usize,
 ) -> Result<()> {
-    let whole = path_glob(key, pattern, case_fold)?;
     let branches: Option<Vec<Glob>> = glob_branches(pattern)
         .iter()
         .map(|b| path_glob(key, b, case_fold).ok())
         .collect();
     match branches {
-        Some(globs) if globs.len() > 1 => {
+        Some(globs) => {
             for glob in globs {
                 builder.add(glob, owner);
             }
         }
-        _ => builder.add(whole, owner),
+        None => builder.add(path_glob(key, pattern, case_fold)?, owner),
     }
     Ok(())
 }
