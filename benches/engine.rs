@@ -80,8 +80,10 @@ fn filler(i: usize) -> Json {
                     "path-outside": p, "decision": "ask"}),
         3 => json!({"tool": "shell", "command-prefix": format!("tool{i} run"),
                     "decision": if (i / 5) % 2 == 0 { "allow" } else { "deny" }}),
-        _ => json!({"tool": "query_db", "args": {"sql": {"regexp": format!("DROP TABLE t{i}[ ;]")}},
-                    "decision": "deny"}),
+        _ => {
+            json!({"tool": "query_db", "args": {"sql": {"regexp": format!("DROP TABLE t{i}[ ;]")}},
+                    "decision": "deny"})
+        }
     }
 }
 
@@ -106,7 +108,10 @@ fn policy(n: usize) -> &'static Policy {
 fn call(name: &str, args: &[(&str, Arg)]) -> Call {
     Call {
         name: name.into(),
-        args: args.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        args: args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
         buffer: Some("*gptel*".into()),
         backend: Some("bench".into()),
         model: Some("gpt-4o".into()),

@@ -206,16 +206,11 @@ fn to_json_kind(
             if plist {
                 let mut map = Map::new();
                 for (i, pair) in values.chunks(2).enumerate() {
-                    let key = match to_json_kind(
-                        env,
-                        pair[0],
-                        kinds[2 * i].take(),
-                        depth + 1,
-                        budget,
-                    )? {
-                        Json::String(s) => s,
-                        _ => return Err("a plist key that is not a keyword".into()),
-                    };
+                    let key =
+                        match to_json_kind(env, pair[0], kinds[2 * i].take(), depth + 1, budget)? {
+                            Json::String(s) => s,
+                            _ => return Err("a plist key that is not a keyword".into()),
+                        };
                     let value = to_json_kind(env, pair[1], None, depth + 1, budget)?;
                     map.entry(key).or_insert(value);
                 }
