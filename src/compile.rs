@@ -833,9 +833,8 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             None => rule.label(origin.index),
         };
         let has_tool = !(rule.tool.is_empty() && rule.tool_regexp.is_empty());
-        let tool_literals = (!rule.tool.is_empty()
-            && rule.tool.iter().all(|g| is_literal_glob(g)))
-        .then(|| rule.tool.clone());
+        let tool_literals = (!rule.tool.is_empty() && rule.tool.iter().all(|g| is_literal_glob(g)))
+            .then(|| rule.tool.clone());
         // The most selective index the rule needs; an index other than the
         // tool's drives it only when its `:tool` names are literal (they gate
         // that index) or it has no tool matcher.
