@@ -61,12 +61,14 @@ lint: deps package-lint all ## cargo fmt --check, clippy -D warnings, byte-compi
 	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el
 
 bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then cargo bench
-	$(BATCH) -f batch-byte-compile bench/bench.el
-	$(BATCH) -l bench/bench.elc \
+	@mkdir -p bench/elc
+	$(BATCH) --eval '(setq byte-compile-dest-file-function (lambda (f) (expand-file-name (file-name-nondirectory (concat (file-name-sans-extension f) ".elc")) "bench/elc")))' \
+	  -f batch-byte-compile lisp/gptel-rust-hooks.el bench/bench.el
+	$(BATCH) -l bench/elc/gptel-rust-hooks.elc -l bench/elc/bench.elc \
 	  --eval '(setq gptel-rust-hooks-bench-output "bench-results/emacs.md")' \
 	  -f gptel-rust-hooks-bench-run
 	$(CARGO) bench --bench engine
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/*.elc
+	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc

@@ -305,10 +305,11 @@ operators; the most restrictive decision wins."
                         (split-string command "&&\\|||\\|[;|&\n]" t "[ \t]+")))
          (cwd (directory-file-name (expand-file-name default-directory)))
          (best 0))
+    ;; Every rule is checked, as gptel-rust-hooks does (it collects all
+    ;; matching rules, for edits, results and the reason).
     (dolist (rule gptel-rust-hooks-bench--elisp-rules)
-      (when (and (> (aref rule 0) best)
-                 (gptel-rust-hooks-bench--elisp-matches-p rule name args file commands cwd))
-        (setq best (aref rule 0))))
+      (when (gptel-rust-hooks-bench--elisp-matches-p rule name args file commands cwd)
+        (setq best (max best (aref rule 0)))))
     (pcase best
       (4 (list :stop t :stop-reason "stopped"))
       (3 (list :block "denied"))
@@ -569,8 +570,10 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
 
 (defun gptel-rust-hooks-bench-run ()
   "Run every benchmark case and print the table."
-  (unless (byte-code-function-p (symbol-function 'gptel-rust-hooks-bench--loop))
-    (error "Load bench.elc: the benchmark must be byte-compiled"))
+  (dolist (f '(gptel-rust-hooks-bench--loop gptel-rust-hooks-pre-tool-call
+               gptel-rust-hooks--current-policy))
+    (unless (byte-code-function-p (symbol-function f))
+      (error "`%s' is not byte-compiled: run `make bench'" f)))
   (gptel-rust-hooks--load-module)
   (let* ((gptel-rust-hooks-bench--rows nil)
          (gptel-rust-hooks--record-function nil)

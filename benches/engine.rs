@@ -276,3 +276,30 @@ fn redact_5mb_secrets(bencher: Bencher) {
     call.result = Some(text);
     bencher.bench(|| post(black_box(&policy), black_box(&call)));
 }
+
+/// What the shell cases cost without resolving command words as paths: the
+/// parse alone, and a policy with no path rule (so no word is a path).
+#[divan::bench]
+fn shell_parse_5_commands(bencher: Bencher) {
+    let line = "cd src && ls -la | grep foo; git status && wc -l a.txt";
+    bencher.bench(|| gptel_rust_hooks::shell::parse(black_box(line)));
+}
+
+#[divan::bench]
+fn evaluate_shell_5_commands_no_path_rules(bencher: Bencher) {
+    let shell_rules: Vec<Json> = base_rules(root())
+        .into_iter()
+        .filter(|r| r.get("tool") == Some(&json!("shell")))
+        .collect();
+    let policy = compile(
+        rules_from_value(&Json::Array(shell_rules)).unwrap(),
+        Options::default(),
+    )
+    .unwrap();
+    let call = &calls()
+        .iter()
+        .find(|(name, _)| *name == "shell_5_commands")
+        .unwrap()
+        .1;
+    bencher.bench(|| evaluate(black_box(&policy), black_box(call)));
+}
