@@ -79,7 +79,7 @@ fn filler(i: usize) -> Json {
         2 => json!({"tool": ["read_file", "write_file"], "cwd": format!("{p}/**"),
                     "path-outside": p, "decision": "ask"}),
         3 => json!({"tool": "shell", "command-prefix": format!("tool{i} run"),
-                    "decision": if (i / 5) % 2 == 0 { "allow" } else { "deny" }}),
+                    "decision": if (i / 5).is_multiple_of(2) { "allow" } else { "deny" }}),
         _ => {
             json!({"tool": "query_db", "args": {"sql": {"regexp": format!("DROP TABLE t{i}[ ;]")}},
                     "decision": "deny"})
@@ -257,7 +257,7 @@ fn redact_5mb_secrets(bencher: Bencher) {
     let mut text = String::new();
     let mut i = 0usize;
     while text.len() < 5 << 20 {
-        if i % 997 == 0 {
+        if i.is_multiple_of(997) {
             text.push_str(&format!(
                 "2026-01-01 12:00:{:02} DEBUG auth header Authorization: Bearer abcdefghijklmnopqrstuvwxyz{i:06} and key sk-proj{i:026}\n",
                 i % 60
