@@ -506,7 +506,7 @@ the next call whatever the time.")
   `(vector ,@gptel-rust-hooks--memo-inputs))
 
 (defmacro gptel-rust-hooks--memo-inputs-p (saved)
-  "Return non-nil when SAVED holds the current values of the memo inputs."
+  "Return non-nil when the memo inputs are still the values saved in SAVED."
   (macroexp-let2 nil saved saved
     `(and ,@(cl-loop for var in gptel-rust-hooks--memo-inputs
                      for i from 0
