@@ -710,9 +710,13 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
                 None => e,
             }
         };
+        // A literal name cannot be a bad glob: it is built only if it
+        // enters the tool index (most are compared as strings).
         let mut own_tool_globs = Vec::with_capacity(rule.tool.len());
         for g in &rule.tool {
-            own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
+            if !is_literal_glob(g) {
+                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
+            }
         }
         for r in &rule.tool_regexp {
             regex("tool-regexp", r).map_err(at)?;
@@ -868,6 +872,9 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             (None, d) => gates[d as usize].any = true,
         }
         if driver == Driver::Tool || tool_literals.is_none() {
+            for g in rule.tool.iter().filter(|g| is_literal_glob(g)) {
+                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
+            }
             for glob in own_tool_globs {
                 tool_globs.add(glob, i);
             }
