@@ -410,11 +410,50 @@ operators; the most restrictive decision wins."
          "the whole hook (gptel-rust-hooks-pre-tool-call)"
          (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info))))))
 
+(defun gptel-rust-hooks-bench--module-samples (calls)
+  "Measure the hook deciding each of CALLS against each policy size.
+The repetitions of the sizes are interleaved, so that load from other
+processes falls on every size alike and their ratios hold.  Return a
+hash table (LABEL . SIZE) -> sorted samples."
+  (let ((policies (mapcar (lambda (n)
+                            (cons n (gptel-rust-hooks-bench--rules
+                                     n gptel-rust-hooks-bench--root)))
+                          gptel-rust-hooks-bench-sizes))
+        (table (make-hash-table :test #'equal))
+        (default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
+    (gptel-rust-hooks-bench--with-policy nil
+      (let ((use (lambda (rules info)
+                   ;; These rules compile: skip the check of new rules,
+                   ;; and let the first call find the policy, untimed.
+                   (setq gptel-rust-hooks-rules rules
+                         gptel-rust-hooks--checked-rules rules
+                         gptel-rust-hooks--good-rules rules)
+                   (gptel-rust-hooks-pre-tool-call info))))
+        (dolist (call calls)
+          (let* ((info (cdr call))
+                 (ns (mapcar (lambda (p)
+                               (funcall use (cdr p) info)
+                               (gptel-rust-hooks-bench--calibrate
+                                #'gptel-rust-hooks-pre-tool-call info))
+                             policies)))
+            (dotimes (_ gptel-rust-hooks-bench-reps)
+              (cl-loop for p in policies
+                       for n in ns
+                       do (funcall use (cdr p) info)
+                       (garbage-collect)
+                       (push (/ (gptel-rust-hooks-bench--loop
+                                 #'gptel-rust-hooks-pre-tool-call info n)
+                                n)
+                             (gethash (cons (car call) (car p)) table))))))))
+    (maphash (lambda (k v) (puthash k (sort v #'<) table)) table)
+    table))
+
 (defun gptel-rust-hooks-bench--decisions (calls floor)
   "Measure deciding CALLS at every policy size; FLOOR as from `--floor'.
 Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
   (let ((module-floor (nth 1 floor))
         (resolve (nth 2 floor))
+        (module-samples (gptel-rust-hooks-bench--module-samples calls))
         (medians nil)
         (default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
     (dolist (n gptel-rust-hooks-bench-sizes)
@@ -429,7 +468,7 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
                    (info (cdr call))
                    (answer (gptel-rust-hooks-pre-tool-call info))
                    (elisp-answer (gptel-rust-hooks-bench-elisp-hook info))
-                   (module (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info))
+                   (module (gethash (cons label n) module-samples))
                    (elisp (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-bench-elisp-hook info))
                    (m (gptel-rust-hooks-bench--median module))
                    (e (gptel-rust-hooks-bench--median elisp))
