@@ -776,7 +776,9 @@ impl<'p> Prepared<'p> {
                 for c in &cand.line.commands {
                     for word in c.argv.iter().skip(1).chain(c.written.iter().skip(1)) {
                         let mut push = |w: &str| {
-                            if words >= MAX_WORD_PATHS || w.is_empty() || !seen.insert(w.to_string())
+                            if words >= MAX_WORD_PATHS
+                                || w.is_empty()
+                                || !seen.insert(w.to_string())
                             {
                                 return;
                             }
