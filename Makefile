@@ -60,9 +60,15 @@ lint: deps package-lint all ## cargo fmt --check, clippy -D warnings, byte-compi
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el lisp/gptel-rust-hooks-ui.el
 
-bench: deps all ## Run the benchmarks (Emacs batch table, then cargo bench)
-	$(BATCH) -l bench/bench.el -f gptel-rust-hooks-bench-run
+bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then cargo bench
+	@mkdir -p bench/elc
+	$(BATCH) --eval '(setq byte-compile-dest-file-function (lambda (f) (expand-file-name (file-name-nondirectory (concat (file-name-sans-extension f) ".elc")) "bench/elc")))' \
+	  -f batch-byte-compile lisp/gptel-rust-hooks.el bench/bench.el
+	$(BATCH) -l bench/elc/gptel-rust-hooks.elc -l bench/elc/bench.elc \
+	  --eval '(setq gptel-rust-hooks-bench-output "bench-results/emacs.md")' \
+	  -f gptel-rust-hooks-bench-run
+	$(CARGO) bench --bench engine
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc
+	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc

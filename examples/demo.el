@@ -110,7 +110,9 @@ BACKEND is the request's backend.  Return (TOOL-CALL INFO MICROSECONDS)."
         (push (list (plist-get call :name)
                     (gptel-rust-hooks-demo--short (plist-get call :args))
                     (gptel-rust-hooks-demo--outcome call tool-call info)
-                    (or (nth 2 (gptel-rust-hooks--mod-last)) "default")
+                    ;; The audit log recorded the decision: its deciding rule.
+                    (or (plist-get (car (gptel-rust-hooks-log-entries)) :deciding)
+                        "default")
                     micros)
               rows)))
     (princ (format "gptel-rust-hooks %s demo: policy %s, cwd %s, default decision %s\n\n"

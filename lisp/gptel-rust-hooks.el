@@ -136,6 +136,7 @@ TEXT is the latest text of FILE that compiled, or nil.")
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
 (declare-function custom-file "cus-edit" (&optional no-error))
+(declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
 
 (defun gptel-rust-hooks--set-rules (symbol value)
   "Set SYMBOL to the rules VALUE after checking that they compile.
@@ -567,8 +568,10 @@ changed file does not compile, the text the user trusted stays."
                       ((equal (downcase want) (nth 3 state))))
             (list :source file :trusted t :json (nth 2 state)))))))
 
-(defun gptel-rust-hooks--layers (directory)
-  "Return the rule layers that apply to a call from DIRECTORY."
+(defun gptel-rust-hooks--layers (directory &optional project)
+  "Return the rule layers that apply to a call from DIRECTORY.
+PROJECT is the project policy file already found for DIRECTORY, or
+`none' for none; nil means look for it."
   (let ((layers (list (list :source nil :trusted t
                             :rules (gptel-rust-hooks--user-rules)))))
     (when gptel-rust-hooks--session-rules
@@ -579,8 +582,10 @@ changed file does not compile, the text the user trusted stays."
             layers))
     (dolist (file gptel-rust-hooks-policy-files)
       (push (gptel-rust-hooks--file-layer (expand-file-name file) t t) layers))
-    (when-let* ((project (and gptel-rust-hooks-project-policies
-                              (gptel-rust-hooks--project-file directory)))
+    (when-let* ((project (cond ((eq project 'none) nil)
+                               (project)
+                               (gptel-rust-hooks-project-policies
+                                (gptel-rust-hooks--project-file directory))))
                 (layer (gptel-rust-hooks--project-layer project)))
       (push layer layers))
     (nreverse layers)))
@@ -603,15 +608,73 @@ each layer's source and trust with `equal', its rules or text with `eq'."
                                (eq (nth 2 x) (nth 2 y))))
                         la lb)))))
 
+(defconst gptel-rust-hooks--memo-seconds 1.0
+  "How long the policy found for a directory is reused without looking again.
+Within this time a project policy file that newly appears above the
+directory is not yet seen.  Changed rules, options or session rules,
+and a policy or project file that changed or went away, are seen on
+the next call whatever the time.")
+
+(eval-and-compile
+  (defconst gptel-rust-hooks--memo-inputs
+    '(gptel-rust-hooks-rules gptel-rust-hooks--good-rules
+      gptel-rust-hooks--checked-rules gptel-rust-hooks--rules-error
+      gptel-rust-hooks--session-rules gptel-rust-hooks--buffer-rules
+      gptel-rust-hooks-policy-files gptel-rust-hooks-project-policies
+      gptel-rust-hooks-trusted-directories gptel-rust-hooks-trusted-project-files
+      gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
+      gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+      gptel-rust-hooks-redact-secrets gptel-rust-hooks--cache gptel-rust-hooks--files)
+    "The variables the policy in force depends on, besides files, compared with `eq'."))
+
+(defmacro gptel-rust-hooks--memo-inputs ()
+  "Return the values of the variable `gptel-rust-hooks--memo-inputs' lists."
+  `(vector ,@gptel-rust-hooks--memo-inputs))
+
+(defmacro gptel-rust-hooks--memo-inputs-p (saved)
+  "Return non-nil when the memo inputs are still the values saved in SAVED."
+  (macroexp-let2 nil saved saved
+    `(and ,@(cl-loop for var in gptel-rust-hooks--memo-inputs
+                     for i from 0
+                     collect `(eq (aref ,saved ,i) ,var)))))
+
+(defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
+  "The policy found for a call from each directory, to reuse for the next.
+DIRECTORY -> [EXPIRES INPUTS FILES STAMP POLICY]: the policy is reused
+until the time EXPIRES, while the memo inputs are `eq' to INPUTS and the
+module's stamp of the policy and project FILES is still STAMP.")
+
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
 Compile it when the rules, files or options changed; signal when no
-policy can be had (the call is then blocked)."
+policy can be had (the call is then blocked).  The policy found for a
+directory is reused, see `gptel-rust-hooks--memo-seconds'."
+  (let ((memo (gethash default-directory gptel-rust-hooks--memo)))
+    (if (and memo
+             (< (float-time) (aref memo 0))
+             (gptel-rust-hooks--memo-inputs-p (aref memo 1))
+             (or (null (aref memo 2))
+                 (eql (aref memo 3) (gptel-rust-hooks--mod-stamp (aref memo 2)))))
+        (setq gptel-rust-hooks--policy (aref memo 4))
+      (gptel-rust-hooks--find-policy))))
+
+(defun gptel-rust-hooks--find-policy ()
+  "Return the compiled policy for a call from `default-directory', and memo it.
+Look for the project file, read the policy files that changed, and
+compile what no cached policy covers."
   (gptel-rust-hooks--load-module)
-  (let* ((layers (gptel-rust-hooks--layers default-directory))
+  (let* ((directory default-directory)
+         (expires (+ (float-time) gptel-rust-hooks--memo-seconds))
+         (project (and gptel-rust-hooks-project-policies
+                       (gptel-rust-hooks--project-file directory)))
+         (files (append (mapcar #'expand-file-name gptel-rust-hooks-policy-files)
+                        (and project (list project))))
+         ;; Stamped before they are read: a change while reading shows next time.
+         (stamp (and files (gptel-rust-hooks--mod-stamp files)))
+         (layers (gptel-rust-hooks--layers directory (or project 'none)))
          (key (cons (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
                           gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
-                          gptel-rust-hooks-redact-secrets)
+                          gptel-rust-hooks-redact-secrets (expand-file-name "~"))
                     (mapcar #'gptel-rust-hooks--layer-key layers)))
          (hit (cl-assoc key gptel-rust-hooks--cache :test #'gptel-rust-hooks--key-equal)))
     (unless hit
@@ -625,6 +688,11 @@ policy can be had (the call is then blocked)."
          (format "gptel-rust-hooks: untrusted project policy, only its deny, ask and stop \
 rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
                  (string-join notes "; ")))))
+    (when (>= (hash-table-count gptel-rust-hooks--memo) 64)
+      (clrhash gptel-rust-hooks--memo))
+    (puthash directory
+             (vector expires (gptel-rust-hooks--memo-inputs) files stamp (cdr hit))
+             gptel-rust-hooks--memo)
     (setq gptel-rust-hooks--policy (cdr hit))))
 
 ;;;; Trust

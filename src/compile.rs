@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::path::{self, PathEnv, PathPattern};
 use crate::rule::{ArgMatcher, Decision, Rule};
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::{RegexSet, RegexSetBuilder};
 use serde_json::Value as Json;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -72,6 +72,58 @@ impl Keys {
             Keys::Default => is_default,
             Keys::Own(set) => set.contains(key),
         }
+    }
+}
+
+/// The matcher whose index proposes a rule as a candidate for a call. It is
+/// one the rule needs, so a rule it does not propose cannot match: a call is
+/// checked only against the rules its indexes hit, however many rules share
+/// its tool name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Driver {
+    /// No indexed matcher: a candidate for every call.
+    Always,
+    Tool,
+    ArgLeaf,
+    Path,
+    CmdPrefix,
+    CmdRegexp,
+    Cwd,
+    Buffer,
+    Backend,
+    Model,
+}
+
+/// The number of [`Driver`] kinds.
+pub const DRIVERS: usize = 10;
+
+/// Which calls may meet rules of one driver kind: those whose tool is one of
+/// the literal tool names of these rules, or every call when one has no
+/// tool matcher. A driver's index runs only for calls its gate admits.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    pub any: bool,
+    pub tools: HashSet<String>,
+}
+
+impl Gate {
+    /// Whether a call to tool NAME may meet one of the rules.
+    pub fn admits(&self, name: &str) -> bool {
+        self.any || self.tools.contains(name)
+    }
+}
+
+/// True when glob G has no special character: it matches only itself.
+fn is_literal_glob(g: &str) -> bool {
+    !g.contains(['*', '?', '[', ']', '{', '}', '\\'])
+}
+
+/// True when matcher M cannot match unless one of its glob or regexp leaves does.
+fn needs_leaf(m: &CArg) -> bool {
+    match m {
+        CArg::Leaf(_) => true,
+        CArg::All(items) => items.iter().any(needs_leaf),
+        _ => false,
     }
 }
 
@@ -160,6 +212,12 @@ pub struct CRule {
     pub command_keys: Keys,
     /// Deny-side rules match when ANY candidate matches; allow rules when ALL do.
     pub allow_side: bool,
+    /// The tool names, when every tool matcher is a literal glob (checked by
+    /// comparing strings; such rules are in the tool index only when it
+    /// drives them).
+    pub tool_literals: Option<Vec<String>>,
+    /// The matcher whose index proposes this rule.
+    pub driver: Driver,
 }
 
 impl CRule {
@@ -193,27 +251,145 @@ fn path_glob(key: &str, pattern: &str, case_fold: bool) -> Result<Glob> {
         .map_err(|e| Error::key(key, format!("invalid glob `{pattern}`: {}", e.kind())))
 }
 
-fn regex(key: &str, pattern: &str) -> Result<Regex> {
-    RegexBuilder::new(pattern)
-        .size_limit(REGEX_SIZE_LIMIT)
-        .dfa_size_limit(REGEX_DFA_LIMIT)
-        .build()
+/// The branches of GLOB when it is one `{a,b,...}` group as a whole, each
+/// split again; else GLOB itself. A set holding the branches matches what
+/// GLOB matches, and branches such as `/a/b` and `/a/b/**` run as a hash
+/// lookup and a prefix search where the group would be a regexp. Follows
+/// globset's parser: `\` escapes one character, a class `[...]` (whose
+/// first `]` is literal) holds no braces or commas.
+pub fn glob_branches(glob: &str) -> Vec<String> {
+    let chars: Vec<char> = glob.chars().collect();
+    let whole = || vec![glob.to_string()];
+    if chars.len() < 2 || chars[0] != '{' || chars[chars.len() - 1] != '}' {
+        return whole();
+    }
+    let mut parts = Vec::new();
+    let mut cur = String::new();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                cur.push(c);
+                if let Some(&next) = chars.get(i + 1) {
+                    cur.push(next);
+                }
+                i += 2;
+                continue;
+            }
+            '[' => {
+                let mut j = i + 1;
+                if matches!(chars.get(j), Some('!' | '^')) {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                while j < chars.len() && chars[j] != ']' {
+                    j += 1;
+                }
+                if j >= chars.len() {
+                    return whole();
+                }
+                cur.extend(&chars[i..=j]);
+                i = j + 1;
+                continue;
+            }
+            '{' => {
+                depth += 1;
+                if depth > 1 {
+                    cur.push(c);
+                }
+            }
+            '}' => {
+                if depth == 0 {
+                    return whole();
+                }
+                depth -= 1;
+                if depth > 0 {
+                    cur.push(c);
+                } else if i == chars.len() - 1 {
+                    parts.push(std::mem::take(&mut cur));
+                } else {
+                    return whole();
+                }
+            }
+            ',' if depth == 1 => parts.push(std::mem::take(&mut cur)),
+            _ => cur.push(c),
+        }
+        i += 1;
+    }
+    // globset ignores empty alternatives (`empty_alternates` is off).
+    parts.retain(|p| !p.is_empty());
+    if depth != 0 || parts.len() < 2 {
+        return whole();
+    }
+    parts.iter().flat_map(|p| glob_branches(p)).collect()
+}
+
+/// Add path glob PATTERN of rule OWNER to BUILDER, as its branches when
+/// each of them builds (see [`glob_branches`]), else whole (and a glob that
+/// does not build is an error naming it).
+fn add_path_glob(
+    builder: &mut GlobIndexBuilder,
+    key: &str,
+    pattern: &str,
+    case_fold: bool,
+    owner: usize,
+) -> Result<()> {
+    let branches: Option<Vec<Glob>> = glob_branches(pattern)
+        .iter()
+        .map(|b| path_glob(key, b, case_fold).ok())
+        .collect();
+    match branches {
+        Some(globs) => {
+            for glob in globs {
+                builder.add(glob, owner);
+            }
+        }
+        None => builder.add(path_glob(key, pattern, case_fold)?, owner),
+    }
+    Ok(())
+}
+
+/// Check regexp PATTERN as `RegexBuilder` with [`REGEX_SIZE_LIMIT`] would
+/// (same syntax, same messages, the same limit on its compiled NFA) without
+/// building a matcher: the sets are what run, and building a whole `Regex`
+/// for each of 10,000 patterns only to drop it took most of compiling.
+fn regex(key: &str, pattern: &str) -> Result<()> {
+    use regex_automata::{nfa::thompson, util::syntax};
+    let fail = |why: String| Error::key(key, format!("invalid regexp `{pattern}`: {why}"));
+    let hir = syntax::parse_with(pattern, &syntax::Config::new())
+        .map_err(|e| fail(syntax_message(&e.to_string())))?;
+    thompson::Compiler::new()
+        .configure(
+            thompson::Config::new()
+                .nfa_size_limit(Some(REGEX_SIZE_LIMIT))
+                .shrink(false),
+        )
+        .build_from_hir(&hir)
         .map_err(|e| {
-            Error::key(
-                key,
-                format!("invalid regexp `{pattern}`: {}", regex_message(&e)),
-            )
-        })
+            fail(match e.size_limit() {
+                Some(limit) => format!("compiled form exceeds the size limit of {limit} bytes"),
+                None => e.to_string(),
+            })
+        })?;
+    Ok(())
+}
+
+/// The last `error: ` line of a regexp syntax error, else all of it.
+fn syntax_message(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|l| l.starts_with("error: "))
+        .map(|l| l.trim_start_matches("error: ").to_string())
+        .unwrap_or_else(|| text.to_string())
 }
 
 fn regex_message(e: &regex::Error) -> String {
     match e {
-        regex::Error::Syntax(text) => text
-            .lines()
-            .rev()
-            .find(|l| l.starts_with("error: "))
-            .map(|l| l.trim_start_matches("error: ").to_string())
-            .unwrap_or_else(|| text.clone()),
+        regex::Error::Syntax(text) => syntax_message(text),
         regex::Error::CompiledTooBig(limit) => {
             format!("compiled form exceeds the size limit of {limit} bytes")
         }
@@ -288,6 +464,8 @@ impl RegexIndexBuilder {
 /// The glob and regexp leaves of the `:args` matchers of one argument key.
 #[derive(Debug)]
 pub struct ArgIndex {
+    /// Position of this key among the policy's argument keys.
+    pub pos: usize,
     pub globs: Index<GlobSet>,
     pub regexps: Index<RegexSet>,
 }
@@ -299,12 +477,23 @@ pub struct Policy {
     pub options: Options,
     pub default_path_keys: HashSet<String>,
     pub default_command_keys: HashSet<String>,
+    /// The default path keys and every rule's own: the keys whose values
+    /// are read as paths for some rule.
+    pub any_path_keys: HashSet<String>,
+    /// The same for command keys.
+    pub any_command_keys: HashSet<String>,
     /// Every key that some rule looks at (paths, commands, `:args`).
     pub needed_args: HashSet<String>,
+    /// Tool matchers of the rules the tool index drives, and of the rules
+    /// whose tool matchers are not all literal.
     pub tool_globs: Index<GlobSet>,
     pub tool_regexps: Index<RegexSet>,
-    /// Rules with no tool matcher: candidates for every call.
-    pub untooled: Vec<usize>,
+    /// Rules no index drives: candidates for every call.
+    pub always: Vec<usize>,
+    /// Per driver kind (`Driver as usize`), which calls its rules may meet.
+    pub gates: Vec<Gate>,
+    /// The rule of each argument leaf.
+    pub leaf_owner: Vec<usize>,
     pub buffer: Index<GlobSet>,
     pub backend: Index<GlobSet>,
     pub model: Index<GlobSet>,
@@ -515,8 +704,10 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
     let mut cmd_regexps = RegexIndexBuilder::default();
     let mut cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>> = HashMap::new();
     let mut arg_builders: HashMap<String, ArgIndexBuilder> = HashMap::new();
+    let mut leaf_owner = Vec::new();
     let mut next_leaf = 0usize;
-    let mut untooled = Vec::new();
+    let mut always = Vec::new();
+    let mut gates = vec![Gate::default(); DRIVERS];
     let default_path_keys: HashSet<String> = options.path_keys.iter().cloned().collect();
     let default_command_keys: HashSet<String> = options.command_keys.iter().cloned().collect();
     let mut needed_args: HashSet<String> = HashSet::new();
@@ -526,15 +717,16 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
 
     for (i, (rule, origin)) in rules.into_iter().enumerate() {
         let at = |e: Error| origin.locate(e.in_rule(origin.index, rule.id.as_deref()));
+        // A literal name cannot be a bad glob: it is built only if it
+        // enters the tool index (most are compared as strings).
+        let mut own_tool_globs = Vec::with_capacity(rule.tool.len());
         for g in &rule.tool {
-            tool_globs.add(whole_value_glob("tool", g).map_err(at)?, i);
+            if !is_literal_glob(g) {
+                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
+            }
         }
         for r in &rule.tool_regexp {
             regex("tool-regexp", r).map_err(at)?;
-            tool_regexps.add(r, i);
-        }
-        if rule.tool.is_empty() && rule.tool_regexp.is_empty() {
-            untooled.push(i);
         }
         for (list, builder, key) in [
             (&rule.buffer, &mut buffer, "buffer"),
@@ -552,18 +744,15 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
                 PathPattern::Absolute(p) => p,
                 PathPattern::CwdRelative(p) => format!("**/{p}"),
             };
-            cwd.add(
-                path_glob("cwd", &pattern, options.case_fold).map_err(at)?,
-                i,
-            );
+            add_path_glob(&mut cwd, "cwd", &pattern, options.case_fold, i).map_err(at)?;
         }
         for g in &rule.path {
             match path::parse_pattern_with(g, &path_env).map_err(|e| at(Error::key("path", e.0)))? {
                 PathPattern::Absolute(p) => {
-                    path_abs.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                    add_path_glob(&mut path_abs, "path", &p, options.case_fold, i).map_err(at)?
                 }
                 PathPattern::CwdRelative(p) => {
-                    path_rel.add(path_glob("path", &p, options.case_fold).map_err(at)?, i)
+                    add_path_glob(&mut path_rel, "path", &p, options.case_fold, i).map_err(at)?
                 }
             }
         }
@@ -602,6 +791,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             cmd_regexps.add(r, i);
         }
         let mut args = Vec::new();
+        let first_leaf = next_leaf;
         for (key, m) in &rule.args {
             needed_args.insert(key.clone());
             args.push((
@@ -609,6 +799,7 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
                 compile_arg(key, m, &mut arg_builders, &mut next_leaf).map_err(at)?,
             ));
         }
+        leaf_owner.extend(std::iter::repeat_n(i, next_leaf - first_leaf));
         for r in &rule.redact {
             regex("redact", r).map_err(at)?;
         }
@@ -652,9 +843,57 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             Some(source) => format!("{} in {}", rule.label(origin.index), short_source(source)),
             None => rule.label(origin.index),
         };
+        let has_tool = !(rule.tool.is_empty() && rule.tool_regexp.is_empty());
+        let tool_literals = (!rule.tool.is_empty() && rule.tool.iter().all(|g| is_literal_glob(g)))
+            .then(|| rule.tool.clone());
+        // The most selective index the rule needs; an index other than the
+        // tool's drives it only when its `:tool` names are literal (they gate
+        // that index) or it has no tool matcher.
+        let driver = if has_tool && tool_literals.is_none() {
+            Driver::Tool
+        } else if args.iter().any(|(_, m)| needs_leaf(m)) {
+            Driver::ArgLeaf
+        } else if !rule.path.is_empty() {
+            Driver::Path
+        } else if !rule.command_prefix.is_empty() {
+            Driver::CmdPrefix
+        } else if !rule.command_regexp.is_empty() {
+            Driver::CmdRegexp
+        } else if !rule.cwd.is_empty() {
+            Driver::Cwd
+        } else if !rule.buffer.is_empty() {
+            Driver::Buffer
+        } else if !rule.backend.is_empty() {
+            Driver::Backend
+        } else if !rule.model.is_empty() {
+            Driver::Model
+        } else if has_tool {
+            Driver::Tool
+        } else {
+            Driver::Always
+        };
+        match (&tool_literals, driver) {
+            (_, Driver::Always) => always.push(i),
+            (_, Driver::Tool) => {}
+            (Some(tools), d) => gates[d as usize].tools.extend(tools.iter().cloned()),
+            (None, d) => gates[d as usize].any = true,
+        }
+        if driver == Driver::Tool || tool_literals.is_none() {
+            for g in rule.tool.iter().filter(|g| is_literal_glob(g)) {
+                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
+            }
+            for glob in own_tool_globs {
+                tool_globs.add(glob, i);
+            }
+        }
+        for r in &rule.tool_regexp {
+            tool_regexps.add(r, i);
+        }
         compiled.push(CRule {
             origin,
-            has_tool: !(rule.tool.is_empty() && rule.tool_regexp.is_empty()),
+            tool_literals,
+            driver,
+            has_tool,
             has_tool_glob: !rule.tool.is_empty(),
             has_tool_regexp: !rule.tool_regexp.is_empty(),
             has_path: !rule.path.is_empty(),
@@ -684,8 +923,9 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
         needed_args.extend(default_command_keys.iter().cloned());
     }
     let mut arg_index = HashMap::new();
-    for (key, b) in arg_builders {
+    for (pos, (key, b)) in arg_builders.into_iter().enumerate() {
         let idx = ArgIndex {
+            pos,
             globs: b.globs.build("argument")?,
             regexps: b.regexps.build("argument")?,
         };
@@ -697,7 +937,19 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             || !r.rule.redact.is_empty()
             || r.rule.max_output.is_some()
     });
+    let mut any_path_keys = default_path_keys.clone();
+    let mut any_command_keys = default_command_keys.clone();
+    for r in &compiled {
+        if let Keys::Own(keys) = &r.path_keys {
+            any_path_keys.extend(keys.iter().cloned());
+        }
+        if let Keys::Own(keys) = &r.command_keys {
+            any_command_keys.extend(keys.iter().cloned());
+        }
+    }
     let policy = Policy {
+        any_path_keys,
+        any_command_keys,
         needs_buffer: compiled.iter().any(|r| r.has_buffer),
         needs_backend: compiled.iter().any(|r| r.has_backend),
         needs_model: compiled.iter().any(|r| r.has_model),
@@ -710,7 +962,9 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
         needed_args,
         tool_globs: tool_globs.build("tool")?,
         tool_regexps: tool_regexps.build("tool")?,
-        untooled,
+        always,
+        gates,
+        leaf_owner,
         buffer: buffer.build("buffer")?,
         backend: backend.build("backend")?,
         model: model.build("model")?,

@@ -4,7 +4,7 @@
 //! tool index, and every other matcher kind is computed lazily, once per call,
 //! as a bit set over rules (paths normalized once, command lines parsed once).
 
-use crate::compile::{CArg, CRule, Index, Keys, OutsideDir, Policy};
+use crate::compile::{CArg, CRule, Driver, Index, OutsideDir, Policy};
 use crate::error::{Error, Result};
 use crate::path::{self, PathEnv};
 use crate::rule::{Arg, ArgMatcher, Call, Decision, Rule};
@@ -12,29 +12,75 @@ use crate::shell::{self, CommandLine, SimpleCommand};
 use globset::{Candidate, GlobSet};
 use regex::RegexSet;
 use serde_json::{json, Value as Json};
-use std::cell::{OnceCell, RefCell};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::cell::OnceCell;
 
 /// At most this many path candidates are taken from command words.
 pub const MAX_WORD_PATHS: usize = 1024;
 
-/// A fixed-size set of small integers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BitSet(Vec<u64>);
+/// A set of small integers (rule or leaf numbers below LEN). It grows to its
+/// largest member only, so an empty set costs nothing however large LEN is.
+#[derive(Debug, Clone)]
+pub struct BitSet {
+    words: Vec<u64>,
+    len: usize,
+}
 
 impl BitSet {
     pub fn new(len: usize) -> BitSet {
-        BitSet(vec![0; len.div_ceil(64)])
-    }
-    pub fn set(&mut self, i: usize) {
-        if let Some(w) = self.0.get_mut(i / 64) {
-            *w |= 1 << (i % 64);
+        BitSet {
+            words: Vec::new(),
+            len,
         }
     }
+    pub fn set(&mut self, i: usize) {
+        if i >= self.len {
+            return;
+        }
+        let w = i / 64;
+        if w >= self.words.len() {
+            self.words.resize(w + 1, 0);
+        }
+        self.words[w] |= 1 << (i % 64);
+    }
     pub fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    /// Add the members of OTHER.
+    pub fn union_with(&mut self, other: &BitSet) {
+        if self.words.len() < other.words.len() {
+            self.words.resize(other.words.len(), 0);
+        }
+        for (w, o) in self.words.iter_mut().zip(&other.words) {
+            *w |= o;
+        }
+    }
+    /// The members, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(n, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    n * 64 + bit
+                })
+            })
+        })
     }
 }
+
+impl PartialEq for BitSet {
+    fn eq(&self, other: &BitSet) -> bool {
+        let (a, b) = (&self.words, &other.words);
+        let n = a.len().max(b.len());
+        (0..n).all(|i| a.get(i).copied().unwrap_or(0) == b.get(i).copied().unwrap_or(0))
+    }
+}
+
+impl Eq for BitSet {}
 
 fn glob_hits(index: &Index<GlobSet>, text: &str, bits: &mut BitSet, scratch: &mut Vec<usize>) {
     if index.set.is_empty() {
@@ -49,7 +95,9 @@ fn glob_hits(index: &Index<GlobSet>, text: &str, bits: &mut BitSet, scratch: &mu
 }
 
 fn regex_hits(index: &Index<RegexSet>, text: &str, bits: &mut BitSet) {
-    if index.set.is_empty() {
+    // Most texts match none: one early-exit scan then, not a list of every
+    // pattern of the set.
+    if index.set.is_empty() || !index.set.is_match(text) {
         return;
     }
     for m in index.set.matches(text).iter() {
@@ -117,7 +165,9 @@ pub struct CmdCand {
 pub struct Prepared<'p> {
     pub policy: &'p Policy,
     pub call: &'p Call,
-    path_env: PathEnv,
+    /// Home, cwd (normalized) and case folding, made on first use: only
+    /// calls that meet a path or cwd matcher pay for resolving the cwd.
+    path_env: OnceCell<PathEnv>,
     tool_globs: OnceCell<BitSet>,
     tool_regexps: OnceCell<BitSet>,
     buffer: OnceCell<BitSet>,
@@ -127,7 +177,8 @@ pub struct Prepared<'p> {
     paths: OnceCell<Vec<PathCand>>,
     commands: OnceCell<Vec<CmdCand>>,
     line_allowed: OnceCell<bool>,
-    arg_leaves: RefCell<HashMap<String, BitSet>>,
+    /// Leaf hits of each argument key, by the key's position in the policy.
+    arg_leaves: Vec<OnceCell<BitSet>>,
 }
 
 /// One matcher of a rule, checked: for explanations.
@@ -147,22 +198,10 @@ fn key_of(source: &PathSource) -> &str {
 impl<'p> Prepared<'p> {
     /// Prepare CALL for POLICY; nothing is computed until asked for.
     pub fn new(policy: &'p Policy, call: &'p Call) -> Prepared<'p> {
-        let cwd = call.cwd.as_deref().and_then(|c| {
-            let env = PathEnv {
-                home: policy.options.home.clone(),
-                cwd: None,
-                case_fold: policy.options.case_fold,
-            };
-            path::normalize_dir(c, &env).ok()
-        });
         Prepared {
             policy,
             call,
-            path_env: PathEnv {
-                home: policy.options.home.clone(),
-                cwd: cwd.map(Into::into),
-                case_fold: policy.options.case_fold,
-            },
+            path_env: OnceCell::new(),
             tool_globs: OnceCell::new(),
             tool_regexps: OnceCell::new(),
             buffer: OnceCell::new(),
@@ -172,7 +211,9 @@ impl<'p> Prepared<'p> {
             paths: OnceCell::new(),
             commands: OnceCell::new(),
             line_allowed: OnceCell::new(),
-            arg_leaves: RefCell::new(HashMap::new()),
+            arg_leaves: (0..policy.arg_index.len())
+                .map(|_| OnceCell::new())
+                .collect(),
         }
     }
 
@@ -180,26 +221,88 @@ impl<'p> Prepared<'p> {
         self.policy.rules.len()
     }
 
-    /// The rules that can match this call: those whose tool matcher matches,
-    /// and those without one, in rule order.
+    fn path_env(&self) -> &PathEnv {
+        self.path_env.get_or_init(|| {
+            let policy = self.policy;
+            let cwd = self.call.cwd.as_deref().and_then(|c| {
+                let env = PathEnv {
+                    home: policy.options.home.clone(),
+                    cwd: None,
+                    case_fold: policy.options.case_fold,
+                };
+                path::normalize_dir(c, &env).ok()
+            });
+            PathEnv {
+                home: policy.options.home.clone(),
+                cwd: cwd.map(Into::into),
+                case_fold: policy.options.case_fold,
+            }
+        })
+    }
+
+    /// The rules that can match this call, in rule order: those that no
+    /// index drives, and those that the index of their driver hits (see
+    /// [`Driver`]). Each driver's index runs only when its gate admits the
+    /// call's tool, so the work follows the hits, not the size of the policy.
     pub fn candidates(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = self.policy.untooled.clone();
-        let mut scratch = Vec::new();
-        if !self.policy.tool_globs.set.is_empty() {
-            self.policy
-                .tool_globs
-                .set
-                .matches_candidate_into(&Candidate::new(&self.call.name), &mut scratch);
-            out.extend(scratch.iter().map(|&g| self.policy.tool_globs.owner[g]));
+        let policy = self.policy;
+        let mut out: Vec<usize> = policy.always.clone();
+        let admits = |d: Driver| policy.gates[d as usize].admits(&self.call.name);
+        let take = |out: &mut Vec<usize>, bits: &BitSet, d: Driver| {
+            out.extend(bits.iter().filter(|&r| policy.rules[r].driver == d));
+        };
+        take(&mut out, self.tool_glob_hits(), Driver::Tool);
+        take(&mut out, self.tool_regexp_hits(), Driver::Tool);
+        if admits(Driver::ArgLeaf) {
+            for (key, _) in &self.call.args {
+                if let Some(leaves) = self.arg_leaf_hits(key) {
+                    for leaf in leaves.iter() {
+                        let r = policy.leaf_owner[leaf];
+                        if policy.rules[r].driver == Driver::ArgLeaf {
+                            out.push(r);
+                        }
+                    }
+                }
+            }
         }
-        if !self.policy.tool_regexps.set.is_empty() {
-            out.extend(
-                self.policy
-                    .tool_regexps
-                    .set
-                    .matches(&self.call.name)
-                    .iter()
-                    .map(|m| self.policy.tool_regexps.owner[m]),
+        if admits(Driver::Path) {
+            for c in self.paths() {
+                take(&mut out, &c.hits, Driver::Path);
+                take(&mut out, &c.lexical_hits, Driver::Path);
+            }
+        }
+        if admits(Driver::CmdPrefix) || admits(Driver::CmdRegexp) {
+            for c in self.commands() {
+                for h in &c.hits {
+                    take(&mut out, &h[0], Driver::CmdPrefix);
+                    take(&mut out, &h[1], Driver::CmdPrefix);
+                    take(&mut out, &h[2], Driver::CmdRegexp);
+                    take(&mut out, &h[3], Driver::CmdRegexp);
+                }
+            }
+        }
+        if admits(Driver::Cwd) {
+            take(&mut out, self.cwd_hits(), Driver::Cwd);
+        }
+        if admits(Driver::Buffer) {
+            take(
+                &mut out,
+                self.name_hits(&self.buffer, &policy.buffer, self.call.buffer.as_deref()),
+                Driver::Buffer,
+            );
+        }
+        if admits(Driver::Backend) {
+            take(
+                &mut out,
+                self.name_hits(&self.backend, &policy.backend, self.call.backend.as_deref()),
+                Driver::Backend,
+            );
+        }
+        if admits(Driver::Model) {
+            take(
+                &mut out,
+                self.name_hits(&self.model, &policy.model, self.call.model.as_deref()),
+                Driver::Model,
             );
         }
         out.sort_unstable();
@@ -246,7 +349,7 @@ impl<'p> Prepared<'p> {
     fn cwd_hits(&self) -> &BitSet {
         self.cwd.get_or_init(|| {
             let mut bits = BitSet::new(self.n());
-            if let Some(cwd) = &self.path_env.cwd {
+            if let Some(cwd) = &self.path_env().cwd {
                 glob_hits(
                     &self.policy.cwd,
                     &cwd.to_string_lossy(),
@@ -259,21 +362,11 @@ impl<'p> Prepared<'p> {
     }
 
     fn is_path_key(&self, key: &str) -> bool {
-        self.policy.default_path_keys.contains(key)
-            || self
-                .policy
-                .rules
-                .iter()
-                .any(|r| matches!(&r.path_keys, Keys::Own(s) if s.contains(key)))
+        self.policy.any_path_keys.contains(key)
     }
 
     fn is_command_key(&self, key: &str) -> bool {
-        self.policy.default_command_keys.contains(key)
-            || self
-                .policy
-                .rules
-                .iter()
-                .any(|r| matches!(&r.command_keys, Keys::Own(s) if s.contains(key)))
+        self.policy.any_command_keys.contains(key)
     }
 
     /// The command lines of the call's command arguments, parsed once.
@@ -417,7 +510,7 @@ impl<'p> Prepared<'p> {
         let mut scratch = Vec::new();
         glob_hits(&self.policy.path_abs, p, &mut hits, &mut scratch);
         if !self.policy.path_rel.set.is_empty() {
-            if let Some(cwd) = &self.path_env.cwd {
+            if let Some(cwd) = &self.path_env().cwd {
                 if let Some(rel) = path::relative_to(p, &cwd.to_string_lossy()) {
                     // The cwd itself is `.` (so `./**` covers it, `src/*` not).
                     let rel = if rel.is_empty() { "." } else { rel };
@@ -429,12 +522,12 @@ impl<'p> Prepared<'p> {
     }
 
     fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
-        let norm = path::normalize(raw, &self.path_env).map_err(|e| e.0);
+        let norm = path::normalize(raw, self.path_env()).map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),
             Err(_) => BitSet::new(self.n()),
         };
-        let lexical = match (&norm, path::lexical(raw, &self.path_env)) {
+        let lexical = match (&norm, path::lexical(raw, self.path_env())) {
             (Ok(n), Ok(l)) if *n != l => Some(l),
             _ => None,
         };
@@ -446,25 +539,23 @@ impl<'p> Prepared<'p> {
             // A path refused for allow rules is still shown to deny-side
             // rules, read the ways the kernel or a shell could read it.
             let home = self
-                .path_env
+                .path_env()
                 .home
                 .as_ref()
                 .map(|h| h.to_string_lossy().into_owned());
             let cwd = self
-                .path_env
+                .path_env()
                 .cwd
                 .as_ref()
                 .map(|c| c.to_string_lossy().into_owned());
             for form in fallback_forms(raw, home.as_deref(), cwd.as_deref()) {
-                let form = if self.path_env.case_fold {
+                let form = if self.path_env().case_fold {
                     form.to_lowercase()
                 } else {
                     form
                 };
                 let more = self.glob_hits_for(&form);
-                for (w, m) in hits.0.iter_mut().zip(&more.0) {
-                    *w |= m;
-                }
+                hits.union_with(&more);
             }
         }
         PathCand {
@@ -482,12 +573,12 @@ impl<'p> Prepared<'p> {
     fn expand_glob(&self, word: &str) -> Vec<String> {
         const MAX_FOUND: usize = 256;
         let home = self
-            .path_env
+            .path_env()
             .home
             .as_ref()
             .map(|h| h.to_string_lossy().into_owned());
         let cwd = self
-            .path_env
+            .path_env()
             .cwd
             .as_ref()
             .map(|c| c.to_string_lossy().into_owned());
@@ -515,7 +606,7 @@ impl<'p> Prepared<'p> {
                 }
                 let Ok(glob) = globset::GlobBuilder::new(part)
                     .literal_separator(true)
-                    .case_insensitive(self.path_env.case_fold)
+                    .case_insensitive(self.path_env().case_fold)
                     .build()
                 else {
                     continue;
@@ -553,12 +644,12 @@ impl<'p> Prepared<'p> {
     /// and a working directory the call names.
     fn other_dirs(&self) -> Vec<String> {
         let home = self
-            .path_env
+            .path_env()
             .home
             .as_ref()
             .map(|h| h.to_string_lossy().into_owned());
         let mut current = self
-            .path_env
+            .path_env()
             .cwd
             .as_ref()
             .map(|c| c.to_string_lossy().into_owned());
@@ -670,6 +761,9 @@ impl<'p> Prepared<'p> {
                 self.other_dirs()
             };
             for cand in self.commands() {
+                // A word that appears twice in one command line (in `argv`
+                // and `written`, or in two commands) is judged once.
+                let mut seen: std::collections::HashSet<String> = Default::default();
                 for target in &cand.line.redirects {
                     out.push(self.path_cand(PathSource::Redirect(cand.key.clone()), target));
                     if !target.starts_with('/') && !target.starts_with('~') {
@@ -688,7 +782,10 @@ impl<'p> Prepared<'p> {
                     };
                     for word in c.argv.iter().skip(1).chain(written) {
                         let mut push = |w: &str| {
-                            if words >= MAX_WORD_PATHS || w.is_empty() {
+                            if words >= MAX_WORD_PATHS
+                                || w.is_empty()
+                                || !seen.insert(w.to_string())
+                            {
                                 return;
                             }
                             words += 1;
@@ -730,28 +827,25 @@ impl<'p> Prepared<'p> {
         })
     }
 
-    fn arg_leaf_hits(&self, key: &str) -> BitSet {
-        if let Some(bits) = self.arg_leaves.borrow().get(key) {
-            return bits.clone();
-        }
-        let mut bits = BitSet::new(self.policy.arg_leaves);
-        if let Some(index) = self.policy.arg_index.get(key) {
-            let text = match self.call.arg(key) {
-                Some(Arg::Str(s)) => Some(s.clone()),
-                Some(Arg::Int(i)) => Some(i.to_string()),
-                Some(Arg::Float(f)) => Some(f.to_string()),
-                Some(Arg::Bool(b)) => Some(b.to_string()),
+    /// The argument leaves (of every rule) that KEY's value hits, or None
+    /// when no rule has a glob or regexp leaf for KEY.
+    fn arg_leaf_hits(&self, key: &str) -> Option<&BitSet> {
+        let index = self.policy.arg_index.get(key)?;
+        Some(self.arg_leaves[index.pos].get_or_init(|| {
+            let mut bits = BitSet::new(self.policy.arg_leaves);
+            let text: Option<Cow<'_, str>> = match self.call.arg(key) {
+                Some(Arg::Str(s)) => Some(Cow::Borrowed(s)),
+                Some(Arg::Int(i)) => Some(Cow::Owned(i.to_string())),
+                Some(Arg::Float(f)) => Some(Cow::Owned(f.to_string())),
+                Some(Arg::Bool(b)) => Some(Cow::Owned(b.to_string())),
                 _ => None,
             };
             if let Some(text) = text {
                 glob_hits(&index.globs, &text, &mut bits, &mut Vec::new());
                 regex_hits(&index.regexps, &text, &mut bits);
             }
-        }
-        self.arg_leaves
-            .borrow_mut()
-            .insert(key.to_string(), bits.clone());
-        bits
+            bits
+        }))
     }
 
     fn arg_matches(&self, key: &str, m: &CArg, leaves: &BitSet) -> bool {
@@ -860,11 +954,11 @@ impl<'p> Prepared<'p> {
             }};
         }
         if rule.has_tool_glob {
-            check!(
-                "tool",
-                self.tool_glob_hits().get(r),
-                Json::String(self.call.name.clone())
-            );
+            let ok = match &rule.tool_literals {
+                Some(names) => names.contains(&self.call.name),
+                None => self.tool_glob_hits().get(r),
+            };
+            check!("tool", ok, Json::String(self.call.name.clone()));
         }
         if rule.has_tool_regexp {
             check!(
@@ -897,14 +991,15 @@ impl<'p> Prepared<'p> {
             check!(
                 "cwd",
                 self.cwd_hits().get(r),
-                json!(self.path_env.cwd.as_ref().map(|c| c.to_string_lossy()))
+                json!(self.path_env().cwd.as_ref().map(|c| c.to_string_lossy()))
             );
         }
+        let no_leaves = BitSet::new(0);
         for (key, m) in &rule.args {
-            let leaves = self.arg_leaf_hits(key);
+            let leaves = self.arg_leaf_hits(key).unwrap_or(&no_leaves);
             check!(
                 "args",
-                self.arg_matches(key, m, &leaves),
+                self.arg_matches(key, m, leaves),
                 json!({"key": key, "value": self.call.arg(key).map(Arg::to_json)})
             );
         }
@@ -928,10 +1023,10 @@ impl<'p> Prepared<'p> {
                     .filter_map(|d| match d {
                         OutsideDir::Absolute(d) => Some(d.clone()),
                         OutsideDir::CwdRelative(d) => self
-                            .path_env
+                            .path_env()
                             .cwd
                             .as_ref()
-                            .and_then(|_| path::normalize(d, &self.path_env).ok()),
+                            .and_then(|_| path::normalize(d, self.path_env()).ok()),
                     })
                     .collect();
                 let out_of = |p: &str| !dirs.iter().any(|d| path::is_within(p, d));

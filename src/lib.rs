@@ -65,6 +65,59 @@ fn version() -> Result<&'static str> {
     Ok(VERSION)
 }
 
+/// Do nothing with INFO and return nil: the floor of a module call.
+#[defun]
+fn noop(_info: Value<'_>) -> Result<()> {
+    Ok(())
+}
+
+/// Return PATH normalized as rules see it, relative to the directory CWD.
+///
+/// `~' is expanded, `.' and `..' collapsed and symbolic links resolved;
+/// return nil when the path cannot be read.
+#[defun]
+fn normalize(path: String, cwd: Option<String>) -> Result<Option<String>> {
+    let env = path::PathEnv {
+        home: std::env::var_os("HOME").map(Into::into),
+        cwd: cwd.map(Into::into),
+        case_fold: path::default_case_fold(),
+    };
+    Ok(path::normalize(&path, &env).ok())
+}
+
+/// Return a number that changes when any of FILES changes.
+///
+/// FILES is a list of file names.  The number covers, for each file and
+/// for the file a symbolic link leads to, whether it exists, its size, its
+/// modification and change times and its inode.
+#[defun]
+fn stamp(env: &Env, files: Value<'_>) -> Result<i64> {
+    Ok(stamp_files(&lisp::read_strings(env, files)?))
+}
+
+fn stamp_files(files: &[String]) -> i64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for file in files {
+        file.hash(&mut h);
+        for meta in [std::fs::symlink_metadata(file), std::fs::metadata(file)] {
+            match meta {
+                Ok(m) => {
+                    (m.len(), m.modified().ok(), m.is_dir()).hash(&mut h);
+                    #[cfg(unix)]
+                    {
+                        use std::os::unix::fs::MetadataExt;
+                        (m.dev(), m.ino(), m.ctime(), m.ctime_nsec()).hash(&mut h);
+                    }
+                }
+                Err(e) => e.raw_os_error().hash(&mut h),
+            }
+        }
+    }
+    // A fixnum on every Emacs.
+    (h.finish() >> 4) as i64
+}
+
 /// Compile RULES, a list of rule plists, under OPTIONS into a policy.
 ///
 /// OPTIONS is a plist with `:path-keys', `:command-keys', `:default-decision',

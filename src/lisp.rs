@@ -72,16 +72,9 @@ fn kind(env: &Env, v: Value<'_>) -> Result<Kind> {
         return Ok(Kind::Nil);
     }
     let ty = env.type_of(v)?;
+    // Most common first: strings, keywords, lists.
     Ok(if ty == sym_string.bind(env) {
         Kind::Str
-    } else if ty == sym_cons.bind(env) {
-        Kind::Cons
-    } else if ty == sym_integer.bind(env) {
-        Kind::Int
-    } else if ty == sym_float.bind(env) {
-        Kind::Float
-    } else if ty == sym_vector.bind(env) {
-        Kind::Vector
     } else if ty == sym_symbol.bind(env) {
         if v == sym_t.bind(env) {
             Kind::T
@@ -94,8 +87,34 @@ fn kind(env: &Env, v: Value<'_>) -> Result<Kind> {
                 None => Kind::Symbol(name),
             }
         }
+    } else if ty == sym_cons.bind(env) {
+        Kind::Cons
+    } else if ty == sym_integer.bind(env) {
+        Kind::Int
+    } else if ty == sym_float.bind(env) {
+        Kind::Float
+    } else if ty == sym_vector.bind(env) {
+        Kind::Vector
     } else {
         Kind::Other
+    })
+}
+
+/// The name of V without its colon when V is a keyword, else None: the
+/// argument keys of a call, read with one call into Lisp (`symbol-name`,
+/// which refuses what is not a symbol) rather than [`kind`]'s dozen.
+fn keyword_name(env: &Env, v: Value<'_>) -> Result<Option<String>> {
+    let name: String = match env.call(symbol_name, [v]) {
+        Ok(name) => name.into_rust()?,
+        Err(_) => return Ok(None),
+    };
+    Ok(match name.strip_prefix(':') {
+        // `:json-false` and `:false` read as false, as in [`kind`].
+        Some("json-false" | "false") if v == kw_json_false.bind(env) || v == kw_false.bind(env) => {
+            None
+        }
+        Some(k) => Some(k.to_string()),
+        None => None,
     })
 }
 
@@ -119,6 +138,17 @@ pub fn to_json(
     depth: usize,
     budget: &mut usize,
 ) -> std::result::Result<Json, String> {
+    to_json_kind(env, v, None, depth, budget)
+}
+
+/// [`to_json`] of V, whose kind K may be known already.
+fn to_json_kind(
+    env: &Env,
+    v: Value<'_>,
+    k: Option<Kind>,
+    depth: usize,
+    budget: &mut usize,
+) -> std::result::Result<Json, String> {
     if depth > MAX_DEPTH {
         return Err(format!("nested deeper than {MAX_DEPTH} levels"));
     }
@@ -126,7 +156,10 @@ pub fn to_json(
         return Err(format!("more than {MAX_NODES} values"));
     }
     *budget -= 1;
-    let k = kind(env, v).map_err(|e| e.to_string())?;
+    let k = match k {
+        Some(k) => k,
+        None => kind(env, v).map_err(|e| e.to_string())?,
+    };
     Ok(match k {
         Kind::Nil => Json::Null,
         Kind::T => Json::Bool(true),
@@ -151,29 +184,34 @@ pub fn to_json(
                 return Err(format!("more than {MAX_NODES} values"));
             }
             let mut values = Vec::with_capacity(n);
-            let mut keys = Vec::with_capacity(n);
+            // The kinds of the items at even positions, found to tell a
+            // plist, and passed down so that no item is asked twice.
+            let mut kinds: Vec<Option<Kind>> = Vec::with_capacity(n);
             for i in 0..n {
                 let item: Value = items.get(i).map_err(|e| e.to_string())?;
-                let is_kw = i % 2 == 0
-                    && matches!(
-                        kind(env, item).map_err(|e| e.to_string())?,
-                        Kind::Keyword(_)
-                    );
-                keys.push(is_kw);
+                kinds.push(if i % 2 == 0 {
+                    Some(kind(env, item).map_err(|e| e.to_string())?)
+                } else {
+                    None
+                });
                 values.push(item);
             }
             let plist = matches!(k, Kind::Cons)
                 && n % 2 == 0
                 && n > 0
-                && keys.iter().step_by(2).all(|&kw| kw);
+                && kinds
+                    .iter()
+                    .step_by(2)
+                    .all(|k| matches!(k, Some(Kind::Keyword(_))));
             if plist {
                 let mut map = Map::new();
-                for pair in values.chunks(2) {
-                    let key = match to_json(env, pair[0], depth + 1, budget)? {
-                        Json::String(s) => s,
-                        _ => return Err("a plist key that is not a keyword".into()),
-                    };
-                    let value = to_json(env, pair[1], depth + 1, budget)?;
+                for (i, pair) in values.chunks(2).enumerate() {
+                    let key =
+                        match to_json_kind(env, pair[0], kinds[2 * i].take(), depth + 1, budget)? {
+                            Json::String(s) => s,
+                            _ => return Err("a plist key that is not a keyword".into()),
+                        };
+                    let value = to_json_kind(env, pair[1], None, depth + 1, budget)?;
                     map.entry(key).or_insert(value);
                 }
                 Json::Object(map)
@@ -181,7 +219,8 @@ pub fn to_json(
                 Json::Array(
                     values
                         .into_iter()
-                        .map(|item| to_json(env, item, depth + 1, budget))
+                        .zip(kinds)
+                        .map(|(item, k)| to_json_kind(env, item, k, depth + 1, budget))
                         .collect::<std::result::Result<_, _>>()?,
                 )
             }
@@ -190,6 +229,17 @@ pub fn to_json(
             return Err("an object that is not text, a number, a symbol or a list".into())
         }
     })
+}
+
+/// Read a list of strings, such as file names.
+pub fn read_strings(env: &Env, v: Value<'_>) -> Result<Vec<String>> {
+    if !v.is_not_nil() {
+        return Ok(Vec::new());
+    }
+    let items = elements(env, v).map_err(emacs::Error::msg)?;
+    (0..items.len())
+        .map(|i| items.get::<Value>(i)?.into_rust::<String>())
+        .collect()
 }
 
 /// Text that is not valid Unicode (raw bytes, characters past U+10FFFF),
@@ -207,7 +257,12 @@ fn lossy_string(env: &Env, v: Value<'_>) -> Option<String> {
 /// Read an argument value; what cannot be read becomes [`Arg::Opaque`],
 /// text that is not valid Unicode [`Arg::Invalid`].
 fn to_arg(env: &Env, v: Value<'_>) -> Arg {
-    if matches!(kind(env, v), Ok(Kind::Str)) {
+    let k = match kind(env, v) {
+        Ok(k) => k,
+        Err(e) => return Arg::Opaque(e.to_string()),
+    };
+    // A string, the common case, is copied once (not into JSON, then out).
+    if let Kind::Str = k {
         return match v.into_rust::<String>() {
             Ok(s) => Arg::Str(s),
             Err(_) => match lossy_string(env, v) {
@@ -217,7 +272,7 @@ fn to_arg(env: &Env, v: Value<'_>) -> Arg {
         };
     }
     let mut budget = MAX_NODES;
-    match to_json(env, v, 0, &mut budget) {
+    match to_json_kind(env, v, Some(k), 0, &mut budget) {
         Ok(j) => Arg::from_json(&j),
         Err(why) => Arg::Opaque(why),
     }
@@ -278,9 +333,9 @@ pub fn read_call<'e>(
         }
         for i in (0..n).step_by(2) {
             let key: Value = items.get(i).map_err(|e| e.to_string())?;
-            let key = match kind(env, key).map_err(|e| e.to_string())? {
-                Kind::Keyword(k) => k,
-                _ => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
+            let key = match keyword_name(env, key).map_err(|e| e.to_string())? {
+                Some(k) => k,
+                None => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
             };
             let value: Value = items.get(i + 1).map_err(|e| e.to_string())?;
             let arg = if read_all || policy.needed_args.contains(&key) {

@@ -1,0 +1,653 @@
+;;; bench.el --- make bench: how fast gptel-rust-hooks decides, against the floor -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; `make bench' byte-compiles this file and runs `gptel-rust-hooks-bench-run'
+;; in one batch Emacs, which prints one table:
+;;
+;; - the floor: a no-op Elisp hook called with a gptel plist, a no-op module
+;;   function, and the file-system cost of resolving a 5-component path;
+;; - the Lisp side of the hook on its own (finding the policy in force);
+;; - `gptel-rust-hooks-pre-tool-call' deciding realistic calls against
+;;   generated policies of 10 to 10,000 rules, next to the same policies
+;;   run by the Elisp hook a user would otherwise write;
+;; - compile time of each policy, the memory a compiled 10,000-rule policy
+;;   holds, the redaction of a 5 MB result, a pathological regexp on 1 MB.
+;;
+;; Every case: results stored in `gptel-rust-hooks-bench--sink' so that
+;; nothing is optimized away, `garbage-collect' before each repetition,
+;; REPS repetitions of a loop calibrated to take about 20 ms, median and
+;; spread (the largest distance of a repetition from the median) reported.
+;; Nothing here is an assertion: the "met" column only compares with the
+;; targets of issue 5.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'gptel-rust-hooks)
+(require 'gptel-openai nil t)
+
+(declare-function gptel-make-openai "gptel-openai")
+(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-noop "ext:gptel-rust-hooks-module" (info))
+(declare-function gptel-rust-hooks--mod-normalize "ext:gptel-rust-hooks-module" (path cwd))
+
+;;;; Settings
+
+(defvar gptel-rust-hooks-bench-sizes '(10 100 1000 10000)
+  "Policy sizes to measure.")
+
+(defvar gptel-rust-hooks-bench-reps 9
+  "Repetitions of each case (odd, so that the median is a sample).")
+
+(defvar gptel-rust-hooks-bench-sample-seconds 0.02
+  "How long one repetition of a case should take.")
+
+(defvar gptel-rust-hooks-bench-output nil
+  "File the table is also written to, or nil.")
+
+(defvar gptel-rust-hooks-bench--sink nil
+  "Where results go, so that the byte compiler cannot drop the calls.")
+
+(defvar gptel-rust-hooks-bench--root nil
+  "The project directory of the benchmark calls (it exists).")
+
+(defvar gptel-rust-hooks-bench--rows nil
+  "The table so far, newest first: lists of cells, or a string for a heading.")
+
+;;;; Timing
+
+(defun gptel-rust-hooks-bench--loop (fn arg n)
+  "Call FN with ARG N times; return the seconds it took."
+  (let ((i 0) (sink nil) (start (float-time)))
+    (while (< i n)
+      (setq sink (funcall fn arg))
+      (setq i (1+ i)))
+    (prog1 (- (float-time) start)
+      (setq gptel-rust-hooks-bench--sink sink))))
+
+(defun gptel-rust-hooks-bench--calibrate (fn arg)
+  "Return how many calls of FN with ARG take about one sample's time."
+  (let ((n 1) (took 0.0))
+    (while (and (< (setq took (gptel-rust-hooks-bench--loop fn arg n))
+                   (/ gptel-rust-hooks-bench-sample-seconds 8))
+                (< n 100000000))
+      (setq n (* n 4)))
+    (max 1 (round (* n (/ gptel-rust-hooks-bench-sample-seconds (max took 1e-9)))))))
+
+(defun gptel-rust-hooks-bench--measure (fn arg &optional reps)
+  "Return the seconds per call of FN with ARG: REPS samples, sorted."
+  (funcall fn arg)
+  (let ((n (gptel-rust-hooks-bench--calibrate fn arg))
+        (samples nil))
+    (dotimes (_ (or reps gptel-rust-hooks-bench-reps))
+      (garbage-collect)
+      (push (/ (gptel-rust-hooks-bench--loop fn arg n) n) samples))
+    (sort samples #'<)))
+
+(defun gptel-rust-hooks-bench--once (fn &optional reps)
+  "Return the seconds FN takes called once: REPS samples, sorted.
+For slow cases (compiling a policy); FN is called once more first."
+  (funcall fn)
+  (let (samples)
+    (dotimes (_ (or reps 5))
+      (garbage-collect)
+      (let ((start (float-time)))
+        (setq gptel-rust-hooks-bench--sink (funcall fn))
+        (push (- (float-time) start) samples)))
+    (sort samples #'<)))
+
+(defun gptel-rust-hooks-bench--median (samples)
+  "Return the median of the sorted SAMPLES."
+  (nth (/ (length samples) 2) samples))
+
+(defun gptel-rust-hooks-bench--spread (samples)
+  "Return the largest distance of SAMPLES from their median, in percent."
+  (let ((m (gptel-rust-hooks-bench--median samples)))
+    (if (zerop m) 0
+      (* 100 (/ (max (- (car (last samples)) m) (- m (car samples))) m)))))
+
+(defun gptel-rust-hooks-bench--time (seconds)
+  "Return SECONDS as a short text with a unit."
+  (cond ((< seconds 1e-6) (format "%.3f µs" (* seconds 1e6)))
+        ((< seconds 1e-4) (format "%.2f µs" (* seconds 1e6)))
+        ((< seconds 1e-3) (format "%.1f µs" (* seconds 1e6)))
+        ((< seconds 1) (format "%.2f ms" (* seconds 1e3)))
+        (t (format "%.2f s" seconds))))
+
+;;;; Table
+
+(defun gptel-rust-hooks-bench--heading (text)
+  "Start a section of the table called TEXT."
+  (push text gptel-rust-hooks-bench--rows)
+  (message "bench: %s" text))
+
+(defun gptel-rust-hooks-bench--row (name samples &optional compare target)
+  "Add a row NAME for the sorted SAMPLES; return their median.
+COMPARE is a text for the comparison column; TARGET is nil or
+\(TEXT . MET)."
+  (let ((m (gptel-rust-hooks-bench--median samples)))
+    (push (list name
+                (gptel-rust-hooks-bench--time m)
+                (format "±%.0f%%" (gptel-rust-hooks-bench--spread samples))
+                (or compare "")
+                (or (car target) "")
+                (cond ((null target) "")
+                      ((cdr target) "yes")
+                      (t "NO")))
+          gptel-rust-hooks-bench--rows)
+    (message "bench:   %-52s %s" name (gptel-rust-hooks-bench--time m))
+    m))
+
+(defun gptel-rust-hooks-bench--text-row (name value &optional compare target)
+  "Add a row NAME showing VALUE (a string), COMPARE and TARGET."
+  (push (list name value "" (or compare "")
+              (or (car target) "")
+              (cond ((null target) "") ((cdr target) "yes") (t "NO")))
+        gptel-rust-hooks-bench--rows)
+  (message "bench:   %-52s %s" name value))
+
+(defun gptel-rust-hooks-bench--table ()
+  "Return the table as Markdown text."
+  (let* ((header '("case" "median" "spread" "compared" "target" "met"))
+         (rows (reverse gptel-rust-hooks-bench--rows))
+         (cells (cons header (cl-remove-if #'stringp rows)))
+         (widths (apply #'cl-mapcar
+                        (lambda (&rest col) (apply #'max (mapcar #'string-width col)))
+                        cells))
+         (line (lambda (row)
+                 (concat "| "
+                         (mapconcat #'identity
+                                    (cl-mapcar (lambda (c w)
+                                                 (concat c (make-string (max 0 (- w (string-width c))) ?\s)))
+                                               row widths)
+                                    " | ")
+                         " |\n"))))
+    (concat (funcall line header)
+            (funcall line (mapcar (lambda (w) (make-string w ?-)) widths))
+            (mapconcat (lambda (row)
+                         (if (stringp row)
+                             (funcall line (cons (concat "**" row "**")
+                                                 (make-list (1- (length header)) "")))
+                           (funcall line row)))
+                       rows ""))))
+
+;;;; The machine
+
+(defun gptel-rust-hooks-bench--file-line (file regexp)
+  "Return the first match of REGEXP's group 1 in FILE, or nil."
+  (ignore-errors
+    (with-temp-buffer
+      (insert-file-contents file)
+      (when (re-search-forward regexp nil t) (match-string 1)))))
+
+(defun gptel-rust-hooks-bench--machine ()
+  "Return a line describing this machine."
+  (format "%s, %d cores, %s MB RAM; %s; Emacs %s"
+          (or (gptel-rust-hooks-bench--file-line "/proc/cpuinfo" "^model name\\s-*: \\(.*\\)$")
+              "unknown CPU")
+          (num-processors)
+          (let ((kb (gptel-rust-hooks-bench--file-line "/proc/meminfo" "^MemTotal:\\s-*\\([0-9]+\\)")))
+            (if kb (number-to-string (/ (string-to-number kb) 1024)) "?"))
+          (string-trim (shell-command-to-string "uname -sr"))
+          emacs-version))
+
+(defun gptel-rust-hooks-bench--rss ()
+  "Return this process's resident set size in bytes."
+  (let ((pages (gptel-rust-hooks-bench--file-line "/proc/self/statm" "^[0-9]+ \\([0-9]+\\)")))
+    (* 4096 (string-to-number (or pages "0")))))
+
+;;;; Policies
+
+(defun gptel-rust-hooks-bench--base-rules (root)
+  "Return the rules every generated policy starts with, for project ROOT."
+  `((:id "ssh" :path "~/.ssh/**" :decision deny :reason "No secrets.")
+    (:id "read-project" :tool ("read_file" "list_dir") :path ,(concat root "/**")
+     :decision allow)
+    (:id "outside" :tool ("read_file" "write_file") :path-outside ,root :decision ask)
+    (:id "no-rm" :tool "shell" :command-prefix ("rm -rf" "sudo") :decision deny)
+    (:id "safe-shell" :tool "shell"
+     :command-prefix ("git log" "git status" "grep" "head" "ls" "wc" "cd")
+     :decision allow)
+    (:id "drop" :tool "query_db" :args (:sql (:regexp "DROP TABLE")) :decision deny)
+    (:id "analytics" :tool "query_db" :args (:database "analytics") :decision allow)
+    (:id "key-write" :tool "write_file"
+     :args (:content (:regexp "BEGIN [A-Z]+ PRIVATE KEY")) :decision deny)
+    (:id "write-project" :tool "write_file" :path ,(concat root "/**") :decision allow)))
+
+(defun gptel-rust-hooks-bench--filler (i)
+  "Return generated rule number I: one of five kinds, none matching the calls.
+The kinds: MCP tool globs; path globs of read_file; per-project
+`:path-outside' under a `:cwd'; shell command prefixes (allow and
+deny); argument regexps of query_db."
+  (let ((p (format "/srv/p%d" i)))
+    (pcase (% i 5)
+      (0 `(:tool ,(format "mcp__srv%d__*" i) :decision ask))
+      (1 `(:tool "read_file" :path ,(concat p "/secret/**") :decision deny))
+      (2 `(:tool ("read_file" "write_file") :cwd ,(concat p "/**") :path-outside ,p
+                 :decision ask))
+      (3 `(:tool "shell" :command-prefix ,(format "tool%d run" i)
+                 :decision ,(if (cl-evenp (/ i 5)) 'allow 'deny)))
+      (_ `(:tool "query_db" :args (:sql (:regexp ,(format "DROP TABLE t%d[ ;]" i)))
+                 :decision deny)))))
+
+(defun gptel-rust-hooks-bench--rules (n root)
+  "Return a policy of N rules for project ROOT."
+  (let ((base (gptel-rust-hooks-bench--base-rules root)))
+    (append base
+            (cl-loop for i below (- n (length base))
+                     collect (gptel-rust-hooks-bench--filler i)))))
+
+;;;; The hand-written Elisp hook
+
+(defvar gptel-rust-hooks-bench--elisp-rules nil
+  "The policy of the hand-written hook: a list of vectors.")
+
+(defun gptel-rust-hooks-bench--elisp-rule (rule)
+  "Return RULE as a hand-written hook would keep it, regexps made once.
+A vector [RANK TOOLS PATHS OUTSIDE PREFIXES ARGS CWDS ALLOW]."
+  (let ((globs (lambda (v) (mapcar #'wildcard-to-regexp (ensure-list v))))
+        (decision (plist-get rule :decision)))
+    (vector (pcase decision ('stop 4) ('deny 3) ('ask 2) ('allow 1) (_ 0))
+            (funcall globs (plist-get rule :tool))
+            (funcall globs (mapcar #'expand-file-name (ensure-list (plist-get rule :path))))
+            (mapcar (lambda (d) (file-name-as-directory (expand-file-name d)))
+                    (ensure-list (plist-get rule :path-outside)))
+            (mapcar (lambda (p) (cons p (concat p " ")))
+                    (ensure-list (plist-get rule :command-prefix)))
+            (cl-loop for (key m) on (plist-get rule :args) by #'cddr
+                     collect (cons key (if (stringp m) (wildcard-to-regexp m)
+                                         (plist-get m :regexp))))
+            (mapcar (lambda (g) (wildcard-to-regexp (directory-file-name g)))
+                    (ensure-list (plist-get rule :cwd)))
+            (eq decision 'allow))))
+
+(defun gptel-rust-hooks-bench--elisp-matches-p (rule name args file commands cwd)
+  "Return non-nil when RULE matches a call to NAME with ARGS.
+FILE is its path argument resolved, COMMANDS the simple commands of
+its command line, CWD the directory of the request."
+  (and (or (null (aref rule 1))
+           (cl-some (lambda (re) (string-match-p re name)) (aref rule 1)))
+       (or (null (aref rule 6))
+           (cl-some (lambda (re) (string-match-p re cwd)) (aref rule 6)))
+       (or (null (aref rule 2))
+           (and file (cl-some (lambda (re) (string-match-p re file)) (aref rule 2))))
+       (or (null (aref rule 3))
+           (and file (cl-notany (lambda (dir) (string-prefix-p dir file)) (aref rule 3))))
+       (or (null (aref rule 4))
+           (and commands
+                (funcall (if (aref rule 7) #'cl-every #'cl-some)
+                         (lambda (command)
+                           (cl-some (lambda (p) (or (string= command (car p))
+                                                    (string-prefix-p (cdr p) command)))
+                                    (aref rule 4)))
+                         commands)))
+       (cl-every (lambda (arg)
+                   (let ((v (plist-get args (car arg))))
+                     (and (stringp v) (string-match-p (cdr arg) v))))
+                 (aref rule 5))))
+
+(defun gptel-rust-hooks-bench-elisp-hook (info)
+  "Decide the tool call INFO the way a user's own Elisp hook would.
+Every rule in turn, with `string-match-p' on regexps made by
+`wildcard-to-regexp', `string-prefix-p' on command prefixes, the path
+resolved by `file-truename' and the command line split on its
+operators; the most restrictive decision wins."
+  (let* ((name (plist-get info :name))
+         (args (plist-get info :args))
+         (path (plist-get args :path))
+         (file (and (stringp path) (file-truename (expand-file-name path))))
+         (command (plist-get args :command))
+         (commands (and (stringp command)
+                        (split-string command "&&\\|||\\|[;|&\n]" t "[ \t]+")))
+         (cwd (directory-file-name (expand-file-name default-directory)))
+         (best 0))
+    ;; Every rule is checked, as gptel-rust-hooks does (it collects all
+    ;; matching rules, for edits, results and the reason).
+    (dolist (rule gptel-rust-hooks-bench--elisp-rules)
+      (when (gptel-rust-hooks-bench--elisp-matches-p rule name args file commands cwd)
+        (setq best (max best (aref rule 0)))))
+    (pcase best
+      (4 (list :stop t :stop-reason "stopped"))
+      (3 (list :block "denied"))
+      (2 (list :confirm t))
+      (1 (list :confirm nil)))))
+
+;;;; Calls
+
+(defun gptel-rust-hooks-bench--setup-root ()
+  "Make the benchmark's project directory, with a file 5 components deep."
+  (let* ((root (make-temp-file "grhb" t))
+         (root (directory-file-name (file-truename root))))
+    (make-directory (expand-file-name "src" root) t)
+    (with-temp-file (expand-file-name "src/a.txt" root) (insert "hello\n"))
+    root))
+
+(defun gptel-rust-hooks-bench--calls (root)
+  "Return the realistic calls: (LABEL . INFO), for project ROOT."
+  (let ((backend (and (fboundp 'gptel-make-openai)
+                      (gptel-make-openai "bench" :key "none")))
+        (megabyte (make-string (* 1024 1024) ?x)))
+    (mapcar
+     (lambda (c)
+       (cons (car c)
+             (list :name (cadr c) :args (cddr c)
+                   :buffer "*gptel*" :backend backend :model 'gpt-4o)))
+     `(("query_db, 4 arguments, no path or command"
+        "query_db" :database "analytics"
+        :sql "SELECT id, name FROM users WHERE id = 42" :limit 100 :timeout 30)
+       ("read_file, a 5-component path"
+        "read_file" :path ,(concat root "/src/a.txt"))
+       ("shell, a pipeline of 3 commands"
+        "shell" :command "git log --oneline | grep fix | head -n 5")
+       ("shell, a line of 5 simple commands"
+        "shell" :command "cd src && ls -la | grep foo; git status && wc -l a.txt")
+       ("write_file, 1 MB content"
+        "write_file" :path ,(concat root "/src/out.txt") :content ,megabyte)))))
+
+;;;; Cases
+
+(defmacro gptel-rust-hooks-bench--with-policy (rules &rest body)
+  "Run BODY with RULES as the user's rules and a clean policy cache."
+  (declare (indent 1) (debug t))
+  `(let ((gptel-rust-hooks-rules ,rules)
+         (gptel-rust-hooks--checked-rules :none)
+         (gptel-rust-hooks--good-rules :none)
+         (gptel-rust-hooks--cache nil))
+     ,@body))
+
+(defun gptel-rust-hooks-bench--answer-name (answer)
+  "Return a short name for the hook ANSWER."
+  (cond ((plist-get answer :stop) "stop")
+        ((plist-get answer :block) "deny")
+        ((plist-member answer :confirm) (if (plist-get answer :confirm) "ask" "allow"))
+        (t "none")))
+
+(defun gptel-rust-hooks-bench--noop-hook (info)
+  "Do nothing with INFO: the floor of a hook function."
+  (ignore info)
+  nil)
+
+(defun gptel-rust-hooks-bench--floor (info)
+  "Measure the floor with the gptel plist INFO; return (ELISP MODULE RESOLVE)."
+  (gptel-rust-hooks-bench--heading "Floor")
+  (let* ((elisp (gptel-rust-hooks-bench--row
+                 "no-op Elisp hook funcall with a gptel plist"
+                 (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-bench--noop-hook info)))
+         (module (gptel-rust-hooks-bench--row
+                  "no-op module function (gptel-rust-hooks--mod-noop)"
+                  (gptel-rust-hooks-bench--measure #'gptel-rust-hooks--mod-noop info)))
+         (path (concat gptel-rust-hooks-bench--root "/src/a.txt"))
+         (normalize (gptel-rust-hooks-bench--measure
+                     (lambda (p) (gptel-rust-hooks--mod-normalize p "/")) path))
+         (resolve (- (gptel-rust-hooks-bench--median normalize) module)))
+    (gptel-rust-hooks-bench--row
+     "resolve a 5-component existing path (module call)" normalize
+     (format "%s beyond the no-op call" (gptel-rust-hooks-bench--time resolve)))
+    (list elisp module (max resolve 0.0))))
+
+(defun gptel-rust-hooks-bench--lisp-side (calls)
+  "Measure the Lisp side of the hook for the first of CALLS (10 rules)."
+  (gptel-rust-hooks-bench--heading "The hook's Lisp side (10 rules, query_db)")
+  (let ((info (cdar calls))
+        (default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
+    (gptel-rust-hooks-bench--with-policy
+        (gptel-rust-hooks-bench--rules 10 gptel-rust-hooks-bench--root)
+      (gptel-rust-hooks-pre-tool-call info)
+      (let ((policy (gptel-rust-hooks--current-policy)))
+        (gptel-rust-hooks-bench--row
+         "finding the policy in force (--current-policy)"
+         (gptel-rust-hooks-bench--measure
+          (lambda (_) (gptel-rust-hooks--current-policy)) nil))
+        (gptel-rust-hooks-bench--row
+         "deciding with the policy given (--mod-pre)"
+         (gptel-rust-hooks-bench--measure
+          (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory)) info))
+        (gptel-rust-hooks-bench--row
+         "the whole hook (gptel-rust-hooks-pre-tool-call)"
+         (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info))))))
+
+(defun gptel-rust-hooks-bench--module-samples (calls)
+  "Measure the hook deciding each of CALLS against each policy size.
+The repetitions of the sizes are interleaved, so that load from other
+processes falls on every size alike and their ratios hold.  Return a
+hash table (LABEL . SIZE) -> sorted samples."
+  (let ((policies (mapcar (lambda (n)
+                            (cons n (gptel-rust-hooks-bench--rules
+                                     n gptel-rust-hooks-bench--root)))
+                          gptel-rust-hooks-bench-sizes))
+        (table (make-hash-table :test #'equal))
+        (default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
+    (gptel-rust-hooks-bench--with-policy nil
+      (let ((use (lambda (rules info)
+                   ;; These rules compile: skip the check of new rules,
+                   ;; and let the first call find the policy, untimed.
+                   (setq gptel-rust-hooks-rules rules
+                         gptel-rust-hooks--checked-rules rules
+                         gptel-rust-hooks--good-rules rules)
+                   (gptel-rust-hooks-pre-tool-call info))))
+        (dolist (call calls)
+          (let* ((info (cdr call))
+                 (ns (mapcar (lambda (p)
+                               (funcall use (cdr p) info)
+                               (gptel-rust-hooks-bench--calibrate
+                                #'gptel-rust-hooks-pre-tool-call info))
+                             policies)))
+            (dotimes (_ gptel-rust-hooks-bench-reps)
+              (cl-loop for p in policies
+                       for n in ns
+                       do (funcall use (cdr p) info)
+                       (garbage-collect)
+                       (push (/ (gptel-rust-hooks-bench--loop
+                                 #'gptel-rust-hooks-pre-tool-call info n)
+                                n)
+                             (gethash (cons (car call) (car p)) table))))))))
+    (maphash (lambda (k v) (puthash k (sort v #'<) table)) table)
+    table))
+
+(defun gptel-rust-hooks-bench--decisions (calls floor)
+  "Measure deciding CALLS at every policy size; FLOOR as from `--floor'.
+Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
+  (let ((module-floor (nth 1 floor))
+        (resolve (nth 2 floor))
+        (module-samples (gptel-rust-hooks-bench--module-samples calls))
+        (medians nil)
+        (default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
+    (dolist (n gptel-rust-hooks-bench-sizes)
+      (let ((rules (gptel-rust-hooks-bench--rules n gptel-rust-hooks-bench--root)))
+        (gptel-rust-hooks-bench--heading
+         (format "Deciding against %d rules: gptel-rust-hooks vs the hand-written Elisp hook" n))
+        (gptel-rust-hooks-bench--with-policy rules
+          (setq gptel-rust-hooks-bench--elisp-rules
+                (mapcar #'gptel-rust-hooks-bench--elisp-rule rules))
+          (dolist (call calls)
+            (let* ((label (car call))
+                   (info (cdr call))
+                   (answer (gptel-rust-hooks-pre-tool-call info))
+                   (elisp-answer (gptel-rust-hooks-bench-elisp-hook info))
+                   (module (gethash (cons label n) module-samples))
+                   (elisp (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-bench-elisp-hook info))
+                   (m (gptel-rust-hooks-bench--median module))
+                   (e (gptel-rust-hooks-bench--median elisp))
+                   (target
+                    (and (= n 10000)
+                         (cond
+                          ((string-prefix-p "query_db" label)
+                           (cons (format "≤ 15× no-op = %s" (gptel-rust-hooks-bench--time (* 15 module-floor)))
+                                 (<= m (* 15 module-floor))))
+                          ((string-prefix-p "read_file" label)
+                           (cons (format "≤ 15× no-op + resolve = %s"
+                                         (gptel-rust-hooks-bench--time (+ (* 15 module-floor) resolve)))
+                                 (<= m (+ (* 15 module-floor) resolve))))
+                          ((string-match-p "5 simple" label)
+                           (cons (format "≤ 30× no-op = %s" (gptel-rust-hooks-bench--time (* 30 module-floor)))
+                                 (<= m (* 30 module-floor))))))))
+              (push (cons (cons label n) (cons m e)) medians)
+              (gptel-rust-hooks-bench--row
+               (format "%s → %s" label (gptel-rust-hooks-bench--answer-name answer))
+               module
+               (format "%.1f× no-op module" (/ m module-floor))
+               target)
+              (gptel-rust-hooks-bench--row
+               (format "  same, hand-written Elisp hook → %s"
+                       (gptel-rust-hooks-bench--answer-name elisp-answer))
+               elisp
+               (format "gptel-rust-hooks %s× faster"
+                       (if (>= (/ e m) 10) (format "%.0f" (/ e m)) (format "%.1f" (/ e m))))
+               (cond ((= n 1000)
+                      (cons "≥ 100× faster" (>= (/ e m) 100)))
+                     ((= n 10)
+                      (cons "not slower" (<= m e))))))))))
+    medians))
+
+(defun gptel-rust-hooks-bench--flatness (calls medians)
+  "Add the rows comparing 10,000 rules with 10 for CALLS, from MEDIANS."
+  (let ((small (apply #'min gptel-rust-hooks-bench-sizes))
+        (large (apply #'max gptel-rust-hooks-bench-sizes)))
+    (gptel-rust-hooks-bench--heading
+     (format "Flat in policy size: %d rules against %d" large small))
+    (dolist (call calls)
+      (let* ((label (car call))
+             (a (car (alist-get (cons label small) medians nil nil #'equal)))
+             (b (car (alist-get (cons label large) medians nil nil #'equal)))
+             (ratio (/ b a)))
+        (gptel-rust-hooks-bench--text-row
+         label (format "%.2f×" ratio)
+         (format "%s → %s" (gptel-rust-hooks-bench--time a) (gptel-rust-hooks-bench--time b))
+         (cons "≤ 1.5×" (<= ratio 1.5)))))))
+
+(defun gptel-rust-hooks-bench--compile ()
+  "Measure compiling each policy size, and the memory of the largest."
+  (gptel-rust-hooks-bench--heading "Compiling")
+  (let ((options (gptel-rust-hooks--options)))
+    (dolist (n gptel-rust-hooks-bench-sizes)
+      (let* ((rules (gptel-rust-hooks-bench--rules n gptel-rust-hooks-bench--root))
+             (m (gptel-rust-hooks-bench--row
+                 (format "compile %d rules (--mod-compile)" n)
+                 (gptel-rust-hooks-bench--once
+                  (lambda () (gptel-rust-hooks--mod-compile rules options))
+                  (if (>= n 10000) 5 9)))))
+        (when (= n 10000)
+          (setf (nth 4 (car gptel-rust-hooks-bench--rows)) "≤ 300 ms"
+                (nth 5 (car gptel-rust-hooks-bench--rows)) (if (<= m 0.3) "yes" "NO")))))
+    ;; Memory: the RSS growth of keeping K compiled copies, divided by K,
+    ;; so that memory freed after compiling (and kept by malloc) counts
+    ;; once, not K times.
+    (let* ((n (apply #'max gptel-rust-hooks-bench-sizes))
+           (rules (gptel-rust-hooks-bench--rules n gptel-rust-hooks-bench--root))
+           (k 4)
+           (kept nil))
+      (push (gptel-rust-hooks--mod-compile rules options) kept)
+      (garbage-collect)
+      (let ((before (gptel-rust-hooks-bench--rss)))
+        (dotimes (_ k) (push (gptel-rust-hooks--mod-compile rules options) kept))
+        (garbage-collect)
+        (let ((per (/ (- (gptel-rust-hooks-bench--rss) before) (float k))))
+          (gptel-rust-hooks-bench--text-row
+           (format "memory of a compiled %d-rule policy" n)
+           (format "%.1f MB" (/ per 1e6))
+           (format "RSS growth for %d more kept, / %d" k k)
+           (cons "< 50 MB" (< per 50e6)))))
+      (setq gptel-rust-hooks-bench--sink kept))))
+
+(defun gptel-rust-hooks-bench--secret-text (bytes)
+  "Return BYTES of log-like text with a few secrets in it."
+  (let ((lines nil) (size 0) (i 0))
+    (while (< size bytes)
+      (let ((line (if (zerop (% i 997))
+                      (format "2026-01-01 12:00:%02d DEBUG auth header Authorization: Bearer abcdefghijklmnopqrstuvwxyz%06d and key sk-proj%026d\n"
+                              (% i 60) i i)
+                    (format "2026-01-01 12:00:%02d INFO request %d served /api/v1/items?page=%d in %d ms\n"
+                            (% i 60) i (% i 100) (% i 250)))))
+        (push line lines)
+        (setq size (+ size (length line)) i (1+ i))))
+    (apply #'concat (nreverse lines))))
+
+(defun gptel-rust-hooks-bench--post-and-regexp (calls)
+  "Measure the 5 MB redaction and the pathological regexp; CALLS for a path."
+  (gptel-rust-hooks-bench--heading "Post-call redaction, pathological regexp")
+  (let ((default-directory (file-name-as-directory gptel-rust-hooks-bench--root)))
+    (gptel-rust-hooks-bench--with-policy
+        (gptel-rust-hooks-bench--rules 10 gptel-rust-hooks-bench--root)
+      (let* ((gptel-rust-hooks-redact-secrets t)
+             (text (gptel-rust-hooks-bench--secret-text (* 5 1024 1024)))
+             (info (append (cdr (assoc "read_file, a 5-component path" calls))
+                           (list :result text)))
+             (answer (gptel-rust-hooks-post-tool-call info))
+             (m (gptel-rust-hooks-bench--row
+                 "redact a 5 MB result, default secret patterns (post hook)"
+                 (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-post-tool-call info 5)
+                 (format "%d secrets redacted"
+                         (with-temp-buffer
+                           (insert (or (plist-get answer :result) ""))
+                           (how-many "\\[REDACTED\\]" (point-min) (point-max)))))))
+        (setf (nth 4 (car gptel-rust-hooks-bench--rows)) "≤ 100 ms"
+              (nth 5 (car gptel-rust-hooks-bench--rows)) (if (<= m 0.1) "yes" "NO"))))
+    (let* ((content (concat (mapconcat #'identity
+                                       (make-list (/ (* 1024 1024) 16) "aaaaaaaaaaaaaaa")
+                                       " ")
+                            "!"))
+           (info (list :name "write_file"
+                       :args (list :path (concat gptel-rust-hooks-bench--root "/src/x.txt")
+                                   :content content))))
+      (gptel-rust-hooks-bench--with-policy
+          '((:id "redos" :tool "write_file" :args (:content (:regexp "^(\\w+\\s?)*$"))
+             :decision deny))
+        (let* ((answer (gptel-rust-hooks-pre-tool-call info))
+               (m (gptel-rust-hooks-bench--row
+                   (format "regexp ^(\\w+\\s?)*$ on a 1 MB argument, no match (pre hook) → %s"
+                           (gptel-rust-hooks-bench--answer-name answer))
+                   (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info 7)
+                   "Emacs's backtracking: not run")))
+          (setf (nth 4 (car gptel-rust-hooks-bench--rows)) "≤ 5 ms"
+                (nth 5 (car gptel-rust-hooks-bench--rows)) (if (<= m 0.005) "yes" "NO")))))))
+
+;;;; Entry point
+
+(defun gptel-rust-hooks-bench-run ()
+  "Run every benchmark case and print the table."
+  (dolist (f '(gptel-rust-hooks-bench--loop gptel-rust-hooks-pre-tool-call
+               gptel-rust-hooks--current-policy))
+    (unless (byte-code-function-p (symbol-function f))
+      (error "`%s' is not byte-compiled: run `make bench'" f)))
+  (gptel-rust-hooks--load-module)
+  (let* ((gptel-rust-hooks-bench--rows nil)
+         (gptel-rust-hooks--record-function nil)
+         (gptel-rust-hooks-policy-files nil)
+         (gptel-rust-hooks-project-policies t)
+         (gptel-rust-hooks-default-decision nil)
+         (gptel-rust-hooks-redact-secrets nil)
+         (gptel-rust-hooks-bench--root (gptel-rust-hooks-bench--setup-root))
+         (calls (gptel-rust-hooks-bench--calls gptel-rust-hooks-bench--root))
+         (start (float-time)))
+    (unwind-protect
+        (let* ((floor (gptel-rust-hooks-bench--floor (cdar calls))))
+          (gptel-rust-hooks-bench--lisp-side calls)
+          (let ((medians (gptel-rust-hooks-bench--decisions calls floor)))
+            (gptel-rust-hooks-bench--flatness calls medians))
+          ;; What the later cases allocate makes garbage collections: let
+          ;; them not mark the 10,000 rules of the hand-written hook.
+          (setq gptel-rust-hooks-bench--elisp-rules nil
+                gptel-rust-hooks-bench--sink nil)
+          (gptel-rust-hooks-bench--compile)
+          (gptel-rust-hooks-bench--post-and-regexp calls)
+          (let ((text (concat
+                       (format "Machine: %s; module %s.\n"
+                               (gptel-rust-hooks-bench--machine)
+                               (gptel-rust-hooks--mod-version))
+                       (format "Each case: median of %d repetitions of a loop of about %.0f ms; spread = largest distance of a repetition from the median; %.0f s in all.\n\n"
+                               gptel-rust-hooks-bench-reps
+                               (* 1000 gptel-rust-hooks-bench-sample-seconds)
+                               (- (float-time) start))
+                       (gptel-rust-hooks-bench--table))))
+            (princ text)
+            (when gptel-rust-hooks-bench-output
+              (make-directory (file-name-directory gptel-rust-hooks-bench-output) t)
+              (with-temp-file gptel-rust-hooks-bench-output (insert text)))))
+      (delete-directory gptel-rust-hooks-bench--root t))))
+
+(provide 'bench)
+;;; bench.el ends here

@@ -1,0 +1,305 @@
+//! `cargo bench --bench engine`: the engine alone, without Emacs.
+//!
+//! Compile and evaluate the policies of `bench/bench.el` (the same generator:
+//! 9 base rules, then fillers of five kinds that match none of the calls),
+//! and the memory a compiled policy holds, counted by a global allocator
+//! (bytes allocated and not freed while compiling, the policy kept).
+
+use divan::{black_box, Bencher};
+use gptel_rust_hooks::compile::{compile, Options, Policy};
+use gptel_rust_hooks::eval::evaluate;
+use gptel_rust_hooks::post::post;
+use gptel_rust_hooks::rule::{rules_from_value, Arg, Call, Rule};
+use serde_json::{json, Value as Json};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+use std::sync::OnceLock;
+
+/// The system allocator, counting the bytes in use.
+struct Counting;
+
+static IN_USE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        IN_USE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        IN_USE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new: usize) -> *mut u8 {
+        IN_USE.fetch_add(new as isize - layout.size() as isize, Ordering::Relaxed);
+        System.realloc(ptr, layout, new)
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+const SIZES: &[usize] = &[10, 100, 1000, 10_000];
+
+fn root() -> &'static str {
+    static ROOT: OnceLock<String> = OnceLock::new();
+    ROOT.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("grhb-engine-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("src/a.txt"), "hello\n").unwrap();
+        let dir = std::fs::canonicalize(dir).unwrap();
+        dir.to_str().unwrap().to_string()
+    })
+}
+
+/// The rules every policy starts with (as in bench.el).
+fn base_rules(root: &str) -> Vec<Json> {
+    let inside = format!("{root}/**");
+    vec![
+        json!({"id": "ssh", "path": "~/.ssh/**", "decision": "deny", "reason": "No secrets."}),
+        json!({"id": "read-project", "tool": ["read_file", "list_dir"], "path": inside, "decision": "allow"}),
+        json!({"id": "outside", "tool": ["read_file", "write_file"], "path-outside": root, "decision": "ask"}),
+        json!({"id": "no-rm", "tool": "shell", "command-prefix": ["rm -rf", "sudo"], "decision": "deny"}),
+        json!({"id": "safe-shell", "tool": "shell",
+               "command-prefix": ["git log", "git status", "grep", "head", "ls", "wc", "cd"],
+               "decision": "allow"}),
+        json!({"id": "drop", "tool": "query_db", "args": {"sql": {"regexp": "DROP TABLE"}}, "decision": "deny"}),
+        json!({"id": "analytics", "tool": "query_db", "args": {"database": "analytics"}, "decision": "allow"}),
+        json!({"id": "key-write", "tool": "write_file",
+               "args": {"content": {"regexp": "BEGIN [A-Z]+ PRIVATE KEY"}}, "decision": "deny"}),
+        json!({"id": "write-project", "tool": "write_file", "path": inside, "decision": "allow"}),
+    ]
+}
+
+/// Generated rule number I, of five kinds, none matching the calls.
+fn filler(i: usize) -> Json {
+    let p = format!("/srv/p{i}");
+    match i % 5 {
+        0 => json!({"tool": format!("mcp__srv{i}__*"), "decision": "ask"}),
+        1 => json!({"tool": "read_file", "path": format!("{p}/secret/**"), "decision": "deny"}),
+        2 => json!({"tool": ["read_file", "write_file"], "cwd": format!("{p}/**"),
+                    "path-outside": p, "decision": "ask"}),
+        3 => json!({"tool": "shell", "command-prefix": format!("tool{i} run"),
+                    "decision": if (i / 5).is_multiple_of(2) { "allow" } else { "deny" }}),
+        _ => {
+            json!({"tool": "query_db", "args": {"sql": {"regexp": format!("DROP TABLE t{i}[ ;]")}},
+                    "decision": "deny"})
+        }
+    }
+}
+
+fn rules(n: usize) -> Vec<Rule> {
+    let mut all = base_rules(root());
+    let base = all.len();
+    all.extend((0..n.saturating_sub(base)).map(filler));
+    rules_from_value(&Json::Array(all)).expect("the generated rules read")
+}
+
+fn policy(n: usize) -> &'static Policy {
+    static POLICIES: OnceLock<Vec<Policy>> = OnceLock::new();
+    let all = POLICIES.get_or_init(|| {
+        SIZES
+            .iter()
+            .map(|&n| compile(rules(n), Options::default()).expect("the generated rules compile"))
+            .collect()
+    });
+    &all[SIZES.iter().position(|&s| s == n).unwrap()]
+}
+
+fn call(name: &str, args: &[(&str, Arg)]) -> Call {
+    Call {
+        name: name.into(),
+        args: args
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+        buffer: Some("*gptel*".into()),
+        backend: Some("bench".into()),
+        model: Some("gpt-4o".into()),
+        cwd: Some(format!("{}/", root())),
+        result: None,
+    }
+}
+
+fn s(text: &str) -> Arg {
+    Arg::Str(text.into())
+}
+
+/// The realistic calls of bench.el.
+fn calls() -> &'static [(&'static str, Call)] {
+    static CALLS: OnceLock<Vec<(&'static str, Call)>> = OnceLock::new();
+    CALLS.get_or_init(|| {
+        let root = root();
+        vec![
+            (
+                "query_db",
+                call(
+                    "query_db",
+                    &[
+                        ("database", s("analytics")),
+                        ("sql", s("SELECT id, name FROM users WHERE id = 42")),
+                        ("limit", Arg::Int(100)),
+                        ("timeout", Arg::Int(30)),
+                    ],
+                ),
+            ),
+            (
+                "read_file",
+                call("read_file", &[("path", s(&format!("{root}/src/a.txt")))]),
+            ),
+            (
+                "shell_pipeline",
+                call(
+                    "shell",
+                    &[("command", s("git log --oneline | grep fix | head -n 5"))],
+                ),
+            ),
+            (
+                "shell_5_commands",
+                call(
+                    "shell",
+                    &[(
+                        "command",
+                        s("cd src && ls -la | grep foo; git status && wc -l a.txt"),
+                    )],
+                ),
+            ),
+            (
+                "write_file_1mb",
+                call(
+                    "write_file",
+                    &[
+                        ("path", s(&format!("{root}/src/out.txt"))),
+                        ("content", Arg::Str("x".repeat(1 << 20))),
+                    ],
+                ),
+            ),
+        ]
+    })
+}
+
+fn main() {
+    // Memory a compiled policy holds, before the timings.
+    for &n in SIZES {
+        let rules = rules(n);
+        let before = IN_USE.load(Ordering::Relaxed);
+        let policy = compile(rules, Options::default()).unwrap();
+        let held = IN_USE.load(Ordering::Relaxed) - before;
+        println!(
+            "memory: a compiled {n}-rule policy holds {:.2} MB ({held} bytes in use after compiling, the rules moved in)",
+            held as f64 / 1e6
+        );
+        drop(black_box(policy));
+    }
+    divan::main();
+}
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn compile_policy(bencher: Bencher, n: usize) {
+    bencher
+        .with_inputs(|| rules(n))
+        .bench_values(|rules| compile(rules, Options::default()).unwrap());
+}
+
+fn decide(bencher: Bencher, n: usize, which: &str) {
+    let policy = policy(n);
+    let call = &calls().iter().find(|(name, _)| *name == which).unwrap().1;
+    bencher.bench(|| evaluate(black_box(policy), black_box(call)));
+}
+
+#[divan::bench(args = SIZES)]
+fn evaluate_query_db(bencher: Bencher, n: usize) {
+    decide(bencher, n, "query_db");
+}
+
+#[divan::bench(args = SIZES)]
+fn evaluate_read_file(bencher: Bencher, n: usize) {
+    decide(bencher, n, "read_file");
+}
+
+#[divan::bench(args = SIZES)]
+fn evaluate_shell_pipeline(bencher: Bencher, n: usize) {
+    decide(bencher, n, "shell_pipeline");
+}
+
+#[divan::bench(args = SIZES)]
+fn evaluate_shell_5_commands(bencher: Bencher, n: usize) {
+    decide(bencher, n, "shell_5_commands");
+}
+
+#[divan::bench(args = SIZES)]
+fn evaluate_write_file_1mb(bencher: Bencher, n: usize) {
+    decide(bencher, n, "write_file_1mb");
+}
+
+#[divan::bench(sample_count = 20)]
+fn pathological_regexp_1mb(bencher: Bencher) {
+    let rules = rules_from_value(&json!([
+        {"tool": "write_file", "args": {"content": {"regexp": r"^(\w+\s?)*$"}}, "decision": "deny"}
+    ]))
+    .unwrap();
+    let policy = compile(rules, Options::default()).unwrap();
+    let mut content = "aaaaaaaaaaaaaaa ".repeat((1 << 20) / 16);
+    content.push('!');
+    let call = call(
+        "write_file",
+        &[("path", s("/tmp/x.txt")), ("content", Arg::Str(content))],
+    );
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+#[divan::bench(sample_count = 10)]
+fn redact_5mb_secrets(bencher: Bencher) {
+    let options = Options {
+        redact_secrets: true,
+        ..Options::default()
+    };
+    let policy = compile(rules(10), options).unwrap();
+    let mut text = String::new();
+    let mut i = 0usize;
+    while text.len() < 5 << 20 {
+        if i.is_multiple_of(997) {
+            text.push_str(&format!(
+                "2026-01-01 12:00:{:02} DEBUG auth header Authorization: Bearer abcdefghijklmnopqrstuvwxyz{i:06} and key sk-proj{i:026}\n",
+                i % 60
+            ));
+        } else {
+            text.push_str(&format!(
+                "2026-01-01 12:00:{:02} INFO request {i} served /api/v1/items?page={} in {} ms\n",
+                i % 60,
+                i % 100,
+                i % 250
+            ));
+        }
+        i += 1;
+    }
+    let mut call = calls()[1].1.clone();
+    call.result = Some(text);
+    bencher.bench(|| post(black_box(&policy), black_box(&call)));
+}
+
+/// What the shell cases cost without resolving command words as paths: the
+/// parse alone, and a policy with no path rule (so no word is a path).
+#[divan::bench]
+fn shell_parse_5_commands(bencher: Bencher) {
+    let line = "cd src && ls -la | grep foo; git status && wc -l a.txt";
+    bencher.bench(|| gptel_rust_hooks::shell::parse(black_box(line)));
+}
+
+#[divan::bench]
+fn evaluate_shell_5_commands_no_path_rules(bencher: Bencher) {
+    let shell_rules: Vec<Json> = base_rules(root())
+        .into_iter()
+        .filter(|r| r.get("tool") == Some(&json!("shell")))
+        .collect();
+    let policy = compile(
+        rules_from_value(&Json::Array(shell_rules)).unwrap(),
+        Options::default(),
+    )
+    .unwrap();
+    let call = &calls()
+        .iter()
+        .find(|(name, _)| *name == "shell_5_commands")
+        .unwrap()
+        .1;
+    bencher.bench(|| evaluate(black_box(&policy), black_box(call)));
+}
