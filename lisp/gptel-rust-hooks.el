@@ -135,8 +135,8 @@ TEXT is the latest text of FILE that compiled, or nil.")
 (declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
-(declare-function custom-file "cus-edit" (&optional no-error))
 (declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
+(declare-function custom-file "cus-edit" (&optional no-error))
 
 (defun gptel-rust-hooks--set-rules (symbol value)
   "Set SYMBOL to the rules VALUE after checking that they compile.
@@ -608,13 +608,6 @@ each layer's source and trust with `equal', its rules or text with `eq'."
                                (eq (nth 2 x) (nth 2 y))))
                         la lb)))))
 
-(defconst gptel-rust-hooks--memo-seconds 1.0
-  "How long the policy found for a directory is reused without looking again.
-Within this time a project policy file that newly appears above the
-directory is not yet seen.  Changed rules, options or session rules,
-and a policy or project file that changed or went away, are seen on
-the next call whatever the time.")
-
 (eval-and-compile
   (defconst gptel-rust-hooks--memo-inputs
     '(gptel-rust-hooks-rules gptel-rust-hooks--good-rules
@@ -640,19 +633,28 @@ the next call whatever the time.")
 
 (defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
   "The policy found for a call from each directory, to reuse for the next.
-DIRECTORY -> [EXPIRES INPUTS FILES STAMP POLICY]: the policy is reused
-until the time EXPIRES, while the memo inputs are `eq' to INPUTS and the
-module's stamp of the policy and project FILES is still STAMP.")
+DIRECTORY -> [LOOKUP INPUTS FILES STAMP POLICY]: the policy is reused
+while the memo inputs are `eq' to INPUTS, the module's stamp of the
+policy and project FILES is still STAMP, and the project file lookup
+LOOKUP it used (nil without project policies) is still the latest and
+not older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
+rules or options, and a policy or project file that changed or went
+away, are seen on the next call; a project file that newly appears
+above the directory within that many seconds.")
 
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
 Compile it when the rules, files or options changed; signal when no
 policy can be had (the call is then blocked).  The policy found for a
-directory is reused, see `gptel-rust-hooks--memo-seconds'."
+directory is reused, see `gptel-rust-hooks--memo'."
   (let ((memo (gethash default-directory gptel-rust-hooks--memo)))
     (if (and memo
-             (< (float-time) (aref memo 0))
              (gptel-rust-hooks--memo-inputs-p (aref memo 1))
+             (let ((lookup (aref memo 0)))
+               (or (null lookup)
+                   (and (eq lookup gptel-rust-hooks--project-lookup)
+                        (< (- (float-time) (nth 1 lookup))
+                           gptel-rust-hooks--project-lookup-seconds))))
              (or (null (aref memo 2))
                  (eql (aref memo 3) (gptel-rust-hooks--mod-stamp (aref memo 2)))))
         (setq gptel-rust-hooks--policy (aref memo 4))
@@ -664,9 +666,10 @@ Look for the project file, read the policy files that changed, and
 compile what no cached policy covers."
   (gptel-rust-hooks--load-module)
   (let* ((directory default-directory)
-         (expires (+ (float-time) gptel-rust-hooks--memo-seconds))
          (project (and gptel-rust-hooks-project-policies
                        (gptel-rust-hooks--project-file directory)))
+         (lookup (and gptel-rust-hooks-project-policies
+                      gptel-rust-hooks--project-lookup))
          (files (append (mapcar #'expand-file-name gptel-rust-hooks-policy-files)
                         (and project (list project))))
          ;; Stamped before they are read: a change while reading shows next time.
@@ -691,7 +694,7 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
     (when (>= (hash-table-count gptel-rust-hooks--memo) 64)
       (clrhash gptel-rust-hooks--memo))
     (puthash directory
-             (vector expires (gptel-rust-hooks--memo-inputs) files stamp (cdr hit))
+             (vector lookup (gptel-rust-hooks--memo-inputs) files stamp (cdr hit))
              gptel-rust-hooks--memo)
     (setq gptel-rust-hooks--policy (cdr hit))))
 

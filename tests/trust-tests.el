@@ -171,11 +171,8 @@ are denied, and the package state is fresh."
         (trust-tests--write (expand-file-name ".gptel-hooks.json" root)
                             "[{\"tool\": \"x\", \"decision\": \"deny\", \"reason\": \"No x.\"}]")
         (should (null (trust-tests--decide call root)))
-        ;; A second later: both the project lookup and the policy memo
-        ;; of the directory have expired.
         (setcar (cdr gptel-rust-hooks--project-lookup)
                 (- (float-time) gptel-rust-hooks--project-lookup-seconds))
-        (maphash (lambda (_ memo) (aset memo 0 (float-time))) gptel-rust-hooks--memo)
         (should (equal (trust-tests--decide call root) '(:block "No x.")))))))
 
 ;;;; Trust by SHA-256
