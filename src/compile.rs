@@ -527,6 +527,19 @@ struct ArgIndexBuilder {
     regexps: RegexIndexBuilder,
 }
 
+/// The leaf sets being gathered for argument KEY.
+fn arg_builder<'a>(
+    builders: &'a mut HashMap<String, ArgIndexBuilder>,
+    key: &str,
+) -> &'a mut ArgIndexBuilder {
+    builders
+        .entry(key.to_string())
+        .or_insert_with(|| ArgIndexBuilder {
+            globs: GlobIndexBuilder::default(),
+            regexps: RegexIndexBuilder::default(),
+        })
+}
+
 fn compile_arg(
     key: &str,
     m: &ArgMatcher,
@@ -541,14 +554,7 @@ fn compile_arg(
             })?;
             let leaf = *next_leaf;
             *next_leaf += 1;
-            builders
-                .entry(key.to_string())
-                .or_insert_with(|| ArgIndexBuilder {
-                    globs: GlobIndexBuilder::default(),
-                    regexps: RegexIndexBuilder::default(),
-                })
-                .globs
-                .add(glob, leaf);
+            arg_builder(builders, key).globs.add(glob, leaf);
             CArg::Leaf(leaf)
         }
         ArgMatcher::Regexp(r) => {
@@ -558,14 +564,7 @@ fn compile_arg(
             })?;
             let leaf = *next_leaf;
             *next_leaf += 1;
-            builders
-                .entry(key.to_string())
-                .or_insert_with(|| ArgIndexBuilder {
-                    globs: GlobIndexBuilder::default(),
-                    regexps: RegexIndexBuilder::default(),
-                })
-                .regexps
-                .add(r, leaf);
+            arg_builder(builders, key).regexps.add(r, leaf);
             CArg::Leaf(leaf)
         }
         ArgMatcher::Equal(v) => CArg::Equal(v.clone()),

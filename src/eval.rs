@@ -538,16 +538,7 @@ impl<'p> Prepared<'p> {
         if norm.is_err() {
             // A path refused for allow rules is still shown to deny-side
             // rules, read the ways the kernel or a shell could read it.
-            let home = self
-                .path_env()
-                .home
-                .as_ref()
-                .map(|h| h.to_string_lossy().into_owned());
-            let cwd = self
-                .path_env()
-                .cwd
-                .as_ref()
-                .map(|c| c.to_string_lossy().into_owned());
+            let (home, cwd) = self.home_and_cwd();
             for form in fallback_forms(raw, home.as_deref(), cwd.as_deref()) {
                 let form = if self.path_env().case_fold {
                     form.to_lowercase()
@@ -568,20 +559,19 @@ impl<'p> Prepared<'p> {
         }
     }
 
+    /// The home directory and the request's directory, as text.
+    fn home_and_cwd(&self) -> (Option<String>, Option<String>) {
+        let env = self.path_env();
+        let text =
+            |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
+        (text(&env.home), text(&env.cwd))
+    }
+
     /// The files a shell glob WORD names now, as bash would expand it
     /// (dot files included, which only widens what deny rules see).
     fn expand_glob(&self, word: &str) -> Vec<String> {
         const MAX_FOUND: usize = 256;
-        let home = self
-            .path_env()
-            .home
-            .as_ref()
-            .map(|h| h.to_string_lossy().into_owned());
-        let cwd = self
-            .path_env()
-            .cwd
-            .as_ref()
-            .map(|c| c.to_string_lossy().into_owned());
+        let (home, cwd) = self.home_and_cwd();
         let text = match (word.strip_prefix('~'), &home) {
             (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
                 format!("{h}{rest}")
@@ -643,16 +633,7 @@ impl<'p> Prepared<'p> {
     /// besides the request's: `cd`/`pushd` targets in the line (in order),
     /// and a working directory the call names.
     fn other_dirs(&self) -> Vec<String> {
-        let home = self
-            .path_env()
-            .home
-            .as_ref()
-            .map(|h| h.to_string_lossy().into_owned());
-        let mut current = self
-            .path_env()
-            .cwd
-            .as_ref()
-            .map(|c| c.to_string_lossy().into_owned());
+        let (home, mut current) = self.home_and_cwd();
         let mut dirs = Vec::new();
         for key in ["working_directory", "workdir", "cwd", "directory", "dir"] {
             if let Some(Arg::Str(d)) = self.call.arg(key) {
