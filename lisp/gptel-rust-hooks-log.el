@@ -51,8 +51,8 @@
 (defvar gptel-rust-hooks--record-function)
 (defvar gptel-rust-hooks--policy)
 (declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
-(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (record))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-backend-name "gptel")
 
@@ -188,7 +188,8 @@ circular lists end the walk; it never signals."
 
 (defun gptel-rust-hooks-log--decided-p (kind answer last)
   "Return non-nil when a KIND call that answered ANSWER is recorded in LAST.
-LAST is what `gptel-rust-hooks--mod-last' returned after the call.
+LAST is what `gptel-rust-hooks--mod-record-data' read from the
+record the module kept of the call.
 A call blocked because it could not be decided (no module, no policy,
 a malformed call) leaves no record, or an earlier one that disagrees
 with ANSWER; the post-call rules never block."
@@ -237,43 +238,31 @@ blocking ANSWER is an error of the package, not a rule's decision."
 (defun gptel-rust-hooks-log--record (kind info answer)
   "Record the KIND decision on the call INFO, which answered ANSWER.
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
-it runs after the decision and changes nothing of it."
-  (let* ((size gptel-rust-hooks-log-size)
-         (keep (and (natnump size) (> size 0)))
-         (file gptel-rust-hooks-log-file)
-         (last (and (fboundp 'gptel-rust-hooks--mod-last)
-                    (gptel-rust-hooks--mod-last))))
-    ;; A later call that fails before the module decides it must not
-    ;; be credited with this call's rules.
-    (when (fboundp 'gptel-rust-hooks--mod-forget-last)
-      (gptel-rust-hooks--mod-forget-last))
-    (unless (gptel-rust-hooks-log--decided-p kind answer last)
-      (setq last nil))
-    (when (or keep file)
-      (let* ((result (plist-get info :result))
-             (notes (gptel-rust-hooks-log--notes gptel-rust-hooks--policy))
-             ;; A vector: one object per entry keeps the garbage small.
-             (entry
-              (vector (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
-                      (float-time)
-                      kind
-                      (gptel-rust-hooks-log--text (plist-get info :name) 200)
-                      (plist-get info :args)
-                      (let ((b (plist-get info :buffer)))
-                        (if (bufferp b) (buffer-name b) b))
-                      (gptel-rust-hooks-log--backend-name (plist-get info :backend))
-                      (let ((m (plist-get info :model)))
-                        (and m (gptel-rust-hooks-log--text m 200)))
-                      default-directory
-                      (gptel-rust-hooks-log--outcome kind answer last)
-                      (gptel-rust-hooks-log--reason answer last)
-                      (nth 1 last)
-                      (nth 2 last)
-                      (nth 4 last)
-                      notes
-                      (and (eq kind 'post) (stringp result) (length result)))))
-        (when keep (gptel-rust-hooks-log--push entry size))
-        (when file (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
+it runs after the decision and changes nothing of it.  It runs before
+every tool call, so it keeps what it was given as it is, in one small
+vector, and makes the entry's text only when the entry is read."
+  ;; Taking the record also forgets it: a later call that fails before
+  ;; the module decides it must not be credited with this call's rules.
+  (let ((record (and (fboundp 'gptel-rust-hooks--mod-take-last)
+                     (gptel-rust-hooks--mod-take-last)))
+        (size gptel-rust-hooks-log-size)
+        (file gptel-rust-hooks-log-file))
+    (when (or (and (natnump size) (> size 0)) file)
+      (let ((entry
+             (vector (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
+                     (float-time) kind
+                     (plist-get info :name) (plist-get info :args)
+                     (plist-get info :buffer) (plist-get info :backend)
+                     (plist-get info :model) default-directory answer record
+                     (gptel-rust-hooks-log--notes gptel-rust-hooks--policy)
+                     ;; Not the result itself: it may be megabytes.
+                     (and (eq kind 'post)
+                          (let ((result (plist-get info :result)))
+                            (and (stringp result) (length result)))))))
+        (when (and (natnump size) (> size 0))
+          (gptel-rust-hooks-log--push entry size))
+        (when file
+          (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
         (gptel-rust-hooks-log--schedule-refresh)))))
 
 (defun gptel-rust-hooks-log--push (entry size)
@@ -307,19 +296,26 @@ it runs after the decision and changes nothing of it."
           (push (aref ring (mod (- gptel-rust-hooks-log--next n (- i)) size)) out))))
     out))
 
-(defconst gptel-rust-hooks-log--keys
-  [:seq :time :kind :tool :args :buffer :backend :model :cwd :outcome :reason
-        :rules :deciding :micros :notes :result-length]
-  "The keys of a log entry, in the order of its vector.")
-
 (defun gptel-rust-hooks-log--plist (entry)
-  "Return the log ENTRY, a vector, as a plist."
-  (let ((out nil)
-        (i (length gptel-rust-hooks-log--keys)))
-    (while (> i 0)
-      (setq i (1- i)
-            out (cons (aref gptel-rust-hooks-log--keys i) (cons (aref entry i) out))))
-    out))
+  "Return the log ENTRY, a vector, as a plist.
+ENTRY is as `gptel-rust-hooks-log--record' made it."
+  (pcase-let* ((`[,seq ,time ,kind ,name ,args ,buffer ,backend ,model ,cwd ,answer ,record
+                       ,notes ,result-length]
+                entry)
+               (last (and record (fboundp 'gptel-rust-hooks--mod-record-data)
+                          (ignore-errors (gptel-rust-hooks--mod-record-data record))))
+               (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
+    (list :seq seq :time time :kind kind
+          :tool (gptel-rust-hooks-log--text name 200)
+          :args args
+          :buffer (if (bufferp buffer) (buffer-name buffer) buffer)
+          :backend (gptel-rust-hooks-log--backend-name backend)
+          :model (and model (gptel-rust-hooks-log--text model 200))
+          :cwd cwd
+          :outcome (gptel-rust-hooks-log--outcome kind answer last)
+          :reason (gptel-rust-hooks-log--reason answer last)
+          :rules (nth 1 last) :deciding (nth 2 last) :micros (nth 4 last)
+          :notes notes :result-length result-length)))
 
 (defun gptel-rust-hooks-log-entries ()
   "Return the logged decisions, newest first, each a plist.

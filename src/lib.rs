@@ -51,6 +51,10 @@ struct Last {
     micros: f64,
 }
 
+// The log keeps a decision's record as a user-ptr and reads it only when
+// shown, so that logging a call allocates almost nothing in Lisp.
+impl emacs::Transfer for Last {}
+
 thread_local! {
     static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
 }
@@ -311,23 +315,47 @@ fn forget_last() -> Result<()> {
 fn last(env: &Env) -> Result<Value<'_>> {
     LAST.with(|last| match &*last.borrow() {
         None => ().into_lisp(env),
-        Some(l) => {
-            let decision = match l.decision {
-                Some(d) => env.intern(d)?,
-                None => ().into_lisp(env)?,
-            };
-            let matched: Vec<Value> = l
-                .matched
-                .iter()
-                .map(|m| m.as_str().into_lisp(env))
-                .collect::<Result<_>>()?;
-            env.list((
-                decision,
-                env.list(&matched)?,
-                l.by.clone(),
-                l.reason.clone(),
-                l.micros,
-            ))
-        }
+        Some(l) => last_list(env, l),
     })
+}
+
+/// Take the last decision out of the module, as an opaque record, or nil.
+///
+/// The module forgets it, so that a call failing before it is decided is
+/// not credited with it; `gptel-rust-hooks--mod-record-data' reads it.
+#[defun]
+fn take_last(env: &Env) -> Result<Value<'_>> {
+    match LAST.with(|last| last.borrow_mut().take()) {
+        None => ().into_lisp(env),
+        Some(l) => Box::new(l).into_lisp(env),
+    }
+}
+
+/// Return what RECORD, from `gptel-rust-hooks--mod-take-last', holds.
+///
+/// The list is (DECISION MATCHED BY REASON MICROSECONDS), as from
+/// `gptel-rust-hooks--mod-last'.
+#[defun]
+fn record_data<'e>(env: &'e Env, record: Value<'e>) -> Result<Value<'e>> {
+    let l: &Last = record.into_rust()?;
+    last_list(env, l)
+}
+
+fn last_list<'e>(env: &'e Env, l: &Last) -> Result<Value<'e>> {
+    let decision = match l.decision {
+        Some(d) => env.intern(d)?,
+        None => ().into_lisp(env)?,
+    };
+    let matched: Vec<Value> = l
+        .matched
+        .iter()
+        .map(|m| m.as_str().into_lisp(env))
+        .collect::<Result<_>>()?;
+    env.list((
+        decision,
+        env.list(&matched)?,
+        l.by.clone(),
+        l.reason.clone(),
+        l.micros,
+    ))
 }

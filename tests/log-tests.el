@@ -112,6 +112,32 @@
           (should (equal (plist-get (car entries) :args) '(:command "rm -rf /tmp/x")))
           (should (= (plist-get (nth 3 entries) :result-length) (length "1 row"))))))))
 
+(ert-deftest log::entry-keeps-no-result-and-reads-the-record-later ()
+  "An entry holds the result's length, not the result; its rules are read when shown."
+  (gptel-rust-hooks-test-with-mode log-tests--rules
+    (log-tests--with-log 10 nil
+      (let ((result (make-string 100000 ?r)))
+        (gptel-rust-hooks-post-tool-call
+         (list :name "query" :args '(:sql "SELECT 1") :result result :buffer "*b*"))
+        (let ((raw (car (gptel-rust-hooks-log--vectors))))
+          (should (vectorp raw))
+          (should-not (cl-find result raw :test #'eq))
+          (should-not (cl-find-if (lambda (v) (and (stringp v) (> (length v) 1000))) raw)))
+        (let ((entry (car (gptel-rust-hooks-log-entries))))
+          (should (= (plist-get entry :result-length) 100000))
+          (should (equal (plist-get entry :rules) '("pg")))
+          (should (equal (plist-get entry :outcome) "changed"))))
+      ;; A call the module never decided (no name) is not credited with
+      ;; the rules of the call before it.
+      (log-tests--pre "rm -rf /tmp/x")
+      (gptel-rust-hooks-pre-tool-call '(:args (:command "ls")))
+      (let ((entries (gptel-rust-hooks-log-entries)))
+        (should (equal (plist-get (car entries) :outcome) "error"))
+        (should-not (plist-get (car entries) :rules))
+        (should (equal (plist-get (cadr entries) :rules) '("no-rm")))
+        ;; Read twice, the same.
+        (should (equal (gptel-rust-hooks-log-entries) entries))))))
+
 (ert-deftest log::edits-and-redactions-recorded ()
   "Edited arguments, canned results and redaction counts show in the log."
   (gptel-rust-hooks-test-with-mode
