@@ -765,6 +765,7 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
 (declare-function gptel-tool-args "gptel-request" (tool))
 (declare-function gptel-get-tool "gptel-request" (path))
 (defvar gptel-tools)
+(defvar gptel--known-tools)
 
 (defvar gptel-rust-hooks--last-schema nil
   "Why the latest decided call did not fit its tool's arguments, or nil.
@@ -782,8 +783,14 @@ first, then gptel's registry of tools."
              (cl-loop for tool in gptel-tools
                       when (and (gptel-tool-p tool) (equal (gptel-tool-name tool) name))
                       return tool))
-        (let ((tool (and (fboundp 'gptel-get-tool)
-                         (ignore-errors (gptel-get-tool name)))))
+        (let ((tool (if (and (boundp 'gptel--known-tools) (listp gptel--known-tools))
+                        ;; What `gptel-get-tool' does for a name, without
+                        ;; the error (and its garbage) for an unknown one.
+                        (cl-loop for category in gptel--known-tools
+                                 thereis (and (consp category) (listp (cdr category))
+                                              (cdr (assoc name (cdr category)))))
+                      (and (fboundp 'gptel-get-tool)
+                           (ignore-errors (gptel-get-tool name))))))
           (and (gptel-tool-p tool) tool)))))
 
 (defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
