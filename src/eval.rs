@@ -1209,6 +1209,10 @@ pub fn decide(policy: &Policy, call: &Call) -> Decided {
 
 /// Like [`decide`], for a call already prepared.
 pub fn decide_prepared(prepared: &Prepared<'_>) -> Decided {
+    path::with_memo(|| decide_in_memo(prepared))
+}
+
+fn decide_in_memo(prepared: &Prepared<'_>) -> Decided {
     let policy = prepared.policy;
     let matched: Vec<usize> = prepared
         .candidates()
@@ -1336,7 +1340,14 @@ pub fn edited_call(call: &Call, args: &[(String, ArgSource)]) -> Call {
 }
 
 /// Evaluate CALL against POLICY: decision, reason, edits and result.
+///
+/// The file system is inspected once per name for the whole evaluation
+/// (see [`path::with_memo`]).
 pub fn evaluate(policy: &Policy, call: &Call) -> Outcome {
+    path::with_memo(|| evaluate_in_memo(policy, call))
+}
+
+fn evaluate_in_memo(policy: &Policy, call: &Call) -> Outcome {
     let decided = decide(policy, call);
     let mut decision = decided.decision;
     let mut by = decided.by;
@@ -1490,6 +1501,10 @@ fn effects_json(rule: &Rule) -> Json {
 
 /// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
 pub fn explain(policy: &Policy, call: &Call) -> Json {
+    path::with_memo(|| explain_in_memo(policy, call))
+}
+
+fn explain_in_memo(policy: &Policy, call: &Call) -> Json {
     let prepared = Prepared::new(policy, call);
     let outcome = evaluate(policy, call);
     let rules: Vec<Json> = policy
@@ -1684,9 +1699,8 @@ pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<S
     // existing prefix as written, then collapse the rest.
     for cut in (1..=parts.len()).rev() {
         let prefix = format!("/{}", parts[..cut].join("/"));
-        if let Ok(real) = std::fs::canonicalize(&prefix) {
+        if let Some(real) = path::realpath(&prefix) {
             let mut out: Vec<String> = real
-                .to_string_lossy()
                 .split('/')
                 .filter(|p| !p.is_empty())
                 .map(str::to_string)

@@ -28,7 +28,8 @@
 //! Patterns ([`parse_pattern`]) read like gitignore and compile to `globset`
 //! globs; build them with [`glob`] or with exactly the flags it uses.
 
-use std::collections::VecDeque;
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::fs;
 use std::io::{self, Read};
@@ -411,6 +412,90 @@ enum Mode {
     Lenient,
 }
 
+/// What one absolute name is, as [`resolve`] needs to know it.
+#[derive(Clone)]
+enum Node {
+    /// A file or directory that is not a symbolic link.
+    Plain,
+    /// Nothing by that name (or a prefix is not a directory).
+    Missing,
+    /// A symbolic link and its target, or why the target cannot be read
+    /// (never read for a /proc magic link).
+    Link(Result<std::ffi::OsString, String>),
+    /// The name cannot be inspected (permission denied, I/O error).
+    Failed(String),
+}
+
+thread_local! {
+    /// The names inspected in the current [`with_memo`] scope.
+    static MEMO: RefCell<Option<HashMap<String, Node>>> = const { RefCell::new(None) };
+}
+
+/// Most names one [`with_memo`] scope remembers.
+const MAX_MEMO: usize = 4096;
+
+/// Run F with each name's inspection remembered: within F, the common
+/// prefixes of many paths (the cwd, a project's directories) cost one
+/// `lstat` each, and every path sees the same file system.
+///
+/// One call decision is one scope; nothing is remembered across them, so a
+/// link changed between two calls is seen by the second.
+pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                MEMO.with(|m| *m.borrow_mut() = None);
+            }
+        }
+    }
+    let outermost = MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let outermost = m.is_none();
+        if outermost {
+            *m = Some(HashMap::new());
+        }
+        outermost
+    });
+    let _reset = Reset(outermost);
+    f()
+}
+
+/// Inspect the absolute name PATH with `lstat` (and `readlink` for a link),
+/// or take what the current [`with_memo`] scope already found.
+fn inspect(path: &str) -> Node {
+    if let Some(node) = MEMO.with(|m| m.borrow().as_ref().and_then(|m| m.get(path).cloned())) {
+        return node;
+    }
+    let node = match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Node::Link(if is_magic_link(path) {
+            Err("a /proc link".into())
+        } else {
+            fs::read_link(path)
+                .map(PathBuf::into_os_string)
+                .map_err(|e| e.to_string())
+        }),
+        Ok(_) => Node::Plain,
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            Node::Missing
+        }
+        Err(e) => Node::Failed(e.to_string()),
+    };
+    MEMO.with(|m| {
+        if let Some(m) = m.borrow_mut().as_mut() {
+            if m.len() < MAX_MEMO {
+                m.insert(path.to_string(), node.clone());
+            }
+        }
+    });
+    node
+}
+
 /// Follow every symbolic link along COMPS, like realpath(3), but keep the
 /// components that do not exist as written. `..` applies to the resolved
 /// prefix (physical), and lexically inside missing directories.
@@ -445,8 +530,8 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
         if missing.is_some() {
             continue;
         }
-        match fs::symlink_metadata(&cur) {
-            Ok(meta) if meta.file_type().is_symlink() => {
+        match inspect(&cur) {
+            Node::Link(target) => {
                 if is_magic_link(&cur) {
                     if mode == Mode::Strict {
                         return Err(error(format!(
@@ -465,7 +550,7 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
                         show(raw)
                     )));
                 }
-                let target = match fs::read_link(&cur) {
+                let target = match target {
                     Ok(t) => t,
                     Err(e) if mode == Mode::Strict => {
                         return Err(error(format!(
@@ -479,7 +564,7 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
                         continue;
                     }
                 };
-                let target = target.into_os_string().into_string().map_err(|t| {
+                let target = target.into_string().map_err(|t| {
                     error(format!(
                         "path `{}`: symbolic link `{}` points to a name that is not UTF-8 ({})",
                         show(raw),
@@ -505,16 +590,11 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
                     pending.push_front(part.to_string());
                 }
             }
-            Ok(_) => {}
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                ) =>
-            {
+            Node::Plain => {}
+            Node::Missing => {
                 missing = Some(out.len());
             }
-            Err(e) => {
+            Node::Failed(e) => {
                 if mode == Mode::Strict {
                     return Err(error(format!(
                         "path `{}`: cannot inspect `{}`: {e}",
@@ -527,6 +607,24 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
         }
     }
     Ok(out)
+}
+
+/// The absolute name ABS with every symbolic link resolved, when it names
+/// an existing file: `realpath(3)`, through the current [`with_memo`] scope.
+pub fn realpath(abs: &str) -> Option<String> {
+    let comps: Vec<&str> = abs.split('/').collect();
+    if let Ok(out) = resolve(&comps, Mode::Strict, abs) {
+        let real = join(&out);
+        match inspect(&real) {
+            Node::Plain => return Some(real),
+            Node::Missing | Node::Failed(_) => return None,
+            // A /proc link the kernel follows to an open object.
+            Node::Link(_) => {}
+        }
+    }
+    fs::canonicalize(abs)
+        .ok()
+        .and_then(|p| p.into_os_string().into_string().ok())
 }
 
 /// A symbolic link under `/proc` other than `/proc/self` and

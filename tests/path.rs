@@ -1100,3 +1100,115 @@ mod properties {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// The per-decision memo of file-system lookups, and `realpath`
+
+mod memo {
+    use super::Fixture;
+    use gptel_rust_hooks::path::{normalize, realpath, with_memo};
+    use std::fs;
+
+    const PATHS: &[&str] = &[
+        "src/main.rs",
+        "out/secret",
+        "rel/secret",
+        "hop/deep/dir",
+        "passwd",
+        "dangling",
+        "dangle-rel",
+        "loop1",
+        "self",
+        "deep/../secret",
+        "srclink/../src/main.rs",
+        "srclink/main.rs",
+        "nope/x",
+        "~/.ssh/id_rsa",
+        "../../../homelink/proj/out/secret",
+        "/proc/self/root/etc/passwd",
+    ];
+
+    /// Every path normalizes to the same answer with the memo as without,
+    /// each alone and all in one scope (where later ones reuse prefixes).
+    #[test]
+    fn memo_changes_no_answer() {
+        let fx = Fixture::new();
+        let env = fx.env(false);
+        let alone: Vec<_> = PATHS.iter().map(|p| normalize(p, &env)).collect();
+        let each: Vec<_> = PATHS
+            .iter()
+            .map(|p| with_memo(|| normalize(p, &env)))
+            .collect();
+        let shared: Vec<_> = with_memo(|| {
+            // Twice over, so the second pass reads only remembered names.
+            for p in PATHS {
+                let _ = normalize(p, &env);
+            }
+            PATHS.iter().map(|p| normalize(p, &env)).collect()
+        });
+        assert_eq!(alone, each);
+        assert_eq!(alone, shared);
+        assert!(alone.iter().any(|r| r.is_err()), "some cases are refused");
+        assert!(alone.iter().filter(|r| r.is_ok()).count() >= 8);
+    }
+
+    /// Within one scope a link is read once; the next scope sees a change.
+    #[test]
+    fn memo_lasts_one_scope() {
+        let fx = Fixture::new();
+        let env = fx.env(false);
+        let link = fx.p("home/u/proj/moving");
+        std::os::unix::fs::symlink(fx.p("home/u/proj/src"), &link).expect("symlink");
+        let before = fx.sub("{root}/home/u/proj/src/main.rs");
+        let after = fx.sub("{root}/outside/main.rs");
+        let (first, second) = with_memo(|| {
+            let first = normalize("moving/main.rs", &env);
+            fs::remove_file(&link).expect("rm link");
+            std::os::unix::fs::symlink(fx.p("outside"), &link).expect("symlink");
+            (first, normalize("moving/main.rs", &env))
+        });
+        assert_eq!(first.as_deref(), Ok(before.as_str()));
+        assert_eq!(
+            second.as_deref(),
+            Ok(before.as_str()),
+            "one scope, one reading"
+        );
+        let third = with_memo(|| normalize("moving/main.rs", &env));
+        assert_eq!(
+            third.as_deref(),
+            Ok(after.as_str()),
+            "a new scope reads again"
+        );
+        assert_eq!(
+            normalize("moving/main.rs", &env).as_deref(),
+            Ok(after.as_str())
+        );
+    }
+
+    /// `realpath` is the C library's, for what exists, and None otherwise.
+    #[test]
+    fn realpath_is_canonicalize() {
+        let fx = Fixture::new();
+        for rel in [
+            "home/u/proj/src/main.rs",
+            "home/u/proj/out",
+            "home/u/proj/rel",
+            "home/u/proj/hop",
+            "home/u/proj/deep/../secret",
+            "home/u/proj/srclink/../src",
+            "home/u/proj/dangling",
+            "home/u/proj/loop1",
+            "home/u/proj/nope",
+            "homelink/proj/srclink/main.rs",
+            "",
+        ] {
+            let abs = fx.sub(&format!("{{root}}/{rel}"));
+            let want = fs::canonicalize(&abs)
+                .ok()
+                .and_then(|p| p.into_os_string().into_string().ok());
+            assert_eq!(realpath(&abs), want, "{rel}");
+            assert_eq!(with_memo(|| realpath(&abs)), want, "{rel} in a scope");
+        }
+        assert_eq!(realpath("/proc/self/root"), Some("/".to_string()));
+    }
+}
