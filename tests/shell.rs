@@ -973,3 +973,154 @@ fn a_panic_in_the_parser_is_opaque_and_harmless() {
     );
     assert_eq!(parse("ls"), ok(vec![c(&["ls"])]));
 }
+
+// ---------------------------------------------------------------------------------------
+// The plain-line shortcut: a line of plain words and `;` `&&` `||` `|` is split without
+// brush-parser. It must give exactly what brush-parser's walk gives.
+
+mod shortcut {
+    use gptel_rust_hooks::shell::{parse, parse_slow};
+    use proptest::prelude::*;
+
+    /// Words wrappers, shells and option parsing care about, and a few that
+    /// are not plain (the shortcut must step aside for them).
+    const WORDS: &[&str] = &[
+        "sudo",
+        "doas",
+        "env",
+        "-i",
+        "bash",
+        "sh",
+        "-c",
+        "xargs",
+        "rm",
+        "-rf",
+        "/",
+        "git",
+        "status",
+        "cd",
+        "..",
+        "timeout",
+        "5",
+        "nice",
+        "-n",
+        "command",
+        "exec",
+        "eval",
+        "nohup",
+        "find",
+        ".",
+        "-exec",
+        "-delete",
+        "ls",
+        "-la",
+        "src/a.txt",
+        "/etc/passwd",
+        "source",
+        "python3",
+        "-m",
+        "kill",
+        "%1",
+        "user@host",
+        "ssh",
+        "a:b",
+        "--",
+        "stdbuf",
+        "-oL",
+        "busybox",
+        "chroot",
+        "/mnt",
+        "setsid",
+        "builtin",
+        "watch",
+        "su",
+        "-",
+        "/bin/rm",
+        "./x.sh",
+        "chmod",
+        "+x",
+        "sudo.",
+        "-u",
+        "root",
+        "nohup",
+        "time",
+        "if",
+        "then",
+        "in",
+        "do",
+        "!",
+        "a=b",
+        "~",
+        "$HOME",
+        "'q'",
+        "*",
+        "{a,b}",
+        "#c",
+        "x\\y",
+    ];
+    const OPS: &[&str] = &[
+        " ", " ", " ", " && ", " || ", " | ", "; ", ";", "|", "&&", "\t", " & ", "\n", " |& ",
+        ";;", " ( ", " > ",
+    ];
+
+    fn line() -> impl Strategy<Value = String> {
+        let word = prop_oneof![
+            4 => (0..WORDS.len()).prop_map(|i| WORDS[i].to_string()),
+            1 => "[a-z0-9._/:@%+,-]{1,6}",
+        ];
+        (
+            prop::collection::vec((word, 0..OPS.len()), 1..10),
+            prop::bool::ANY,
+            prop::bool::ANY,
+        )
+            .prop_map(|(items, lead, trail)| {
+                let mut line = String::new();
+                if lead {
+                    line.push(' ');
+                }
+                for (k, (w, op)) in items.iter().enumerate() {
+                    if k > 0 {
+                        line.push_str(OPS[*op]);
+                    }
+                    line.push_str(w);
+                }
+                if trail {
+                    line.push_str(OPS[items[0].1]);
+                }
+                line
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        #[test]
+        fn shortcut_agrees_with_brush(line in line()) {
+            prop_assert_eq!(parse(&line), parse_slow(&line), "line {:?}", line);
+        }
+    }
+
+    #[test]
+    fn shortcut_agrees_on_wrapped_and_nested_lines() {
+        for line in [
+            "cd src && ls -la | grep foo; git status && wc -l a.txt",
+            "sudo -u root rm -rf /",
+            "bash -c rm",
+            "env -i bash -c ls",
+            "xargs rm -rf",
+            "find . -exec rm -rf /",
+            "timeout 5 nice -n 5 rm -rf /tmp/x",
+            "command exec eval rm -rf /",
+            "busybox rm -rf /",
+            "git status; git log --oneline | head -n 5 || true",
+            "ls;",
+            "ls && ",
+            "| ls",
+            "ls & rm x",
+            "/bin/rm -rf /",
+            "nohup setsid chroot /mnt rm -rf /",
+        ] {
+            assert_eq!(parse(line), parse_slow(line), "line {line:?}");
+        }
+    }
+}

@@ -81,6 +81,17 @@ pub fn parse(line: &str) -> CommandLine {
     }
 }
 
+/// Parse LINE as [`parse`] does, but with brush-parser even when the line is
+/// plain (no shortcut): for tests that check the shortcut agrees.
+#[doc(hidden)]
+pub fn parse_slow(line: &str) -> CommandLine {
+    let owned = line.to_owned();
+    match guard::run(line.len(), move || walk::parse_line_slow(&owned)) {
+        Ok(parsed) => parsed,
+        Err(why) => guessed(line.to_owned(), why),
+    }
+}
+
 /// Judge a command given as a list of words (an argv: no shell syntax is applied to the
 /// words themselves, but `bash -c STR` and the like are parsed).
 pub fn from_argv(argv: &[String]) -> CommandLine {

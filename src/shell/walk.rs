@@ -69,6 +69,8 @@ pub(crate) struct Cx {
     too_deep: bool,
     /// Guess from raw text only; never call brush-parser.
     raw_only: bool,
+    /// Parse every line with brush-parser, plain ones too (see [`plain_commands`]).
+    pub no_shortcut: bool,
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -91,6 +93,7 @@ impl Cx {
             },
             too_deep: false,
             raw_only: false,
+            no_shortcut: false,
         }
     }
 
@@ -121,6 +124,15 @@ impl Cx {
 /// Parse a whole line.
 pub(crate) fn parse_line(line: &str) -> CommandLine {
     let mut cx = Cx::new();
+    parse_into(&mut cx, &Frame::default(), line);
+    cx.out
+}
+
+/// Parse LINE with brush-parser even when it is plain: what the shortcut of
+/// [`plain_commands`] must agree with.
+pub(crate) fn parse_line_slow(line: &str) -> CommandLine {
+    let mut cx = Cx::new();
+    cx.no_shortcut = true;
     parse_into(&mut cx, &Frame::default(), line);
     cx.out
 }
@@ -177,6 +189,15 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         fallback_raw(cx, fr, src, "not parsed");
         return;
     }
+    if !cx.no_shortcut {
+        if let Some(commands) = plain_commands(src) {
+            for words in commands {
+                let words = words.into_iter().map(Word::literal).collect();
+                wrap::command(cx, fr, words, None, Vec::new());
+            }
+            return;
+        }
+    }
     let tokens = match brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options()) {
         Ok(tokens) => tokens,
         Err(e) => {
@@ -207,6 +228,56 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
             fallback_tokens(cx, fr, &tokens, &why);
         }
     }
+}
+
+/// The simple commands of SRC when it is plain, else None.
+///
+/// Plain means: words of ordinary characters (ASCII letters, digits and
+/// `-_./,:@%+`) separated by blanks, commands separated by `;`, `&&`, `||`
+/// and `|`, no reserved word and no `=` anywhere. Bash reads such a line as
+/// exactly these words, quote removal and expansion change none of them, and
+/// no redirection, substitution, glob, brace or assignment can hide in it;
+/// so the words go to [`wrap::command`] as brush-parser's walk would give
+/// them, at a tenth of its cost. Anything else (an empty command, a trailing
+/// operator, `&`, `|&`, `;;`, a newline) is left to brush-parser.
+/// `tests/shell.rs` checks the two agree on generated lines.
+fn plain_commands(src: &str) -> Option<Vec<Vec<&str>>> {
+    let plain = |c: u8| c.is_ascii_alphanumeric() || b"-_./,:@%+".contains(&c);
+    let bytes = src.as_bytes();
+    let mut commands = Vec::new();
+    let mut current: Vec<&str> = Vec::new();
+    let mut i = 0;
+    while let Some(&c) = bytes.get(i) {
+        if c == b' ' || c == b'\t' {
+            i += 1;
+        } else if plain(c) {
+            let start = i;
+            while bytes.get(i).is_some_and(|&c| plain(c)) {
+                i += 1;
+            }
+            let w = &src[start..i];
+            if RESERVED.contains(&w) {
+                return None;
+            }
+            current.push(w);
+        } else {
+            let len = match (c, bytes.get(i + 1)) {
+                (b'&', Some(b'&')) | (b'|', Some(b'|')) => 2,
+                (b'|' | b';', _) => 1,
+                _ => return None,
+            };
+            if current.is_empty() {
+                return None;
+            }
+            commands.push(std::mem::take(&mut current));
+            i += len;
+        }
+    }
+    if current.is_empty() {
+        return None;
+    }
+    commands.push(current);
+    Some(commands)
 }
 
 // ---------------------------------------------------------------------------------------
