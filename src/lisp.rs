@@ -100,10 +100,45 @@ fn kind(env: &Env, v: Value<'_>) -> Result<Kind> {
     })
 }
 
+/// Most argument keys whose names [`keyword_name`] remembers.
+const MAX_KNOWN_KEYS: usize = 64;
+
+thread_local! {
+    /// Argument keys seen before and their names: a call's keys are nearly
+    /// always among them, and `eq` costs less than `symbol-name` and a copy.
+    static KNOWN_KEYS: std::cell::RefCell<Vec<(emacs::GlobalRef, Option<String>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// The name of V without its colon when V is a keyword, else None: the
 /// argument keys of a call, read with one call into Lisp (`symbol-name`,
-/// which refuses what is not a symbol) rather than [`kind`]'s dozen.
+/// which refuses what is not a symbol) rather than [`kind`]'s dozen, or
+/// with none for a key seen before.
 fn keyword_name(env: &Env, v: Value<'_>) -> Result<Option<String>> {
+    let known = KNOWN_KEYS.with(|keys| {
+        keys.borrow()
+            .iter()
+            .find(|(key, _)| key.bind(env) == v)
+            .map(|(_, name)| name.clone())
+    });
+    if let Some(name) = known {
+        return Ok(name);
+    }
+    let name = read_keyword_name(env, v)?;
+    // Only keywords are remembered: interned, they are the same object
+    // next time (a symbol or string key could be another with that name).
+    if name.is_some() {
+        KNOWN_KEYS.with(|keys| {
+            let mut keys = keys.borrow_mut();
+            if keys.len() < MAX_KNOWN_KEYS {
+                keys.push((v.make_global_ref(), name.clone()));
+            }
+        });
+    }
+    Ok(name)
+}
+
+fn read_keyword_name(env: &Env, v: Value<'_>) -> Result<Option<String>> {
     let name: String = match env.call(symbol_name, [v]) {
         Ok(name) => name.into_rust()?,
         Err(_) => return Ok(None),
@@ -257,6 +292,13 @@ fn lossy_string(env: &Env, v: Value<'_>) -> Option<String> {
 /// Read an argument value; what cannot be read becomes [`Arg::Opaque`],
 /// text that is not valid Unicode [`Arg::Invalid`].
 fn to_arg(env: &Env, v: Value<'_>) -> Arg {
+    // A string, the common case, is copied at once; anything else fails
+    // the copy and is read by kind below.
+    if v.is_not_nil() {
+        if let Ok(s) = v.into_rust::<String>() {
+            return Arg::Str(s);
+        }
+    }
     let k = match kind(env, v) {
         Ok(k) => k,
         Err(e) => return Arg::Opaque(e.to_string()),
@@ -311,11 +353,14 @@ pub fn read_call<'e>(
     };
     let mut call = Call::default();
     let name = get(kw_name)?;
-    call.name = match kind(env, name).map_err(|e| e.to_string())? {
-        Kind::Str => name
-            .into_rust::<String>()
-            .map_err(|_| "the tool name is not valid UTF-8 text".to_string())?,
-        _ => return Err("the call has no tool name (:name is not a string)".into()),
+    call.name = match name.into_rust::<String>() {
+        Ok(text) => text,
+        Err(_) => match kind(env, name).map_err(|e| e.to_string())? {
+            Kind::Str => name
+                .into_rust::<String>()
+                .map_err(|_| "the tool name is not valid UTF-8 text".to_string())?,
+            _ => return Err("the call has no tool name (:name is not a string)".into()),
+        },
     };
     let args = get(kw_args)?;
     let mut values = Vec::new();

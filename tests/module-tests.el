@@ -292,5 +292,30 @@
       (should (equal (gptel-rust-hooks-pre-tool-call `(:name "x" :args ,args))
                      '(:confirm nil))))))
 
+(ert-deftest hostile::argument-keys-read-right-beyond-the-known-keys ()
+  ;; The module remembers the names of the first 64 keys it meets; keys
+  ;; past those, and a symbol that only looks like a known key, are read
+  ;; by name every time.
+  (gptel-rust-hooks-test-with-rules
+      '((:tool "x" :decision allow)
+        (:tool "x" :args (:k99 (:regexp "^bad")) :decision deny :reason "k99")
+        (:tool "x" :args (:k3 (:regexp "^bad")) :decision deny :reason "k3"))
+    (let ((call (lambda (bad)
+                  `(:name "x" :args ,(cl-loop for i below 100
+                                              nconc (list (intern (format ":k%d" i))
+                                                          (if (= i bad) "bad" "good")))))))
+      (dotimes (_ 3)
+        (should (equal (gptel-rust-hooks-pre-tool-call (funcall call -1)) '(:confirm nil)))
+        (should (equal (gptel-rust-hooks-pre-tool-call (funcall call 99)) '(:block "k99")))
+        (should (equal (gptel-rust-hooks-pre-tool-call (funcall call 3)) '(:block "k3"))))
+      ;; An uninterned symbol named `:k3' is read by its name.
+      (should (equal (gptel-rust-hooks-pre-tool-call
+                      `(:name "x" :args (,(make-symbol ":k3") "bad")))
+                     '(:block "k3")))
+      ;; A plain symbol is not a keyword, even with a known key's name.
+      (should (string-match-p "not a keyword"
+                              (gptel-rust-hooks-test--blocked
+                               '(:name "x" :args (k3 "bad"))))))))
+
 (provide 'module-tests)
 ;;; module-tests.el ends here
