@@ -26,6 +26,7 @@
 (require 'cl-lib)
 (require 'subr-x)
 (require 'gptel-rust-hooks)
+(require 'gptel nil t)
 (require 'gptel-openai nil t)
 
 (declare-function gptel-make-openai "gptel-openai")
@@ -615,7 +616,9 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
       (error "`%s' is not byte-compiled: run `make bench'" f)))
   (gptel-rust-hooks--load-module)
   (let* ((gptel-rust-hooks-bench--rows nil)
-         (gptel-rust-hooks--record-function nil)
+         ;; The audit log stays on, as it is for users (the in-memory log
+         ;; of `gptel-rust-hooks-log-size' entries; no log file).
+         (gptel-rust-hooks-log-file nil)
          (gptel-rust-hooks-policy-files nil)
          (gptel-rust-hooks-project-policies t)
          (gptel-rust-hooks-default-decision nil)
