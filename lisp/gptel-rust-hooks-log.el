@@ -51,8 +51,8 @@
 (defvar gptel-rust-hooks--record-function)
 (defvar gptel-rust-hooks--policy)
 (declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
-(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (record))
+(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-backend-name "gptel")
 
@@ -239,31 +239,54 @@ blocking ANSWER is an error of the package, not a rule's decision."
   "Record the KIND decision on the call INFO, which answered ANSWER.
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
 it runs after the decision and changes nothing of it.  It runs before
-every tool call, so it keeps what it was given as it is, in one small
-vector, and makes the entry's text only when the entry is read."
-  ;; Taking the record also forgets it: a later call that fails before
-  ;; the module decides it must not be credited with this call's rules.
-  (let ((record (and (fboundp 'gptel-rust-hooks--mod-take-last)
-                     (gptel-rust-hooks--mod-take-last)))
-        (size gptel-rust-hooks-log-size)
-        (file gptel-rust-hooks-log-file))
-    (when (or (and (natnump size) (> size 0)) file)
-      (let ((entry
-             (vector (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
-                     (float-time) kind
-                     (plist-get info :name) (plist-get info :args)
-                     (plist-get info :buffer) (plist-get info :backend)
-                     (plist-get info :model) default-directory answer record
-                     (gptel-rust-hooks-log--notes gptel-rust-hooks--policy)
-                     ;; Not the result itself: it may be megabytes.
-                     (and (eq kind 'post)
-                          (let ((result (plist-get info :result)))
-                            (and (stringp result) (length result)))))))
-        (when (and (natnump size) (> size 0))
-          (gptel-rust-hooks-log--push entry size))
+every tool call, so it keeps what it was given as it is, in a vector of
+the ring made once, and the module keeps the rules' record under a
+number: the entry's text is made only when the entry is read."
+  (let* ((size gptel-rust-hooks-log-size)
+         (keep (and (natnump size) (> size 0)))
+         (file gptel-rust-hooks-log-file)
+         ;; Taking the record also forgets it: a later call that fails
+         ;; before the module decides it must not be credited with it.
+         (record (and (fboundp 'gptel-rust-hooks--mod-take-last)
+                      (gptel-rust-hooks--mod-take-last (if keep size 1)))))
+    (when (or keep file)
+      (let ((entry (or (and keep (gptel-rust-hooks-log--slot size))
+                       (make-vector (length gptel-rust-hooks-log--fields) nil))))
+        (aset entry 0 (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq)))
+        (aset entry 1 (float-time))
+        (aset entry 2 kind)
+        (aset entry 3 (plist-get info :name))
+        (aset entry 4 (plist-get info :args))
+        (aset entry 5 (plist-get info :buffer))
+        (aset entry 6 (plist-get info :backend))
+        (aset entry 7 (plist-get info :model))
+        (aset entry 8 default-directory)
+        (aset entry 9 answer)
+        (aset entry 10 record)
+        (aset entry 11 (gptel-rust-hooks-log--notes gptel-rust-hooks--policy))
+        ;; Not the result itself: it may be megabytes.
+        (aset entry 12 (and (eq kind 'post)
+                            (let ((result (plist-get info :result)))
+                              (and (stringp result) (length result)))))
+        (when keep (gptel-rust-hooks-log--push entry size))
         (when file
           (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
         (gptel-rust-hooks-log--schedule-refresh)))))
+
+(defconst gptel-rust-hooks-log--fields
+  [seq time kind name args buffer backend model cwd answer record notes result-length]
+  "What a log entry vector holds, in order (see `gptel-rust-hooks-log--record').")
+
+(defun gptel-rust-hooks-log--slot (size)
+  "Return the vector of the ring of SIZE entries that the next entry goes in.
+It is the oldest entry's, reused, or a new one while the ring fills."
+  (unless (and gptel-rust-hooks-log--ring
+               (= (length gptel-rust-hooks-log--ring) size))
+    (gptel-rust-hooks-log--resize size))
+  (let ((old (aref gptel-rust-hooks-log--ring gptel-rust-hooks-log--next)))
+    (if (and (vectorp old) (= (length old) (length gptel-rust-hooks-log--fields)))
+        old
+      (make-vector (length gptel-rust-hooks-log--fields) nil))))
 
 (defun gptel-rust-hooks-log--push (entry size)
   "Add ENTRY to the in-memory log of SIZE entries."
@@ -302,7 +325,7 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
   (pcase-let* ((`[,seq ,time ,kind ,name ,args ,buffer ,backend ,model ,cwd ,answer ,record
                        ,notes ,result-length]
                 entry)
-               (last (and record (fboundp 'gptel-rust-hooks--mod-record-data)
+               (last (and (integerp record) (fboundp 'gptel-rust-hooks--mod-record-data)
                           (ignore-errors (gptel-rust-hooks--mod-record-data record))))
                (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
     (list :seq seq :time time :kind kind

@@ -16,6 +16,7 @@ pub mod shell;
 use compile::Policy;
 use emacs::{defun, Env, IntoLisp, Result, Value};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::time::Instant;
 
 emacs::plugin_is_GPL_compatible!();
@@ -51,12 +52,12 @@ struct Last {
     micros: f64,
 }
 
-// The log keeps a decision's record as a user-ptr and reads it only when
-// shown, so that logging a call allocates almost nothing in Lisp.
-impl emacs::Transfer for Last {}
-
 thread_local! {
     static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+    /// The decisions the log holds, oldest first, by increasing number: the
+    /// log keeps only a number per call, and reads a record when shown.
+    static RECORDS: RefCell<(i64, VecDeque<(i64, Last)>)> =
+        const { RefCell::new((0, VecDeque::new())) };
 }
 
 fn signal_rule_error<T>(env: &Env, e: error::Error) -> Result<T> {
@@ -319,26 +320,43 @@ fn last(env: &Env) -> Result<Value<'_>> {
     })
 }
 
-/// Take the last decision out of the module, as an opaque record, or nil.
+/// Keep the last decision among the KEEP latest kept, and return its number.
 ///
-/// The module forgets it, so that a call failing before it is decided is
-/// not credited with it; `gptel-rust-hooks--mod-record-data' reads it.
+/// Return nil when there is no last decision.  The module forgets it as
+/// the last one, so that a call failing before it is decided is not
+/// credited with it; `gptel-rust-hooks--mod-record-data' reads it by number
+/// while it is among the KEEP latest.
 #[defun]
-fn take_last(env: &Env) -> Result<Value<'_>> {
-    match LAST.with(|last| last.borrow_mut().take()) {
-        None => ().into_lisp(env),
-        Some(l) => Box::new(l).into_lisp(env),
-    }
+fn take_last(keep: i64) -> Result<Option<i64>> {
+    let Some(last) = LAST.with(|last| last.borrow_mut().take()) else {
+        return Ok(None);
+    };
+    let keep = usize::try_from(keep).unwrap_or(0).clamp(1, 1 << 20);
+    Ok(Some(RECORDS.with(|records| {
+        let mut records = records.borrow_mut();
+        records.0 += 1;
+        let id = records.0;
+        records.1.push_back((id, last));
+        while records.1.len() > keep {
+            records.1.pop_front();
+        }
+        id
+    })))
 }
 
-/// Return what RECORD, from `gptel-rust-hooks--mod-take-last', holds.
+/// Return the decision number ID kept by `gptel-rust-hooks--mod-take-last'.
 ///
 /// The list is (DECISION MATCHED BY REASON MICROSECONDS), as from
-/// `gptel-rust-hooks--mod-last'.
+/// `gptel-rust-hooks--mod-last'; nil when ID is no longer kept.
 #[defun]
-fn record_data<'e>(env: &'e Env, record: Value<'e>) -> Result<Value<'e>> {
-    let l: &Last = record.into_rust()?;
-    last_list(env, l)
+fn record_data(env: &Env, id: i64) -> Result<Value<'_>> {
+    RECORDS.with(|records| {
+        let records = records.borrow();
+        match records.1.binary_search_by_key(&id, |(i, _)| *i) {
+            Ok(at) => last_list(env, &records.1[at].1),
+            Err(_) => ().into_lisp(env),
+        }
+    })
 }
 
 fn last_list<'e>(env: &'e Env, l: &Last) -> Result<Value<'e>> {

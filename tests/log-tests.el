@@ -138,6 +138,24 @@
         ;; Read twice, the same.
         (should (equal (gptel-rust-hooks-log-entries) entries))))))
 
+(ert-deftest log::reused-entries-keep-their-own-rules ()
+  "Past the ring's size, each entry still shows its own call's rules and outcome."
+  (gptel-rust-hooks-test-with-mode log-tests--rules
+    (log-tests--with-log 3 nil
+      (dotimes (i 7)
+        (log-tests--pre (if (cl-evenp i) "rm x" "ls") i))
+      (let ((entries (gptel-rust-hooks-log-entries)))
+        (should (equal (mapcar (lambda (e)
+                                 (list (plist-get (plist-get e :args) :n)
+                                       (plist-get e :outcome) (plist-get e :rules)))
+                               entries)
+                       '((6 "deny" ("no-rm")) (5 "allow" ("ok-ls")) (4 "deny" ("no-rm")))))
+        ;; The plists handed out stay as they were while the ring moves on.
+        (log-tests--pre "ls" 7)
+        (should (equal (plist-get (plist-get (car entries) :args) :n) 6))
+        (should (equal (plist-get (car (gptel-rust-hooks-log-entries)) :rules)
+                       '("ok-ls")))))))
+
 (ert-deftest log::edits-and-redactions-recorded ()
   "Edited arguments, canned results and redaction counts show in the log."
   (gptel-rust-hooks-test-with-mode
