@@ -133,7 +133,7 @@ fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Pol
         Ok(o) => o,
         Err(e) => return signal_rule_error(env, e),
     };
-    let value = match lisp::to_json(env, rules, 0, &mut lisp::MAX_NODES.clone()) {
+    let value = match lisp::to_json(env, rules, 0, &mut lisp::MAX_RULE_NODES.clone()) {
         Ok(v) => v,
         Err(why) => return signal_rule_error(env, error::Error::new(format!("rules: {why}"))),
     };

@@ -47,8 +47,11 @@ emacs::use_functions! {
 
 /// Deepest nesting read from Lisp data.
 pub const MAX_DEPTH: usize = 32;
-/// Most values read from one Lisp datum.
+/// Most values read from one Lisp datum of a call.
 pub const MAX_NODES: usize = 100_000;
+/// Most values read from the rules of one layer: the user's own, so only
+/// a bound against a runaway structure (10,000 typical rules hold ~82,000).
+pub const MAX_RULE_NODES: usize = 20_000_000;
 /// Most arguments a call may have.
 pub const MAX_ARGS: usize = 4096;
 
@@ -164,6 +167,10 @@ fn elements<'e>(env: &'e Env, v: Value<'e>) -> std::result::Result<Vector<'e>, S
         .map_err(|_| "a list that cannot be read".to_string())
 }
 
+fn too_many_values() -> String {
+    format!("too many values (at most {MAX_NODES} in a call, {MAX_RULE_NODES} in rules)")
+}
+
 /// Read a Lisp datum as a serde value: keyword plists become objects (keys
 /// without the colon), other lists and vectors arrays, symbols their names,
 /// `t` true, `:json-false` false, nil null.
@@ -188,7 +195,7 @@ fn to_json_kind(
         return Err(format!("nested deeper than {MAX_DEPTH} levels"));
     }
     if *budget == 0 {
-        return Err(format!("more than {MAX_NODES} values"));
+        return Err(too_many_values());
     }
     *budget -= 1;
     let k = match k {
@@ -216,7 +223,7 @@ fn to_json_kind(
             let items = elements(env, v)?;
             let n = items.len();
             if n > *budget {
-                return Err(format!("more than {MAX_NODES} values"));
+                return Err(too_many_values());
             }
             let mut values = Vec::with_capacity(n);
             // The kinds of the items at even positions, found to tell a
@@ -633,7 +640,7 @@ pub fn read_layers(env: &Env, v: Value<'_>) -> std::result::Result<Vec<Layer>, E
                 .map_err(|_| Error::new("policy file text is not valid UTF-8"))?;
             crate::rule::rules_from_json_text(&text)
         } else {
-            let value = to_json(env, get(":rules")?, 0, &mut MAX_NODES.clone())
+            let value = to_json(env, get(":rules")?, 0, &mut MAX_RULE_NODES.clone())
                 .map_err(|why| Error::new(format!("rules: {why}")))?;
             crate::rule::rules_from_value(&value).map(|r| {
                 let n = r.len();

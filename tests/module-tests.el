@@ -292,6 +292,17 @@
       (should (equal (gptel-rust-hooks-pre-tool-call `(:name "x" :args ,args))
                      '(:confirm nil))))))
 
+(ert-deftest compile::large-policy-beyond-a-calls-value-limit ()
+  ;; A call may hold 100,000 Lisp values; the user's rules may hold more.
+  (let ((rules (cl-loop for i below 25000
+                        collect (list :tool (format "t%d" i) :decision 'deny
+                                      :reason (format "r%d" i)))))
+    (gptel-rust-hooks-test-with-rules (append rules '((:tool "ok" :decision allow)))
+      (should (equal (gptel-rust-hooks-pre-tool-call '(:name "t24999" :args nil))
+                     '(:block "r24999")))
+      (should (equal (gptel-rust-hooks-pre-tool-call '(:name "ok" :args nil))
+                     '(:confirm nil))))))
+
 (ert-deftest hostile::argument-keys-read-right-beyond-the-known-keys ()
   ;; The module remembers the names of the first 64 keys it meets; keys
   ;; past those, and a symbol that only looks like a known key, are read
