@@ -650,6 +650,11 @@ fn restrict(mut rule: Rule) -> (Option<Rule>, Vec<&'static str>) {
 /// Compile LAYERS, in order, into one policy. An untrusted layer can only
 /// tighten: its allow rules, edits, results and context are ignored.
 pub fn compile_layers(layers: Vec<Layer>, options: Options) -> Result<Policy> {
+    // Patterns share directories: each is inspected once per compile.
+    crate::path::with_memo(|| compile_layers_in_memo(layers, options))
+}
+
+fn compile_layers_in_memo(layers: Vec<Layer>, options: Options) -> Result<Policy> {
     let mut notes = Vec::new();
     let mut rules = Vec::new();
     for layer in layers {
