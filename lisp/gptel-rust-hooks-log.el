@@ -503,10 +503,16 @@ shows the call at point and how the rules in force now decide it;
   (tabulated-list-init-header))
 
 ;;;###autoload
+(defvar gptel-rust-hooks-log--buffer nil
+  "The buffer `gptel-rust-hooks-log' made, or nil.
+Kept so that recording a decision need not look the buffer up by name
+among all buffers.")
+
 (defun gptel-rust-hooks-log ()
   "Show the decisions gptel-rust-hooks made, newest first."
   (interactive)
   (let ((buffer (get-buffer-create gptel-rust-hooks-log--buffer-name)))
+    (setq gptel-rust-hooks-log--buffer buffer)
     (with-current-buffer buffer
       (unless (derived-mode-p 'gptel-rust-hooks-log-mode)
         (gptel-rust-hooks-log-mode))
@@ -525,7 +531,7 @@ shows the call at point and how the rules in force now decide it;
 (defun gptel-rust-hooks-log--schedule-refresh ()
   "Refresh a visible log buffer soon, once for many new entries."
   (when (and (not gptel-rust-hooks-log--refresh-timer)
-             (get-buffer gptel-rust-hooks-log--buffer-name))
+             (buffer-live-p gptel-rust-hooks-log--buffer))
     (setq gptel-rust-hooks-log--refresh-timer
           (run-with-idle-timer 0.2 nil #'gptel-rust-hooks-log--refresh))))
 

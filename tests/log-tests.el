@@ -156,6 +156,29 @@
         (should (equal (plist-get (car (gptel-rust-hooks-log-entries)) :rules)
                        '("ok-ls")))))))
 
+(ert-deftest log::shown-buffer-refreshes-after-new-decisions ()
+  "A shown log buffer is refreshed after new decisions; a killed one is left alone."
+  (gptel-rust-hooks-test-with-mode log-tests--rules
+    (log-tests--with-log 10 nil
+      (let ((buffer (gptel-rust-hooks-log))
+            (gptel-rust-hooks-log--refresh-timer nil))
+        (unwind-protect
+            (progn
+              (should-not (with-current-buffer buffer
+                            (string-match-p "no-rm" (buffer-string))))
+              (log-tests--pre "rm x" 1)
+              (should (timerp gptel-rust-hooks-log--refresh-timer))
+              (cancel-timer gptel-rust-hooks-log--refresh-timer)
+              (gptel-rust-hooks-log--refresh)
+              (should (with-current-buffer buffer
+                        (string-match-p "no-rm" (buffer-string)))))
+          (when (timerp gptel-rust-hooks-log--refresh-timer)
+            (cancel-timer gptel-rust-hooks-log--refresh-timer))
+          (setq gptel-rust-hooks-log--refresh-timer nil)
+          (kill-buffer buffer))
+        (log-tests--pre "ls" 2)
+        (should-not gptel-rust-hooks-log--refresh-timer)))))
+
 (ert-deftest log::edits-and-redactions-recorded ()
   "Edited arguments, canned results and redaction counts show in the log."
   (gptel-rust-hooks-test-with-mode
