@@ -502,12 +502,12 @@ shows the call at point and how the rules in force now decide it;
         #'gptel-rust-hooks-log--call-at-point)
   (tabulated-list-init-header))
 
-;;;###autoload
 (defvar gptel-rust-hooks-log--buffer nil
   "The buffer `gptel-rust-hooks-log' made, or nil.
 Kept so that recording a decision need not look the buffer up by name
 among all buffers.")
 
+;;;###autoload
 (defun gptel-rust-hooks-log ()
   "Show the decisions gptel-rust-hooks made, newest first."
   (interactive)
