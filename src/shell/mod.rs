@@ -18,7 +18,9 @@
 //! have to re-detect; `conch-parser` is unmaintained. brush-parser can overflow the stack on
 //! very deep nesting and contains `unwrap`s, so a parse is bounded first (length, counted
 //! nesting), lines longer than a few hundred bytes run on a thread of their own with a
-//! large stack, and a panic anywhere makes the line opaque.
+//! large stack, and a panic anywhere makes the line opaque. A plain line (ordinary words
+//! and `;` `&&` `||` `|` only) is split without brush-parser, see `walk::plain_commands`;
+//! `tests/shell.rs` checks both readings agree.
 //!
 //! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
 //! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
