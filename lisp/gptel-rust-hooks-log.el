@@ -235,6 +235,10 @@ blocking ANSWER is an error of the package, not a rule's decision."
             (cons policy (ignore-errors (gptel-rust-hooks--mod-notes policy)))))
     (cdr gptel-rust-hooks-log--notes-cache)))
 
+(defconst gptel-rust-hooks-log--fields
+  [seq time kind name args buffer backend model cwd answer record notes result-length]
+  "What a log entry vector holds, in order (see `gptel-rust-hooks-log--record').")
+
 (defun gptel-rust-hooks-log--record (kind info answer)
   "Record the KIND decision on the call INFO, which answered ANSWER.
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
@@ -272,10 +276,6 @@ number: the entry's text is made only when the entry is read."
         (when file
           (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
         (gptel-rust-hooks-log--schedule-refresh)))))
-
-(defconst gptel-rust-hooks-log--fields
-  [seq time kind name args buffer backend model cwd answer record notes result-length]
-  "What a log entry vector holds, in order (see `gptel-rust-hooks-log--record').")
 
 (defun gptel-rust-hooks-log--slot (size)
   "Return the vector of the ring of SIZE entries that the next entry goes in.
