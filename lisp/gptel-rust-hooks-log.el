@@ -254,8 +254,9 @@ number: the entry's text is made only when the entry is read."
          (record (and (fboundp 'gptel-rust-hooks--mod-take-last)
                       (gptel-rust-hooks--mod-take-last (if keep size 1)))))
     (when (or keep file)
-      (let ((entry (or (and keep (gptel-rust-hooks-log--slot size))
-                       (make-vector (length gptel-rust-hooks-log--fields) nil))))
+      (let ((entry (if keep
+                       (gptel-rust-hooks-log--slot size)
+                     (make-vector (length gptel-rust-hooks-log--fields) nil))))
         (aset entry 0 (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq)))
         (aset entry 1 (float-time))
         (aset entry 2 kind)
@@ -289,10 +290,8 @@ It is the oldest entry's, reused, or a new one while the ring fills."
       (make-vector (length gptel-rust-hooks-log--fields) nil))))
 
 (defun gptel-rust-hooks-log--push (entry size)
-  "Add ENTRY to the in-memory log of SIZE entries."
-  (unless (and gptel-rust-hooks-log--ring
-               (= (length gptel-rust-hooks-log--ring) size))
-    (gptel-rust-hooks-log--resize size))
+  "Add ENTRY to the in-memory log of SIZE entries.
+ENTRY is the vector `gptel-rust-hooks-log--slot' gave, which sized the ring."
   (aset gptel-rust-hooks-log--ring gptel-rust-hooks-log--next entry)
   (setq gptel-rust-hooks-log--next (% (1+ gptel-rust-hooks-log--next) size)
         gptel-rust-hooks-log--count (min size (1+ gptel-rust-hooks-log--count))))
