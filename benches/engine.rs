@@ -6,8 +6,9 @@
 //! (bytes allocated and not freed while compiling, the policy kept).
 
 use divan::{black_box, Bencher};
-use gptel_rust_hooks::compile::{compile, Options, Policy};
+use gptel_rust_hooks::compile::compile;
 use gptel_rust_hooks::eval::evaluate;
+use gptel_rust_hooks::policy::{Options, Policy};
 use gptel_rust_hooks::post::post;
 use gptel_rust_hooks::rule::{rules_from_value, Arg, Call, Rule};
 use serde_json::{json, Value as Json};

@@ -1,117 +1,17 @@
 //! Rules -> policy: every matcher kind gathered into one set (a `GlobSet` or
-//! `RegexSet` per kind, match indices mapped back to rules), examples checked.
-//!
-//! A policy is immutable once built; the boundary keeps it in a user-ptr and
-//! evaluates every call against it.
+//! `RegexSet` per kind, match indices mapped back to rules), then each rule's
+//! `:examples` checked through the matcher.
 
 use crate::error::{Error, Result};
+use crate::index::{syntax_message, GlobIndexBuilder, RegexIndexBuilder, REGEX_SIZE_LIMIT};
 use crate::path::{self, PathEnv, PathPattern};
+use crate::policy::{
+    ArgIndex, CArg, CRule, Driver, Gates, Keys, Layer, Options, Origin, OutsideDir, Policy,
+};
 use crate::rule::{ArgMatcher, Decision, Rule};
-use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
-use regex::{RegexSet, RegexSetBuilder};
-use serde_json::Value as Json;
+use globset::{Glob, GlobBuilder};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-
-/// Size limit of one compiled regexp (bytes of its compiled form).
-pub const REGEX_SIZE_LIMIT: usize = 1 << 20;
-/// Size limit of a compiled set of regexps.
-pub const REGEX_SET_SIZE_LIMIT: usize = 256 << 20;
-/// Size limit of a regexp's lazy DFA cache.
-pub const REGEX_DFA_LIMIT: usize = 2 << 20;
-
-/// Settings that apply to the whole policy.
-#[derive(Debug, Clone)]
-pub struct Options {
-    /// Argument keys that hold paths.
-    pub path_keys: Vec<String>,
-    /// Argument keys that hold shell command lines.
-    pub command_keys: Vec<String>,
-    /// What calls no rule decides get.
-    pub default_decision: Option<Decision>,
-    /// Fold case of paths before matching.
-    pub case_fold: bool,
-    /// The home directory, for `~` in rules and calls.
-    pub home: Option<PathBuf>,
-    /// Redact well-known secrets from every result.
-    pub redact_secrets: bool,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            path_keys: path::DEFAULT_PATH_KEYS
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            command_keys: path::DEFAULT_COMMAND_KEYS
-                .iter()
-                .map(|s| s.to_string())
-                .collect(),
-            default_decision: None,
-            case_fold: path::default_case_fold(),
-            home: std::env::var_os("HOME").map(PathBuf::from),
-            redact_secrets: false,
-        }
-    }
-}
-
-/// Which argument keys a rule reads for paths or commands.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Keys {
-    /// The policy's keys.
-    Default,
-    /// The rule's own keys.
-    Own(HashSet<String>),
-}
-
-impl Keys {
-    /// Whether KEY is one of these, given whether it is a default key.
-    pub fn contains(&self, key: &str, is_default: bool) -> bool {
-        match self {
-            Keys::Default => is_default,
-            Keys::Own(set) => set.contains(key),
-        }
-    }
-}
-
-/// The matcher whose index proposes a rule as a candidate for a call. It is
-/// one the rule needs, so a rule it does not propose cannot match: a call is
-/// checked only against the rules its indexes hit, however many rules share
-/// its tool name.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Driver {
-    /// No indexed matcher: a candidate for every call.
-    Always,
-    Tool,
-    ArgLeaf,
-    Path,
-    CmdPrefix,
-    CmdRegexp,
-    Cwd,
-    Buffer,
-    Backend,
-    Model,
-}
-
-/// The number of [`Driver`] kinds.
-pub const DRIVERS: usize = 10;
-
-/// Which calls may meet rules of one driver kind: those whose tool is one of
-/// the literal tool names of these rules, or every call when one has no
-/// tool matcher. A driver's index runs only for calls its gate admits.
-#[derive(Debug, Clone, Default)]
-pub struct Gate {
-    pub any: bool,
-    pub tools: HashSet<String>,
-}
-
-impl Gate {
-    /// Whether a call to tool NAME may meet one of the rules.
-    pub fn admits(&self, name: &str) -> bool {
-        self.any || self.tools.contains(name)
-    }
-}
 
 /// True when glob G has no special character: it matches only itself.
 fn is_literal_glob(g: &str) -> bool {
@@ -125,113 +25,6 @@ fn needs_leaf(m: &CArg) -> bool {
         CArg::All(items) => items.iter().any(needs_leaf),
         _ => false,
     }
-}
-
-/// A compiled argument matcher: glob and regexp leaves run as sets.
-#[derive(Debug, Clone)]
-pub enum CArg {
-    /// Leaf N of the glob or regexp sets for this key.
-    Leaf(usize),
-    Equal(Json),
-    Present(bool),
-    MaxLength(u64),
-    Min(f64),
-    Max(f64),
-    Any(Vec<CArg>),
-    All(Vec<CArg>),
-}
-
-/// Where a rule came from.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Origin {
-    /// The policy file, or None for the user's Lisp rules.
-    pub source: Option<String>,
-    /// 0-based position in its layer.
-    pub index: usize,
-    /// 1-based line of the rule in its file, when known.
-    pub line: Option<usize>,
-    /// False for a project policy the user has not trusted.
-    pub trusted: bool,
-}
-
-impl Origin {
-    /// Add this origin's file, and the rule's line in it, to error E.
-    pub fn locate(&self, mut e: Error) -> Error {
-        if let Some(line) = self.line {
-            e.message = format!("{} (line {line})", e.message);
-        }
-        match &self.source {
-            Some(source) => e.in_source(source),
-            None => e,
-        }
-    }
-}
-
-/// One layer of rules: the user's, a policy file's, a project's.
-#[derive(Debug, Clone, Default)]
-pub struct Layer {
-    pub source: Option<String>,
-    pub trusted: bool,
-    pub rules: Vec<Rule>,
-    /// The line of each rule in the file, when known.
-    pub lines: Vec<Option<usize>>,
-}
-
-/// A `:path-outside` directory.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum OutsideDir {
-    /// Absolute, normalized when the policy was compiled.
-    Absolute(String),
-    /// Relative to the request's directory (`.` is the directory itself).
-    CwdRelative(String),
-}
-
-/// One rule, compiled.
-#[derive(Debug)]
-pub struct CRule {
-    /// The rule as written (less what an untrusted layer may not do).
-    pub rule: Rule,
-    /// Where it came from.
-    pub origin: Origin,
-    /// How reasons and logs name it.
-    pub label: String,
-    pub has_tool: bool,
-    pub has_tool_glob: bool,
-    pub has_tool_regexp: bool,
-    pub has_path: bool,
-    pub has_cmd_prefix: bool,
-    pub has_cmd_regexp: bool,
-    pub has_buffer: bool,
-    pub has_backend: bool,
-    pub has_model: bool,
-    pub has_cwd: bool,
-    pub args: Vec<(String, CArg)>,
-    /// `:path-outside` directories.
-    pub path_outside: Vec<OutsideDir>,
-    pub path_keys: Keys,
-    pub command_keys: Keys,
-    /// Deny-side rules match when ANY candidate matches; allow rules when ALL do.
-    pub allow_side: bool,
-    /// The tool names, when every tool matcher is a literal glob (checked by
-    /// comparing strings; such rules are in the tool index only when it
-    /// drives them).
-    pub tool_literals: Option<Vec<String>>,
-    /// The matcher whose index proposes this rule.
-    pub driver: Driver,
-}
-
-impl CRule {
-    /// True when the rule has no matcher that looks at paths or commands.
-    pub fn needs_paths(&self) -> bool {
-        self.has_path || !self.path_outside.is_empty()
-    }
-}
-
-/// A set of globs or regexps, each owned by a rule (or a leaf).
-#[derive(Debug)]
-pub struct Index<S> {
-    pub set: S,
-    pub owner: Vec<usize>,
 }
 
 fn whole_value_glob(key: &str, pattern: &str) -> Result<Glob> {
@@ -378,150 +171,6 @@ fn regex(key: &str, pattern: &str) -> Result<()> {
     Ok(())
 }
 
-/// The last `error: ` line of a regexp syntax error, else all of it.
-fn syntax_message(text: &str) -> String {
-    text.lines()
-        .rev()
-        .find(|l| l.starts_with("error: "))
-        .map(|l| l.trim_start_matches("error: ").to_string())
-        .unwrap_or_else(|| text.to_string())
-}
-
-fn regex_message(e: &regex::Error) -> String {
-    match e {
-        regex::Error::Syntax(text) => syntax_message(text),
-        regex::Error::CompiledTooBig(limit) => {
-            format!("compiled form exceeds the size limit of {limit} bytes")
-        }
-        other => other.to_string(),
-    }
-}
-
-/// Gathers globs of one kind and builds their set.
-struct GlobIndexBuilder {
-    builder: GlobSetBuilder,
-    owner: Vec<usize>,
-}
-
-impl Default for GlobIndexBuilder {
-    fn default() -> Self {
-        GlobIndexBuilder {
-            builder: GlobSetBuilder::new(),
-            owner: Vec::new(),
-        }
-    }
-}
-
-impl GlobIndexBuilder {
-    fn add(&mut self, glob: Glob, owner: usize) {
-        self.builder.add(glob);
-        self.owner.push(owner);
-    }
-
-    fn build(self, what: &str) -> Result<Index<GlobSet>> {
-        let set = self
-            .builder
-            .build()
-            .map_err(|e| Error::new(format!("cannot build the {what} glob set: {e}")))?;
-        Ok(Index {
-            set,
-            owner: self.owner,
-        })
-    }
-}
-
-/// Gathers regexps of one kind (already checked one by one) and builds their set.
-#[derive(Default)]
-struct RegexIndexBuilder {
-    patterns: Vec<String>,
-    owner: Vec<usize>,
-}
-
-impl RegexIndexBuilder {
-    fn add(&mut self, pattern: &str, owner: usize) {
-        self.patterns.push(pattern.to_string());
-        self.owner.push(owner);
-    }
-
-    fn build(self, what: &str) -> Result<Index<RegexSet>> {
-        let set = RegexSetBuilder::new(&self.patterns)
-            .size_limit(REGEX_SET_SIZE_LIMIT)
-            .dfa_size_limit(REGEX_DFA_LIMIT * 4)
-            .build()
-            .map_err(|e| {
-                Error::new(format!(
-                    "cannot build the {what} regexp set: {}",
-                    regex_message(&e)
-                ))
-            })?;
-        Ok(Index {
-            set,
-            owner: self.owner,
-        })
-    }
-}
-
-/// The glob and regexp leaves of the `:args` matchers of one argument key.
-#[derive(Debug)]
-pub struct ArgIndex {
-    /// Position of this key among the policy's argument keys.
-    pub pos: usize,
-    pub globs: Index<GlobSet>,
-    pub regexps: Index<RegexSet>,
-}
-
-/// A compiled policy.
-#[derive(Debug)]
-pub struct Policy {
-    pub rules: Vec<CRule>,
-    pub options: Options,
-    pub default_path_keys: HashSet<String>,
-    pub default_command_keys: HashSet<String>,
-    /// The default path keys and every rule's own: the keys whose values
-    /// are read as paths for some rule.
-    pub any_path_keys: HashSet<String>,
-    /// The same for command keys.
-    pub any_command_keys: HashSet<String>,
-    /// Every key that some rule looks at (paths, commands, `:args`).
-    pub needed_args: HashSet<String>,
-    /// Tool matchers of the rules the tool index drives, and of the rules
-    /// whose tool matchers are not all literal.
-    pub tool_globs: Index<GlobSet>,
-    pub tool_regexps: Index<RegexSet>,
-    /// Rules no index drives: candidates for every call.
-    pub always: Vec<usize>,
-    /// Per driver kind (`Driver as usize`), which calls its rules may meet.
-    pub gates: Vec<Gate>,
-    /// The rule of each argument leaf.
-    pub leaf_owner: Vec<usize>,
-    pub buffer: Index<GlobSet>,
-    pub backend: Index<GlobSet>,
-    pub model: Index<GlobSet>,
-    pub cwd: Index<GlobSet>,
-    /// `:path` globs matched against the absolute path.
-    pub path_abs: Index<GlobSet>,
-    /// `:path` globs matched against the path relative to the cwd.
-    pub path_rel: Index<GlobSet>,
-    /// `:command-prefix` words, indexed by their first word.
-    pub cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>>,
-    pub cmd_regexps: Index<RegexSet>,
-    /// Argument leaf sets, by argument key.
-    pub arg_index: HashMap<String, ArgIndex>,
-    /// Total number of argument leaves.
-    pub arg_leaves: usize,
-    /// What the policy needs to read from a call.
-    pub needs_buffer: bool,
-    pub needs_backend: bool,
-    pub needs_model: bool,
-    pub needs_cwd: bool,
-    /// The policy has rules that act after the call.
-    pub has_post_effects: bool,
-    /// Joined redaction regexps, built on first use.
-    pub redact_cache: crate::post::RedactCache,
-    /// What was ignored in untrusted layers, one line each.
-    pub notes: Vec<String>,
-}
-
 struct ArgIndexBuilder {
     globs: GlobIndexBuilder,
     regexps: RegexIndexBuilder,
@@ -548,20 +197,14 @@ fn compile_arg(
 ) -> Result<CArg> {
     Ok(match m {
         ArgMatcher::Glob(g) => {
-            let glob = whole_value_glob("args", g).map_err(|e| Error {
-                message: format!("argument `{key}`: {}", e.message),
-                ..e
-            })?;
+            let glob = whole_value_glob("args", g).map_err(|e| e.for_argument(key))?;
             let leaf = *next_leaf;
             *next_leaf += 1;
             arg_builder(builders, key).globs.add(glob, leaf);
             CArg::Leaf(leaf)
         }
         ArgMatcher::Regexp(r) => {
-            regex("args", r).map_err(|e| Error {
-                message: format!("argument `{key}`: {}", e.message),
-                ..e
-            })?;
+            regex("args", r).map_err(|e| e.for_argument(key))?;
             let leaf = *next_leaf;
             *next_leaf += 1;
             arg_builder(builders, key).regexps.add(r, leaf);
@@ -692,212 +335,258 @@ fn compile_layers_in_memo(layers: Vec<Layer>, options: Options) -> Result<Policy
 }
 
 fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy> {
-    let path_env = PathEnv {
-        home: options.home.clone(),
-        cwd: None,
-        case_fold: options.case_fold,
-    };
-    let mut tool_globs = GlobIndexBuilder::default();
-    let mut tool_regexps = RegexIndexBuilder::default();
-    let mut buffer = GlobIndexBuilder::default();
-    let mut backend = GlobIndexBuilder::default();
-    let mut model = GlobIndexBuilder::default();
-    let mut cwd = GlobIndexBuilder::default();
-    let mut path_abs = GlobIndexBuilder::default();
-    let mut path_rel = GlobIndexBuilder::default();
-    let mut cmd_regexps = RegexIndexBuilder::default();
-    let mut cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>> = HashMap::new();
-    let mut arg_builders: HashMap<String, ArgIndexBuilder> = HashMap::new();
-    let mut leaf_owner = Vec::new();
-    let mut next_leaf = 0usize;
-    let mut always = Vec::new();
-    let mut gates = vec![Gate::default(); DRIVERS];
-    let default_path_keys: HashSet<String> = options.path_keys.iter().cloned().collect();
-    let default_command_keys: HashSet<String> = options.command_keys.iter().cloned().collect();
-    let mut needed_args: HashSet<String> = HashSet::new();
-    let mut uses_default_path_keys = false;
-    let mut uses_default_command_keys = false;
+    let mut builder = Builder::new(options);
     let mut compiled = Vec::with_capacity(rules.len());
-
     for (i, (rule, origin)) in rules.into_iter().enumerate() {
-        let at = |e: Error| origin.locate(e.in_rule(origin.index, rule.id.as_deref()));
+        compiled.push(builder.add(i, rule, origin)?);
+    }
+    let policy = builder.finish(compiled)?;
+    crate::examples::check_examples(&policy)?;
+    Ok(policy)
+}
+
+/// The index each driver kind's rules are in, gathered while compiling.
+struct Builder {
+    options: Options,
+    /// Home and case folding, for the rules' patterns (no cwd: relative
+    /// patterns are matched relative to each call's).
+    path_env: PathEnv,
+    default_path_keys: HashSet<String>,
+    default_command_keys: HashSet<String>,
+    tool_globs: GlobIndexBuilder,
+    tool_regexps: RegexIndexBuilder,
+    buffer: GlobIndexBuilder,
+    backend: GlobIndexBuilder,
+    model: GlobIndexBuilder,
+    cwd: GlobIndexBuilder,
+    path_abs: GlobIndexBuilder,
+    path_rel: GlobIndexBuilder,
+    cmd_regexps: RegexIndexBuilder,
+    cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>>,
+    args: HashMap<String, ArgIndexBuilder>,
+    leaf_owner: Vec<usize>,
+    next_leaf: usize,
+    always: Vec<usize>,
+    gates: Gates,
+    needed_args: HashSet<String>,
+    uses_default_path_keys: bool,
+    uses_default_command_keys: bool,
+}
+
+impl Builder {
+    fn new(options: Options) -> Builder {
+        Builder {
+            path_env: PathEnv {
+                home: options.home.clone(),
+                cwd: None,
+                case_fold: options.case_fold,
+            },
+            default_path_keys: options.path_keys.iter().cloned().collect(),
+            default_command_keys: options.command_keys.iter().cloned().collect(),
+            options,
+            tool_globs: GlobIndexBuilder::default(),
+            tool_regexps: RegexIndexBuilder::default(),
+            buffer: GlobIndexBuilder::default(),
+            backend: GlobIndexBuilder::default(),
+            model: GlobIndexBuilder::default(),
+            cwd: GlobIndexBuilder::default(),
+            path_abs: GlobIndexBuilder::default(),
+            path_rel: GlobIndexBuilder::default(),
+            cmd_regexps: RegexIndexBuilder::default(),
+            cmd_prefix: HashMap::new(),
+            args: HashMap::new(),
+            leaf_owner: Vec::new(),
+            next_leaf: 0,
+            always: Vec::new(),
+            gates: Gates::default(),
+            needed_args: HashSet::new(),
+            uses_default_path_keys: false,
+            uses_default_command_keys: false,
+        }
+    }
+
+    /// Compile RULE, the Ith of the policy, from ORIGIN. Errors name the
+    /// rule and where it came from.
+    fn add(&mut self, i: usize, rule: Rule, origin: Origin) -> Result<CRule> {
+        let located = |e: Error| origin.locate(e.in_rule(origin.index, rule.id.as_deref()));
+        let parts = self.add_matchers(i, &rule).map_err(located)?;
+        Ok(self.finish_rule(i, rule, origin, parts))
+    }
+
+    /// Every matcher of RULE (the Ith) into its index, and its effects checked.
+    fn add_matchers(&mut self, i: usize, rule: &Rule) -> Result<RuleParts> {
         // A literal name cannot be a bad glob: it is built only if it
         // enters the tool index (most are compared as strings).
-        let mut own_tool_globs = Vec::with_capacity(rule.tool.len());
-        for g in &rule.tool {
-            if !is_literal_glob(g) {
-                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
-            }
+        let mut tool_globs = Vec::with_capacity(rule.tool.len());
+        for g in rule.tool.iter().filter(|g| !is_literal_glob(g)) {
+            tool_globs.push(whole_value_glob("tool", g)?);
         }
         for r in &rule.tool_regexp {
-            regex("tool-regexp", r).map_err(at)?;
+            regex("tool-regexp", r)?;
         }
         for (list, builder, key) in [
-            (&rule.buffer, &mut buffer, "buffer"),
-            (&rule.backend, &mut backend, "backend"),
-            (&rule.model, &mut model, "model"),
+            (&rule.buffer, &mut self.buffer, "buffer"),
+            (&rule.backend, &mut self.backend, "backend"),
+            (&rule.model, &mut self.model, "model"),
         ] {
             for g in list {
-                builder.add(whole_value_glob(key, g).map_err(at)?, i);
+                builder.add(whole_value_glob(key, g)?, i);
             }
         }
+        self.add_paths(i, rule)?;
+        let path_outside = self.path_outside(rule)?;
+        self.add_commands(i, rule)?;
+        let args = self.add_args(i, rule)?;
+        check_effects(rule)?;
+        let tool_literals = (!rule.tool.is_empty() && rule.tool.iter().all(|g| is_literal_glob(g)))
+            .then(|| rule.tool.clone());
+        let driver = driver(rule, &args, tool_literals.is_some());
+        // Literal names are compared as strings, unless the tool index
+        // drives the rule or it has other tool globs.
+        if driver == Driver::Tool || tool_literals.is_none() {
+            for g in rule.tool.iter().filter(|g| is_literal_glob(g)) {
+                tool_globs.push(whole_value_glob("tool", g)?);
+            }
+        }
+        Ok(RuleParts {
+            tool_globs,
+            tool_literals,
+            driver,
+            path_outside,
+            args,
+        })
+    }
+
+    fn add_paths(&mut self, i: usize, rule: &Rule) -> Result<()> {
+        let case_fold = self.options.case_fold;
         for g in &rule.cwd {
-            let pattern = match path::parse_pattern_with(g, &path_env)
-                .map_err(|e| at(Error::key("cwd", e.0)))?
+            let pattern = match path::parse_pattern_with(g, &self.path_env)
+                .map_err(|e| Error::key("cwd", e.0))?
             {
                 PathPattern::Absolute(p) => p,
                 PathPattern::CwdRelative(p) => format!("**/{p}"),
             };
-            add_path_glob(&mut cwd, "cwd", &pattern, options.case_fold, i).map_err(at)?;
+            add_path_glob(&mut self.cwd, "cwd", &pattern, case_fold, i)?;
         }
         for g in &rule.path {
-            match path::parse_pattern_with(g, &path_env).map_err(|e| at(Error::key("path", e.0)))? {
+            match path::parse_pattern_with(g, &self.path_env)
+                .map_err(|e| Error::key("path", e.0))?
+            {
                 PathPattern::Absolute(p) => {
-                    add_path_glob(&mut path_abs, "path", &p, options.case_fold, i).map_err(at)?
+                    add_path_glob(&mut self.path_abs, "path", &p, case_fold, i)?
                 }
                 PathPattern::CwdRelative(p) => {
-                    add_path_glob(&mut path_rel, "path", &p, options.case_fold, i).map_err(at)?
+                    add_path_glob(&mut self.path_rel, "path", &p, case_fold, i)?
                 }
             }
         }
-        let mut path_outside = Vec::new();
+        Ok(())
+    }
+
+    /// The `:path-outside` directories of RULE: absolute ones normalized now,
+    /// relative ones checked now and resolved against each call's directory.
+    fn path_outside(&self, rule: &Rule) -> Result<Vec<OutsideDir>> {
+        let mut dirs = Vec::new();
         for d in &rule.path_outside {
+            let fail = |e: path::PathError| Error::key("path-outside", e.0);
             if d.starts_with('/') || d.starts_with('~') {
-                path_outside.push(OutsideDir::Absolute(
-                    path::normalize_dir(d, &path_env)
-                        .map_err(|e| at(Error::key("path-outside", e.0)))?,
+                dirs.push(OutsideDir::Absolute(
+                    path::normalize_dir(d, &self.path_env).map_err(fail)?,
                 ));
             } else {
-                // Relative to the request's directory: resolved per call.
-                path::lexical(
-                    d,
-                    &PathEnv {
-                        cwd: Some(PathBuf::from("/")),
-                        ..path_env.clone()
-                    },
-                )
-                .map_err(|e| at(Error::key("path-outside", e.0)))?;
-                path_outside.push(OutsideDir::CwdRelative(d.clone()));
+                let root = PathEnv {
+                    cwd: Some(PathBuf::from("/")),
+                    ..self.path_env.clone()
+                };
+                path::lexical(d, &root).map_err(fail)?;
+                dirs.push(OutsideDir::CwdRelative(d.clone()));
             }
         }
+        Ok(dirs)
+    }
+
+    fn add_commands(&mut self, i: usize, rule: &Rule) -> Result<()> {
         for p in &rule.command_prefix {
-            let mut words = prefix_words(p).map_err(at)?;
-            if options.case_fold {
+            let mut words = prefix_words(p)?;
+            if self.options.case_fold {
                 words = words.iter().map(|w| w.to_lowercase()).collect();
             }
-            cmd_prefix
+            self.cmd_prefix
                 .entry(words[0].clone())
                 .or_default()
                 .push((i, words));
         }
         for r in &rule.command_regexp {
-            regex("command-regexp", r).map_err(at)?;
-            cmd_regexps.add(r, i);
+            regex("command-regexp", r)?;
+            self.cmd_regexps.add(r, i);
         }
+        Ok(())
+    }
+
+    fn add_args(&mut self, i: usize, rule: &Rule) -> Result<Vec<(String, CArg)>> {
         let mut args = Vec::new();
-        let first_leaf = next_leaf;
+        let first_leaf = self.next_leaf;
         for (key, m) in &rule.args {
-            needed_args.insert(key.clone());
+            self.needed_args.insert(key.clone());
             args.push((
                 key.clone(),
-                compile_arg(key, m, &mut arg_builders, &mut next_leaf).map_err(at)?,
+                compile_arg(key, m, &mut self.args, &mut self.next_leaf)?,
             ));
         }
-        leaf_owner.extend(std::iter::repeat_n(i, next_leaf - first_leaf));
-        for r in &rule.redact {
-            regex("redact", r).map_err(at)?;
+        self.leaf_owner
+            .extend(std::iter::repeat_n(i, self.next_leaf - first_leaf));
+        Ok(args)
+    }
+
+    /// Which argument keys RULE reads for paths and for commands.
+    fn keys(&mut self, rule: &Rule, has_paths: bool, has_cmds: bool) -> (Keys, Keys) {
+        let mut own = |keys: &Option<Vec<String>>| {
+            keys.as_ref().map(|keys| {
+                self.needed_args.extend(keys.iter().cloned());
+                Keys::Own(keys.iter().cloned().collect())
+            })
+        };
+        let path_keys = own(&rule.path_keys);
+        let command_keys = own(&rule.command_keys);
+        if path_keys.is_none() {
+            self.uses_default_path_keys |= has_paths;
         }
-        for (which, edits) in [
-            ("set-args", &rule.set_args),
-            ("default-args", &rule.default_args),
-        ] {
-            for (key, value) in edits {
-                if value.as_object().is_some_and(|m| m.is_empty()) {
-                    return Err(at(Error::key(
-                        which,
-                        format!("argument `{key}`: empty value"),
-                    )));
-                }
-            }
+        if command_keys.is_none() {
+            // Deny-side path rules also read command words as paths.
+            self.uses_default_command_keys |= has_cmds || has_paths;
         }
-        let has_paths = !rule.path.is_empty() || !path_outside.is_empty();
+        (
+            path_keys.unwrap_or(Keys::Default),
+            command_keys.unwrap_or(Keys::Default),
+        )
+    }
+
+    /// RULE (the Ith) compiled, its driver chosen and entered in its index.
+    fn finish_rule(&mut self, i: usize, rule: Rule, origin: Origin, parts: RuleParts) -> CRule {
+        let has_paths = !rule.path.is_empty() || !parts.path_outside.is_empty();
         let has_cmds = !rule.command_prefix.is_empty() || !rule.command_regexp.is_empty();
-        let path_keys = match &rule.path_keys {
-            Some(keys) => {
-                needed_args.extend(keys.iter().cloned());
-                Keys::Own(keys.iter().cloned().collect())
-            }
-            None => {
-                uses_default_path_keys |= has_paths;
-                Keys::Default
-            }
-        };
-        let command_keys = match &rule.command_keys {
-            Some(keys) => {
-                needed_args.extend(keys.iter().cloned());
-                Keys::Own(keys.iter().cloned().collect())
-            }
-            None => {
-                // Deny-side path rules also read command words as paths.
-                uses_default_command_keys |= has_cmds || has_paths;
-                Keys::Default
-            }
-        };
+        let (path_keys, command_keys) = self.keys(&rule, has_paths, has_cmds);
         let label = match &origin.source {
             Some(source) => format!("{} in {}", rule.label(origin.index), short_source(source)),
             None => rule.label(origin.index),
         };
-        let has_tool = !(rule.tool.is_empty() && rule.tool_regexp.is_empty());
-        let tool_literals = (!rule.tool.is_empty() && rule.tool.iter().all(|g| is_literal_glob(g)))
-            .then(|| rule.tool.clone());
-        // The most selective index the rule needs; an index other than the
-        // tool's drives it only when its `:tool` names are literal (they gate
-        // that index) or it has no tool matcher.
-        let driver = if has_tool && tool_literals.is_none() {
-            Driver::Tool
-        } else if args.iter().any(|(_, m)| needs_leaf(m)) {
-            Driver::ArgLeaf
-        } else if !rule.path.is_empty() {
-            Driver::Path
-        } else if !rule.command_prefix.is_empty() {
-            Driver::CmdPrefix
-        } else if !rule.command_regexp.is_empty() {
-            Driver::CmdRegexp
-        } else if !rule.cwd.is_empty() {
-            Driver::Cwd
-        } else if !rule.buffer.is_empty() {
-            Driver::Buffer
-        } else if !rule.backend.is_empty() {
-            Driver::Backend
-        } else if !rule.model.is_empty() {
-            Driver::Model
-        } else if has_tool {
-            Driver::Tool
-        } else {
-            Driver::Always
-        };
-        match (&tool_literals, driver) {
-            (_, Driver::Always) => always.push(i),
-            (_, Driver::Tool) => {}
-            (Some(tools), d) => gates[d as usize].tools.extend(tools.iter().cloned()),
-            (None, d) => gates[d as usize].any = true,
+        let (tool_literals, driver) = (parts.tool_literals, parts.driver);
+        match (&tool_literals, self.gates.get_mut(driver)) {
+            (_, None) if driver == Driver::Always => self.always.push(i),
+            (_, None) => {}
+            (Some(tools), Some(gate)) => gate.tools.extend(tools.iter().cloned()),
+            (None, Some(gate)) => gate.any = true,
         }
-        if driver == Driver::Tool || tool_literals.is_none() {
-            for g in rule.tool.iter().filter(|g| is_literal_glob(g)) {
-                own_tool_globs.push(whole_value_glob("tool", g).map_err(at)?);
-            }
-            for glob in own_tool_globs {
-                tool_globs.add(glob, i);
-            }
+        for glob in parts.tool_globs {
+            self.tool_globs.add(glob, i);
         }
         for r in &rule.tool_regexp {
-            tool_regexps.add(r, i);
+            self.tool_regexps.add(r, i);
         }
-        compiled.push(CRule {
+        CRule {
             origin,
             tool_literals,
             driver,
-            has_tool,
             has_tool_glob: !rule.tool.is_empty(),
             has_tool_regexp: !rule.tool_regexp.is_empty(),
             has_path: !rule.path.is_empty(),
@@ -907,81 +596,143 @@ fn compile_rules(rules: Vec<(Rule, Origin)>, options: Options) -> Result<Policy>
             has_backend: !rule.backend.is_empty(),
             has_model: !rule.model.is_empty(),
             has_cwd: !rule.cwd.is_empty(),
-            args,
-            path_outside,
+            args: parts.args,
+            path_outside: parts.path_outside,
             path_keys,
             command_keys,
             allow_side: rule.decision == Some(Decision::Allow),
             label,
             rule,
+        }
+    }
+
+    /// The policy of the COMPILED rules, every index built.
+    fn finish(mut self, compiled: Vec<CRule>) -> Result<Policy> {
+        if self.uses_default_path_keys {
+            self.needed_args
+                .extend(self.default_path_keys.iter().cloned());
+            for (dir, name) in path::DEFAULT_PATH_JOINS {
+                self.needed_args.insert(dir.to_string());
+                self.needed_args.insert(name.to_string());
+            }
+        }
+        if self.uses_default_command_keys {
+            self.needed_args
+                .extend(self.default_command_keys.iter().cloned());
+        }
+        let mut arg_index = HashMap::new();
+        for (pos, (key, b)) in self.args.into_iter().enumerate() {
+            let idx = ArgIndex {
+                pos,
+                globs: b.globs.build("argument")?,
+                regexps: b.regexps.build("argument")?,
+            };
+            arg_index.insert(key, idx);
+        }
+        let has_post_effects = compiled.iter().any(|r| {
+            r.rule.context.is_some()
+                || r.rule.suppress_output
+                || !r.rule.redact.is_empty()
+                || r.rule.max_output.is_some()
         });
+        let mut any_path_keys = self.default_path_keys.clone();
+        let mut any_command_keys = self.default_command_keys.clone();
+        for r in &compiled {
+            if let Keys::Own(keys) = &r.path_keys {
+                any_path_keys.extend(keys.iter().cloned());
+            }
+            if let Keys::Own(keys) = &r.command_keys {
+                any_command_keys.extend(keys.iter().cloned());
+            }
+        }
+        Ok(Policy {
+            any_path_keys,
+            any_command_keys,
+            needs_buffer: compiled.iter().any(|r| r.has_buffer),
+            needs_backend: compiled.iter().any(|r| r.has_backend),
+            needs_model: compiled.iter().any(|r| r.has_model),
+            has_post_effects,
+            rules: compiled,
+            options: self.options,
+            default_path_keys: self.default_path_keys,
+            default_command_keys: self.default_command_keys,
+            needed_args: self.needed_args,
+            tool_globs: self.tool_globs.build("tool")?,
+            tool_regexps: self.tool_regexps.build("tool")?,
+            always: self.always,
+            gates: self.gates,
+            leaf_owner: self.leaf_owner,
+            buffer: self.buffer.build("buffer")?,
+            backend: self.backend.build("backend")?,
+            model: self.model.build("model")?,
+            cwd: self.cwd.build("cwd")?,
+            path_abs: self.path_abs.build("path")?,
+            path_rel: self.path_rel.build("path")?,
+            cmd_prefix: self.cmd_prefix,
+            cmd_regexps: self.cmd_regexps.build("command")?,
+            arg_index,
+            arg_leaves: self.next_leaf,
+            redact_cache: Default::default(),
+            notes: Vec::new(),
+        })
     }
-    if uses_default_path_keys {
-        needed_args.extend(default_path_keys.iter().cloned());
-        for (dir, name) in path::DEFAULT_PATH_JOINS {
-            needed_args.insert(dir.to_string());
-            needed_args.insert(name.to_string());
+}
+
+/// What [`Builder::add_matchers`] made of a rule beyond its indexes.
+struct RuleParts {
+    /// The rule's tool globs that enter the tool index.
+    tool_globs: Vec<Glob>,
+    /// The tool names, when every tool matcher is a literal glob.
+    tool_literals: Option<Vec<String>>,
+    driver: Driver,
+    path_outside: Vec<OutsideDir>,
+    args: Vec<(String, CArg)>,
+}
+
+/// RULE's effects that can be wrong: redaction regexps, empty edit values.
+fn check_effects(rule: &Rule) -> Result<()> {
+    for r in &rule.redact {
+        regex("redact", r)?;
+    }
+    for (which, edits) in [
+        ("set-args", &rule.set_args),
+        ("default-args", &rule.default_args),
+    ] {
+        for (key, value) in edits {
+            if value.as_object().is_some_and(|m| m.is_empty()) {
+                return Err(Error::key(which, "empty value").for_argument(key));
+            }
         }
     }
-    if uses_default_command_keys {
-        needed_args.extend(default_command_keys.iter().cloned());
+    Ok(())
+}
+
+/// The most selective index RULE needs (see [`Driver`]); an index other
+/// than the tool's drives it only when its `:tool` names are literal
+/// (TOOLS_LITERAL: they gate that index) or it has no tool matcher.
+fn driver(rule: &Rule, args: &[(String, CArg)], tools_literal: bool) -> Driver {
+    let has_tool = !(rule.tool.is_empty() && rule.tool_regexp.is_empty());
+    if has_tool && !tools_literal {
+        Driver::Tool
+    } else if args.iter().any(|(_, m)| needs_leaf(m)) {
+        Driver::ArgLeaf
+    } else if !rule.path.is_empty() {
+        Driver::Path
+    } else if !rule.command_prefix.is_empty() {
+        Driver::CmdPrefix
+    } else if !rule.command_regexp.is_empty() {
+        Driver::CmdRegexp
+    } else if !rule.cwd.is_empty() {
+        Driver::Cwd
+    } else if !rule.buffer.is_empty() {
+        Driver::Buffer
+    } else if !rule.backend.is_empty() {
+        Driver::Backend
+    } else if !rule.model.is_empty() {
+        Driver::Model
+    } else if has_tool {
+        Driver::Tool
+    } else {
+        Driver::Always
     }
-    let mut arg_index = HashMap::new();
-    for (pos, (key, b)) in arg_builders.into_iter().enumerate() {
-        let idx = ArgIndex {
-            pos,
-            globs: b.globs.build("argument")?,
-            regexps: b.regexps.build("argument")?,
-        };
-        arg_index.insert(key, idx);
-    }
-    let has_post_effects = compiled.iter().any(|r| {
-        r.rule.context.is_some()
-            || r.rule.suppress_output
-            || !r.rule.redact.is_empty()
-            || r.rule.max_output.is_some()
-    });
-    let mut any_path_keys = default_path_keys.clone();
-    let mut any_command_keys = default_command_keys.clone();
-    for r in &compiled {
-        if let Keys::Own(keys) = &r.path_keys {
-            any_path_keys.extend(keys.iter().cloned());
-        }
-        if let Keys::Own(keys) = &r.command_keys {
-            any_command_keys.extend(keys.iter().cloned());
-        }
-    }
-    let policy = Policy {
-        any_path_keys,
-        any_command_keys,
-        needs_buffer: compiled.iter().any(|r| r.has_buffer),
-        needs_backend: compiled.iter().any(|r| r.has_backend),
-        needs_model: compiled.iter().any(|r| r.has_model),
-        needs_cwd: true,
-        has_post_effects,
-        rules: compiled,
-        options,
-        default_path_keys,
-        default_command_keys,
-        needed_args,
-        tool_globs: tool_globs.build("tool")?,
-        tool_regexps: tool_regexps.build("tool")?,
-        always,
-        gates,
-        leaf_owner,
-        buffer: buffer.build("buffer")?,
-        backend: backend.build("backend")?,
-        model: model.build("model")?,
-        cwd: cwd.build("cwd")?,
-        path_abs: path_abs.build("path")?,
-        path_rel: path_rel.build("path")?,
-        cmd_prefix,
-        cmd_regexps: cmd_regexps.build("command")?,
-        arg_index,
-        arg_leaves: next_leaf,
-        redact_cache: Default::default(),
-        notes: Vec::new(),
-    };
-    crate::eval::check_examples(&policy)?;
-    Ok(policy)
 }

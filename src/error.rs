@@ -2,6 +2,8 @@
 //!
 //! Messages read like globset's: lowercase, one sentence, no final period,
 //! user input in backticks: ``rule 3 (`no-rm`): :path: invalid glob `[`: unclosed class``.
+//! Context (the file, the rule, the key, the argument, the line) is kept in
+//! fields and written by `Display`, never spliced into the message.
 
 use std::fmt;
 
@@ -27,11 +29,15 @@ impl fmt::Display for RuleRef {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// The policy file, when the rules came from one.
-    pub source: Option<String>,
+    pub source: Option<Box<str>>,
     /// The rule at fault, when one is.
     pub rule: Option<RuleRef>,
     /// The key at fault, without its colon (`path`, `decision`).
     pub key: Option<String>,
+    /// The argument of `:args` (or `:set-args`...) at fault.
+    pub argument: Option<Box<str>>,
+    /// The 1-based line of the rule in its policy file.
+    pub line: Option<u32>,
     /// What is wrong.
     pub message: String,
 }
@@ -43,6 +49,8 @@ impl Error {
             source: None,
             rule: None,
             key: None,
+            argument: None,
+            line: None,
             message: message.into(),
         }
     }
@@ -66,10 +74,26 @@ impl Error {
         self
     }
 
+    /// Attach the argument this error is about, unless one is attached already.
+    pub fn for_argument(mut self, argument: &str) -> Error {
+        if self.argument.is_none() {
+            self.argument = Some(argument.into());
+        }
+        self
+    }
+
+    /// Attach the line of the rule in its file, unless one is attached already.
+    pub fn at_line(mut self, line: usize) -> Error {
+        if self.line.is_none() {
+            self.line = Some(u32::try_from(line).unwrap_or(u32::MAX));
+        }
+        self
+    }
+
     /// Attach the file the rules came from.
     pub fn in_source(mut self, source: &str) -> Error {
         if self.source.is_none() {
-            self.source = Some(source.to_string());
+            self.source = Some(source.into());
         }
         self
     }
@@ -86,7 +110,14 @@ impl fmt::Display for Error {
         if let Some(key) = &self.key {
             write!(f, ":{key}: ")?;
         }
-        f.write_str(&self.message)
+        if let Some(argument) = &self.argument {
+            write!(f, "argument `{argument}`: ")?;
+        }
+        f.write_str(&self.message)?;
+        if let Some(line) = self.line {
+            write!(f, " (line {line})")?;
+        }
+        Ok(())
     }
 }
 

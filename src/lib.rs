@@ -1,22 +1,38 @@
 //! gptel-rust-hooks: a rule engine deciding every gptel tool call.
 //!
-//! The engine (`rule`, `compile`, `eval`, `path`, `shell`, `error`) never
-//! touches Emacs; `lisp` is the boundary, and this file is the module glue:
-//! the `#[defun]`s Emacs calls, each named `gptel-rust-hooks--mod-...`.
+//! The stages, each in its own file, imports running one way (from the
+//! boundary down): `rule` (rules and calls as written) -> `compile` (rules
+//! into a `policy`, built from `index` sets, examples checked by `examples`)
+//! -> `prepare` (a call's paths and commands, once) -> `matcher` (one rule
+//! against a prepared call) -> `eval` (the decision) -> `explain`, `post`
+//! (after the call, with `redact`). `path` and `shell` are leaves; `error`
+//! names the rule at fault; `record` keeps decisions for the log.
+//!
+//! Only this file and `lisp` (the boundary) touch Emacs: this file is the
+//! module glue, the `#[defun]`s Emacs calls, each named
+//! `gptel-rust-hooks--mod-...`.
 
 pub mod compile;
 pub mod error;
 pub mod eval;
+pub mod examples;
+pub mod explain;
+pub mod index;
 pub mod lisp;
+pub mod matcher;
 pub mod path;
+pub mod policy;
 pub mod post;
+pub mod prepare;
+pub mod record;
+pub mod redact;
 pub mod rule;
 pub mod shell;
+pub mod stamp;
 
-use compile::Policy;
 use emacs::{defun, Env, IntoLisp, Result, Value};
-use std::cell::RefCell;
-use std::collections::VecDeque;
+use policy::Policy;
+use record::Record;
 use std::time::Instant;
 
 emacs::plugin_is_GPL_compatible!();
@@ -43,25 +59,15 @@ fn init(_: &Env) -> Result<()> {
     Ok(())
 }
 
-/// What the last decision was, for the log.
-struct Last {
-    decision: Option<&'static str>,
-    matched: Vec<String>,
-    by: Option<String>,
-    reason: Option<String>,
-    micros: f64,
-}
-
-thread_local! {
-    static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
-    /// The decisions the log holds, oldest first, by increasing number: the
-    /// log keeps only a number per call, and reads a record when shown.
-    static RECORDS: RefCell<(i64, VecDeque<(i64, Last)>)> =
-        const { RefCell::new((0, VecDeque::new())) };
-}
-
 fn signal_rule_error<T>(env: &Env, e: error::Error) -> Result<T> {
     env.signal(rule_error, (e.to_string(),))
+}
+
+fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
+    env.signal(
+        call_error,
+        (format!("gptel-rust-hooks: malformed tool call: {why}"),),
+    )
 }
 
 /// Return the version of the gptel-rust-hooks module.
@@ -97,30 +103,7 @@ fn normalize(path: String, cwd: Option<String>) -> Result<Option<String>> {
 /// modification and change times and its inode.
 #[defun]
 fn stamp(env: &Env, files: Value<'_>) -> Result<i64> {
-    Ok(stamp_files(&lisp::read_strings(env, files)?))
-}
-
-fn stamp_files(files: &[String]) -> i64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    for file in files {
-        file.hash(&mut h);
-        for meta in [std::fs::symlink_metadata(file), std::fs::metadata(file)] {
-            match meta {
-                Ok(m) => {
-                    (m.len(), m.modified().ok(), m.is_dir()).hash(&mut h);
-                    #[cfg(unix)]
-                    {
-                        use std::os::unix::fs::MetadataExt;
-                        (m.dev(), m.ino(), m.ctime(), m.ctime_nsec()).hash(&mut h);
-                    }
-                }
-                Err(e) => e.raw_os_error().hash(&mut h),
-            }
-        }
-    }
-    // A fixnum on every Emacs.
-    (h.finish() >> 4) as i64
+    Ok(stamp::stamp_files(&lisp::read_strings(env, files)?))
 }
 
 /// Compile RULES, a list of rule plists, under OPTIONS into a policy.
@@ -129,22 +112,12 @@ fn stamp_files(files: &[String]) -> i64 {
 /// `:case-fold' and `:home'.  A bad rule signals `gptel-rust-hooks-rule-error'.
 #[defun(user_ptr(direct))]
 fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Policy> {
-    let options = match lisp::read_options(env, options) {
-        Ok(o) => o,
-        Err(e) => return signal_rule_error(env, e),
-    };
-    let value = match lisp::to_json(env, rules, 0, &mut lisp::MAX_RULE_NODES.clone()) {
-        Ok(v) => v,
-        Err(why) => return signal_rule_error(env, error::Error::new(format!("rules: {why}"))),
-    };
-    let rules = match rule::rules_from_value(&value) {
-        Ok(r) => r,
-        Err(e) => return signal_rule_error(env, e),
-    };
-    match compile::compile(rules, options) {
-        Ok(p) => Ok(p),
-        Err(e) => signal_rule_error(env, e),
-    }
+    let compiled = lisp::read_options(env, options).and_then(|options| {
+        let value = lisp::to_json(env, rules, 0, &mut lisp::MAX_RULE_NODES.clone())
+            .map_err(|why| error::Error::new(format!("rules: {why}")))?;
+        compile::compile(rule::rules_from_value(&value)?, options)
+    });
+    compiled.or_else(|e| signal_rule_error(env, e))
 }
 
 /// Compile LAYERS under OPTIONS into one policy.
@@ -155,26 +128,16 @@ fn compile<'e>(env: &'e Env, rules: Value<'e>, options: Value<'e>) -> Result<Pol
 /// `gptel-rust-hooks-rule-error' naming the file and the rule.
 #[defun(user_ptr(direct))]
 fn compile_layers<'e>(env: &'e Env, layers: Value<'e>, options: Value<'e>) -> Result<Policy> {
-    let options = match lisp::read_options(env, options) {
-        Ok(o) => o,
-        Err(e) => return signal_rule_error(env, e),
-    };
-    match lisp::read_layers(env, layers).and_then(|l| compile::compile_layers(l, options)) {
-        Ok(p) => Ok(p),
-        Err(e) => signal_rule_error(env, e),
-    }
+    let compiled = lisp::read_options(env, options)
+        .and_then(|options| compile::compile_layers(lisp::read_layers(env, layers)?, options));
+    compiled.or_else(|e| signal_rule_error(env, e))
 }
 
 /// Return what untrusted layers of POLICY had ignored, a list of strings.
 #[defun]
 fn notes<'e>(env: &'e Env, policy: Value<'e>) -> Result<Value<'e>> {
     let policy: &Policy = policy.into_rust()?;
-    let notes: Vec<Value> = policy
-        .notes
-        .iter()
-        .map(|n| n.as_str().into_lisp(env))
-        .collect::<Result<_>>()?;
-    env.list(&notes)
+    lisp::string_list(env, &policy.notes)
 }
 
 /// Return the number of rules of POLICY.
@@ -184,13 +147,6 @@ fn rule_count(policy: Value<'_>) -> Result<usize> {
     Ok(policy.rules.len())
 }
 
-fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
-    env.signal(
-        call_error,
-        (format!("gptel-rust-hooks: malformed tool call: {why}"),),
-    )
-}
-
 /// Decide the tool call INFO (a gptel hook plist) by POLICY; CWD is the request's directory.
 ///
 /// Return the plist for `gptel-pre-tool-call-functions'.  A call that cannot
@@ -198,33 +154,24 @@ fn malformed<'e>(env: &'e Env, why: &str) -> Result<Value<'e>> {
 #[defun]
 fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
     // A call that fails leaves no stale record for the log.
-    set_last(None);
+    record::set_last(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
-    let read = match lisp::read_call(env, policy, info, cwd, false, false) {
+    let read = match lisp::read_call(env, policy, info, cwd, false) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
     let outcome = eval::evaluate(policy, &read.call);
     let answer = lisp::answer(env, &outcome, &read.values)?;
-    let micros = start.elapsed().as_secs_f64() * 1e6;
-    set_last(Some(Last {
+    let label = |r: usize| policy.rules[r].label.clone();
+    record::set_last(Some(Record {
         decision: outcome.decision.map(rule::Decision::name),
-        matched: outcome
-            .decided
-            .matched
-            .iter()
-            .map(|&r| policy.rules[r].label.clone())
-            .collect(),
-        by: outcome.by.map(|r| policy.rules[r].label.clone()),
+        matched: outcome.decided.matched.iter().map(|&r| label(r)).collect(),
+        by: outcome.by.map(label),
         reason: outcome.reason.clone(),
-        micros,
+        micros: start.elapsed().as_secs_f64() * 1e6,
     }));
     Ok(answer)
-}
-
-fn set_last(value: Option<Last>) {
-    LAST.with(|last| *last.borrow_mut() = value);
 }
 
 /// Apply POLICY's post-call effects to the tool call INFO, which has `:result'.
@@ -234,11 +181,11 @@ fn set_last(value: Option<Last>) {
 /// are redacted), and then crosses the boundary once each way.
 #[defun]
 fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
-    set_last(None);
+    record::set_last(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
     let record = |outcome: &post::PostOutcome| {
-        set_last(Some(Last {
+        record::set_last(Some(Record {
             decision: None,
             matched: outcome
                 .applied
@@ -259,20 +206,20 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
         record(&outcome);
         return ().into_lisp(env);
     }
-    let mut read = match lisp::read_call(env, policy, info, cwd, false, false) {
+    let read = match lisp::read_call(env, policy, info, cwd, false) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
     let applied = post::applying(policy, &read.call);
     if post::needs_result(policy, &applied) {
-        read.call.result = match lisp::read_result(env, info) {
+        let result = match lisp::read_result(env, info) {
             Ok(r) => r,
             Err(why) => return malformed(env, &why),
         };
         outcome = post::apply(
             policy,
             &read.call.name,
-            read.call.result.as_deref().unwrap_or(""),
+            result.as_deref().unwrap_or(""),
             applied,
         );
     } else {
@@ -296,28 +243,27 @@ fn explain<'e>(
     cwd: Value<'e>,
 ) -> Result<Value<'e>> {
     let policy: &Policy = policy.into_rust()?;
-    let read = match lisp::read_call(env, policy, info, cwd, false, true) {
+    let read = match lisp::read_call(env, policy, info, cwd, true) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
-    eval::explain(policy, &read.call).to_string().into_lisp(env)
+    explain::explain(policy, &read.call)
+        .to_string()
+        .into_lisp(env)
 }
 
 /// Forget the last decision, so that a call failing before it is decided
 /// is not credited with an earlier call's rules.
 #[defun]
 fn forget_last() -> Result<()> {
-    set_last(None);
+    record::set_last(None);
     Ok(())
 }
 
 /// Return what the last decision was: (DECISION MATCHED BY REASON MICROSECONDS).
 #[defun]
 fn last(env: &Env) -> Result<Value<'_>> {
-    LAST.with(|last| match &*last.borrow() {
-        None => ().into_lisp(env),
-        Some(l) => last_list(env, l),
-    })
+    record::with_last(|last| lisp::record_list(env, last))
 }
 
 /// Keep the last decision among the KEEP latest kept, and return its number.
@@ -328,20 +274,7 @@ fn last(env: &Env) -> Result<Value<'_>> {
 /// while it is among the KEEP latest.
 #[defun]
 fn take_last(keep: i64) -> Result<Option<i64>> {
-    let Some(last) = LAST.with(|last| last.borrow_mut().take()) else {
-        return Ok(None);
-    };
-    let keep = usize::try_from(keep).unwrap_or(0).clamp(1, 1 << 20);
-    Ok(Some(RECORDS.with(|records| {
-        let mut records = records.borrow_mut();
-        records.0 += 1;
-        let id = records.0;
-        records.1.push_back((id, last));
-        while records.1.len() > keep {
-            records.1.pop_front();
-        }
-        id
-    })))
+    Ok(record::keep_last(keep))
 }
 
 /// Return the decision number ID kept by `gptel-rust-hooks--mod-take-last'.
@@ -350,30 +283,5 @@ fn take_last(keep: i64) -> Result<Option<i64>> {
 /// `gptel-rust-hooks--mod-last'; nil when ID is no longer kept.
 #[defun]
 fn record_data(env: &Env, id: i64) -> Result<Value<'_>> {
-    RECORDS.with(|records| {
-        let records = records.borrow();
-        match records.1.binary_search_by_key(&id, |(i, _)| *i) {
-            Ok(at) => last_list(env, &records.1[at].1),
-            Err(_) => ().into_lisp(env),
-        }
-    })
-}
-
-fn last_list<'e>(env: &'e Env, l: &Last) -> Result<Value<'e>> {
-    let decision = match l.decision {
-        Some(d) => env.intern(d)?,
-        None => ().into_lisp(env)?,
-    };
-    let matched: Vec<Value> = l
-        .matched
-        .iter()
-        .map(|m| m.as_str().into_lisp(env))
-        .collect::<Result<_>>()?;
-    env.list((
-        decision,
-        env.list(&matched)?,
-        l.by.clone(),
-        l.reason.clone(),
-        l.micros,
-    ))
+    record::with_kept(id, |kept| lisp::record_list(env, kept))
 }

@@ -7,9 +7,10 @@
 //! circular and dotted lists are refused by `vconcat`, nesting and size are
 //! bounded, and text that is not UTF-8 becomes an opaque value.
 
-use crate::compile::{Layer, Options, Policy};
 use crate::error::Error;
 use crate::eval::{ArgSource, Outcome};
+use crate::policy::{Layer, Options, Policy};
+use crate::record::Record;
 use crate::rule::{Arg, Call, Decision};
 use emacs::{Env, IntoLisp, Result, Value, Vector};
 use serde_json::{Map, Number, Value as Json};
@@ -351,7 +352,6 @@ pub fn read_call<'e>(
     policy: &Policy,
     info: Value<'e>,
     cwd: Value<'e>,
-    post: bool,
     read_all: bool,
 ) -> std::result::Result<LispCall<'e>, Malformed> {
     let get = |key: &'static emacs::OnceGlobalRef| -> std::result::Result<Value<'e>, Malformed> {
@@ -363,9 +363,7 @@ pub fn read_call<'e>(
     call.name = match name.into_rust::<String>() {
         Ok(text) => text,
         Err(_) => match kind(env, name).map_err(|e| e.to_string())? {
-            Kind::Str => name
-                .into_rust::<String>()
-                .map_err(|_| "the tool name is not valid UTF-8 text".to_string())?,
+            Kind::Str => return Err("the tool name is not valid UTF-8 text".into()),
             _ => return Err("the call has no tool name (:name is not a string)".into()),
         },
     };
@@ -432,9 +430,6 @@ pub fn read_call<'e>(
     }
     if cwd.is_not_nil() {
         call.cwd = cwd.into_rust::<String>().ok();
-    }
-    if post {
-        call.result = read_result(env, info)?;
     }
     Ok(LispCall { call, values })
 }
@@ -659,4 +654,31 @@ pub fn read_layers(env: &Env, v: Value<'_>) -> std::result::Result<Vec<Layer>, E
         });
     }
     Ok(layers)
+}
+
+/// A list of the strings ITEMS.
+pub fn string_list<'e>(env: &'e Env, items: &[String]) -> Result<Value<'e>> {
+    let values: Vec<Value> = items
+        .iter()
+        .map(|m| m.as_str().into_lisp(env))
+        .collect::<Result<_>>()?;
+    env.list(&values)
+}
+
+/// A decision record as (DECISION MATCHED BY REASON MICROSECONDS), or nil.
+pub fn record_list<'e>(env: &'e Env, record: Option<&Record>) -> Result<Value<'e>> {
+    let Some(r) = record else {
+        return ().into_lisp(env);
+    };
+    let decision = match r.decision {
+        Some(d) => env.intern(d)?,
+        None => ().into_lisp(env)?,
+    };
+    env.list((
+        decision,
+        string_list(env, &r.matched)?,
+        r.by.clone(),
+        r.reason.clone(),
+        r.micros,
+    ))
 }

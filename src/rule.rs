@@ -271,10 +271,7 @@ fn arg_matcher(key: &str, value: &Json) -> Result<ArgMatcher> {
             for (kind, operand) in map {
                 let ctx = format!("{key} {kind}");
                 let named = |e: Error| {
-                    Error::key(
-                        "args",
-                        format!("argument `{key}`: :{kind}: {}", e.message),
-                    )
+                    Error::key("args", format!(":{kind}: {}", e.message)).for_argument(key)
                 };
                 let m = match kind.as_str() {
                     "glob" => ArgMatcher::Glob(string(&ctx, operand).map_err(named)?),
@@ -304,11 +301,12 @@ fn arg_matcher(key: &str, value: &Json) -> Result<ArgMatcher> {
         other => Err(Error::key(
             "args",
             format!(
-                "argument `{key}`: expected a glob string or a matcher such as (:regexp RE), got {} `{}`",
+                "expected a glob string or a matcher such as (:regexp RE), got {} `{}`",
                 type_name(other),
                 short(other)
             ),
-        )),
+        )
+        .for_argument(key)),
     }
 }
 
@@ -701,13 +699,11 @@ pub fn rules_from_json_text(text: &str) -> Result<(Vec<Rule>, Vec<Option<usize>>
         ))
     })?;
     let lines = element_lines(text);
-    let rules = rules_from_value(&value).map_err(|mut e| {
-        if let Some(rule) = &e.rule {
-            if let Some(line) = lines.get(rule.index) {
-                e.message = format!("{} (line {line})", e.message);
-            }
+    let rules = rules_from_value(&value).map_err(|e| {
+        match e.rule.as_ref().and_then(|rule| lines.get(rule.index)) {
+            Some(&line) => e.at_line(line),
+            None => e,
         }
-        e
     })?;
     let lines = (0..rules.len()).map(|i| lines.get(i).copied()).collect();
     Ok((rules, lines))

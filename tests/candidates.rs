@@ -4,8 +4,10 @@
 //! what the whole glob matches.
 
 use globset::{GlobBuilder, GlobSetBuilder};
-use gptel_rust_hooks::compile::{compile, glob_branches, Options};
-use gptel_rust_hooks::eval::{decide, Prepared};
+use gptel_rust_hooks::compile::{compile, glob_branches};
+use gptel_rust_hooks::eval::decide;
+use gptel_rust_hooks::policy::Options;
+use gptel_rust_hooks::prepare::Prepared;
 use gptel_rust_hooks::rule::{rules_from_value, Arg, Call};
 use serde_json::json;
 

@@ -7,9 +7,11 @@
 //! Shell parsing and path normalization have their own suites; the few cases
 //! here that need them are in `mod needs_shell_and_path`.
 
-use gptel_rust_hooks::compile::{self, Options, Policy};
+use gptel_rust_hooks::compile;
 use gptel_rust_hooks::error::Error;
 use gptel_rust_hooks::eval::{self, ArgSource, Decided, Outcome};
+use gptel_rust_hooks::explain;
+use gptel_rust_hooks::policy::{Options, Policy};
 use gptel_rust_hooks::rule::{self, Call, Decision};
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
@@ -1288,7 +1290,7 @@ fn explain_lists_every_rule_and_matcher() {
                "matched-after-edits": null, "deciding": index == 1, "matchers": matchers})
         };
     assert_eq!(
-        eval::explain(&p, &c),
+        explain::explain(&p, &c),
         json!({
             "call": {"name": "shell", "args": {"command": "rm -rf /"}, "model": "claude"},
             "rules": [
@@ -1331,7 +1333,7 @@ fn explain_shows_decision_before_and_after_edits() {
         {"id": "forced", "tool": "run", "args": {"force": {"equal": true}}, "decision": "ask"},
     ]));
     let c = call(json!({"name": "run", "args": {"n": 1}}));
-    let e = eval::explain(&p, &c);
+    let e = explain::explain(&p, &c);
     assert_eq!(
         json!({
             "matched": e["matched"],
@@ -1359,7 +1361,7 @@ fn explain_shows_decision_before_and_after_edits() {
 #[test]
 fn explain_default_decision() {
     let p = policy_with(json!([{"tool": "other", "decision": "deny"}]), Some(Ask));
-    let e = eval::explain(&p, &call(json!({"name": "shell"})));
+    let e = explain::explain(&p, &call(json!({"name": "shell"})));
     assert_eq!(
         json!([
             e["decision"],
@@ -1375,7 +1377,7 @@ fn explain_default_decision() {
 #[test]
 fn explain_rule_without_matchers() {
     let p = policy(json!([{"decision": "allow", "result": "r"}]));
-    let e = eval::explain(&p, &call(json!({"name": "x"})));
+    let e = explain::explain(&p, &call(json!({"name": "x"})));
     assert_eq!(
         (e["rules"].clone(), e["result"].clone()),
         (
@@ -1390,7 +1392,7 @@ fn explain_rule_without_matchers() {
 #[test]
 fn explain_missing_argument() {
     let p = policy(json!([{"args": {"command": {"present": true}}}]));
-    let e = eval::explain(&p, &call(json!({"name": "x"})));
+    let e = explain::explain(&p, &call(json!({"name": "x"})));
     assert_eq!(
         e["rules"][0]["matchers"],
         json!([{"matcher": "args", "matched": false, "on": {"key": "command", "value": null},
@@ -1629,7 +1631,8 @@ mod needs_shell_and_path {
 }
 
 mod raw_scans {
-    use gptel_rust_hooks::eval::{fallback_forms, substitution_regions};
+    use gptel_rust_hooks::path::fallback_forms;
+    use gptel_rust_hooks::shell::substitution_regions;
     use proptest::prelude::*;
 
     proptest! {

@@ -1,8 +1,9 @@
 //! Explanations (what each matcher wanted, the prefix that matched, the
 //! edits) and where policy-file errors point (file, rule, line).
 
-use gptel_rust_hooks::compile::{compile, compile_layers, Layer, Options, Policy};
-use gptel_rust_hooks::eval;
+use gptel_rust_hooks::compile::{compile, compile_layers};
+use gptel_rust_hooks::explain;
+use gptel_rust_hooks::policy::{Layer, Options, Policy};
 use gptel_rust_hooks::rule::{rules_from_json_text, rules_from_value, Call};
 use serde_json::{json, Value as Json};
 
@@ -42,7 +43,7 @@ fn matchers_say_what_they_want() {
         {"id": "r", "tool": ["shell", "bash"], "tool-regexp": "^sh",
          "args": {"n": {"min": 1}, "m": ["a*", {"regexp": "b"}]}, "model": "gpt-*"}
     ]));
-    let e = eval::explain(
+    let e = explain::explain(
         &p,
         &call(json!({"name": "shell", "args": {"n": 2, "m": "x"}})),
     );
@@ -69,7 +70,7 @@ fn command_prefix_check_names_the_prefix() {
     let p = policy(
         json!([{"tool": "shell", "command-prefix": ["git status", "ls"], "decision": "deny"}]),
     );
-    let e = eval::explain(
+    let e = explain::explain(
         &p,
         &call(json!({"name": "shell", "args": {"command": "git status -s"}})),
     );
@@ -87,7 +88,7 @@ fn edits_and_effects_are_listed() {
         {"id": "r", "tool": "shell", "remove-args": ["env"], "set-args": {"x": 1}},
         {"id": "other", "tool": "read_file", "set-args": {"y": 2}},
     ]));
-    let e = eval::explain(
+    let e = explain::explain(
         &p,
         &call(json!({"name": "shell", "args": {"command": "ls", "env": "A=1"}})),
     );
@@ -119,7 +120,7 @@ fn edits_of_a_denied_call_are_not_applied() {
         {"tool": "shell", "set-args": {"x": 1}},
         {"id": "no", "tool": "shell", "decision": "deny"},
     ]));
-    let e = eval::explain(&p, &call(json!({"name": "shell", "args": {}})));
+    let e = explain::explain(&p, &call(json!({"name": "shell", "args": {}})));
     assert_eq!(
         (
             e["edits"].as_array().map(Vec::len),
@@ -133,7 +134,7 @@ fn edits_of_a_denied_call_are_not_applied() {
 #[test]
 fn result_rule_is_named() {
     let p = policy(json!([{"id": "canned", "tool": "w", "result": "Sunny."}]));
-    let e = eval::explain(&p, &call(json!({"name": "w"})));
+    let e = explain::explain(&p, &call(json!({"name": "w"})));
     assert_eq!(
         (e["result"].clone(), e["result-rule"].clone()),
         (json!("Sunny."), json!("canned"))

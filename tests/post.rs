@@ -5,11 +5,10 @@
 //! Secret-looking test strings are assembled at run time so that no literal
 //! in this file looks like a credential to a scanner.
 
-use gptel_rust_hooks::compile::{compile, Options, Policy};
-use gptel_rust_hooks::post::{
-    self, post, redact, redactor, redactor_for, truncate, withheld, PostOutcome, Redactor,
-    REDACTED, SECRET_PATTERNS,
-};
+use gptel_rust_hooks::compile::compile;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::post::{self, post, redactor, truncate, withheld, PostOutcome};
+use gptel_rust_hooks::redact::{self, redact, redactor_for, Redactor, REDACTED, SECRET_PATTERNS};
 use gptel_rust_hooks::rule::{rules_from_json_text, Call};
 use serde_json::json;
 use std::time::Instant;
@@ -389,7 +388,7 @@ fn patterns_of_all_applying_rules_joined_into_one_regexp() {
 fn duplicate_group_names_still_redact_every_pattern() {
     // Joining these fails (a group name repeats); each still applies.
     let patterns = ["(?P<n>\\d{4})-x", "(?P<n>[A-Z]{3})-y"];
-    assert!(post::join(&patterns).is_none());
+    assert!(redact::join(&patterns).is_none());
     assert!(matches!(redactor_for(&patterns), Redactor::Each(_)));
     let p = policy(json!([
         {"tool": "*", "redact": patterns[0]},
@@ -688,7 +687,8 @@ fn multi_megabyte_no_rule_applies_untouched() {
 
 #[test]
 fn untrusted_layer_keeps_tightening_effects() {
-    use gptel_rust_hooks::compile::{compile_layers, Layer};
+    use gptel_rust_hooks::compile::compile_layers;
+    use gptel_rust_hooks::policy::Layer;
     let (rules, lines) = rules_from_json_text(
         &json!([{"tool": "*", "redact": "s3cr3t", "max-output": 100, "context": "dropped"}])
             .to_string(),

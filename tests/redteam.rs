@@ -30,8 +30,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use gptel_rust_hooks::compile::{self, Options, Policy};
+use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
+use gptel_rust_hooks::explain;
+use gptel_rust_hooks::policy::{Options, Policy};
 use gptel_rust_hooks::rule::{self, Call, Decision};
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
@@ -280,7 +282,7 @@ fn run_family(family: &str) {
                 show_call(&call_json)
             );
             if explain {
-                let ex = eval::explain(&policy, &call);
+                let ex = explain::explain(&policy, &call);
                 line.push_str(&format!(
                     "\n{}",
                     serde_json::to_string_pretty(&ex).unwrap_or_default()

@@ -30,9 +30,12 @@
 //! the like are opaque, since bash evaluates variable values there as code.
 
 mod guard;
+mod scan;
 mod walk;
 mod word;
 mod wrap;
+
+pub use scan::{second_looks, substitution_regions};
 
 /// One simple command after normalization.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -1,0 +1,270 @@
+//! The explain document: every rule, each of its matchers with what it was
+//! checked on and what it asks for, the edits and the outcome, as JSON.
+
+use crate::eval::{edited_call, evaluate};
+use crate::matcher::{CommandMatcher, On};
+use crate::path;
+use crate::policy::Policy;
+use crate::prepare::{key_of, CmdCand, PathCand, PathSource, Prepared};
+use crate::rule::{Arg, ArgMatcher, Call, Decision, Rule};
+use crate::shell::SimpleCommand;
+use serde_json::{json, Value as Json};
+
+/// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
+pub fn explain(policy: &Policy, call: &Call) -> Json {
+    path::with_memo(|| explain_in_memo(policy, call))
+}
+
+fn explain_in_memo(policy: &Policy, call: &Call) -> Json {
+    let prepared = Prepared::new(policy, call);
+    let outcome = evaluate(policy, call);
+    let rules: Vec<Json> = policy
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(r, rule)| {
+            let (matched, checks) = prepared.check_rule(r, true);
+            let mut nth_arg = 0;
+            let matchers: Vec<Json> = checks
+                .iter()
+                .map(|c| {
+                    let want = wanted(&rule.rule, c.matcher, nth_arg);
+                    if c.matcher == "args" {
+                        nth_arg += 1;
+                    }
+                    let on = c.on.as_ref().map_or(Json::Null, |on| on_json(policy, on));
+                    json!({"matcher": c.matcher, "matched": c.matched, "on": on, "want": want})
+                })
+                .collect();
+            json!({
+                "index": rule.origin.index + 1,
+                "source": rule.origin.source,
+                "line": rule.origin.line,
+                "trusted": rule.origin.trusted,
+                "id": rule.label,
+                "decision": rule.rule.decision.map(Decision::name),
+                "effects": effects_json(&rule.rule),
+                "matched": matched,
+                "matched-after-edits": outcome.redecided.as_ref().map(|d| d.matched.contains(&r)),
+                "deciding": outcome.by == Some(r),
+                "matchers": matchers,
+            })
+        })
+        .collect();
+    let edited = outcome
+        .args
+        .as_ref()
+        .map(|a| edited_call(call, a).to_json()["args"].clone());
+    let edits: Vec<Json> = outcome
+        .decided
+        .matched
+        .iter()
+        .map(|&r| &policy.rules[r])
+        .filter(|rule| {
+            !(rule.rule.set_args.is_empty()
+                && rule.rule.default_args.is_empty()
+                && rule.rule.remove_args.is_empty())
+        })
+        .map(|rule| {
+            json!({
+                "rule": rule.label,
+                "source": rule.origin.source,
+                "line": rule.origin.line,
+                "set-args": pairs_json(&rule.rule.set_args),
+                "default-args": pairs_json(&rule.rule.default_args),
+                "remove-args": rule.rule.remove_args,
+            })
+        })
+        .collect();
+    json!({
+        "call": call.to_json(),
+        "rules": rules,
+        "matched": outcome.decided.matched.iter().map(|&r| policy.rules[r].label.clone()).collect::<Vec<_>>(),
+        "decision-before-edits": outcome.decided.decision.map(Decision::name),
+        "decision-after-edits": outcome.redecided.as_ref().and_then(|d| d.decision).map(Decision::name),
+        "edits": edits,
+        "edits-applied": outcome.args.is_some(),
+        "edited-args": edited,
+        "decision": outcome.decision.map(Decision::name),
+        "by-default": outcome.by_default,
+        "deciding-rule": outcome.by.map(|r| policy.rules[r].label.clone()),
+        "reason": outcome.reason,
+        "result": outcome.result,
+        "result-rule": outcome.result_by.map(|r| policy.rules[r].label.clone()),
+        "notes": policy.notes,
+    })
+}
+
+/// What rule matcher MATCHER asks for, for explanations; NTH_ARG is the
+/// position of an `args` check among the rule's argument matchers.
+fn wanted(rule: &Rule, matcher: &str, nth_arg: usize) -> Json {
+    match matcher {
+        "tool" => json!(rule.tool),
+        "tool-regexp" => json!(rule.tool_regexp),
+        "args" => match rule.args.get(nth_arg) {
+            Some((key, m)) => json!({"key": key, "matcher": arg_matcher_json(m)}),
+            None => Json::Null,
+        },
+        "path" => json!(rule.path),
+        "path-outside" => json!(rule.path_outside),
+        "command-prefix" => json!(rule.command_prefix),
+        "command-regexp" => json!(rule.command_regexp),
+        "buffer" => json!(rule.buffer),
+        "backend" => json!(rule.backend),
+        "model" => json!(rule.model),
+        "cwd" => json!(rule.cwd),
+        _ => Json::Null,
+    }
+}
+
+/// An argument matcher in its serde form, as a rule would write it.
+pub fn arg_matcher_json(m: &ArgMatcher) -> Json {
+    match m {
+        ArgMatcher::Glob(g) => json!(g),
+        ArgMatcher::Regexp(r) => json!({ "regexp": r }),
+        ArgMatcher::Equal(v) => json!({ "equal": v }),
+        ArgMatcher::Present(b) => json!({ "present": b }),
+        ArgMatcher::MaxLength(n) => json!({ "max-length": n }),
+        ArgMatcher::Min(n) => json!({ "min": n }),
+        ArgMatcher::Max(n) => json!({ "max": n }),
+        ArgMatcher::Any(items) => Json::Array(items.iter().map(arg_matcher_json).collect()),
+        ArgMatcher::All(items) => Json::Array(vec![json!({
+            "all": items.iter().map(arg_matcher_json).collect::<Vec<_>>()
+        })]),
+    }
+}
+
+fn pairs_json(pairs: &[(String, Json)]) -> Json {
+    Json::Object(pairs.iter().cloned().collect())
+}
+
+/// The effects a rule gives besides its decision, as written (empty ones left out).
+fn effects_json(rule: &Rule) -> Json {
+    let mut map = serde_json::Map::new();
+    let mut put = |k: &str, v: Json| {
+        map.insert(k.to_string(), v);
+    };
+    if let Some(r) = &rule.reason {
+        put("reason", json!(r));
+    }
+    if !rule.set_args.is_empty() {
+        put("set-args", pairs_json(&rule.set_args));
+    }
+    if !rule.default_args.is_empty() {
+        put("default-args", pairs_json(&rule.default_args));
+    }
+    if !rule.remove_args.is_empty() {
+        put("remove-args", json!(rule.remove_args));
+    }
+    if let Some(r) = &rule.result {
+        put("result", json!(r));
+    }
+    if let Some(c) = &rule.context {
+        put("context", json!(c));
+    }
+    if rule.suppress_output {
+        put("suppress-output", json!(true));
+    }
+    if !rule.redact.is_empty() {
+        put("redact", json!(rule.redact));
+    }
+    if let Some(n) = rule.max_output {
+        put("max-output", json!(n));
+    }
+    Json::Object(map)
+}
+
+/// What a matcher was checked on, as JSON.
+fn on_json(policy: &Policy, on: &On<'_>) -> Json {
+    match on {
+        On::Name(name) => json!(name),
+        On::Arg { key, value } => json!({"key": key, "value": value.map(Arg::to_json)}),
+        On::Paths(cands) => paths_json(cands),
+        On::Commands { cands, rule, kind } => {
+            let prefixes: Vec<Vec<String>> = match kind {
+                CommandMatcher::Prefix => policy.rules[*rule]
+                    .rule
+                    .command_prefix
+                    .iter()
+                    .filter_map(|p| crate::compile::prefix_words(p).ok())
+                    .collect(),
+                CommandMatcher::Regexp => Vec::new(),
+            };
+            commands_json(cands, *rule, *kind, &prefixes)
+        }
+    }
+}
+
+fn paths_json(cands: &[(&PathCand, bool)]) -> Json {
+    Json::Array(
+        cands
+            .iter()
+            .map(|(c, matched)| {
+                json!({
+                    "raw": c.raw,
+                    "path": c.norm.as_ref().ok(),
+                    "lexical": c.lexical,
+                    "unreadable": c.norm.as_ref().err(),
+                    "from": match &c.source {
+                        PathSource::Arg(_) => "argument",
+                        PathSource::Redirect(_) => "redirection",
+                        PathSource::Word(_) => "command word",
+                    },
+                    "key": key_of(&c.source),
+                    "matched": matched,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The first of PREFIXES that the words of CMD start with, as written.
+fn matched_prefix(cmd: &SimpleCommand, prefixes: &[Vec<String>]) -> Option<String> {
+    prefixes
+        .iter()
+        .find(|p| {
+            [&cmd.argv, &cmd.written]
+                .iter()
+                .any(|words| words.len() >= p.len() && words[..p.len()] == p[..])
+        })
+        .map(|p| p.join(" "))
+}
+
+fn commands_json(
+    cands: &[&CmdCand],
+    r: usize,
+    kind: CommandMatcher,
+    prefixes: &[Vec<String>],
+) -> Json {
+    Json::Array(
+        cands
+            .iter()
+            .flat_map(|c| {
+                let mut items: Vec<Json> = c
+                    .line
+                    .commands
+                    .iter()
+                    .zip(&c.hits)
+                    .map(|(cmd, h)| {
+                        let mut item = json!({
+                            "key": c.key,
+                            "command": cmd.argv.join(" "),
+                            "written": cmd.written.join(" "),
+                            "privileged": cmd.privileged,
+                            "opaque": cmd.opaque,
+                            "matched": kind.hit(h, r),
+                        });
+                        if kind == CommandMatcher::Prefix {
+                            item["prefix"] = json!(matched_prefix(cmd, prefixes));
+                        }
+                        item
+                    })
+                    .collect();
+                if let Some(why) = &c.line.opaque {
+                    items.push(json!({"key": c.key, "opaque": why, "matched": false}));
+                }
+                items
+            })
+            .collect(),
+    )
+}

@@ -1,0 +1,132 @@
+//! Other readings of a path that the strict normalization refuses, and a
+//! shell glob's matches: what deny-side rules see besides the normal form.
+
+use super::{collapse, join, realpath};
+
+/// Most files one shell glob is expanded to.
+const MAX_GLOB_MATCHES: usize = 256;
+/// Most entries of one directory read while expanding a shell glob.
+const MAX_DIR_ENTRIES: usize = 4096;
+
+/// Readings of RAW that a kernel, a shell or another program could give
+/// it, for paths the strict normalization refuses: `$HOME`/`$PWD`/`~+`
+/// expanded, a TRAMP, `/:` or `file://` prefix dropped, `/proc/self/root`
+/// dropped, repeated slashes collapsed, `.` and `..` collapsed lexically,
+/// and the longest existing prefix resolved by the kernel before `..`.
+pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<String> {
+    let mut text: String = raw.chars().filter(|c| !c.is_control()).collect();
+    if let Some(h) = home {
+        for var in ["${HOME}", "$HOME"] {
+            text = text.replace(var, h);
+        }
+    }
+    if let Some(c) = cwd {
+        for var in ["${PWD}", "$PWD", "~+"] {
+            text = text.replace(var, c);
+        }
+    }
+    if let Some(rest) = text.strip_prefix("file://") {
+        text = rest.to_string();
+    }
+    if let Some(rest) = text.strip_prefix("/:") {
+        text = rest.to_string();
+    }
+    // `/method:host:/path`: the remote part names a path on some host.
+    if let Some(rest) = text.strip_prefix('/') {
+        let first = rest.split('/').next().unwrap_or("");
+        if first.contains(':') {
+            text = rest[first.len()..].to_string();
+        }
+    }
+    if text == "~" || text.starts_with("~/") {
+        match home {
+            Some(h) => text = format!("{h}{}", &text[1..]),
+            None => return Vec::new(),
+        }
+    }
+    if !text.starts_with('/') {
+        match cwd {
+            Some(c) => text = format!("{}/{text}", c.trim_end_matches('/')),
+            None => return Vec::new(),
+        }
+    }
+    let mut parts: Vec<&str> = text
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.len() >= 3 && parts[0] == "proc" && parts[2] == "root" {
+        parts.drain(..3);
+    }
+    let lexical = join(&collapse(parts.iter().copied()));
+    let mut forms = vec![lexical];
+    // The kernel resolves links before `..`: canonicalize the longest
+    // existing prefix as written, then collapse the rest.
+    for cut in (1..=parts.len()).rev() {
+        let prefix = format!("/{}", parts[..cut].join("/"));
+        if let Some(real) = realpath(&prefix) {
+            let comps = real.split('/').chain(parts[cut..].iter().copied());
+            forms.push(join(&collapse(comps)));
+            break;
+        }
+    }
+    forms.dedup();
+    forms
+}
+
+/// The files a shell glob WORD names now, as bash would expand it against
+/// HOME and CWD (dot files included, which only widens what deny rules see).
+pub fn expand_glob(
+    word: &str,
+    home: Option<&str>,
+    cwd: Option<&str>,
+    case_fold: bool,
+) -> Vec<String> {
+    let text = match (word.strip_prefix('~'), home) {
+        (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+            format!("{h}{rest}")
+        }
+        _ => word.to_string(),
+    };
+    let text = if text.starts_with('/') {
+        text
+    } else {
+        match cwd {
+            Some(c) => format!("{}/{text}", c.trim_end_matches('/')),
+            None => return Vec::new(),
+        }
+    };
+    let mut found = vec![String::new()];
+    for part in text.split('/').filter(|p| !p.is_empty()) {
+        let mut next = Vec::new();
+        for base in &found {
+            if !part.contains(['*', '?', '[']) {
+                next.push(format!("{base}/{part}"));
+                continue;
+            }
+            let Ok(glob) = globset::GlobBuilder::new(part)
+                .literal_separator(true)
+                .case_insensitive(case_fold)
+                .build()
+            else {
+                continue;
+            };
+            let matcher = glob.compile_matcher();
+            let dir = if base.is_empty() { "/" } else { base.as_str() };
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            for entry in entries.flatten().take(MAX_DIR_ENTRIES) {
+                let name = entry.file_name().to_string_lossy().into_owned();
+                if matcher.is_match(&name) && next.len() < MAX_GLOB_MATCHES {
+                    next.push(format!("{base}/{name}"));
+                }
+            }
+        }
+        found = next;
+        if found.is_empty() {
+            break;
+        }
+    }
+    found.retain(|f| !f.is_empty());
+    found
+}
