@@ -19,17 +19,24 @@
 //! very deep nesting and contains `unwrap`s, so a parse is bounded first (length, counted
 //! nesting), lines longer than a few hundred bytes run on a thread of their own with a
 //! large stack, and a panic anywhere makes the line opaque. A plain line (ordinary words
-//! and `;` `&&` `||` `|` only) is split without brush-parser, see `walk::plain_commands`;
+//! and `;` `&&` `||` `|` only) is split without brush-parser, see `plain::plain_commands`;
 //! `tests/shell.rs` checks both readings agree.
 //!
 //! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
 //! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
-//! only the wrappers listed in `wrap.rs` are looked through; globs and expansions in
+//! only the wrappers listed in `wrap/` are looked through; globs and expansions in
 //! arguments are kept as written (`rm $opts /` is not `rm -rf /`); `xargs` appends
 //! arguments we cannot see. Arithmetic on variables, `declare -i`, array subscripts and
 //! the like are opaque, since bash evaluates variable values there as code.
 
+// The files: `walk` (brush-parser's syntax tree), `expand` (words and what nests in
+// them), `plain` (the shortcut for plain lines), `guess` (commands guessed where a parse
+// fails), `scan` (raw second looks), `guard` (bounds and the parser thread), `word`
+// (word helpers), `wrap/` (wrappers, privileged commands, builtins).
+mod expand;
 mod guard;
+mod guess;
+mod plain;
 mod scan;
 mod walk;
 mod word;

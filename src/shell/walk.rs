@@ -1,27 +1,28 @@
 //! The walk over brush-parser's syntax tree: every simple command, every word, every
 //! redirection, and the command lines nested in words.
 
+use super::expand::{arith, expand_word, heredoc, word};
 use super::guard;
+use super::guess::{fallback_raw, fallback_tokens};
+use super::plain::plain_commands;
 use super::word::{
-    arith_is_literal, expand_braces, is_dangerous_var, is_inert_var_name, show,
-    subscript_is_literal, unbackquote, Word,
+    arith_is_literal, is_dangerous_var, is_inert_var_name, show, subscript_is_literal, Word,
 };
 use super::{wrap, CommandLine, MAX_DEPTH};
 use brush_parser::ast;
-use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPieceWithSource};
-use brush_parser::{ParserOptions, Token};
+use brush_parser::ParserOptions;
 use std::rc::Rc;
 
 /// Deepest syntax tree walked; brush-parser's own bound (see `guard`) is larger.
-const MAX_AST_DEPTH: usize = 200;
+pub(crate) const MAX_AST_DEPTH: usize = 200;
 /// Most simple commands kept for one line.
-const MAX_COMMANDS: usize = 10_000;
+pub(crate) const MAX_COMMANDS: usize = 10_000;
 /// Most words brace expansion may add to one line.
-const MAX_EXPANDED_WORDS: usize = 10_000;
+pub(crate) const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most words one brace expansion may give.
-const BRACE_LIMIT: usize = 256;
+pub(crate) const BRACE_LIMIT: usize = 256;
 /// Most `{` in a word handed to brush-parser's (recursive) brace expansion parser.
-const MAX_BRACES_IN_WORD: usize = 64;
+pub(crate) const MAX_BRACES_IN_WORD: usize = 64;
 
 /// The command that a nested command line was given to (`bash -c STR`, `eval STR`):
 /// commands found in STR are written as that command.
@@ -63,12 +64,12 @@ impl Frame {
 /// The line being built.
 pub(crate) struct Cx {
     pub out: CommandLine,
-    words_left: usize,
-    opts: ParserOptions,
+    pub words_left: usize,
+    pub opts: ParserOptions,
     /// The walk stopped at `MAX_AST_DEPTH` in the line being walked.
-    too_deep: bool,
+    pub too_deep: bool,
     /// Guess from raw text only; never call brush-parser.
-    raw_only: bool,
+    pub raw_only: bool,
     /// Parse every line with brush-parser, plain ones too (see [`plain_commands`]).
     pub no_shortcut: bool,
 }
@@ -81,7 +82,7 @@ pub(crate) fn note(slot: &mut Option<String>, why: impl Into<String>) {
 }
 
 impl Cx {
-    fn new() -> Cx {
+    pub fn new() -> Cx {
         Cx {
             out: CommandLine::default(),
             words_left: MAX_EXPANDED_WORDS,
@@ -230,192 +231,11 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
     }
 }
 
-/// The simple commands of SRC when it is plain, else None.
-///
-/// Plain means: words of ordinary characters (ASCII letters, digits and
-/// `-_./,:@%+`) separated by blanks, commands separated by `;`, `&&`, `||`
-/// and `|`, no reserved word and no `=` anywhere. Bash reads such a line as
-/// exactly these words, quote removal and expansion change none of them, and
-/// no redirection, substitution, glob, brace or assignment can hide in it;
-/// so the words go to [`wrap::command`] as brush-parser's walk would give
-/// them, at a tenth of its cost. Anything else (an empty command, a trailing
-/// operator, `&`, `|&`, `;;`, a newline) is left to brush-parser.
-/// `tests/shell.rs` checks the two agree on generated lines.
-fn plain_commands(src: &str) -> Option<Vec<Vec<&str>>> {
-    let plain = |c: u8| c.is_ascii_alphanumeric() || b"-_./,:@%+".contains(&c);
-    let bytes = src.as_bytes();
-    let mut commands = Vec::new();
-    let mut current: Vec<&str> = Vec::new();
-    let mut i = 0;
-    while let Some(&c) = bytes.get(i) {
-        if c == b' ' || c == b'\t' {
-            i += 1;
-        } else if plain(c) {
-            let start = i;
-            while bytes.get(i).is_some_and(|&c| plain(c)) {
-                i += 1;
-            }
-            let w = &src[start..i];
-            if RESERVED.contains(&w) {
-                return None;
-            }
-            current.push(w);
-        } else {
-            let len = match (c, bytes.get(i + 1)) {
-                (b'&', Some(b'&')) | (b'|', Some(b'|')) => 2,
-                (b'|' | b';', _) => 1,
-                _ => return None,
-            };
-            if current.is_empty() {
-                return None;
-            }
-            commands.push(std::mem::take(&mut current));
-            i += len;
-        }
-    }
-    if current.is_empty() {
-        return None;
-    }
-    commands.push(current);
-    Some(commands)
-}
-
-// ---------------------------------------------------------------------------------------
-// Fallbacks: a line that does not parse is opaque, but bash runs the lines before the
-// error, so deny rules still get to see the commands we can guess.
-
-const RESERVED: &[&str] = &[
+/// Words that are reserved in command position.
+pub(crate) const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",
     "esac", "select", "function", "coproc", "time", "{", "}", "!", "[[", "]]",
 ];
-
-/// Guess commands from the tokens of a line that does not parse.
-fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &str) {
-    let mut chunk: Vec<&str> = Vec::new();
-    let mut skip_next = false;
-    for t in tokens {
-        match t {
-            Token::Word(w, _) => {
-                if skip_next {
-                    skip_next = false;
-                    let mut h = None;
-                    let target = word(cx, fr, w, &mut h);
-                    cx.out.redirects.push(target.text);
-                } else {
-                    chunk.push(w);
-                }
-            }
-            Token::Operator(op, _) => {
-                skip_next = false;
-                if matches!(
-                    op.as_str(),
-                    ">" | ">>" | "<" | "<>" | ">|" | "&>" | "&>>" | ">&" | "<&"
-                ) {
-                    skip_next = true;
-                } else if op.starts_with("<<") {
-                    // A here-document delimiter or here-string: data.
-                } else {
-                    fallback_chunk(cx, fr, &chunk, why);
-                    chunk.clear();
-                }
-            }
-        }
-    }
-    fallback_chunk(cx, fr, &chunk, why);
-}
-
-fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
-    let mut start = 0;
-    while let Some(w) = chunk.get(start) {
-        let assignment = w
-            .split_once('=')
-            .is_some_and(|(n, _)| is_inert_var_name(n.trim_end_matches('+')));
-        if RESERVED.contains(w) || assignment {
-            start += 1;
-        } else {
-            break;
-        }
-    }
-    let mut hazard = Some(why.to_owned());
-    let mut words = Vec::new();
-    for w in chunk.iter().skip(start) {
-        words.extend(expand_word(cx, fr, w, &mut hazard));
-    }
-    let guesses = inner_starts(&words, why);
-    if !words.is_empty() {
-        wrap::command(cx, fr, words, hazard, Vec::new());
-    }
-    for g in guesses {
-        cx.push(g);
-    }
-}
-
-/// Where the parse failed, any word of WORDS may start a command: each plausible start
-/// as an opaque command, for deny rules. Bounded, and never parsed further.
-fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
-    const MAX_GUESSES: usize = 64;
-    let mut out = Vec::new();
-    for (k, w) in words.iter().enumerate().skip(1).take(MAX_GUESSES) {
-        let name = super::word::basename(&w.text);
-        let plausible = w.is_static
-            && name
-                .chars()
-                .next()
-                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
-        if !plausible {
-            continue;
-        }
-        let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();
-        let mut argv = written.clone();
-        if let Some(first) = argv.first_mut() {
-            *first = name.to_owned();
-        }
-        out.push(super::SimpleCommand {
-            argv,
-            written,
-            privileged: false,
-            opaque: Some(format!("{why} (guessed)")),
-        });
-    }
-    out
-}
-
-/// Guess commands from raw text that was not tokenized: quotes dropped, split at blanks
-/// and operators.
-fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
-    let unquoted: String = src
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-        .collect();
-    for chunk in unquoted.split(|c: char| ";&|()<>`$\n{}".contains(c)) {
-        let words: Vec<&str> = chunk.split_ascii_whitespace().collect();
-        let mut start = 0;
-        while words
-            .get(start)
-            .is_some_and(|w| RESERVED.contains(w) || w.contains('='))
-        {
-            start += 1;
-        }
-        let words: Vec<Word> = words
-            .iter()
-            .skip(start)
-            .map(|w| Word::literal(*w))
-            .collect();
-        let guesses = inner_starts(&words, why);
-        if !words.is_empty() {
-            wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
-        }
-        for g in guesses {
-            cx.push(g);
-        }
-        if cx.out.commands.len() >= MAX_COMMANDS {
-            break;
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // The syntax tree.
@@ -710,7 +530,7 @@ fn assignment(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, h: &mut Option<Strin
 }
 
 /// An array subscript, which bash evaluates as arithmetic.
-fn subscript(cx: &mut Cx, fr: &Frame, sub: &str, h: &mut Option<String>) {
+pub(crate) fn subscript(cx: &mut Cx, fr: &Frame, sub: &str, h: &mut Option<String>) {
     if !subscript_is_literal(sub) {
         note(
             h,
@@ -774,335 +594,5 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
             let w = word(cx, fr, &w.value, h);
             cx.out.redirects.push(w.text);
         }
-    }
-}
-
-// ---------------------------------------------------------------------------------------
-// Words.
-
-/// SRC as the words it becomes after brace expansion.
-pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Vec<Word> {
-    if src.contains('{') && src.contains('}') {
-        if src.matches('{').count() > MAX_BRACES_IN_WORD {
-            note(h, format!("too many braces in `{}`", show(src)));
-            let mut w = word(cx, fr, src, h);
-            w.pattern = true;
-            return vec![w];
-        }
-        if let Ok(Some(pieces)) = bw::parse_brace_expansions(src, &cx.opts) {
-            if pieces
-                .iter()
-                .any(|p| matches!(p, BraceExpressionOrText::Expr(_)))
-            {
-                match expand_braces(&pieces, BRACE_LIMIT) {
-                    Some(list) if list.len() <= cx.words_left => {
-                        cx.words_left -= list.len();
-                        return list
-                            .iter()
-                            .map(|s| {
-                                let mut w = word(cx, fr, s, h);
-                                w.pattern = true;
-                                w
-                            })
-                            .collect();
-                    }
-                    _ => note(h, format!("brace expansion `{}` is too large", show(src))),
-                }
-            }
-        }
-    }
-    vec![word(cx, fr, src, h)]
-}
-
-/// SRC as one word: quotes removed, nested commands added to CX, hazards noted in H.
-pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Word {
-    match bw::parse(src, &cx.opts) {
-        Ok(pieces) => {
-            let mut w = Word::literal("");
-            pieces_into(cx, fr, src, &pieces, false, &mut w, h);
-            w
-        }
-        Err(_) => {
-            cx.line_opaque(format!("cannot read word `{}`", show(src)));
-            Word {
-                text: src.to_owned(),
-                is_static: false,
-                pattern: true,
-            }
-        }
-    }
-}
-
-fn pieces_into(
-    cx: &mut Cx,
-    fr: &Frame,
-    src: &str,
-    pieces: &[WordPieceWithSource],
-    quoted: bool,
-    w: &mut Word,
-    h: &mut Option<String>,
-) {
-    for p in pieces {
-        let raw = src.get(p.start_index..p.end_index).unwrap_or("");
-        match &p.piece {
-            WordPiece::Text(t) => {
-                if !quoted && super::word::has_pattern_chars(t) {
-                    w.pattern = true;
-                }
-                w.text.push_str(t);
-            }
-            WordPiece::SingleQuotedText(t) => w.text.push_str(t),
-            WordPiece::AnsiCQuotedText(t) => w.text.push_str(&super::word::ansi_c(t)),
-            WordPiece::DoubleQuotedSequence(inner)
-            | WordPiece::GettextDoubleQuotedSequence(inner) => {
-                pieces_into(cx, fr, src, inner, true, w, h);
-            }
-            WordPiece::TildeExpansion(_) => w.text.push_str(raw),
-            WordPiece::EscapeSequence(e) => {
-                let mut chars = e.chars();
-                let _backslash = chars.next();
-                let rest = chars.as_str();
-                if rest == "\n" {
-                    // A line continuation.
-                } else if !quoted || matches!(rest, "$" | "`" | "\"" | "\\") {
-                    w.text.push_str(rest);
-                } else {
-                    w.text.push_str(e);
-                }
-            }
-            WordPiece::ParameterExpansion(pe) => {
-                w.is_static = false;
-                w.text.push_str(raw);
-                parameter(cx, fr, pe, h);
-            }
-            WordPiece::CommandSubstitution(inner) => {
-                w.is_static = false;
-                w.text.push_str(raw);
-                parse_into(cx, &fr.deeper(), inner);
-            }
-            WordPiece::BackquotedCommandSubstitution(_) => {
-                w.is_static = false;
-                w.text.push_str(raw);
-                match raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
-                    Some(body) => parse_into(cx, &fr.deeper(), &unbackquote(body, quoted)),
-                    None => cx.line_opaque(format!("cannot read `{}`", show(raw))),
-                }
-            }
-            WordPiece::ArithmeticExpression(e) => {
-                w.is_static = false;
-                w.text.push_str(raw);
-                arith(cx, fr, &e.value, h, true);
-            }
-        }
-    }
-}
-
-/// A parameter expansion: the words inside it, and the forms that evaluate code.
-fn parameter(cx: &mut Cx, fr: &Frame, pe: &bw::ParameterExpr, h: &mut Option<String>) {
-    use bw::ParameterExpr as P;
-    let mut inner: Vec<&String> = Vec::new();
-    let (param, indirect) = match pe {
-        P::Parameter {
-            parameter,
-            indirect,
-        }
-        | P::ParameterLength {
-            parameter,
-            indirect,
-        } => (parameter, *indirect),
-        P::UseDefaultValues {
-            parameter,
-            indirect,
-            default_value,
-            ..
-        }
-        | P::AssignDefaultValues {
-            parameter,
-            indirect,
-            default_value,
-            ..
-        } => {
-            inner.extend(default_value);
-            (parameter, *indirect)
-        }
-        P::IndicateErrorIfNullOrUnset {
-            parameter,
-            indirect,
-            error_message,
-            ..
-        } => {
-            inner.extend(error_message);
-            (parameter, *indirect)
-        }
-        P::UseAlternativeValue {
-            parameter,
-            indirect,
-            alternative_value,
-            ..
-        } => {
-            inner.extend(alternative_value);
-            (parameter, *indirect)
-        }
-        P::RemoveSmallestSuffixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveLargestSuffixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveSmallestPrefixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::RemoveLargestPrefixPattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::UppercaseFirstChar {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::UppercasePattern {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::LowercaseFirstChar {
-            parameter,
-            indirect,
-            pattern,
-        }
-        | P::LowercasePattern {
-            parameter,
-            indirect,
-            pattern,
-        } => {
-            inner.extend(pattern);
-            (parameter, *indirect)
-        }
-        P::Substring {
-            parameter,
-            indirect,
-            offset,
-            length,
-        } => {
-            arith(cx, fr, &offset.value, h, false);
-            if let Some(l) = length {
-                arith(cx, fr, &l.value, h, false);
-            }
-            (parameter, *indirect)
-        }
-        P::Transform {
-            parameter,
-            indirect,
-            op,
-        } => {
-            if matches!(op, bw::ParameterTransformOp::PromptExpand) {
-                note(h, "prompt expansion `${...@P}` may run commands");
-            }
-            (parameter, *indirect)
-        }
-        P::ReplaceSubstring {
-            parameter,
-            indirect,
-            pattern,
-            replacement,
-            ..
-        } => {
-            inner.push(pattern);
-            inner.extend(replacement);
-            (parameter, *indirect)
-        }
-        P::VariableNames { .. } | P::MemberKeys { .. } => return,
-    };
-    if indirect {
-        note(h, "indirect expansion `${!...}` may run commands");
-    }
-    if let bw::Parameter::NamedWithIndex { index, .. } = param {
-        subscript(cx, fr, index, h);
-    }
-    if inner.is_empty() {
-        return;
-    }
-    let deeper = fr.deeper();
-    if deeper.depth > MAX_DEPTH {
-        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
-        return;
-    }
-    for s in inner {
-        word(cx, &deeper, s, h);
-    }
-}
-
-/// Arithmetic TEXT. AS_COMMAND: it is `((...))` or `$((...))`, which bash reads as
-/// nested subshells when it does not close as arithmetic (`((cmd) )`); brush-parser
-/// may not draw that line where bash does, so commands are also looked for in TEXT.
-fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>, as_command: bool) {
-    if !arith_is_literal(text) {
-        note(
-            h,
-            format!(
-                "arithmetic `{}` may run commands through variables",
-                show(text)
-            ),
-        );
-    }
-    let deeper = fr.deeper();
-    if deeper.depth > MAX_DEPTH {
-        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
-        return;
-    }
-    if text.contains(['$', '`']) {
-        match bw::parse(text, &cx.opts) {
-            Ok(pieces) => {
-                let mut sink = Word::literal("");
-                pieces_into(cx, &deeper, text, &pieces, true, &mut sink, h);
-            }
-            Err(_) => cx.line_opaque(format!("cannot read arithmetic `{}`", show(text))),
-        }
-    }
-    if as_command && looks_like_command(text) {
-        // A guess for deny rules: its commands are kept (opaque), its verdict is not.
-        let mut guess = Cx::new();
-        parse_into(&mut guess, &deeper, text);
-        let from = cx.out.commands.len();
-        for c in guess.out.commands {
-            cx.push(c);
-        }
-        cx.mark_since(from, &Some("may be a subshell inside `((...))`".into()));
-        cx.out.redirects.extend(guess.out.redirects);
-    }
-}
-
-/// Arithmetic TEXT that reads like a command: a name, then blanks and more.
-fn looks_like_command(text: &str) -> bool {
-    // brush-parser reads `( ( cmd ) )` as `(( ( cmd ) ))`.
-    let text = text.trim_start_matches(|c: char| c == '(' || c.is_ascii_whitespace());
-    let Some((first, _)) = text.split_once(|c: char| c.is_ascii_whitespace()) else {
-        return false;
-    };
-    first
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '.' || c == '_')
-        && first
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
-}
-
-/// An unquoted here-document body, which undergoes expansion.
-fn heredoc(cx: &mut Cx, fr: &Frame, body: &str, h: &mut Option<String>) {
-    match bw::parse_heredoc(body, &cx.opts) {
-        Ok(pieces) => {
-            let mut sink = Word::literal("");
-            pieces_into(cx, fr, body, &pieces, true, &mut sink, h);
-        }
-        Err(_) => cx.line_opaque("cannot read here-document"),
     }
 }

@@ -1,0 +1,334 @@
+//! Words: quote removal, brace expansion, and the command lines nested in words
+//! (`$(...)`, backticks, parameter expansion operands, arithmetic, here-documents).
+
+use super::walk::{note, parse_into, subscript, Cx, Frame, BRACE_LIMIT, MAX_BRACES_IN_WORD};
+use super::word::{arith_is_literal, expand_braces, show, unbackquote, Word};
+use super::MAX_DEPTH;
+use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPieceWithSource};
+
+/// SRC as the words it becomes after brace expansion.
+pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Vec<Word> {
+    if src.contains('{') && src.contains('}') {
+        if src.matches('{').count() > MAX_BRACES_IN_WORD {
+            note(h, format!("too many braces in `{}`", show(src)));
+            let mut w = word(cx, fr, src, h);
+            w.pattern = true;
+            return vec![w];
+        }
+        if let Ok(Some(pieces)) = bw::parse_brace_expansions(src, &cx.opts) {
+            if pieces
+                .iter()
+                .any(|p| matches!(p, BraceExpressionOrText::Expr(_)))
+            {
+                match expand_braces(&pieces, BRACE_LIMIT) {
+                    Some(list) if list.len() <= cx.words_left => {
+                        cx.words_left -= list.len();
+                        return list
+                            .iter()
+                            .map(|s| {
+                                let mut w = word(cx, fr, s, h);
+                                w.pattern = true;
+                                w
+                            })
+                            .collect();
+                    }
+                    _ => note(h, format!("brace expansion `{}` is too large", show(src))),
+                }
+            }
+        }
+    }
+    vec![word(cx, fr, src, h)]
+}
+
+/// SRC as one word: quotes removed, nested commands added to CX, hazards noted in H.
+pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Word {
+    match bw::parse(src, &cx.opts) {
+        Ok(pieces) => {
+            let mut w = Word::literal("");
+            pieces_into(cx, fr, src, &pieces, false, &mut w, h);
+            w
+        }
+        Err(_) => {
+            cx.line_opaque(format!("cannot read word `{}`", show(src)));
+            Word {
+                text: src.to_owned(),
+                is_static: false,
+                pattern: true,
+            }
+        }
+    }
+}
+
+pub(crate) fn pieces_into(
+    cx: &mut Cx,
+    fr: &Frame,
+    src: &str,
+    pieces: &[WordPieceWithSource],
+    quoted: bool,
+    w: &mut Word,
+    h: &mut Option<String>,
+) {
+    for p in pieces {
+        let raw = src.get(p.start_index..p.end_index).unwrap_or("");
+        match &p.piece {
+            WordPiece::Text(t) => {
+                if !quoted && super::word::has_pattern_chars(t) {
+                    w.pattern = true;
+                }
+                w.text.push_str(t);
+            }
+            WordPiece::SingleQuotedText(t) => w.text.push_str(t),
+            WordPiece::AnsiCQuotedText(t) => w.text.push_str(&super::word::ansi_c(t)),
+            WordPiece::DoubleQuotedSequence(inner)
+            | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                pieces_into(cx, fr, src, inner, true, w, h);
+            }
+            WordPiece::TildeExpansion(_) => w.text.push_str(raw),
+            WordPiece::EscapeSequence(e) => {
+                let mut chars = e.chars();
+                let _backslash = chars.next();
+                let rest = chars.as_str();
+                if rest == "\n" {
+                    // A line continuation.
+                } else if !quoted || matches!(rest, "$" | "`" | "\"" | "\\") {
+                    w.text.push_str(rest);
+                } else {
+                    w.text.push_str(e);
+                }
+            }
+            WordPiece::ParameterExpansion(pe) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                parameter(cx, fr, pe, h);
+            }
+            WordPiece::CommandSubstitution(inner) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                parse_into(cx, &fr.deeper(), inner);
+            }
+            WordPiece::BackquotedCommandSubstitution(_) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                match raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+                    Some(body) => parse_into(cx, &fr.deeper(), &unbackquote(body, quoted)),
+                    None => cx.line_opaque(format!("cannot read `{}`", show(raw))),
+                }
+            }
+            WordPiece::ArithmeticExpression(e) => {
+                w.is_static = false;
+                w.text.push_str(raw);
+                arith(cx, fr, &e.value, h, true);
+            }
+        }
+    }
+}
+
+/// A parameter expansion: the words inside it, and the forms that evaluate code.
+pub(crate) fn parameter(cx: &mut Cx, fr: &Frame, pe: &bw::ParameterExpr, h: &mut Option<String>) {
+    use bw::ParameterExpr as P;
+    let mut inner: Vec<&String> = Vec::new();
+    let (param, indirect) = match pe {
+        P::Parameter {
+            parameter,
+            indirect,
+        }
+        | P::ParameterLength {
+            parameter,
+            indirect,
+        } => (parameter, *indirect),
+        P::UseDefaultValues {
+            parameter,
+            indirect,
+            default_value,
+            ..
+        }
+        | P::AssignDefaultValues {
+            parameter,
+            indirect,
+            default_value,
+            ..
+        } => {
+            inner.extend(default_value);
+            (parameter, *indirect)
+        }
+        P::IndicateErrorIfNullOrUnset {
+            parameter,
+            indirect,
+            error_message,
+            ..
+        } => {
+            inner.extend(error_message);
+            (parameter, *indirect)
+        }
+        P::UseAlternativeValue {
+            parameter,
+            indirect,
+            alternative_value,
+            ..
+        } => {
+            inner.extend(alternative_value);
+            (parameter, *indirect)
+        }
+        P::RemoveSmallestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestSuffixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveSmallestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::RemoveLargestPrefixPattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::UppercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::UppercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercaseFirstChar {
+            parameter,
+            indirect,
+            pattern,
+        }
+        | P::LowercasePattern {
+            parameter,
+            indirect,
+            pattern,
+        } => {
+            inner.extend(pattern);
+            (parameter, *indirect)
+        }
+        P::Substring {
+            parameter,
+            indirect,
+            offset,
+            length,
+        } => {
+            arith(cx, fr, &offset.value, h, false);
+            if let Some(l) = length {
+                arith(cx, fr, &l.value, h, false);
+            }
+            (parameter, *indirect)
+        }
+        P::Transform {
+            parameter,
+            indirect,
+            op,
+        } => {
+            if matches!(op, bw::ParameterTransformOp::PromptExpand) {
+                note(h, "prompt expansion `${...@P}` may run commands");
+            }
+            (parameter, *indirect)
+        }
+        P::ReplaceSubstring {
+            parameter,
+            indirect,
+            pattern,
+            replacement,
+            ..
+        } => {
+            inner.push(pattern);
+            inner.extend(replacement);
+            (parameter, *indirect)
+        }
+        P::VariableNames { .. } | P::MemberKeys { .. } => return,
+    };
+    if indirect {
+        note(h, "indirect expansion `${!...}` may run commands");
+    }
+    if let bw::Parameter::NamedWithIndex { index, .. } = param {
+        subscript(cx, fr, index, h);
+    }
+    if inner.is_empty() {
+        return;
+    }
+    let deeper = fr.deeper();
+    if deeper.depth > MAX_DEPTH {
+        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        return;
+    }
+    for s in inner {
+        word(cx, &deeper, s, h);
+    }
+}
+
+/// Arithmetic TEXT. AS_COMMAND: it is `((...))` or `$((...))`, which bash reads as
+/// nested subshells when it does not close as arithmetic (`((cmd) )`); brush-parser
+/// may not draw that line where bash does, so commands are also looked for in TEXT.
+pub(crate) fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>, as_command: bool) {
+    if !arith_is_literal(text) {
+        note(
+            h,
+            format!(
+                "arithmetic `{}` may run commands through variables",
+                show(text)
+            ),
+        );
+    }
+    let deeper = fr.deeper();
+    if deeper.depth > MAX_DEPTH {
+        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        return;
+    }
+    if text.contains(['$', '`']) {
+        match bw::parse(text, &cx.opts) {
+            Ok(pieces) => {
+                let mut sink = Word::literal("");
+                pieces_into(cx, &deeper, text, &pieces, true, &mut sink, h);
+            }
+            Err(_) => cx.line_opaque(format!("cannot read arithmetic `{}`", show(text))),
+        }
+    }
+    if as_command && looks_like_command(text) {
+        // A guess for deny rules: its commands are kept (opaque), its verdict is not.
+        let mut guess = Cx::new();
+        parse_into(&mut guess, &deeper, text);
+        let from = cx.out.commands.len();
+        for c in guess.out.commands {
+            cx.push(c);
+        }
+        cx.mark_since(from, &Some("may be a subshell inside `((...))`".into()));
+        cx.out.redirects.extend(guess.out.redirects);
+    }
+}
+
+/// Arithmetic TEXT that reads like a command: a name, then blanks and more.
+pub(crate) fn looks_like_command(text: &str) -> bool {
+    // brush-parser reads `( ( cmd ) )` as `(( ( cmd ) ))`.
+    let text = text.trim_start_matches(|c: char| c == '(' || c.is_ascii_whitespace());
+    let Some((first, _)) = text.split_once(|c: char| c.is_ascii_whitespace()) else {
+        return false;
+    };
+    first
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '.' || c == '_')
+        && first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+}
+
+/// An unquoted here-document body, which undergoes expansion.
+pub(crate) fn heredoc(cx: &mut Cx, fr: &Frame, body: &str, h: &mut Option<String>) {
+    match bw::parse_heredoc(body, &cx.opts) {
+        Ok(pieces) => {
+            let mut sink = Word::literal("");
+            pieces_into(cx, fr, body, &pieces, true, &mut sink, h);
+        }
+        Err(_) => cx.line_opaque("cannot read here-document"),
+    }
+}

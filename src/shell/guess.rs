@@ -1,0 +1,136 @@
+//! Fallbacks: a line that does not parse is opaque, but bash runs the lines before the
+//! error, so deny rules still get to see the commands we can guess.
+
+use super::expand::{expand_word, word};
+use super::walk::{Cx, Frame, MAX_COMMANDS, RESERVED};
+use super::word::{is_inert_var_name, Word};
+use super::wrap;
+use brush_parser::Token;
+
+/// Guess commands from the tokens of a line that does not parse.
+pub(crate) fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &str) {
+    let mut chunk: Vec<&str> = Vec::new();
+    let mut skip_next = false;
+    for t in tokens {
+        match t {
+            Token::Word(w, _) => {
+                if skip_next {
+                    skip_next = false;
+                    let mut h = None;
+                    let target = word(cx, fr, w, &mut h);
+                    cx.out.redirects.push(target.text);
+                } else {
+                    chunk.push(w);
+                }
+            }
+            Token::Operator(op, _) => {
+                skip_next = false;
+                if matches!(
+                    op.as_str(),
+                    ">" | ">>" | "<" | "<>" | ">|" | "&>" | "&>>" | ">&" | "<&"
+                ) {
+                    skip_next = true;
+                } else if op.starts_with("<<") {
+                    // A here-document delimiter or here-string: data.
+                } else {
+                    fallback_chunk(cx, fr, &chunk, why);
+                    chunk.clear();
+                }
+            }
+        }
+    }
+    fallback_chunk(cx, fr, &chunk, why);
+}
+
+pub(crate) fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
+    let mut start = 0;
+    while let Some(w) = chunk.get(start) {
+        let assignment = w
+            .split_once('=')
+            .is_some_and(|(n, _)| is_inert_var_name(n.trim_end_matches('+')));
+        if RESERVED.contains(w) || assignment {
+            start += 1;
+        } else {
+            break;
+        }
+    }
+    let mut hazard = Some(why.to_owned());
+    let mut words = Vec::new();
+    for w in chunk.iter().skip(start) {
+        words.extend(expand_word(cx, fr, w, &mut hazard));
+    }
+    let guesses = inner_starts(&words, why);
+    if !words.is_empty() {
+        wrap::command(cx, fr, words, hazard, Vec::new());
+    }
+    for g in guesses {
+        cx.push(g);
+    }
+}
+
+/// Where the parse failed, any word of WORDS may start a command: each plausible start
+/// as an opaque command, for deny rules. Bounded, and never parsed further.
+pub(crate) fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
+    const MAX_GUESSES: usize = 64;
+    let mut out = Vec::new();
+    for (k, w) in words.iter().enumerate().skip(1).take(MAX_GUESSES) {
+        let name = super::word::basename(&w.text);
+        let plausible = w.is_static
+            && name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
+        if !plausible {
+            continue;
+        }
+        let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();
+        let mut argv = written.clone();
+        if let Some(first) = argv.first_mut() {
+            *first = name.to_owned();
+        }
+        out.push(super::SimpleCommand {
+            argv,
+            written,
+            privileged: false,
+            opaque: Some(format!("{why} (guessed)")),
+        });
+    }
+    out
+}
+
+/// Guess commands from raw text that was not tokenized: quotes dropped, split at blanks
+/// and operators.
+pub(crate) fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
+    let unquoted: String = src
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+        .collect();
+    for chunk in unquoted.split(|c: char| ";&|()<>`$\n{}".contains(c)) {
+        let words: Vec<&str> = chunk.split_ascii_whitespace().collect();
+        let mut start = 0;
+        while words
+            .get(start)
+            .is_some_and(|w| RESERVED.contains(w) || w.contains('='))
+        {
+            start += 1;
+        }
+        let words: Vec<Word> = words
+            .iter()
+            .skip(start)
+            .map(|w| Word::literal(*w))
+            .collect();
+        let guesses = inner_starts(&words, why);
+        if !words.is_empty() {
+            wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
+        }
+        for g in guesses {
+            cx.push(g);
+        }
+        if cx.out.commands.len() >= MAX_COMMANDS {
+            break;
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! Normalizing one simple command: wrappers looked through, builtins that run strings
+//! or evaluate names, and the final `SimpleCommand`.
+//!
+//! Wrappers looked through: `env`, `command`, `builtin`, `exec`, `nohup`, `time`,
+//! `timeout`, `nice`, `ionice`, `stdbuf`, `setsid`, `chrt`, `taskset`, `flock`, `chroot`,
+//! `unbuffer`, `watch`, `script -c`, `noglob`, `nocorrect`, `busybox`, `toybox`, `xargs`,
+//! `find -exec`;
+//! privileged: `sudo`, `doas`, `su`, `runuser`, `pkexec`; shells with `-c`: `sh`, `bash`,
+//! `dash`, `ash`, `zsh`, `ksh`, `mksh`, ... Every word up to and including the inner
+//! command's name must be static, and every option must be known: otherwise the
+//! command is opaque, since an unknown option may take the next word as its value.
+
+mod spec;
+mod special;
+
+use spec::*;
+use special::*;
+
+use super::walk::{note, parse_into, Cx, Frame};
+use super::word::{arith_is_literal, basename, is_dangerous_var, is_inert_var_name, show, Word};
+use super::SimpleCommand;
+
+/// Most wrappers looked through in one command.
+const MAX_HOPS: usize = 32;
+
+/// What is known about the command being normalized.
+#[derive(Clone)]
+struct State {
+    pub(super) written: Vec<String>,
+    pub(super) privileged: bool,
+    pub(super) opaque: Option<String>,
+    /// Here-documents and here-strings given to the command as standard input.
+    pub(super) stdin: Vec<String>,
+}
+
+/// Normalize WORDS, a simple command with its assignments removed, and add it to CX.
+/// HAZARD: why it is opaque already, if so. STDIN: the here-documents and here-strings
+/// it reads, which a shell reading standard input runs.
+pub(crate) fn command(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: Vec<Word>,
+    hazard: Option<String>,
+    stdin: Vec<String>,
+) {
+    let (written, privileged) = match &fr.outer {
+        Some(o) => (o.written.clone(), o.privileged),
+        None => (words.iter().map(|w| w.text.clone()).collect(), false),
+    };
+    let st = State {
+        written,
+        privileged,
+        opaque: hazard,
+        stdin,
+    };
+    through(cx, fr, &words, st, 0);
+}
+
+/// What a wrapper leaves to run.
+enum Step {
+    /// The command starts at this index of the wrapper's words.
+    Inner(usize),
+    /// The wrapper runs no other command: it is the command.
+    Itself,
+    /// The wrapper is the command, and it is opaque for this reason.
+    Opaque(String),
+    /// Everything was added already.
+    Done,
+}
+
+impl From<String> for Step {
+    fn from(why: String) -> Step {
+        Step::Opaque(why)
+    }
+}
+
+/// Look through the wrappers at the start of WORDS.
+fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) {
+    let Some(name) = words.first() else {
+        return;
+    };
+    if hops > MAX_HOPS {
+        note(&mut st.opaque, format!("more than {MAX_HOPS} wrappers"));
+        return emit(cx, words, st);
+    }
+    if let Some(why) = name_problem(name) {
+        note(&mut st.opaque, why);
+        return emit(cx, words, st);
+    }
+    let base = basename(&name.text);
+    let step = match base {
+        "env" => env(cx, fr, words, &mut st, hops),
+        "command" => simple_wrapper(words, &COMMAND).map_or_else(Step::from, |o| {
+            if o.has(&["v", "V"]) {
+                Step::Itself
+            } else {
+                Step::Inner(o.next)
+            }
+        }),
+        "builtin" | "nohup" | "noglob" | "nocorrect" => inner_after(words, &NONE),
+        "exec" => inner_after(words, &EXEC),
+        "time" => inner_after(words, &TIME),
+        "nice" => inner_after(words, &NICE),
+        "stdbuf" => inner_after(words, &STDBUF),
+        "setsid" => inner_after(words, &SETSID),
+        "unbuffer" => inner_after(words, &UNBUFFER),
+        "timeout" => after_operand(words, &TIMEOUT, &[]),
+        "chrt" => after_operand(words, &CHRT, &["p", "pid", "m", "max"]),
+        "taskset" => after_operand(words, &TASKSET, &["p", "pid"]),
+        "chroot" => match after_operand(words, &CHROOT, &[]) {
+            Step::Itself => Step::Opaque("`chroot` without a command starts a shell".into()),
+            s => s,
+        },
+        "ionice" => simple_wrapper(words, &IONICE).map_or_else(Step::from, |o| {
+            if o.has(&["p", "P", "u", "pid", "pgid", "uid"]) {
+                Step::Itself
+            } else {
+                Step::Inner(o.next)
+            }
+        }),
+        "busybox" | "toybox" => match words.get(1) {
+            Some(w) if !w.text.starts_with('-') => Step::Inner(1),
+            _ => Step::Itself,
+        },
+        "flock" => flock(cx, fr, words, &mut st),
+        "watch" => watch(cx, fr, words, &mut st),
+        "script" => script(cx, fr, words, &mut st),
+        "xargs" => xargs(cx, fr, words, &mut st),
+        "find" => {
+            find(cx, fr, words, &st, hops);
+            Step::Done
+        }
+        "sudo" => {
+            st.privileged = true;
+            sudo(words, &mut st)
+        }
+        "sudoedit" => {
+            st.privileged = true;
+            Step::Itself
+        }
+        "doas" => {
+            st.privileged = true;
+            doas(words)
+        }
+        "pkexec" => {
+            st.privileged = true;
+            match simple_wrapper(words, &PKEXEC) {
+                Ok(o) if o.next < words.len() => Step::Inner(o.next),
+                Ok(_) => Step::Opaque("`pkexec` without a command starts a shell".into()),
+                Err(why) => Step::Opaque(why),
+            }
+        }
+        "su" => {
+            st.privileged = true;
+            su(cx, fr, words, &mut st, false)
+        }
+        "runuser" => {
+            st.privileged = true;
+            su(cx, fr, words, &mut st, true)
+        }
+        b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b),
+        _ => Step::Itself,
+    };
+    match step {
+        Step::Inner(n) => match words.get(n..) {
+            Some(rest) if !rest.is_empty() => through(cx, fr, rest, st, hops + 1),
+            _ => final_command(cx, fr, words, st),
+        },
+        Step::Itself => final_command(cx, fr, words, st),
+        Step::Opaque(why) => {
+            note(&mut st.opaque, why);
+            emit(cx, words, st);
+        }
+        Step::Done => {}
+    }
+}
+
+/// Why NAME cannot be read as a command name, if so.
+fn name_problem(name: &Word) -> Option<String> {
+    let t = &name.text;
+    if !name.is_static {
+        Some(format!("command name `{}` is not static", show(t)))
+    } else if name.pattern {
+        Some(format!(
+            "command name `{}` comes from a glob or brace pattern",
+            show(t)
+        ))
+    } else if t.is_empty() {
+        Some("empty command name".into())
+    } else if !t.is_ascii() {
+        Some(format!(
+            "command name `{}` has non-ASCII characters",
+            show(t)
+        ))
+    } else if basename(t).is_empty() {
+        Some(format!("command name `{}` ends with `/`", show(t)))
+    } else if t.contains('/') && !in_system_dir(t) {
+        // `./ls` may be anything the agent wrote; `/usr/bin/ls` is `ls`.
+        Some(format!("`{}` runs a program by path", show(t)))
+    } else {
+        None
+    }
+}
+
+/// Directories an agent cannot write to without privileges.
+const SYSTEM_DIRS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/opt/homebrew/bin",
+    "/opt/homebrew/sbin",
+    "/run/current-system/sw/bin",
+];
+
+/// PATH names a file directly inside a system directory.
+fn in_system_dir(path: &str) -> bool {
+    let Some((dir, _)) = path.rsplit_once('/') else {
+        return false;
+    };
+    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    if !path.starts_with('/') || parts.iter().any(|p| *p == "." || *p == "..") {
+        return false;
+    }
+    let normal = format!("/{}", parts.join("/"));
+    SYSTEM_DIRS.contains(&normal.as_str())
+}
+
+/// Add WORDS as a simple command.
+fn emit(cx: &mut Cx, words: &[Word], st: State) {
+    let mut argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    if let (Some(first), Some(w)) = (argv.first_mut(), words.first()) {
+        if w.is_static {
+            *first = basename(&w.text).to_owned();
+        }
+    }
+    cx.push(SimpleCommand {
+        argv,
+        written: st.written,
+        privileged: st.privileged,
+        opaque: st.opaque,
+    });
+}
+
+/// Parse S as a shell command line given to the command in ST.
+fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
+    let inner = fr.inside(st.written.clone(), st.privileged);
+    let from = cx.out.commands.len();
+    parse_into(cx, &inner, s);
+    if cx.out.commands.len() == from {
+        if let Some(why) = &st.opaque {
+            cx.line_opaque(why.clone());
+        }
+    }
+    cx.mark_since(from, &st.opaque);
+}
+
+// ---------------------------------------------------------------------------------------
+// The command itself.
+
+/// The command after all wrappers: builtins that run strings or evaluate variable names.
+fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
+    let base = words.first().map(|w| basename(&w.text)).unwrap_or("");
+    let args = words.get(1..).unwrap_or(&[]);
+    let mut strings: Vec<String> = Vec::new();
+    match base {
+        "eval" => {
+            note(&mut st.opaque, "`eval` runs a string built at run time");
+            if args.iter().all(|w| w.is_static) {
+                let parts: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+                strings.push(parts.join(" "));
+            }
+        }
+        "source" | "." => note(
+            &mut st.opaque,
+            format!("`{base}` runs the commands in a file"),
+        ),
+        "alias" => {
+            for w in args {
+                if let Some((_, value)) = w.text.split_once('=') {
+                    note(&mut st.opaque, "an alias changes what a command name runs");
+                    strings.push(value.to_owned());
+                }
+            }
+        }
+        "trap" => {
+            let (_, operands) = builtin_args(args, "", &mut st);
+            if let (Some(action), true) = (operands.first(), operands.len() > 1) {
+                if !action.is_static {
+                    note(
+                        &mut st.opaque,
+                        format!("`trap` action `{}` is not static", show(&action.text)),
+                    );
+                } else if action.text != "-" {
+                    strings.push(action.text.clone());
+                }
+            }
+        }
+        "mapfile" | "readarray" => {
+            let (values, operands) = builtin_args(args, "CcdnOsu", &mut st);
+            if values.iter().any(|(o, _)| *o == 'C') {
+                note(&mut st.opaque, format!("`{base} -C` runs a callback"));
+            }
+            check_names(&operands, base, &mut st);
+        }
+        "hash" if has_option_letter(args, 'p') => {
+            note(&mut st.opaque, "`hash -p` changes what a command name runs");
+        }
+        "enable" if has_option_letter(args, 'f') => {
+            note(&mut st.opaque, "`enable -f` loads code into the shell");
+        }
+        "fc" => note(&mut st.opaque, "`fc` runs commands from history"),
+        "let" => {
+            for w in args {
+                if !(w.is_static && arith_is_literal(&w.text)) {
+                    note(
+                        &mut st.opaque,
+                        format!("arithmetic `{}` may run commands", show(&w.text)),
+                    );
+                }
+            }
+        }
+        "declare" | "typeset" | "local" | "readonly" | "export" => {
+            let (_, operands) = builtin_args(args, "", &mut st);
+            let attribute_opts = args
+                .iter()
+                .filter(|w| w.text.starts_with(['-', '+']))
+                .any(|w| w.text.contains(['i', 'n']));
+            if attribute_opts && matches!(base, "declare" | "typeset" | "local") {
+                note(
+                    &mut st.opaque,
+                    format!("`{base} -i` or `-n` makes later assignments evaluate code"),
+                );
+            }
+            for w in &operands {
+                let name = w.text.split('=').next().unwrap_or("").trim_end_matches('+');
+                if is_dangerous_var(name) {
+                    note(
+                        &mut st.opaque,
+                        format!("assignment to `{name}` can change what runs"),
+                    );
+                }
+            }
+            check_names(&operands, base, &mut st);
+        }
+        "read" => {
+            let (values, operands) = builtin_args(args, "adinNptu", &mut st);
+            let named: Vec<Word> = values
+                .into_iter()
+                .filter(|(o, _)| *o == 'a')
+                .map(|(_, w)| w)
+                .chain(operands)
+                .collect();
+            check_names(&named, base, &mut st);
+        }
+        "unset" => {
+            let (_, operands) = builtin_args(args, "", &mut st);
+            check_names(&operands, base, &mut st);
+        }
+        "printf" | "wait" => {
+            let (values, _) = builtin_args(args, if base == "printf" { "v" } else { "p" }, &mut st);
+            let named: Vec<Word> = values.into_iter().map(|(_, w)| w).collect();
+            check_names(&named, base, &mut st);
+        }
+        "getopts" => {
+            let (_, operands) = builtin_args(args, "", &mut st);
+            check_names(operands.get(1..2).unwrap_or(&[]), base, &mut st);
+        }
+        "test" | "[" => {
+            for pair in args.windows(2) {
+                if let [op, name] = pair {
+                    if op.text == "-v" || op.text == "-R" {
+                        check_names(std::slice::from_ref(name), base, &mut st);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    let outer = st.clone();
+    emit(cx, words, st);
+    for s in strings {
+        shell_string(cx, fr, &s, &outer);
+    }
+}
+
+/// Some word of ARGS is an option cluster holding LETTER.
+fn has_option_letter(args: &[Word], letter: char) -> bool {
+    args.iter()
+        .any(|w| w.text.starts_with('-') && w.text.contains(letter))
+}
+
+/// Split a builtin's ARGS into option values (for the options in WITH_VALUE) and
+/// operands. A non-static option word makes ST opaque.
+fn builtin_args(args: &[Word], with_value: &str, st: &mut State) -> (Vec<(char, Word)>, Vec<Word>) {
+    let mut values = Vec::new();
+    let mut operands = Vec::new();
+    let mut j = 0;
+    let mut options_done = false;
+    while let Some(w) = args.get(j) {
+        j += 1;
+        let t = w.text.as_str();
+        if options_done || !(t.starts_with('-') || t.starts_with('+')) || t == "-" {
+            options_done = true;
+            operands.push(w.clone());
+            continue;
+        }
+        if !w.is_static {
+            note(
+                &mut st.opaque,
+                format!("builtin option `{}` is not static", show(t)),
+            );
+            continue;
+        }
+        if t == "--" {
+            options_done = true;
+            continue;
+        }
+        let body = t.get(1..).unwrap_or("");
+        for (k, ch) in body.char_indices() {
+            if with_value.contains(ch) {
+                let rest = body.get(k + ch.len_utf8()..).unwrap_or("");
+                if !rest.is_empty() {
+                    values.push((ch, Word::literal(rest)));
+                } else if let Some(v) = args.get(j) {
+                    values.push((ch, v.clone()));
+                    j += 1;
+                }
+                break;
+            }
+        }
+    }
+    (values, operands)
+}
+
+/// Variable names given to builtin CMD: `a[$(cmd)]` or `$x` there makes bash evaluate
+/// code.
+fn check_names(names: &[Word], cmd: &str, st: &mut State) {
+    for w in names {
+        // The part before `=` shows expansions as written, so `$x` and `a[$i]` fail.
+        let name = w.text.split('=').next().unwrap_or("").trim_end_matches('+');
+        if !is_inert_var_name(name) {
+            note(
+                &mut st.opaque,
+                format!("`{cmd}` variable name `{}` may run commands", show(&w.text)),
+            );
+        }
+    }
+}

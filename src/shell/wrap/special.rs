@@ -1,0 +1,465 @@
+//! Wrappers with more to them than options: `env`, `sudo`, `doas`, `su`, `flock`,
+//! `watch`, `script`, `xargs`, `find -exec` and the shells.
+
+use super::spec::*;
+use super::*;
+
+pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops: usize) -> Step {
+    let o = match simple_wrapper(words, &ENV) {
+        Ok(o) => o,
+        Err(why) => return Step::Opaque(why),
+    };
+    if let Some(s) = o.value(&["S", "split-string"]) {
+        // `env -S STR` splits STR into words, which may hold more options.
+        if s.contains(['\\', '$', '\'', '"', '#', '`']) {
+            return Step::Opaque("`env -S` string with quotes or escapes".into());
+        }
+        let mut next: Vec<Word> = words.iter().take(1).cloned().collect();
+        next.extend(s.split_ascii_whitespace().map(Word::literal));
+        next.extend(words.iter().skip(o.next).cloned());
+        through(cx, fr, &next, st.clone(), hops + 1);
+        return Step::Done;
+    }
+    let mut j = o.next;
+    if words.get(j).is_some_and(|w| w.is_static && w.text == "-") {
+        j += 1;
+    }
+    while let Some(w) = words.get(j) {
+        if !w.is_static {
+            return Step::Opaque(format!("`env` argument `{}` is not static", show(&w.text)));
+        }
+        match w.text.split_once('=') {
+            Some((name, _)) => {
+                if is_dangerous_var(name) {
+                    note(
+                        &mut st.opaque,
+                        format!("assignment to `{name}` can change what runs"),
+                    );
+                }
+                j += 1;
+            }
+            None => break,
+        }
+    }
+    Step::Inner(j)
+}
+
+pub(super) fn sudo(words: &[Word], st: &mut State) -> Step {
+    let o = match simple_wrapper(words, &SUDO) {
+        Ok(o) => o,
+        Err(why) => return Step::Opaque(why),
+    };
+    let help = o.list.iter().any(|(n, v)| n == "h" && v.is_none());
+    if help
+        || o.has(&[
+            "e",
+            "edit",
+            "l",
+            "list",
+            "v",
+            "validate",
+            "V",
+            "version",
+            "K",
+            "remove-timestamp",
+            "help",
+        ])
+    {
+        return Step::Itself;
+    }
+    let mut j = o.next;
+    while let Some(w) = words.get(j) {
+        if !w.is_static {
+            break;
+        }
+        match w.text.split_once('=') {
+            Some((name, _)) if is_inert_var_name(name) || is_dangerous_var(name) => {
+                if is_dangerous_var(name) {
+                    note(
+                        &mut st.opaque,
+                        format!("assignment to `{name}` can change what runs"),
+                    );
+                }
+                j += 1;
+            }
+            _ => break,
+        }
+    }
+    if j >= words.len() {
+        return if o.has(&["s", "shell", "i", "login"]) {
+            Step::Opaque("`sudo` without a command starts a shell".into())
+        } else {
+            Step::Itself
+        };
+    }
+    Step::Inner(j)
+}
+
+pub(super) fn doas(words: &[Word]) -> Step {
+    match simple_wrapper(words, &DOAS) {
+        Ok(o) if o.has(&["C", "L"]) => Step::Itself,
+        Ok(o) if o.has(&["s"]) || o.next >= words.len() => {
+            Step::Opaque("`doas` without a command starts a shell".into())
+        }
+        Ok(o) => Step::Inner(o.next),
+        Err(why) => Step::Opaque(why),
+    }
+}
+
+/// `su` and `runuser`: options anywhere (getopt permutes them), `-c STR` runs STR in a
+/// shell, operands after the user go to that shell. `runuser -u USER CMD...` runs CMD.
+pub(super) fn su(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, runuser: bool) -> Step {
+    let cmd = words.first().map(|w| w.text.clone()).unwrap_or_default();
+    if runuser {
+        match simple_wrapper(words, &SU) {
+            Ok(o) if o.has(&["u", "user"]) && !o.has(&["c", "command", "session-command"]) => {
+                return Step::Inner(o.next)
+            }
+            Ok(_) => {}
+            Err(why) => return Step::Opaque(why),
+        }
+    }
+    let mut strings: Vec<String> = Vec::new();
+    let mut operands = 0;
+    let mut j = 1;
+    let mut after_dashes = false;
+    while let Some(w) = words.get(j) {
+        let t = w.text.as_str();
+        if !w.is_static {
+            return Step::Opaque(format!("`{cmd}` argument `{}` is not static", show(t)));
+        }
+        if after_dashes || t == "-" || !t.starts_with('-') {
+            if t != "-" {
+                operands += 1;
+            }
+            j += 1;
+            continue;
+        }
+        if t == "--" {
+            after_dashes = true;
+            j += 1;
+            continue;
+        }
+        let mut list = Vec::new();
+        j = match option_word(words, j, &SU, &mut list) {
+            Ok(next) => next,
+            Err(why) => return Step::Opaque(why),
+        };
+        for (n, v) in list {
+            match n.as_str() {
+                "c" | "command" | "session-command" => strings.extend(v),
+                "s" | "shell" => {
+                    let shell = v.as_deref().map(basename).unwrap_or("");
+                    if !matches!(shell, "sh" | "bash" | "dash") {
+                        note(
+                            &mut st.opaque,
+                            format!("`{cmd}` runs its command in `{}`", show(shell)),
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if operands > 1 {
+        return Step::Opaque(format!("`{cmd}` passes extra arguments to the shell"));
+    }
+    if strings.is_empty() {
+        return Step::Opaque(format!("`{cmd}` without `-c` starts a shell"));
+    }
+    for s in &strings {
+        shell_string(cx, fr, s, st);
+    }
+    Step::Done
+}
+
+/// `flock [opts] FILE CMD...`, `flock [opts] FILE -c STR`, `flock [opts] FD`.
+pub(super) fn flock(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let o = match simple_wrapper(words, &FLOCK) {
+        Ok(o) => o,
+        Err(why) => return Step::Opaque(why),
+    };
+    let mut string = o.value(&["c", "command"]).map(str::to_owned);
+    let file = o.next;
+    match words.get(file) {
+        None => return Step::Itself,
+        Some(w) if !w.is_static => {
+            return Step::Opaque(format!("`flock` operand `{}` is not static", show(&w.text)))
+        }
+        Some(_) => {}
+    }
+    if string.is_none() {
+        if let Some(w) = words.get(file + 1) {
+            if w.is_static && (w.text == "-c" || w.text == "--command") {
+                match words.get(file + 2) {
+                    Some(s) if s.is_static => string = Some(s.text.clone()),
+                    _ => return Step::Opaque("`flock -c` string is not static".into()),
+                }
+            }
+        }
+    }
+    match string {
+        Some(s) => {
+            shell_string(cx, fr, &s, st);
+            Step::Done
+        }
+        None if file + 1 < words.len() => Step::Inner(file + 1),
+        None => Step::Itself,
+    }
+}
+
+/// `watch CMD...` runs `sh -c "CMD..."`; `watch -x CMD...` runs CMD.
+pub(super) fn watch(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let o = match simple_wrapper(words, &WATCH) {
+        Ok(o) => o,
+        Err(why) => return Step::Opaque(why),
+    };
+    if o.has(&["x", "exec"]) {
+        return Step::Inner(o.next);
+    }
+    let rest = words.get(o.next..).unwrap_or(&[]);
+    if rest.is_empty() {
+        return Step::Itself;
+    }
+    if let Some(w) = rest.iter().find(|w| !w.is_static) {
+        return Step::Opaque(format!(
+            "`watch` argument `{}` is not static",
+            show(&w.text)
+        ));
+    }
+    let joined: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
+    shell_string(cx, fr, &joined.join(" "), st);
+    Step::Done
+}
+
+/// `script [options] [file]` runs a shell, or `-c STR` in one.
+pub(super) fn script(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let mut j = 1;
+    let mut string = None;
+    while let Some(w) = words.get(j) {
+        if !w.is_static {
+            return Step::Opaque(format!(
+                "`script` argument `{}` is not static",
+                show(&w.text)
+            ));
+        }
+        if !w.text.starts_with('-') || w.text == "-" {
+            j += 1;
+            continue;
+        }
+        let mut list = Vec::new();
+        j = match option_word(words, j, &SCRIPT, &mut list) {
+            Ok(next) => next,
+            Err(why) => return Step::Opaque(why),
+        };
+        if let Some(v) = list
+            .into_iter()
+            .filter(|(n, _)| n == "c" || n == "command")
+            .find_map(|(_, v)| v)
+        {
+            string = Some(v);
+        }
+    }
+    match string {
+        Some(s) => {
+            shell_string(cx, fr, &s, st);
+            Step::Done
+        }
+        None => Step::Opaque("`script` without `-c` starts a shell".into()),
+    }
+}
+
+pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let o = match simple_wrapper(words, &XARGS) {
+        Ok(o) => o,
+        Err(why) => return Step::Opaque(why),
+    };
+    let replace: Option<String> = o
+        .list
+        .iter()
+        .rev()
+        .find(|(n, _)| matches!(n.as_str(), "I" | "i" | "replace"))
+        .map(|(_, v)| v.clone().unwrap_or_else(|| "{}".to_owned()));
+    match words.get(o.next) {
+        // With no command xargs runs `echo`.
+        None => {
+            final_command(cx, fr, &[Word::literal("echo")], st.clone());
+            Step::Done
+        }
+        Some(name) => match replace {
+            Some(r) if !r.is_empty() && name.text.contains(r.as_str()) => {
+                Step::Opaque("`xargs` builds the command name from its input".into())
+            }
+            _ => Step::Inner(o.next),
+        },
+    }
+}
+
+/// `find` is a command; each `-exec CMD ... ;` (`-execdir`, `-ok`, `-okdir`, or `+`
+/// after `{}`) is another, written as the whole find command.
+pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: usize) {
+    let mut own = st.clone();
+    if let Some(w) = words.iter().find(|w| !w.is_static) {
+        note(
+            &mut own.opaque,
+            format!("`find` argument `{}` is not static", show(&w.text)),
+        );
+    }
+    emit(cx, words, own);
+    let mut j = 1;
+    while let Some(w) = words.get(j) {
+        j += 1;
+        if !matches!(w.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            continue;
+        }
+        let start = j;
+        let mut end = None;
+        while let Some(u) = words.get(j) {
+            let prev_braces = j > start && words.get(j - 1).is_some_and(|p| p.text == "{}");
+            if u.text == ";" || (u.text == "+" && prev_braces) {
+                end = Some(j);
+                break;
+            }
+            j += 1;
+        }
+        let stop = end.unwrap_or(words.len());
+        let segment = words.get(start..stop).unwrap_or(&[]);
+        let mut inner = st.clone();
+        if end.is_none() {
+            note(
+                &mut inner.opaque,
+                format!("`find {}` is not terminated", w.text),
+            );
+        }
+        if segment.is_empty() {
+            cx.line_opaque(format!("`find {}` without a command", w.text));
+        } else {
+            through(cx, fr, segment, inner, hops + 1);
+        }
+        j = stop + 1;
+    }
+}
+
+pub(super) const SHELLS: &[&str] = &[
+    "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh",
+    "loksh", "yash", "posh", "fish", "csh", "tcsh",
+];
+
+/// Long options of bash and dash that take no value.
+pub(super) const SHELL_LONG: &[&str] = &[
+    "login",
+    "noprofile",
+    "norc",
+    "posix",
+    "restricted",
+    "verbose",
+    "noediting",
+    "debugger",
+    "dump-strings",
+    "dump-po-strings",
+    "pretty-print",
+    "help",
+    "version",
+];
+
+/// A shell: `-c STR` runs STR; otherwise a script file, or standard input.
+pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kind: &str) -> Step {
+    let mut c = false;
+    let mut stdin = false;
+    let mut j = 1;
+    while let Some(w) = words.get(j) {
+        let t = w.text.as_str();
+        if !w.is_static {
+            return Step::Opaque(format!("`{kind}` argument `{}` is not static", show(t)));
+        }
+        if t == "-" || t == "--" {
+            j += 1;
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            if matches!(long, "rcfile" | "init-file") {
+                j += 2;
+            } else if SHELL_LONG.contains(&long) {
+                j += 1;
+            } else {
+                return Step::Opaque(format!("unknown option `{}` of `{kind}`", show(t)));
+            }
+            continue;
+        }
+        let Some(body) = t.strip_prefix('-').or_else(|| t.strip_prefix('+')) else {
+            break;
+        };
+        if body.is_empty() {
+            break;
+        }
+        let mut values = 0;
+        for ch in body.chars() {
+            match ch {
+                'c' => c = true,
+                's' => stdin = true,
+                'o' | 'O' => values += 1,
+                ch if ch.is_ascii_alphabetic() => {}
+                _ => {
+                    return Step::Opaque(format!("unknown option `{}` of `{kind}`", show(t)));
+                }
+            }
+        }
+        j += 1 + values;
+    }
+    if c {
+        let Some(s) = words.get(j) else {
+            return Step::Opaque(format!("`{kind} -c` without a command string"));
+        };
+        if !s.is_static {
+            return Step::Opaque(format!(
+                "`{kind} -c` string `{}` is not static",
+                show(&s.text)
+            ));
+        }
+        match kind {
+            "fish" | "csh" | "tcsh" => {
+                note(&mut st.opaque, format!("`{kind}` syntax is not read"));
+            }
+            "zsh" | "ksh" | "ksh93" | "mksh" | "lksh" | "pdksh" | "oksh" | "loksh" | "yash"
+                if !plain(&s.text) =>
+            {
+                note(
+                    &mut st.opaque,
+                    format!("`{kind}` syntax differs from bash in `{}`", show(&s.text)),
+                );
+            }
+            _ => {}
+        }
+        shell_string(cx, fr, &s.text, st);
+        return Step::Done;
+    }
+    if stdin || j >= words.len() {
+        // What a here-document or here-string feeds it is read for deny rules.
+        note(
+            &mut st.opaque,
+            format!("`{kind}` reads commands from standard input"),
+        );
+        emit(cx, words, st.clone());
+        for text in std::mem::take(&mut st.stdin) {
+            shell_string(cx, fr, &text, st);
+        }
+        return Step::Done;
+    }
+    Step::Itself
+}
+
+/// Text that zsh and ksh read as bash does: no globs, braces, parentheses, tildes,
+/// backslashes, history or `=cmd` expansion.
+pub(super) fn plain(s: &str) -> bool {
+    let mut word_start = true;
+    for c in s.chars() {
+        let ok = c.is_ascii_alphanumeric()
+            || " \t\n_./,:@%+-'\";|&$".contains(c)
+            || (c == '=' && !word_start);
+        if !ok {
+            return false;
+        }
+        word_start = c.is_ascii_whitespace() || ";|&".contains(c);
+    }
+    true
+}
