@@ -55,9 +55,6 @@
 (require 'json)
 (require 'subr-x)
 
-(defvar gptel-pre-tool-call-functions)
-(defvar gptel-post-tool-call-functions)
-
 ;;;; Customization
 
 (defgroup gptel-rust-hooks nil
@@ -96,57 +93,6 @@
     (:examples (plist :options ((:match (repeat sexp))
                                 (:no-match (repeat sexp))))))
   "The keys of a rule, with their Customize types.")
-
-(defvar gptel-rust-hooks--policy nil
-  "The compiled policy used for the latest call (a module user-ptr), or nil.")
-
-(defvar gptel-rust-hooks--good-rules :none
-  "The latest value of `gptel-rust-hooks-rules' that compiled, or :none.")
-
-(defvar gptel-rust-hooks--checked-rules :none
-  "The value of `gptel-rust-hooks-rules' checked last, compared with `eq'.")
-
-(defvar gptel-rust-hooks--rules-error nil
-  "The error of the rules checked last when no earlier rules compiled.")
-
-(defvar gptel-rust-hooks--files (make-hash-table :test #'equal)
-  "Policy files read so far: FILE -> (STAMP TEXT SHA256 ERROR).
-TEXT is the latest text of FILE that compiled, or nil.")
-
-(defvar gptel-rust-hooks--cache nil
-  "Compiled policies, most recent first: a list of (KEY . POLICY).")
-
-(defconst gptel-rust-hooks--cache-size 8
-  "How many compiled policies `gptel-rust-hooks--cache' keeps.")
-
-(defvar gptel-rust-hooks--session-rules nil
-  "Rules added for this Emacs session, e.g. by \"always allow\".")
-
-(defvar-local gptel-rust-hooks--buffer-rules nil
-  "Rules added for requests from this buffer, e.g. by \"always allow\".")
-
-(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
-(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
-(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
-(declare-function custom-file "cus-edit" (&optional no-error))
-
-(defun gptel-rust-hooks--set-rules (symbol value)
-  "Set SYMBOL to the rules VALUE after checking that they compile.
-A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
-  (when (gptel-rust-hooks--module-loaded-p)
-    (gptel-rust-hooks--compile value)
-    (setq gptel-rust-hooks--good-rules value
-          gptel-rust-hooks--checked-rules value
-          gptel-rust-hooks--rules-error nil))
-  (set-default symbol value))
 
 (defcustom gptel-rust-hooks-rules nil
   "The rules that decide gptel's tool calls, a list of plists.
@@ -282,6 +228,90 @@ A file whose text changed is untrusted again.  Set by
   "Function called as (KIND INFO ANSWER) after each decision, or nil.
 KIND is `pre' or `post'; the audit log sets this.")
 
+(defvar gptel-rust-hooks--policy nil
+  "The compiled policy used for the latest call (a module user-ptr), or nil.")
+
+(defvar gptel-rust-hooks--good-rules :none
+  "The latest value of `gptel-rust-hooks-rules' that compiled, or :none.")
+
+(defvar gptel-rust-hooks--checked-rules :none
+  "The value of `gptel-rust-hooks-rules' checked last, compared with `eq'.")
+
+(defvar gptel-rust-hooks--rules-error nil
+  "The error of the rules checked last when no earlier rules compiled.")
+
+(defvar gptel-rust-hooks--files (make-hash-table :test #'equal)
+  "Policy files read so far: FILE -> its `gptel-rust-hooks--pfile'.")
+
+(defvar gptel-rust-hooks--cache nil
+  "Compiled policies, most recent first: a list of (KEY . POLICY).")
+
+(defconst gptel-rust-hooks--cache-size 8
+  "How many compiled policies `gptel-rust-hooks--cache' keeps.")
+
+(defvar gptel-rust-hooks--session-rules nil
+  "Rules added for this Emacs session, e.g. by \"always allow\".")
+
+(defvar-local gptel-rust-hooks--buffer-rules nil
+  "Rules added for requests from this buffer, e.g. by \"always allow\".")
+
+(defvar gptel-rust-hooks--project-lookup nil
+  "The latest project file lookup: (DIRECTORY TIME FILE).")
+
+(defconst gptel-rust-hooks--project-lookup-seconds 1.0
+  "How long a project file lookup for a directory is reused, in seconds.
+Calls come in bursts from one directory, and each step of the walk up
+costs a file system call.")
+
+(defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
+  "The policy found for a call from each directory, to reuse for the next.
+DIRECTORY -> [LOOKUP INPUTS FILES STAMP POLICY]: the policy is reused
+while the memo inputs are `eq' to INPUTS, the module's stamp of the
+policy and project FILES is still STAMP, and the project file lookup
+LOOKUP it used (nil without project policies) is still the latest and
+not older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
+rules or options, and a policy or project file that changed or went
+away, are seen on the next call; a project file that newly appears
+above the directory within that many seconds.")
+
+(defvar gptel-rust-hooks--last-schema nil
+  "Why the latest decided call did not fit its tool's arguments, or nil.
+A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):
+STAGE is `call' (the model's arguments, checked before any rule) or
+`edit' (the arguments after RULES edited them); PROBLEMS is a list of
+strings.  Set before `gptel-rust-hooks--record-function' runs.")
+
+(defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
+  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
+
+;;;; Declarations for the byte compiler
+
+(defvar gptel-pre-tool-call-functions)
+(defvar gptel-post-tool-call-functions)
+(declare-function gptel-tool-p "gptel-request" (object))
+(declare-function gptel-tool-name "gptel-request" (tool))
+(declare-function gptel-tool-args "gptel-request" (tool))
+(declare-function gptel-get-tool "gptel-request" (path))
+(defvar gptel-tools)
+(defvar gptel--known-tools)
+(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
+(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
+(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
+(declare-function custom-file "cus-edit" (&optional no-error))
+(declare-function gptel-rust-hooks--show-explanation "gptel-rust-hooks-ui"
+                  (data call rules))
+(declare-function gptel-rust-hooks--read-call "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks--ui-enable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks--ui-disable "gptel-rust-hooks-ui" ())
+
 ;;;; Module
 
 (defun gptel-rust-hooks--module-loaded-p ()
@@ -328,32 +358,17 @@ rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
 (a loaded module cannot be unloaded)"
                             version gptel-rust-hooks-version))))))
 
-;;;###autoload
-(defun gptel-rust-hooks-build-module ()
-  "Build the module with cargo in a compilation buffer, then load it."
-  (interactive)
-  (let ((root (gptel-rust-hooks--source-root)))
-    (unless root
-      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
-                  gptel-rust-hooks--package-directory))
-    (unless (executable-find "cargo")
-      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
-    (let* ((default-directory root)
-           (buffer (compilation-start "cargo build --release" t
-                                      (lambda (_) "*gptel-rust-hooks-build*"))))
-      (with-current-buffer buffer
-        (add-hook 'compilation-finish-functions
-                  (lambda (_buffer status)
-                    (if (string-prefix-p "finished" status)
-                        (condition-case err
-                            (progn (gptel-rust-hooks--load-module)
-                                   (message "gptel-rust-hooks: module built and loaded"))
-                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
-                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
-                  nil t))
-      buffer)))
-
 ;;;; Policy
+
+(defun gptel-rust-hooks--set-rules (symbol value)
+  "Set SYMBOL to the rules VALUE after checking that they compile.
+A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
+  (when (gptel-rust-hooks--module-loaded-p)
+    (gptel-rust-hooks--compile value)
+    (setq gptel-rust-hooks--good-rules value
+          gptel-rust-hooks--checked-rules value
+          gptel-rust-hooks--rules-error nil))
+  (set-default symbol value))
 
 (defun gptel-rust-hooks--options ()
   "Return the compile options plist from the user options."
@@ -499,14 +514,6 @@ When the file never compiled, signal if REQUIRED, else return nil."
              (signal 'gptel-rust-hooks-rule-error
                      (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
-(defvar gptel-rust-hooks--project-lookup nil
-  "The latest project file lookup: (DIRECTORY TIME FILE).")
-
-(defconst gptel-rust-hooks--project-lookup-seconds 1.0
-  "How long a project file lookup for a directory is reused, in seconds.
-Calls come in bursts from one directory, and each step of the walk up
-costs a file system call.")
-
 (defun gptel-rust-hooks--project-file (directory)
   "Return the project policy file that applies to DIRECTORY, or nil.
 The latest lookup is reused for a second; see
@@ -631,17 +638,6 @@ each layer's source and trust with `equal', its rules or text with `eq'."
                      for i from 0
                      collect `(eq (aref ,saved ,i) ,var)))))
 
-(defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
-  "The policy found for a call from each directory, to reuse for the next.
-DIRECTORY -> [LOOKUP INPUTS FILES STAMP POLICY]: the policy is reused
-while the memo inputs are `eq' to INPUTS, the module's stamp of the
-policy and project FILES is still STAMP, and the project file lookup
-LOOKUP it used (nil without project policies) is still the latest and
-not older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
-rules or options, and a policy or project file that changed or went
-away, are seen on the next call; a project file that newly appears
-above the directory within that many seconds.")
-
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
 Compile it when the rules, files or options changed; signal when no
@@ -698,81 +694,11 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
              gptel-rust-hooks--memo)
     (setq gptel-rust-hooks--policy (cdr hit))))
 
-;;;; Trust
-
-(defun gptel-rust-hooks--save-option (symbol value)
-  "Set the user option SYMBOL to VALUE and save it for future sessions.
-In an Emacs started without an init file, it is only set."
-  (require 'cus-edit)
-  (let ((inhibit-message (not (custom-file t))))
-    (customize-save-variable symbol value)))
-
-(defun gptel-rust-hooks--read-project-file ()
-  "Return the project policy file for `default-directory', or signal."
-  (or (gptel-rust-hooks--project-file default-directory)
-      (user-error "No %s in %s or above" gptel-rust-hooks-project-file
-                  (abbreviate-file-name default-directory))))
-
-;;;###autoload
-(defun gptel-rust-hooks-trust-project (file &optional confirm)
-  "Trust the project policy FILE as it is now: let its rules allow and edit calls.
-Record FILE's SHA-256 in `gptel-rust-hooks-trusted-project-files' and save
-it; a later change to the file makes it untrusted again.  Interactively,
-FILE is the project's .gptel-hooks.json above `default-directory', shown
-first; with CONFIRM, ask before trusting.  Return the SHA-256."
-  (interactive
-   (progn
-     (gptel-rust-hooks--load-module)
-     (let ((file (gptel-rust-hooks--read-project-file)))
-       (view-file-other-window file)
-       (list file t))))
-  (let* ((file (expand-file-name file))
-         (sha (or (gptel-rust-hooks--file-sha256 file)
-                  (user-error "Cannot read %s" file))))
-    (when (and confirm
-               (not (yes-or-no-p
-                     (format "Let %s (SHA-256 %s…) allow and edit calls? "
-                             (abbreviate-file-name file) (substring sha 0 12)))))
-      (user-error "Not trusted"))
-    (gptel-rust-hooks--save-option
-     'gptel-rust-hooks-trusted-project-files
-     (cons (cons file sha)
-           (cl-remove file gptel-rust-hooks-trusted-project-files
-                      :key #'car :test #'equal)))
-    (message "gptel-rust-hooks: trusted %s" (abbreviate-file-name file))
-    sha))
-
-;;;###autoload
-(defun gptel-rust-hooks-untrust-project (file)
-  "Forget that the project policy FILE was trusted."
-  (interactive (list (gptel-rust-hooks--read-project-file)))
-  (let ((file (expand-file-name file)))
-    (gptel-rust-hooks--save-option
-     'gptel-rust-hooks-trusted-project-files
-     (cl-remove file gptel-rust-hooks-trusted-project-files :key #'car :test #'equal))
-    (when (gptel-rust-hooks-project-trusted-p file)
-      (message "gptel-rust-hooks: %s is still trusted by `gptel-rust-hooks-trusted-directories'"
-               (abbreviate-file-name file)))))
-
 ;;;; Tool schemas
 
 ;; gptel passes a tool function only the arguments the tool declares, in
 ;; their declared order; a call that names others, or lacks a required one,
 ;; is checked here before any rule sees it, and again after rules edit it.
-
-(declare-function gptel-tool-p "gptel-request" (object))
-(declare-function gptel-tool-name "gptel-request" (tool))
-(declare-function gptel-tool-args "gptel-request" (tool))
-(declare-function gptel-get-tool "gptel-request" (path))
-(defvar gptel-tools)
-(defvar gptel--known-tools)
-
-(defvar gptel-rust-hooks--last-schema nil
-  "Why the latest decided call did not fit its tool's arguments, or nil.
-A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):
-STAGE is `call' (the model's arguments, checked before any rule) or
-`edit' (the arguments after RULES edited them); PROBLEMS is a list of
-strings.  Set before `gptel-rust-hooks--record-function' runs.")
 
 (defun gptel-rust-hooks--tool-spec (name)
   "Return the gptel tool called NAME, or nil when gptel does not know one.
@@ -792,9 +718,6 @@ first, then gptel's registry of tools."
                       (and (fboundp 'gptel-get-tool)
                            (ignore-errors (gptel-get-tool name))))))
           (and (gptel-tool-p tool) tool)))))
-
-(defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
-  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
 
 (defun gptel-rust-hooks--tool-schema (tool)
   "Return the arguments TOOL declares, or :unknown when they cannot be read.
@@ -989,12 +912,6 @@ Nil when schemas are not checked or gptel does not know the tool."
                              schema)
           :problems (gptel-rust-hooks--schema-problems schema (plist-get call :args)))))
 
-(declare-function gptel-rust-hooks--show-explanation "gptel-rust-hooks-ui"
-                  (data call rules))
-(declare-function gptel-rust-hooks--read-call "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-enable "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-disable "gptel-rust-hooks-ui" ())
-
 (defun gptel-rust-hooks-explain (call &optional rules display)
   "Return which rules match CALL and why, and the outcome, as a plist.
 CALL and RULES are as for `gptel-rust-hooks-evaluate'.
@@ -1024,6 +941,85 @@ the buffer *gptel-rust-hooks-explain*."
     (when display
       (gptel-rust-hooks--show-explanation data call rules))
     data))
+
+;;;###autoload
+(defun gptel-rust-hooks-build-module ()
+  "Build the module with cargo in a compilation buffer, then load it."
+  (interactive)
+  (let ((root (gptel-rust-hooks--source-root)))
+    (unless root
+      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
+                  gptel-rust-hooks--package-directory))
+    (unless (executable-find "cargo")
+      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
+    (let* ((default-directory root)
+           (buffer (compilation-start "cargo build --release" t
+                                      (lambda (_) "*gptel-rust-hooks-build*"))))
+      (with-current-buffer buffer
+        (add-hook 'compilation-finish-functions
+                  (lambda (_buffer status)
+                    (if (string-prefix-p "finished" status)
+                        (condition-case err
+                            (progn (gptel-rust-hooks--load-module)
+                                   (message "gptel-rust-hooks: module built and loaded"))
+                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
+                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
+                  nil t))
+      buffer)))
+
+(defun gptel-rust-hooks--save-option (symbol value)
+  "Set the user option SYMBOL to VALUE and save it for future sessions.
+In an Emacs started without an init file, it is only set."
+  (require 'cus-edit)
+  (let ((inhibit-message (not (custom-file t))))
+    (customize-save-variable symbol value)))
+
+(defun gptel-rust-hooks--read-project-file ()
+  "Return the project policy file for `default-directory', or signal."
+  (or (gptel-rust-hooks--project-file default-directory)
+      (user-error "No %s in %s or above" gptel-rust-hooks-project-file
+                  (abbreviate-file-name default-directory))))
+
+;;;###autoload
+(defun gptel-rust-hooks-trust-project (file &optional confirm)
+  "Trust the project policy FILE as it is now: let its rules allow and edit calls.
+Record FILE's SHA-256 in `gptel-rust-hooks-trusted-project-files' and save
+it; a later change to the file makes it untrusted again.  Interactively,
+FILE is the project's .gptel-hooks.json above `default-directory', shown
+first; with CONFIRM, ask before trusting.  Return the SHA-256."
+  (interactive
+   (progn
+     (gptel-rust-hooks--load-module)
+     (let ((file (gptel-rust-hooks--read-project-file)))
+       (view-file-other-window file)
+       (list file t))))
+  (let* ((file (expand-file-name file))
+         (sha (or (gptel-rust-hooks--file-sha256 file)
+                  (user-error "Cannot read %s" file))))
+    (when (and confirm
+               (not (yes-or-no-p
+                     (format "Let %s (SHA-256 %s…) allow and edit calls? "
+                             (abbreviate-file-name file) (substring sha 0 12)))))
+      (user-error "Not trusted"))
+    (gptel-rust-hooks--save-option
+     'gptel-rust-hooks-trusted-project-files
+     (cons (cons file sha)
+           (cl-remove file gptel-rust-hooks-trusted-project-files
+                      :key #'car :test #'equal)))
+    (message "gptel-rust-hooks: trusted %s" (abbreviate-file-name file))
+    sha))
+
+;;;###autoload
+(defun gptel-rust-hooks-untrust-project (file)
+  "Forget that the project policy FILE was trusted."
+  (interactive (list (gptel-rust-hooks--read-project-file)))
+  (let ((file (expand-file-name file)))
+    (gptel-rust-hooks--save-option
+     'gptel-rust-hooks-trusted-project-files
+     (cl-remove file gptel-rust-hooks-trusted-project-files :key #'car :test #'equal))
+    (when (gptel-rust-hooks-project-trusted-p file)
+      (message "gptel-rust-hooks: %s is still trusted by `gptel-rust-hooks-trusted-directories'"
+               (abbreviate-file-name file)))))
 
 ;;;; Mode
 
