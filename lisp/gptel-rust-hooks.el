@@ -770,48 +770,62 @@ plist with keyword keys are left to the module, which blocks them."
                                  (if (nth 2 arg) "required" "optional")))
                        schema ", "))))
 
-(defun gptel-rust-hooks--check-schema (policy info cwd)
-  "Decide by POLICY the call INFO from CWD, checking it against its tool.
-Return the hook's answer, and set `gptel-rust-hooks--last-schema'."
+(defun gptel-rust-hooks--misfit-call (name schema problems)
+  "Return the answer that blocks the call to tool NAME whose arguments misfit.
+SCHEMA is the tool's; PROBLEMS say how the call does not fit it.  Set
+`gptel-rust-hooks--last-schema'."
+  (setq gptel-rust-hooks--last-schema
+        (list :tool name :stage 'call :problems problems :rules nil))
+  (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
+its arguments: %s; %s"
+                       name (string-join problems ", ")
+                       (gptel-rust-hooks--schema-text schema))))
+
+(defun gptel-rust-hooks--misfit-edit (policy info cwd schema problems)
+  "Return the answer that blocks a call whose edited arguments misfit.
+The rules of POLICY edited the call INFO from CWD so that its arguments
+no longer fit SCHEMA, as PROBLEMS say.  Name those rules, report it
+once, and set `gptel-rust-hooks--last-schema'."
+  (let* ((name (plist-get info :name))
+         (edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
+         (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
+         (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
+so that they do not fit it: %s; %s"
+                      (if rules
+                          (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
+                        "the rules")
+                      name (string-join problems ", ")
+                      (gptel-rust-hooks--schema-text schema))))
+    (setq gptel-rust-hooks--last-schema
+          (list :tool name :stage 'edit :problems problems :rules rules))
+    (gptel-rust-hooks--report msg)
+    (list :block msg)))
+
+;;;; Deciding a call
+
+(defun gptel-rust-hooks--decide (policy info cwd)
+  "Return the pre-tool answer of POLICY for the call INFO from CWD.
+This is where a call is decided.  A call to a tool gptel knows is first
+checked against the tool's arguments: one that does not fit is blocked
+before any rule runs.  Otherwise the module decides it, and arguments
+edited by the rules are checked the same way.  Set
+`gptel-rust-hooks--last-schema' to why the call did not fit, or nil."
+  (setq gptel-rust-hooks--last-schema nil)
   (let* ((name (plist-get info :name))
          (tool (and gptel-rust-hooks-validate-calls (gptel-rust-hooks--tool-spec name)))
          (schema (if tool (gptel-rust-hooks--tool-schema tool) :unknown))
          (problems (and (listp schema)
                         (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
     (if problems
-        (progn
-          (setq gptel-rust-hooks--last-schema
-                (list :tool name :stage 'call :problems problems :rules nil))
-          (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
-its arguments: %s; %s"
-                               name (string-join problems ", ")
-                               (gptel-rust-hooks--schema-text schema))))
+        (gptel-rust-hooks--misfit-call name schema problems)
       (let* ((answer (gptel-rust-hooks--mod-pre policy info cwd))
              ;; An edit may leave no argument at all: (:args nil).
              (edited (and (listp schema) (consp answer) (plist-member answer :args)))
              (problems (and edited
                             (gptel-rust-hooks--schema-problems schema (cadr edited)))))
-        (if (not problems)
-            answer
-          (let* ((edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
-                 (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
-                 (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
-so that they do not fit it: %s; %s"
-                              (if rules
-                                  (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
-                                "the rules")
-                              name (string-join problems ", ")
-                              (gptel-rust-hooks--schema-text schema))))
-            (setq gptel-rust-hooks--last-schema
-                  (list :tool name :stage 'edit :problems problems :rules rules))
-            (gptel-rust-hooks--report msg)
-            (list :block msg)))))))
-
-(defun gptel-rust-hooks--decide (policy info cwd)
-  "Return the pre-tool answer of POLICY for the call INFO from CWD.
-Calls to tools gptel knows are checked against their arguments first."
-  (setq gptel-rust-hooks--last-schema nil)
-  (gptel-rust-hooks--check-schema policy info cwd))
+        (if problems
+            (gptel-rust-hooks--misfit-edit policy info cwd schema problems)
+          answer)))))
 
 ;;;; Hook functions
 
