@@ -265,14 +265,8 @@ costs a file system call.")
 
 (defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
   "The policy found for a call from each directory, to reuse for the next.
-DIRECTORY -> [LOOKUP INPUTS FILES STAMP POLICY]: the policy is reused
-while the memo inputs are `eq' to INPUTS, the module's stamp of the
-policy and project FILES is still STAMP, and the project file lookup
-LOOKUP it used (nil without project policies) is still the latest and
-not older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
-rules or options, and a policy or project file that changed or went
-away, are seen on the next call; a project file that newly appears
-above the directory within that many seconds.")
+DIRECTORY -> its `gptel-rust-hooks--memo-entry', which says when the
+policy may be reused: see `gptel-rust-hooks--current-policy'.")
 
 (defvar gptel-rust-hooks--last-schema nil
   "Why the latest decided call did not fit its tool's arguments, or nil.
@@ -638,22 +632,42 @@ each layer's source and trust with `equal', its rules or text with `eq'."
                      for i from 0
                      collect `(eq (aref ,saved ,i) ,var)))))
 
+(cl-defstruct (gptel-rust-hooks--memo-entry
+               (:constructor gptel-rust-hooks--memo-entry-create)
+               (:copier nil))
+  "The policy found for a call from one directory, and when it holds."
+  (lookup nil :documentation "The project file lookup it used, or nil")
+  (inputs nil :documentation "The values of the memo inputs then, a vector")
+  (files nil :documentation "The policy and project files it was read from")
+  (stamp nil :documentation "The module's stamp of FILES then")
+  (policy nil :documentation "The compiled policy"))
+
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
 Compile it when the rules, files or options changed; signal when no
-policy can be had (the call is then blocked).  The policy found for a
-directory is reused, see `gptel-rust-hooks--memo'."
+policy can be had (the call is then blocked).
+
+The policy found for a directory is reused (see `gptel-rust-hooks--memo')
+while the memo inputs are `eq' to those it saved, the module's stamp of
+its policy and project files is unchanged, and the project file lookup
+it used (nil without project policies) is still the latest and not
+older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
+rules or options, and a policy or project file that changed or went
+away, are seen on the next call; a project file that newly appears
+above the directory within that many seconds."
   (let ((memo (gethash default-directory gptel-rust-hooks--memo)))
     (if (and memo
-             (gptel-rust-hooks--memo-inputs-p (aref memo 1))
-             (let ((lookup (aref memo 0)))
+             (gptel-rust-hooks--memo-inputs-p (gptel-rust-hooks--memo-entry-inputs memo))
+             (let ((lookup (gptel-rust-hooks--memo-entry-lookup memo)))
                (or (null lookup)
                    (and (eq lookup gptel-rust-hooks--project-lookup)
                         (< (- (float-time) (nth 1 lookup))
                            gptel-rust-hooks--project-lookup-seconds))))
-             (or (null (aref memo 2))
-                 (eql (aref memo 3) (gptel-rust-hooks--mod-stamp (aref memo 2)))))
-        (setq gptel-rust-hooks--policy (aref memo 4))
+             (let ((files (gptel-rust-hooks--memo-entry-files memo)))
+               (or (null files)
+                   (eql (gptel-rust-hooks--memo-entry-stamp memo)
+                        (gptel-rust-hooks--mod-stamp files)))))
+        (setq gptel-rust-hooks--policy (gptel-rust-hooks--memo-entry-policy memo))
       (gptel-rust-hooks--find-policy))))
 
 (defun gptel-rust-hooks--find-policy ()
@@ -690,7 +704,9 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
     (when (>= (hash-table-count gptel-rust-hooks--memo) 64)
       (clrhash gptel-rust-hooks--memo))
     (puthash directory
-             (vector lookup (gptel-rust-hooks--memo-inputs) files stamp (cdr hit))
+             (gptel-rust-hooks--memo-entry-create
+              :lookup lookup :inputs (gptel-rust-hooks--memo-inputs)
+              :files files :stamp stamp :policy (cdr hit))
              gptel-rust-hooks--memo)
     (setq gptel-rust-hooks--policy (cdr hit))))
 
