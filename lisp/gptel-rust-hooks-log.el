@@ -435,6 +435,15 @@ and kept in memory" file (error-message-string err))
   (when-let* ((entry (or gptel-rust-hooks-log--shown-entry (tabulated-list-get-id))))
     (gptel-rust-hooks-log--call entry)))
 
+(defun gptel-rust-hooks-log-call-at-point ()
+  "Return the logged call at point, or nil when point is on none.
+In the log buffer, that is the call of the entry on the current line;
+in the buffer showing one logged call, that call.  The call is a plist
+\(:name :args :buffer :backend :model :cwd), as `gptel-rust-hooks-explain'
+takes it."
+  (and (functionp gptel-rust-hooks-log--call-at-point-function)
+       (funcall gptel-rust-hooks-log--call-at-point-function)))
+
 (defun gptel-rust-hooks-log--sort-seq (a b)
   "Return non-nil when the log line A is older than B."
   (< (plist-get (car a) :seq) (plist-get (car b) :seq)))

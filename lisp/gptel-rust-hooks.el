@@ -300,11 +300,11 @@ strings.  Set before `gptel-rust-hooks--record-function' runs.")
 (declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
 (declare-function custom-file "cus-edit" (&optional no-error))
-(declare-function gptel-rust-hooks--show-explanation "gptel-rust-hooks-ui"
+(declare-function gptel-rust-hooks-ui--show-explanation "gptel-rust-hooks-ui"
                   (data call rules))
-(declare-function gptel-rust-hooks--read-call "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-enable "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-disable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks-ui--read-call "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks-ui--enable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks-ui--disable "gptel-rust-hooks-ui" ())
 
 ;;;; Module
 
@@ -959,7 +959,7 @@ the pre-tool hook returns.
 Interactively, explain the call at point in the log buffer, or one read
 from the minibuffer (a tool name and JSON arguments), and DISPLAY it in
 the buffer *gptel-rust-hooks-explain*."
-  (interactive (list (gptel-rust-hooks--read-call) nil t))
+  (interactive (list (gptel-rust-hooks-ui--read-call) nil t))
   (let* ((cwd (gptel-rust-hooks--call-cwd call))
          (policy (gptel-rust-hooks--policy-for rules cwd))
          (data (gptel-rust-hooks--explain-data policy call cwd))
@@ -969,7 +969,7 @@ the buffer *gptel-rust-hooks-explain*."
                                   :schema-failure gptel-rust-hooks--last-schema
                                   :answer answer))))
     (when display
-      (gptel-rust-hooks--show-explanation data call rules))
+      (gptel-rust-hooks-ui--show-explanation data call rules))
     data))
 
 ;;;###autoload
@@ -1075,10 +1075,10 @@ confirmation prompt; off, it removes exactly those."
                             :error)))
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
         (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
-        (gptel-rust-hooks--ui-enable))
+        (gptel-rust-hooks-ui--enable))
     (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
     (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
-    (gptel-rust-hooks--ui-disable)))
+    (gptel-rust-hooks-ui--disable)))
 
 (provide 'gptel-rust-hooks)
 (require 'gptel-rust-hooks-log)
