@@ -278,6 +278,24 @@ strings.  Set before `gptel-rust-hooks--record-function' runs.")
 (defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
   "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
 
+(defvar gptel-rust-hooks--decided (make-hash-table :test #'eq :weakness 'key)
+  "Tool calls decided so far: gptel's tool-call plist -> its decision.
+The decision is a `gptel-rust-hooks--decision'.  When gptel is about to
+run the call with the name and arguments that were decided, it is not
+decided again.")
+
+(defvar gptel-rust-hooks--pre-tool-info nil
+  "The request info of the state machine whose pre-tool hook runs, or nil.
+Bound while `gptel--handle-pre-tool' runs, so that the pre-tool hook
+function can tell which of gptel's tool calls it decided.")
+
+(defvar gptel-rust-hooks--missing-internals nil
+  "The gptel internals the guard needs that are missing, or nil.
+Set when the mode turns on; see `gptel-rust-hooks--check-internals'.")
+
+(defvar gptel-rust-hooks--internals-reported nil
+  "Non-nil once missing gptel internals were reported.")
+
 ;;;; Declarations for the byte compiler
 
 (defvar gptel-pre-tool-call-functions)
@@ -286,6 +304,15 @@ strings.  Set before `gptel-rust-hooks--record-function' runs.")
 (declare-function gptel-tool-name "gptel-request" (tool))
 (declare-function gptel-tool-args "gptel-request" (tool))
 (declare-function gptel-get-tool "gptel-request" (path))
+(declare-function gptel-fsm-info "gptel-request" (fsm))
+(declare-function gptel-fsm-table "gptel-request" (fsm))
+(declare-function gptel-fsm-handlers "gptel-request" (fsm))
+(declare-function gptel--fsm-transition "gptel-request" (machine &optional new-state))
+(declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
+(declare-function gptel--inject-tool-call "gptel-request" (backend data tool-call new-call))
+(declare-function gptel--to-string "gptel-request" (s))
+(defvar gptel-request--handlers)
+(defvar gptel-use-tools)
 (defvar gptel-tools)
 (defvar gptel--known-tools)
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
@@ -882,6 +909,8 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
                                    (concat "gptel-rust-hooks: " reason)))))
                answer)
            (t (gptel-rust-hooks--fail err)))))
+    (when gptel-rust-hooks--pre-tool-info
+      (ignore-errors (gptel-rust-hooks--remember-hook-decision info answer)))
     (when gptel-rust-hooks--record-function
       (ignore-errors (funcall gptel-rust-hooks--record-function 'pre info answer)))
     answer))
@@ -899,6 +928,343 @@ result."
     (when gptel-rust-hooks--record-function
       (ignore-errors (funcall gptel-rust-hooks--record-function 'post info answer)))
     answer))
+
+;;;; Every tool call gptel runs
+
+;; gptel runs the pre-tool hook only in `gptel-send''s state machine (its
+;; TPRE state) and the post-tool hook only where TRET runs
+;; `gptel--handle-post-tool'.  A plain `gptel-request' with tools, and
+;; every package built on it, runs tools with no hook.  Every state
+;; machine runs its tools through `gptel--handle-tool-use' and hands every
+;; result to `gptel--process-tool-call', so the mode advises those two:
+;; just before gptel would run a tool function, each pending call is
+;; decided (unless the pre-tool hook decided it with the name and
+;; arguments it still has) and the decision is imposed on it; each result
+;; gets the post-call effects unless our post-tool hook will see it.
+
+(defconst gptel-rust-hooks--gptel-internals
+  '(gptel--handle-tool-use gptel--process-tool-call gptel--fsm-transition
+    gptel-fsm-info gptel-fsm-table gptel-fsm-handlers gptel-tool-name
+    gptel--inject-tool-call gptel--to-string)
+  "The gptel functions the guard of every tool call relies on.
+Besides these, it advises `gptel--handle-pre-tool' (gptel.el) to tell
+which calls the pre-tool hook decided, and looks for
+`gptel--handle-post-tool' in a state machine's TRET handlers.")
+
+(cl-defstruct (gptel-rust-hooks--decision
+               (:constructor gptel-rust-hooks--decision-create)
+               (:copier nil))
+  "How one of gptel's tool calls was decided."
+  (answer nil :documentation "The pre-tool answer")
+  (name nil :documentation "The tool name that was decided")
+  (args nil :documentation "The arguments the tool will get, copied"))
+
+(defun gptel-rust-hooks--args-copy (args)
+  "Return what `gptel-rust-hooks--same-args-p' compares ARGS by.
+A proper list is copied, so that a later in-place change shows."
+  (if (proper-list-p args) (copy-sequence args) args))
+
+(defun gptel-rust-hooks--same-args-p (saved args)
+  "Return non-nil when SAVED was copied from ARGS and they did not change since."
+  (if (proper-list-p args)
+      (and (proper-list-p saved)
+           (let ((a saved) (b args))
+             (while (and a b (eq (car a) (car b)))
+               (setq a (cdr a) b (cdr b)))
+             (and (null a) (null b))))
+    (eq saved args)))
+
+(defun gptel-rust-hooks--remember (call answer)
+  "Remember that gptel's tool CALL was decided with ANSWER.
+The arguments remembered are those the tool will get: the answer's
+edited ones if any, else the call's."
+  (puthash call
+           (gptel-rust-hooks--decision-create
+            :answer answer
+            :name (plist-get call :name)
+            :args (gptel-rust-hooks--args-copy
+                   (if (plist-member answer :args)
+                       (plist-get answer :args)
+                     (plist-get call :args))))
+           gptel-rust-hooks--decided))
+
+(defun gptel-rust-hooks--remember-hook-decision (info answer)
+  "Remember for the call INFO of gptel's TPRE state the pre-tool hook's ANSWER.
+The call is the pending tool call of `gptel-rust-hooks--pre-tool-info'
+with INFO's name and the very same arguments object."
+  (let ((name (plist-get info :name))
+        (args (plist-get info :args)))
+    (when-let* ((call (cl-loop for call in (plist-get gptel-rust-hooks--pre-tool-info
+                                                      :tool-use)
+                               when (and (eq (plist-get call :args) args)
+                                         (equal (plist-get call :name) name))
+                               return call)))
+      (gptel-rust-hooks--remember call answer))))
+
+(defun gptel-rust-hooks--note-pre-tool (run fsm)
+  "Call RUN on FSM, telling our pre-tool hook which request it decides.
+Around advice for `gptel--handle-pre-tool'."
+  (let ((gptel-rust-hooks--pre-tool-info (gptel-fsm-info fsm)))
+    (funcall run fsm)))
+
+(defun gptel-rust-hooks--call-decision (call info)
+  "Return (ANSWER . FRESH): how gptel's tool CALL of the request INFO is decided.
+When the pre-tool hook (or an earlier pass) decided CALL with the name
+and arguments it has now, that ANSWER stands and FRESH is nil.
+Otherwise CALL is decided now, as the pre-tool hook would, from the
+request buffer, and FRESH is t."
+  (let ((seen (gethash call gptel-rust-hooks--decided))
+        (args (plist-get call :args)))
+    (if (and seen
+             (equal (gptel-rust-hooks--decision-name seen) (plist-get call :name))
+             (gptel-rust-hooks--same-args-p (gptel-rust-hooks--decision-args seen) args))
+        (cons (gptel-rust-hooks--decision-answer seen) nil)
+      (let* ((buffer (plist-get info :buffer))
+             (answer (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
+                       (gptel-rust-hooks-pre-tool-call
+                        (list :name (plist-get call :name) :args args
+                              :buffer (and (buffer-live-p buffer) (buffer-name buffer))
+                              :backend (plist-get info :backend)
+                              :model (plist-get info :model))))))
+        (gptel-rust-hooks--remember call answer)
+        (cons answer t)))))
+
+(defun gptel-rust-hooks--tool-named (name tools)
+  "Return the tool called NAME among TOOLS, gptel tools, or nil."
+  (cl-loop for tool in tools
+           when (equal (gptel-tool-name tool) name) return tool))
+
+(defun gptel-rust-hooks--error-result (reason name)
+  "Return gptel's result for a call blocked with REASON: an error naming NAME."
+  (concat "<tool_call_error>\n"
+          (if (stringp reason) reason (format "Tool %s blocked by user" name))
+          "\n</tool_call_error>"))
+
+(defun gptel-rust-hooks--impose (fsm call answer fresh)
+  "Make FSM's tool CALL follow ANSWER; return non-nil if CALL is answered.
+A block or a result answers the call in gptel's way, without running it;
+edited arguments (when FRESH, not yet applied by gptel) are what the
+tool will get and what the model's history shows; `:confirm t' makes
+gptel ask whatever another hook function said; `:confirm nil' (when
+FRESH) lets the call run unasked unless a hook function asked already."
+  (let* ((info (gptel-fsm-info fsm))
+         (name (plist-get call :name))
+         (spec (gptel-rust-hooks--tool-named name (plist-get info :tools)))
+         (block (plist-get answer :block))
+         (result (plist-get answer :result)))
+    (cond
+     (block
+      (plist-put call :error t)
+      (gptel--process-tool-call fsm spec call (gptel-rust-hooks--error-result block name))
+      t)
+     (result
+      (gptel--process-tool-call fsm spec call result)
+      t)
+     (t
+      (when (and fresh (plist-member answer :args))
+        (let ((args (plist-get answer :args)))
+          (when args
+            (gptel--inject-tool-call (plist-get info :backend) (plist-get info :data)
+                                     call (list :args args)))
+          (plist-put call :args args)))
+      (cond ((plist-get answer :confirm)
+             (plist-put call :confirm t))
+            ((and fresh (plist-member answer :confirm)
+                  (not (plist-member call :confirm)))
+             (plist-put call :confirm nil)))
+      nil))))
+
+(defun gptel-rust-hooks--stop-request (fsm reason)
+  "End the request of FSM with REASON: no tool runs, nothing more is sent.
+The request's callback sees the error, as it sees a failed request."
+  (let ((info (gptel-fsm-info fsm)))
+    (plist-put info :stop-reason reason)
+    (plist-put info :status "Stopped by gptel-rust-hooks")
+    (plist-put info :error reason)
+    (when-let* ((callback (plist-get info :callback)))
+      (with-demoted-errors "gptel-rust-hooks: the request's callback failed: %S"
+        (funcall callback nil info)))
+    (gptel--fsm-transition fsm 'ERRS)))
+
+(defun gptel-rust-hooks--guard-calls (fsm)
+  "Decide the tool calls FSM is about to run, and impose the decisions.
+Every call is decided before any decision is imposed: a stop among them
+ends the request with none run.  Return non-nil when no call is left
+for gptel to run."
+  (let* ((info (gptel-fsm-info fsm))
+         (tools (plist-get info :tools))
+         (decided nil)
+         (stop nil))
+    (dolist (call (plist-get info :tool-use))
+      ;; gptel answers a call to a tool it does not have without running one.
+      (unless (or (plist-get call :result)
+                  (not (gptel-rust-hooks--tool-named (plist-get call :name) tools)))
+        (let ((decision (gptel-rust-hooks--call-decision call info)))
+          (when (and (not stop) (plist-get (car decision) :stop))
+            (setq stop (car decision)))
+          (push (cons call decision) decided))))
+    (cond
+     ((null decided) nil)
+     (stop (gptel-rust-hooks--stop-request fsm (plist-get stop :stop-reason))
+           t)
+     (t
+      (dolist (d (nreverse decided))
+        (gptel-rust-hooks--impose fsm (car d) (cadr d) (cddr d)))
+      (cl-loop for call in (plist-get (gptel-fsm-info fsm) :tool-use)
+               always (plist-get call :result))))))
+
+(defun gptel-rust-hooks--guard-tool-use (run fsm)
+  "Let RUN run the tool calls of FSM still to run, once they are decided.
+Around advice for `gptel--handle-tool-use', where every state machine
+runs its tools.  If deciding fails, the calls are blocked (or the
+request stopped, by `gptel-rust-hooks-on-error'), never run undecided."
+  (unless (condition-case err
+              (gptel-rust-hooks--guard-calls fsm)
+            (error
+             (let ((answer (gptel-rust-hooks--fail err)))
+               (if (plist-get answer :stop)
+                   (gptel-rust-hooks--stop-request fsm (plist-get answer :stop-reason))
+                 (dolist (call (plist-get (gptel-fsm-info fsm) :tool-use))
+                   (unless (plist-get call :result)
+                     (gptel-rust-hooks--impose fsm call answer nil)))))
+             t))
+    (funcall run fsm)))
+
+(defun gptel-rust-hooks--hook-has-p (function value symbol)
+  "Return non-nil when FUNCTION runs from VALUE, a buffer's value of hook SYMBOL.
+A t in VALUE stands for the global value of SYMBOL."
+  (if (listp value)
+      (or (memq function value)
+          (and (memq t value)
+               (let ((global (default-value symbol)))
+                 (if (listp global) (memq function global) (eq global function)))))
+    (eq value function)))
+
+(defun gptel-rust-hooks--post-hook-runs-p (fsm)
+  "Return non-nil when gptel will run our post-tool hook for FSM's results.
+That is when FSM goes from TOOL to TRET, whose handlers run
+`gptel--handle-post-tool', and the request buffer's post-tool hook has
+`gptel-rust-hooks-post-tool-call'."
+  (let ((buffer (plist-get (gptel-fsm-info fsm) :buffer)))
+    (and (memq 'gptel--handle-post-tool (alist-get 'TRET (gptel-fsm-handlers fsm)))
+         (rassq 'TRET (alist-get 'TOOL (gptel-fsm-table fsm)))
+         (buffer-live-p buffer)
+         (gptel-rust-hooks--hook-has-p
+          #'gptel-rust-hooks-post-tool-call
+          (buffer-local-value 'gptel-post-tool-call-functions buffer)
+          'gptel-post-tool-call-functions))))
+
+(defun gptel-rust-hooks--result-for-model (fsm call result)
+  "Return for FSM's tool CALL its RESULT with the post-call effects applied.
+When our post-tool hook will see the result, it is left to the hook.  A
+post-call answer that blocks (or an error here) marks CALL as erred and
+gives gptel's error text instead; one that stops ends the request after
+this turn, as gptel does for a post-tool hook that stops."
+  (let* ((name (plist-get call :name))
+         (text result)
+         (answer
+          (condition-case err
+              (unless (gptel-rust-hooks--post-hook-runs-p fsm)
+                (let* ((info (gptel-fsm-info fsm))
+                       (buffer (plist-get info :buffer)))
+                  (setq text (if (stringp result) result (gptel--to-string result)))
+                  (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
+                    (gptel-rust-hooks-post-tool-call
+                     (list :name name :args (plist-get call :args) :result text
+                           :buffer (and (buffer-live-p buffer) (buffer-name buffer))
+                           :backend (plist-get info :backend)
+                           :model (plist-get info :model))))))
+            (error (gptel-rust-hooks--fail err)))))
+    (cond
+     ((plist-get answer :stop)
+      (let ((reason (plist-get answer :stop-reason)))
+        (ignore-errors
+          (let ((info (gptel-fsm-info fsm)))
+            (plist-put info :stop-reason reason)
+            (plist-put info :status "Stopped by gptel-rust-hooks")
+            (plist-put info :error reason)))
+        (plist-put call :error t)
+        (gptel-rust-hooks--error-result reason name)))
+     ((plist-get answer :block)
+      (plist-put call :error t)
+      (gptel-rust-hooks--error-result (plist-get answer :block) name))
+     ((plist-get answer :result))
+     (t text))))
+
+(defun gptel-rust-hooks--guard-result (process fsm tool-spec call result)
+  "Call PROCESS on FSM, TOOL-SPEC, CALL and RESULT as the model may see it.
+Around advice for `gptel--process-tool-call': RESULT is passed after the
+post-call effects, see `gptel-rust-hooks--result-for-model'."
+  (funcall process fsm tool-spec call
+           (gptel-rust-hooks--result-for-model fsm call result)))
+
+(defun gptel-rust-hooks--check-internals ()
+  "Return the gptel internals the guard needs that are missing, or nil.
+gptel-request is loaded first if it can be."
+  (require 'gptel-request nil t)
+  (append
+   (cl-remove-if #'fboundp gptel-rust-hooks--gptel-internals)
+   (unless (and (boundp 'gptel-request--handlers)
+                (memq 'gptel--handle-tool-use
+                      (alist-get 'TOOL gptel-request--handlers)))
+     (list 'gptel-request--handlers))))
+
+(defun gptel-rust-hooks--request-guarded-p (args)
+  "Return non-nil when a `gptel-request' called with ARGS runs its tools hooked.
+That is when its state machine, the `:fsm' of ARGS, goes through TPRE,
+which runs `gptel--handle-pre-tool', and the request buffer's pre-tool
+hook has `gptel-rust-hooks-pre-tool-call'."
+  (let ((fsm (plist-get (cdr args) :fsm))
+        (buffer (or (plist-get (cdr args) :buffer) (current-buffer))))
+    (ignore-errors
+      (and fsm
+           (rassq 'TPRE (alist-get 'TYPE (gptel-fsm-table fsm)))
+           (memq 'gptel--handle-pre-tool (alist-get 'TPRE (gptel-fsm-handlers fsm)))
+           (buffer-live-p buffer)
+           (gptel-rust-hooks--hook-has-p
+            #'gptel-rust-hooks-pre-tool-call
+            (buffer-local-value 'gptel-pre-tool-call-functions buffer)
+            'gptel-pre-tool-call-functions)))))
+
+(defun gptel-rust-hooks--withhold-tools (request &rest args)
+  "Call REQUEST, `gptel-request', with ARGS, offering no tools if unguarded.
+Around advice used when gptel's internals the guard needs are missing:
+a request whose tool calls no hook would decide is sent without tools,
+so that the model cannot call any."
+  (if (gptel-rust-hooks--request-guarded-p args)
+      (apply request args)
+    (with-current-buffer (let ((buffer (plist-get (cdr args) :buffer)))
+                           (if (buffer-live-p buffer) buffer (current-buffer)))
+      (let ((gptel-use-tools nil))
+        (apply request args)))))
+
+(defun gptel-rust-hooks--guard-enable ()
+  "Guard every tool call gptel runs; when gptel's internals are missing, say so.
+Without them, requests whose tool calls no hook decides get no tools."
+  (setq gptel-rust-hooks--missing-internals (gptel-rust-hooks--check-internals))
+  (if (null gptel-rust-hooks--missing-internals)
+      (progn
+        (advice-add 'gptel--handle-pre-tool :around #'gptel-rust-hooks--note-pre-tool)
+        (advice-add 'gptel--handle-tool-use :around #'gptel-rust-hooks--guard-tool-use)
+        (advice-add 'gptel--process-tool-call :around #'gptel-rust-hooks--guard-result))
+    (unless gptel-rust-hooks--internals-reported
+      (setq gptel-rust-hooks--internals-reported t)
+      (display-warning
+       'gptel-rust-hooks
+       (format "this gptel lacks %s, which gptel-rust-hooks needs to decide tool calls \
+made outside `gptel-send' (plain `gptel-request', gptel-agent's subagents); \
+such requests are sent without tools"
+               (mapconcat (lambda (s) (format "`%s'" s))
+                          gptel-rust-hooks--missing-internals ", "))
+       :warning))
+    (advice-add 'gptel-request :around #'gptel-rust-hooks--withhold-tools)))
+
+(defun gptel-rust-hooks--guard-disable ()
+  "Remove exactly what `gptel-rust-hooks--guard-enable' added."
+  (advice-remove 'gptel--handle-pre-tool #'gptel-rust-hooks--note-pre-tool)
+  (advice-remove 'gptel--handle-tool-use #'gptel-rust-hooks--guard-tool-use)
+  (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks--guard-result)
+  (advice-remove 'gptel-request #'gptel-rust-hooks--withhold-tools))
 
 ;;;; Commands
 
@@ -1058,8 +1424,11 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
   "Decide every gptel tool call by `gptel-rust-hooks-rules'.
 On, it loads the module, compiles the rules, adds
 `gptel-rust-hooks-pre-tool-call' and `gptel-rust-hooks-post-tool-call'
-to gptel's hooks and offers \"always allow\" on gptel's tool-call
-confirmation prompt; off, it removes exactly those."
+to gptel's hooks, advises gptel's tool runner so that every tool call
+gptel runs is decided (plain `gptel-request' and custom state machines
+included, see the README's \"Which calls are decided\") and offers
+\"always allow\" on gptel's tool-call confirmation prompt; off, it
+removes exactly those."
   :global t
   :group 'gptel-rust-hooks
   (if gptel-rust-hooks-mode
@@ -1075,9 +1444,11 @@ confirmation prompt; off, it removes exactly those."
                             :error)))
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
         (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
+        (gptel-rust-hooks--guard-enable)
         (gptel-rust-hooks-ui--enable))
     (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
     (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
+    (gptel-rust-hooks--guard-disable)
     (gptel-rust-hooks-ui--disable)))
 
 (provide 'gptel-rust-hooks)
