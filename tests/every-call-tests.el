@@ -355,6 +355,16 @@ its error, is the tool's result."
         (should (equal (plist-get r :pending) '(("shell" :command "make"))))
         (should-not (plist-get r :ran))))))
 
+(ert-deftest every::earlier-confirm-nil-cannot-loosen-ask ()
+  "A hook function before ours answering `:confirm nil' does not outlast our ask."
+  (gptel-rust-hooks-test-with-mode '((:tool "shell" :decision ask))
+    (every-call-tests--with-hook (lambda (_) '(:confirm nil)) -90
+      (let ((r (gptel-rust-hooks-test-with-fsm
+                 :confirm-tool-calls nil
+                 :calls '((:name "shell" :args (:command "make"))))))
+        (should (equal (plist-get r :pending) '(("shell" :command "make"))))
+        (should-not (plist-get r :ran))))))
+
 (ert-deftest every::later-confirm-nil-cannot-undo-deny ()
   "A hook function after ours answering `:confirm nil' leaves our deny standing."
   (gptel-rust-hooks-test-with-mode
@@ -580,6 +590,27 @@ ones must wait for confirmation."
        ("ls" :path "/tmp")
        ("bash" :command "echo hi"))
      '(("eval_elisp" :code "(emacs-version)")))))
+
+(ert-deftest every::cwd-argument-is-the-command-directory ()
+  "A `cwd' or `working_directory' argument is where the command's paths are read."
+  (gptel-rust-hooks-test-with-mode
+      '((:id "etc-txt" :path "/etc/*.txt" :decision deny :reason "No notes from /etc.")
+        (:tool "Bash" :command-prefix "cat" :decision allow))
+    (let ((r (gptel-rust-hooks-test-with-request
+               :script '((:tool-calls ((:name "Bash" :args (:command "cat notes.txt" :cwd "/etc")
+                                              :id "c1")
+                                       (:name "Bash" :args (:command "cat notes.txt"
+                                                                     :working_directory "/etc")
+                                              :id "c2")
+                                       (:name "Bash" :args (:command "cat notes.txt" :cwd "/tmp")
+                                              :id "c3")))
+                         (:content "ok"))
+               :tools '(("Bash" ("command" "cwd" "working_directory"))))))
+      (should (equal (plist-get r :ran) '(("Bash" :command "cat notes.txt" :cwd "/tmp"))))
+      (should (equal (every-call-tests--results r)
+                     `(("c1" . ,(every-call-tests--error-text "No notes from /etc."))
+                       ("c2" . ,(every-call-tests--error-text "No notes from /etc."))
+                       ("c3" . "Bash: ok")))))))
 
 ;;;; The mode and gptel's internals
 
