@@ -11,6 +11,12 @@
 ;; `gptel--handle-pre-tool' (the code that runs
 ;; `gptel-pre-tool-call-functions' for a request), and prints one line per
 ;; call: tool, short arguments, outcome, deciding rule, microseconds.
+;;
+;; Then it makes two calls through a plain `gptel-request' (gptel's own
+;; state machine for it has no TPRE state: no pre-tool hook runs), as if
+;; the model had asked for them, and shows that the package decides them
+;; where gptel runs its tools: which tool functions ran, and what gptel
+;; would send the model.
 
 ;;; Code:
 
@@ -87,6 +93,53 @@ BACKEND is the request's backend.  Return (TOOL-CALL INFO MICROSECONDS)."
      (if edited (format "  args -> %s" (gptel-rust-hooks-demo--short (plist-get tool-call :args)))
        ""))))
 
+(defun gptel-rust-hooks-demo--request (backend buffer calls)
+  "Run CALLS, plists as in demo-calls.json, through a plain `gptel-request'.
+The request is made from BUFFER on BACKEND with a read_file tool whose
+function records that it ran, and sent nowhere (`:dry-run'); then the
+model's answer asking for CALLS is played into gptel's own state machine
+for `gptel-request' (`gptel-request--transitions' and
+`gptel-request--handlers'), whose WAIT handler, which would send the
+tool results on, is left out.  Return a list of rows (TOOL ARGS RAN
+RESULT RULE), one per call."
+  (let* ((ran nil)
+         (tool (gptel-make-tool
+                :name "read_file" :category "gptel-rust-hooks-demo"
+                :description "Read a file."
+                :args '((:name "path" :type string :description "The file."))
+                :function (lambda (path) (push path ran) (format "(contents of %s)" path))))
+         (fsm (with-current-buffer buffer
+                (let ((gptel-backend backend)
+                      (gptel-model 'gpt-4o-mini)
+                      (gptel-tools (list tool))
+                      (gptel-use-tools t)
+                      (gptel-confirm-tool-calls nil))
+                  (gptel-request "Tell me about my SSH setup."
+                    :dry-run t
+                    :callback #'ignore
+                    :fsm (gptel-make-fsm
+                          :handlers (cons '(WAIT ignore)
+                                          (assq-delete-all
+                                           'WAIT (copy-sequence gptel-request--handlers))))))))
+         (info (gptel-fsm-info fsm))
+         (tool-use (cl-loop for call in calls for i from 1
+                            collect (list :name (plist-get call :name)
+                                          :args (copy-tree (plist-get call :args))
+                                          :id (format "call_%d" i)))))
+    (plist-put info :tool-use tool-use)
+    (setf (gptel-fsm-state fsm) 'TYPE)
+    (gptel--fsm-transition fsm)           ; TYPE -> TOOL -> TRET -> WAIT
+    (let ((entries (cl-remove-if-not (lambda (e) (eq (plist-get e :kind) 'pre))
+                                     (gptel-rust-hooks-log-entries))))
+      (cl-loop for call in tool-use
+               for entry in (reverse (cl-subseq entries 0 (length tool-use)))
+               collect (list (plist-get call :name)
+                             (gptel-rust-hooks-demo--short (plist-get call :args))
+                             (if (member (plist-get (plist-get call :args) :path) ran)
+                                 "yes" "no")
+                             (replace-regexp-in-string "\n" " " (plist-get call :result))
+                             (or (plist-get entry :deciding) "default"))))))
+
 (defun gptel-rust-hooks-demo-run ()
   "Run the demo and print its table."
   (let* ((project (file-name-as-directory
@@ -127,6 +180,20 @@ BACKEND is the request's backend.  Return (TOOL-CALL INFO MICROSECONDS)."
                      (let ((r (nth 3 row)))
                        (if (> (length r) 22) (substring r 0 22) r))
                      (nth 4 row) (nth 2 row))))
+    (princ "\nThrough a plain `gptel-request' (no pre-tool hook runs there), \
+decided where gptel runs its tools:\n\n")
+    (princ (format "%-15s %-30s %-4s %-22s  %s\n" "TOOL" "ARGS" "RAN" "RULE"
+                   "WHAT THE MODEL GETS"))
+    (let ((gptel--known-tools (copy-tree gptel--known-tools)))
+      (dolist (row (gptel-rust-hooks-demo--request
+                    backend buffer
+                    '((:name "read_file" :args (:path "~/.ssh/id_rsa"))
+                      (:name "read_file" :args (:path "README.md")))))
+        (princ (format "%-15s %-30s %-4s %-22s  %s\n"
+                       (nth 0 row) (nth 1 row) (nth 2 row)
+                       (let ((r (nth 4 row)))
+                         (if (> (length r) 22) (substring r 0 22) r))
+                       (nth 3 row)))))
     (gptel-rust-hooks-mode -1)))
 
 (provide 'demo)

@@ -45,17 +45,6 @@
 (require 'subr-x)
 (require 'tabulated-list)
 
-;; gptel-rust-hooks.el requires this file after its own `provide', and
-;; this file requires it after its own, at the end: whichever loads first,
-;; each file is loaded once.
-(defvar gptel-rust-hooks--record-function)
-(defvar gptel-rust-hooks--policy)
-(declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
-(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
-(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
-(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-backend-name "gptel")
-
 ;;;; Customization
 
 (defcustom gptel-rust-hooks-log-size 1000
@@ -116,6 +105,19 @@ The call is a plist (:name :args :buffer :backend :model :cwd), as
 
 (defvar-local gptel-rust-hooks-log--shown-entry nil
   "The log entry shown in this buffer.")
+
+;;;; Declarations for the byte compiler
+
+;; gptel-rust-hooks.el requires this file after its own `provide', and
+;; this file requires it after its own, at the end: whichever loads first,
+;; each file is loaded once.
+(defvar gptel-rust-hooks--record-function)
+(defvar gptel-rust-hooks--policy)
+(declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
+(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
+(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-backend-name "gptel")
 
 ;;;; Recording
 
@@ -235,9 +237,31 @@ blocking ANSWER is an error of the package, not a rule's decision."
             (cons policy (ignore-errors (gptel-rust-hooks--mod-notes policy)))))
     (cdr gptel-rust-hooks-log--notes-cache)))
 
-(defconst gptel-rust-hooks-log--fields
-  [seq time kind name args buffer backend model cwd answer record notes result-length]
-  "What a log entry vector holds, in order (see `gptel-rust-hooks-log--record').")
+(cl-defstruct (gptel-rust-hooks-log--entry
+               (:type vector)
+               (:constructor gptel-rust-hooks-log--entry-create)
+               (:copier nil)
+               (:predicate nil))
+  "One decision as `gptel-rust-hooks-log--record' keeps it: a plain vector.
+The ring's vectors are reused, so that recording allocates nothing once
+the ring is full; the text of an entry is made only when it is read."
+  (seq nil :documentation "The number of the entry")
+  (time nil :documentation "When it was recorded, seconds since the epoch")
+  (kind nil :documentation "`pre' or `post'")
+  (name nil :documentation "The tool's name, as the call gave it")
+  (args nil :documentation "The call's argument plist, as it was")
+  (buffer nil :documentation "The request's buffer (name)")
+  (backend nil :documentation "The request's backend, an object or a name")
+  (model nil :documentation "The request's model")
+  (cwd nil :documentation "The call's `default-directory'")
+  (answer nil :documentation "What the hook answered")
+  (record nil :documentation "The number of the module's record of the call, or nil")
+  (notes nil :documentation "What untrusted policy files had ignored")
+  (result-length nil :documentation "The length of the result (post), not the result"))
+
+(defconst gptel-rust-hooks-log--entry-length
+  (length (gptel-rust-hooks-log--entry-create))
+  "The length of a `gptel-rust-hooks-log--entry' vector.")
 
 (defun gptel-rust-hooks-log--record (kind info answer)
   "Record the KIND decision on the call INFO, which answered ANSWER.
@@ -256,23 +280,26 @@ number: the entry's text is made only when the entry is read."
     (when (or keep file)
       (let ((entry (if keep
                        (gptel-rust-hooks-log--slot size)
-                     (make-vector (length gptel-rust-hooks-log--fields) nil))))
-        (aset entry 0 (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq)))
-        (aset entry 1 (float-time))
-        (aset entry 2 kind)
-        (aset entry 3 (plist-get info :name))
-        (aset entry 4 (plist-get info :args))
-        (aset entry 5 (plist-get info :buffer))
-        (aset entry 6 (plist-get info :backend))
-        (aset entry 7 (plist-get info :model))
-        (aset entry 8 default-directory)
-        (aset entry 9 answer)
-        (aset entry 10 record)
-        (aset entry 11 (gptel-rust-hooks-log--notes gptel-rust-hooks--policy))
-        ;; Not the result itself: it may be megabytes.
-        (aset entry 12 (and (eq kind 'post)
-                            (let ((result (plist-get info :result)))
-                              (and (stringp result) (length result)))))
+                     (make-vector gptel-rust-hooks-log--entry-length nil))))
+        (setf (gptel-rust-hooks-log--entry-seq entry)
+              (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
+              (gptel-rust-hooks-log--entry-time entry) (float-time)
+              (gptel-rust-hooks-log--entry-kind entry) kind
+              (gptel-rust-hooks-log--entry-name entry) (plist-get info :name)
+              (gptel-rust-hooks-log--entry-args entry) (plist-get info :args)
+              (gptel-rust-hooks-log--entry-buffer entry) (plist-get info :buffer)
+              (gptel-rust-hooks-log--entry-backend entry) (plist-get info :backend)
+              (gptel-rust-hooks-log--entry-model entry) (plist-get info :model)
+              (gptel-rust-hooks-log--entry-cwd entry) default-directory
+              (gptel-rust-hooks-log--entry-answer entry) answer
+              (gptel-rust-hooks-log--entry-record entry) record
+              (gptel-rust-hooks-log--entry-notes entry)
+              (gptel-rust-hooks-log--notes gptel-rust-hooks--policy)
+              ;; Not the result itself: it may be megabytes.
+              (gptel-rust-hooks-log--entry-result-length entry)
+              (and (eq kind 'post)
+                   (let ((result (plist-get info :result)))
+                     (and (stringp result) (length result)))))
         (when keep (gptel-rust-hooks-log--push entry size))
         (when file
           (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
@@ -285,9 +312,9 @@ It is the oldest entry's, reused, or a new one while the ring fills."
                (= (length gptel-rust-hooks-log--ring) size))
     (gptel-rust-hooks-log--resize size))
   (let ((old (aref gptel-rust-hooks-log--ring gptel-rust-hooks-log--next)))
-    (if (and (vectorp old) (= (length old) (length gptel-rust-hooks-log--fields)))
+    (if (and (vectorp old) (= (length old) gptel-rust-hooks-log--entry-length))
         old
-      (make-vector (length gptel-rust-hooks-log--fields) nil))))
+      (make-vector gptel-rust-hooks-log--entry-length nil))))
 
 (defun gptel-rust-hooks-log--push (entry size)
   "Add ENTRY to the in-memory log of SIZE entries.
@@ -321,23 +348,29 @@ ENTRY is the vector `gptel-rust-hooks-log--slot' gave, which sized the ring."
 (defun gptel-rust-hooks-log--plist (entry)
   "Return the log ENTRY, a vector, as a plist.
 ENTRY is as `gptel-rust-hooks-log--record' made it."
-  (pcase-let* ((`[,seq ,time ,kind ,name ,args ,buffer ,backend ,model ,cwd ,answer ,record
-                       ,notes ,result-length]
-                entry)
-               (last (and (integerp record) (fboundp 'gptel-rust-hooks--mod-record-data)
-                          (ignore-errors (gptel-rust-hooks--mod-record-data record))))
-               (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
-    (list :seq seq :time time :kind kind
-          :tool (gptel-rust-hooks-log--text name 200)
-          :args args
+  (let* ((kind (gptel-rust-hooks-log--entry-kind entry))
+         (answer (gptel-rust-hooks-log--entry-answer entry))
+         (record (gptel-rust-hooks-log--entry-record entry))
+         (buffer (gptel-rust-hooks-log--entry-buffer entry))
+         (model (gptel-rust-hooks-log--entry-model entry))
+         (last (and (integerp record) (fboundp 'gptel-rust-hooks--mod-record-data)
+                    (ignore-errors (gptel-rust-hooks--mod-record-data record))))
+         (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
+    (list :seq (gptel-rust-hooks-log--entry-seq entry)
+          :time (gptel-rust-hooks-log--entry-time entry)
+          :kind kind
+          :tool (gptel-rust-hooks-log--text (gptel-rust-hooks-log--entry-name entry) 200)
+          :args (gptel-rust-hooks-log--entry-args entry)
           :buffer (if (bufferp buffer) (buffer-name buffer) buffer)
-          :backend (gptel-rust-hooks-log--backend-name backend)
+          :backend (gptel-rust-hooks-log--backend-name
+                    (gptel-rust-hooks-log--entry-backend entry))
           :model (and model (gptel-rust-hooks-log--text model 200))
-          :cwd cwd
+          :cwd (gptel-rust-hooks-log--entry-cwd entry)
           :outcome (gptel-rust-hooks-log--outcome kind answer last)
           :reason (gptel-rust-hooks-log--reason answer last)
           :rules (nth 1 last) :deciding (nth 2 last) :micros (nth 4 last)
-          :notes notes :result-length result-length)))
+          :notes (gptel-rust-hooks-log--entry-notes entry)
+          :result-length (gptel-rust-hooks-log--entry-result-length entry))))
 
 (defun gptel-rust-hooks-log-entries ()
   "Return the logged decisions, newest first, each a plist.
@@ -434,6 +467,15 @@ and kept in memory" file (error-message-string err))
   "Return the call of the log entry at point, or nil."
   (when-let* ((entry (or gptel-rust-hooks-log--shown-entry (tabulated-list-get-id))))
     (gptel-rust-hooks-log--call entry)))
+
+(defun gptel-rust-hooks-log-call-at-point ()
+  "Return the logged call at point, or nil when point is on none.
+In the log buffer, that is the call of the entry on the current line;
+in the buffer showing one logged call, that call.  The call is a plist
+\(:name :args :buffer :backend :model :cwd), as `gptel-rust-hooks-explain'
+takes it."
+  (and (functionp gptel-rust-hooks-log--call-at-point-function)
+       (funcall gptel-rust-hooks-log--call-at-point-function)))
 
 (defun gptel-rust-hooks-log--sort-seq (a b)
   "Return non-nil when the log line A is older than B."

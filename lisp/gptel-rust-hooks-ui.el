@@ -44,23 +44,7 @@
 (require 'button)
 (require 'gptel-rust-hooks)
 
-(defvar gptel-rust-hooks-log--call-at-point-function)
-(defvar gptel-tool-call-actions-map)
-(defvar gptel-backend)
-(defvar gptel-model)
-(defvar gptel--known-tools)
-(defvar custom-options)
-
-(declare-function widget-value "wid-edit" (widget))
-
-(declare-function gptel-tool-name "gptel-request" (tool))
-(declare-function gptel-tool-args "gptel-request" (tool))
-(declare-function gptel-tool-p "gptel-request" (object))
-(declare-function gptel-backend-name "gptel-request" (backend))
-(declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
-(declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
-
-;;;; Faces
+;;;; Customization
 
 (defface gptel-rust-hooks-deciding
   '((t :inherit highlight :weight bold :extend t))
@@ -87,9 +71,51 @@
   "Face of the field names in the explain buffer."
   :group 'gptel-rust-hooks)
 
+;;;; Keymaps
+
+(defvar gptel-rust-hooks-explain-mode-map
+  (let ((map (make-sparse-keymap)))
+    (set-keymap-parent map (make-composed-keymap button-buffer-map special-mode-map))
+    (define-key map "n" #'forward-button)
+    (define-key map "p" #'backward-button)
+    map)
+  "Keymap of `gptel-rust-hooks-explain-mode'.")
+
+(defvar gptel-rust-hooks-tool-call-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-a") #'gptel-rust-hooks-always-allow)
+    map)
+  "Keys added to gptel's tool-call confirmation prompt.")
+
+;;;; Internal variables
+
+(defconst gptel-rust-hooks-ui--explain-buffer "*gptel-rust-hooks-explain*"
+  "The name of the buffer that shows explanations.")
+
+(defvar-local gptel-rust-hooks-ui--explained nil
+  "The (CALL . RULES) this explain buffer shows.")
+
+;;;; Declarations for the byte compiler
+
+(defvar gptel-tool-call-actions-map)
+(defvar gptel-backend)
+(defvar gptel-model)
+(defvar gptel--known-tools)
+(defvar custom-options)
+
+(declare-function widget-value "wid-edit" (widget))
+(declare-function gptel-rust-hooks-log-call-at-point "gptel-rust-hooks-log" ())
+
+(declare-function gptel-tool-name "gptel-request" (tool))
+(declare-function gptel-tool-args "gptel-request" (tool))
+(declare-function gptel-tool-p "gptel-request" (object))
+(declare-function gptel-backend-name "gptel-request" (backend))
+(declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
+(declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
+
 ;;;; Reading a call
 
-(defun gptel-rust-hooks--known-tool-names ()
+(defun gptel-rust-hooks-ui--known-tool-names ()
   "Return the names of the tools gptel knows, for completion."
   (delete-dups
    (append
@@ -100,7 +126,7 @@
          (cl-loop for (_category . tools) in gptel--known-tools
                   append (mapcar #'car tools))))))
 
-(defun gptel-rust-hooks--parse-json-args (text)
+(defun gptel-rust-hooks-ui--parse-json-args (text)
   "Return the argument plist that gptel would read from the JSON object TEXT."
   (let ((args (condition-case err
                   (json-parse-string text :object-type 'plist :array-type 'array
@@ -110,18 +136,15 @@
       (user-error "The arguments must be a JSON object, such as {\"path\": \"~/x\"}"))
     args))
 
-(defun gptel-rust-hooks--read-call ()
+(defun gptel-rust-hooks-ui--read-call ()
   "Return a call to explain: the one at point in the log, or one read.
-The log buffer provides its call at point through the buffer-local
-function `gptel-rust-hooks-log--call-at-point-function'.  A call read
-from the minibuffer comes from the current buffer: its name, gptel
-backend and model, and `default-directory'."
-  (or (and (boundp 'gptel-rust-hooks-log--call-at-point-function)
-           (functionp gptel-rust-hooks-log--call-at-point-function)
-           (funcall gptel-rust-hooks-log--call-at-point-function))
+The log provides its call at point with `gptel-rust-hooks-log-call-at-point'.
+A call read from the minibuffer comes from the current buffer: its
+name, gptel backend and model, and `default-directory'."
+  (or (gptel-rust-hooks-log-call-at-point)
       (let* ((name (completing-read "Explain a call to tool: "
-                                    (gptel-rust-hooks--known-tool-names)))
-             (args (gptel-rust-hooks--parse-json-args
+                                    (gptel-rust-hooks-ui--known-tool-names)))
+             (args (gptel-rust-hooks-ui--parse-json-args
                     (read-string (format "Arguments of %s, a JSON object: " name)
                                  "{}"))))
         (append (list :name name :args args :buffer (buffer-name))
@@ -132,41 +155,27 @@ backend and model, and `default-directory'."
 
 ;;;; Explain buffer
 
-(defconst gptel-rust-hooks--explain-buffer "*gptel-rust-hooks-explain*"
-  "The name of the buffer that shows explanations.")
-
-(defvar-local gptel-rust-hooks--explained nil
-  "The (CALL . RULES) this explain buffer shows.")
-
-(defvar gptel-rust-hooks-explain-mode-map
-  (let ((map (make-sparse-keymap)))
-    (set-keymap-parent map (make-composed-keymap button-buffer-map special-mode-map))
-    (define-key map "n" #'forward-button)
-    (define-key map "p" #'backward-button)
-    map)
-  "Keymap of `gptel-rust-hooks-explain-mode'.")
-
 (define-derived-mode gptel-rust-hooks-explain-mode special-mode "GRH-Explain"
   "Major mode of the buffer that explains how a tool call is decided.
 Each rule is a button that visits its definition; \\[revert-buffer]
 explains the call again with the rules now in force.
 
 \\{gptel-rust-hooks-explain-mode-map}"
-  (setq-local revert-buffer-function #'gptel-rust-hooks--explain-revert)
+  (setq-local revert-buffer-function #'gptel-rust-hooks-ui--explain-revert)
   (setq-local truncate-lines t))
 
-(defun gptel-rust-hooks--explain-revert (&rest _)
+(defun gptel-rust-hooks-ui--explain-revert (&rest _)
   "Explain this buffer's call again."
-  (pcase-let ((`(,call . ,rules) gptel-rust-hooks--explained))
+  (pcase-let ((`(,call . ,rules) gptel-rust-hooks-ui--explained))
     (gptel-rust-hooks-explain call rules t)))
 
-(defun gptel-rust-hooks--short (value &optional width)
+(defun gptel-rust-hooks-ui--short (value &optional width)
   "Return VALUE printed on one line, at most WIDTH (default 72) characters."
   (let ((text (if (stringp value) value (prin1-to-string value))))
     (truncate-string-to-width (replace-regexp-in-string "\n" "⮐" text)
                               (or width 72) nil nil "…")))
 
-(defun gptel-rust-hooks--decision-face (decision)
+(defun gptel-rust-hooks-ui--decision-face (decision)
   "Return the face for DECISION, a string or nil."
   (pcase decision
     ((or "deny" "stop") 'gptel-rust-hooks-blocking)
@@ -174,13 +183,13 @@ explains the call again with the rules now in force.
     ("allow" 'gptel-rust-hooks-matched)
     (_ 'gptel-rust-hooks-unmatched)))
 
-(defun gptel-rust-hooks--insert-field (name &rest texts)
+(defun gptel-rust-hooks-ui--insert-field (name &rest texts)
   "Insert a line with field NAME and TEXTS."
   (insert (propertize (format "%-10s " name) 'face 'gptel-rust-hooks-heading))
   (apply #'insert texts)
   (insert "\n"))
 
-(defun gptel-rust-hooks--rule-place (rule)
+(defun gptel-rust-hooks-ui--rule-place (rule)
   "Return where RULE (an explained rule plist) is defined, as text."
   (let ((source (plist-get rule :source))
         (index (plist-get rule :index)))
@@ -192,20 +201,20 @@ explains the call again with the rules now in force.
                  (if (plist-get rule :line) (format ":%d" (plist-get rule :line)) "")
                  (if (plist-get rule :trusted) "" ", untrusted"))))))
 
-(defun gptel-rust-hooks--mark (matched)
+(defun gptel-rust-hooks-ui--mark (matched)
   "Return the mark of a matcher or rule that MATCHED or not."
   (if matched
       (propertize "✓" 'face 'gptel-rust-hooks-matched)
     (propertize "✗" 'face 'gptel-rust-hooks-unmatched)))
 
-(defun gptel-rust-hooks--describe-on (matcher on)
+(defun gptel-rust-hooks-ui--describe-on (matcher on)
   "Return what MATCHER was checked on, ON, as lines of text."
   (pcase matcher
     ((or "path" "path-outside")
      (if (null on)
          (list "no path in the call")
        (mapcar (lambda (p)
-                 (concat (gptel-rust-hooks--mark (plist-get p :matched)) " "
+                 (concat (gptel-rust-hooks-ui--mark (plist-get p :matched)) " "
                          (or (plist-get p :path)
                              (format "unreadable: %s" (plist-get p :unreadable)))
                          (format "  (%s `%s`%s%s)"
@@ -220,9 +229,9 @@ explains the call again with the rules now in force.
      (if (null on)
          (list "no command in the call")
        (mapcar (lambda (c)
-                 (concat (gptel-rust-hooks--mark (plist-get c :matched)) " "
+                 (concat (gptel-rust-hooks-ui--mark (plist-get c :matched)) " "
                          (if (plist-get c :command)
-                             (gptel-rust-hooks--short (plist-get c :command) 60)
+                             (gptel-rust-hooks-ui--short (plist-get c :command) 60)
                            "")
                          (if (plist-get c :prefix)
                              (format "  (prefix `%s`)" (plist-get c :prefix))
@@ -235,33 +244,33 @@ explains the call again with the rules now in force.
     ("args"
      (list (format "`%s` %s" (plist-get on :key)
                    (if (plist-get on :value)
-                       (concat "= " (gptel-rust-hooks--short (plist-get on :value) 60))
+                       (concat "= " (gptel-rust-hooks-ui--short (plist-get on :value) 60))
                      "absent"))))
-    (_ (list (if on (gptel-rust-hooks--short on 60) "none")))))
+    (_ (list (if on (gptel-rust-hooks-ui--short on 60) "none")))))
 
-(defun gptel-rust-hooks--describe-want (matcher want)
+(defun gptel-rust-hooks-ui--describe-want (matcher want)
   "Return what MATCHER asks for, WANT, as text."
   (pcase matcher
     ("args" (format "`%s` %s" (plist-get want :key)
-                    (gptel-rust-hooks--short (plist-get want :matcher) 50)))
-    (_ (mapconcat (lambda (w) (if (stringp w) w (gptel-rust-hooks--short w 40)))
+                    (gptel-rust-hooks-ui--short (plist-get want :matcher) 50)))
+    (_ (mapconcat (lambda (w) (if (stringp w) w (gptel-rust-hooks-ui--short w 40)))
                   (if (listp want) want (list want)) ", "))))
 
-(defun gptel-rust-hooks--insert-rule (rule)
+(defun gptel-rust-hooks-ui--insert-rule (rule)
   "Insert the explained RULE with its matchers; the deciding rule is highlighted."
   (let ((start (point))
         (matched (plist-get rule :matched))
         (decision (plist-get rule :decision)))
     (insert (if (plist-get rule :deciding) "▶ " "  ")
-            (gptel-rust-hooks--mark matched) " ")
+            (gptel-rust-hooks-ui--mark matched) " ")
     (insert-text-button (plist-get rule :id)
-                        'action #'gptel-rust-hooks--visit-rule-button
+                        'action #'gptel-rust-hooks-ui--visit-rule-button
                         'gptel-rust-hooks-rule rule
                         'follow-link t
                         'help-echo "Visit this rule's definition")
     (insert "  " (propertize (or decision "no decision")
-                             'face (gptel-rust-hooks--decision-face decision))
-            (propertize (format "  [%s]" (gptel-rust-hooks--rule-place rule))
+                             'face (gptel-rust-hooks-ui--decision-face decision))
+            (propertize (format "  [%s]" (gptel-rust-hooks-ui--rule-place rule))
                         'face 'gptel-rust-hooks-unmatched))
     (when (plist-get rule :deciding)
       (insert "  ← decides"))
@@ -272,14 +281,14 @@ explains the call again with the rules now in force.
     (insert "\n")
     (let ((effects (plist-get rule :effects)))
       (cl-loop for (key value) on effects by #'cddr
-               do (insert (format "      %s %s\n" key (gptel-rust-hooks--short value 60)))))
+               do (insert (format "      %s %s\n" key (gptel-rust-hooks-ui--short value 60)))))
     (dolist (m (plist-get rule :matchers))
       (let* ((name (plist-get m :matcher))
-             (lines (gptel-rust-hooks--describe-on name (plist-get m :on))))
-        (insert (format "      %s %-15s " (gptel-rust-hooks--mark (plist-get m :matched)) name)
+             (lines (gptel-rust-hooks-ui--describe-on name (plist-get m :on))))
+        (insert (format "      %s %-15s " (gptel-rust-hooks-ui--mark (plist-get m :matched)) name)
                 (car lines)
                 (propertize (format "   wants %s"
-                                    (gptel-rust-hooks--describe-want name (plist-get m :want)))
+                                    (gptel-rust-hooks-ui--describe-want name (plist-get m :want)))
                             'face 'gptel-rust-hooks-unmatched)
                 "\n")
         (dolist (line (cdr lines))
@@ -293,16 +302,16 @@ explains the call again with the rules now in force.
       (unless matched
         (add-face-text-property start (point) 'gptel-rust-hooks-unmatched t)))))
 
-(defun gptel-rust-hooks--call-text (call)
+(defun gptel-rust-hooks-ui--call-text (call)
   "Return CALL as NAME (ARGS) on one line."
   (format "%s %s" (plist-get call :name)
           (if (plist-get call :args)
-              (gptel-rust-hooks--short (plist-get call :args) 100)
+              (gptel-rust-hooks-ui--short (plist-get call :args) 100)
             "()")))
 
-(defun gptel-rust-hooks--show-explanation (data call rules)
+(defun gptel-rust-hooks-ui--show-explanation (data call rules)
   "Show the explanation DATA of CALL (decided by RULES) in its buffer."
-  (let ((buffer (get-buffer-create gptel-rust-hooks--explain-buffer))
+  (let ((buffer (get-buffer-create gptel-rust-hooks-ui--explain-buffer))
         (explained (plist-get data :call))
         (decision (plist-get data :decision))
         (failure (plist-get data :schema-failure))
@@ -311,21 +320,21 @@ explains the call again with the rules now in force.
       (let ((inhibit-read-only t))
         (erase-buffer)
         (gptel-rust-hooks-explain-mode)
-        (setq gptel-rust-hooks--explained (cons call rules))
-        (gptel-rust-hooks--insert-field "Call" (gptel-rust-hooks--call-text call))
-        (gptel-rust-hooks--insert-field
+        (setq gptel-rust-hooks-ui--explained (cons call rules))
+        (gptel-rust-hooks-ui--insert-field "Call" (gptel-rust-hooks-ui--call-text call))
+        (gptel-rust-hooks-ui--insert-field
          "From"
          (mapconcat (lambda (k)
                       (format "%s %s" (substring (symbol-name k) 1)
                               (or (plist-get explained k) "-")))
                     '(:buffer :backend :model :cwd) ", "))
-        (gptel-rust-hooks--insert-field
+        (gptel-rust-hooks-ui--insert-field
          "Outcome"
          (cond
           (failure (propertize "blocked: the call does not fit the tool's arguments"
                                'face 'gptel-rust-hooks-blocking))
           (decision
-           (concat (propertize decision 'face (gptel-rust-hooks--decision-face decision))
+           (concat (propertize decision 'face (gptel-rust-hooks-ui--decision-face decision))
                    (cond ((plist-get data :by-default)
                           " (no rule decides: `gptel-rust-hooks-default-decision')")
                          ((plist-get data :deciding-rule)
@@ -333,14 +342,14 @@ explains the call again with the rules now in force.
                          (t ""))))
           (t "no rule decides: gptel's own confirmation settings apply")))
         (when (plist-get data :reason)
-          (gptel-rust-hooks--insert-field "Reason" (plist-get data :reason)))
-        (gptel-rust-hooks--insert-field
-         "Answer" (gptel-rust-hooks--short (plist-get data :answer) 200))
+          (gptel-rust-hooks-ui--insert-field "Reason" (plist-get data :reason)))
+        (gptel-rust-hooks-ui--insert-field
+         "Answer" (gptel-rust-hooks-ui--short (plist-get data :answer) 200))
         (when (plist-get data :result)
-          (gptel-rust-hooks--insert-field
-           "Result" (format "%s (from %s)" (gptel-rust-hooks--short (plist-get data :result))
+          (gptel-rust-hooks-ui--insert-field
+           "Result" (format "%s (from %s)" (gptel-rust-hooks-ui--short (plist-get data :result))
                             (plist-get data :result-rule))))
-        (gptel-rust-hooks--insert-field
+        (gptel-rust-hooks-ui--insert-field
          "Schema"
          (cond
           ((null schema) "gptel does not know this tool, or checking is off")
@@ -353,7 +362,7 @@ explains the call again with the rules now in force.
                               'face 'gptel-rust-hooks-blocking)
                 ": the call fits")))))
         (when (plist-get data :edits)
-          (gptel-rust-hooks--insert-field
+          (gptel-rust-hooks-ui--insert-field
            "Edits"
            (mapconcat (lambda (e)
                         (string-join
@@ -369,35 +378,35 @@ explains the call again with the rules now in force.
                       (plist-get data :edits) "; ")
            (if (plist-get data :edits-applied) "" " (not applied: the call is blocked)"))
           (when (plist-get data :edits-applied)
-            (gptel-rust-hooks--insert-field
-             "Edited" (gptel-rust-hooks--short (plist-get data :edited-args) 100))
-            (gptel-rust-hooks--insert-field
+            (gptel-rust-hooks-ui--insert-field
+             "Edited" (gptel-rust-hooks-ui--short (plist-get data :edited-args) 100))
+            (gptel-rust-hooks-ui--insert-field
              "Decisions" (format "%s before the edits, %s after"
                                  (or (plist-get data :decision-before-edits) "none")
                                  (or (plist-get data :decision-after-edits) "none")))))
         (when (and failure (eq (plist-get failure :stage) 'edit))
-          (gptel-rust-hooks--insert-field
+          (gptel-rust-hooks-ui--insert-field
            "Problem"
            (propertize (format "the edits of %s break the tool's arguments: %s"
                                (string-join (plist-get failure :rules) ", ")
                                (string-join (plist-get failure :problems) ", "))
                        'face 'gptel-rust-hooks-blocking)))
         (dolist (note (plist-get data :notes))
-          (gptel-rust-hooks--insert-field "Note" note))
+          (gptel-rust-hooks-ui--insert-field "Note" note))
         (let ((all (plist-get data :rules)))
           (insert "\n" (propertize (format "Rules: %d, %d matching\n\n" (length all)
                                            (cl-count-if (lambda (r) (plist-get r :matched))
                                                         all))
                                    'face 'gptel-rust-hooks-heading))
           (dolist (rule all)
-            (gptel-rust-hooks--insert-rule rule)))
+            (gptel-rust-hooks-ui--insert-rule rule)))
         (goto-char (point-min))))
     (pop-to-buffer buffer)
     buffer))
 
 ;;;; Visiting a rule's definition
 
-(defun gptel-rust-hooks--goto-custom-rule (index)
+(defun gptel-rust-hooks-ui--goto-custom-rule (index)
   "Customize `gptel-rust-hooks-rules' and move to its rule number INDEX."
   (customize-option 'gptel-rust-hooks-rules)
   (when-let* ((option (cl-find 'gptel-rust-hooks-rules custom-options
@@ -408,7 +417,7 @@ explains the call again with the rules now in force.
     (goto-char from)
     (recenter 0)))
 
-(defun gptel-rust-hooks--show-rule (rule where)
+(defun gptel-rust-hooks-ui--show-rule (rule where)
   "Show the Lisp RULE, added WHERE, in a help buffer."
   (with-help-window "*gptel-rust-hooks-rule*"
     (princ (format "This rule was added %s:\n\n" where))
@@ -416,21 +425,21 @@ explains the call again with the rules now in force.
     (princ "\nM-x gptel-rust-hooks-forget-added-rules removes the rules added \
 for this session and this buffer.\n")))
 
-(defun gptel-rust-hooks--visit-rule (rule)
+(defun gptel-rust-hooks-ui--visit-rule (rule)
   "Visit the definition of the explained RULE."
   (let ((source (plist-get rule :source))
         (index (plist-get rule :index))
-        (rules (cdr gptel-rust-hooks--explained))
-        (call (car gptel-rust-hooks--explained)))
+        (rules (cdr gptel-rust-hooks-ui--explained))
+        (call (car gptel-rust-hooks-ui--explained)))
     (pcase source
       ('nil (if rules
-                (gptel-rust-hooks--show-rule (nth (1- index) rules)
+                (gptel-rust-hooks-ui--show-rule (nth (1- index) rules)
                                              "as the RULES argument of the explanation")
-              (gptel-rust-hooks--goto-custom-rule index)))
-      ("session" (gptel-rust-hooks--show-rule
+              (gptel-rust-hooks-ui--goto-custom-rule index)))
+      ("session" (gptel-rust-hooks-ui--show-rule
                   (nth (1- index) gptel-rust-hooks--session-rules) "for this Emacs session"))
       ("buffer" (let ((buffer (get-buffer (or (plist-get call :buffer) ""))))
-                  (gptel-rust-hooks--show-rule
+                  (gptel-rust-hooks-ui--show-rule
                    (and buffer (nth (1- index) (buffer-local-value
                                                 'gptel-rust-hooks--buffer-rules buffer)))
                    (format "for the buffer %s" (plist-get call :buffer)))))
@@ -439,41 +448,35 @@ for this session and this buffer.\n")))
            (goto-char (point-min))
            (forward-line (1- (plist-get rule :line))))))))
 
-(defun gptel-rust-hooks--visit-rule-button (button)
+(defun gptel-rust-hooks-ui--visit-rule-button (button)
   "Visit the definition of the rule of BUTTON."
-  (gptel-rust-hooks--visit-rule (button-get button 'gptel-rust-hooks-rule)))
+  (gptel-rust-hooks-ui--visit-rule (button-get button 'gptel-rust-hooks-rule)))
 
 ;;;; Always allow
 
-(defvar gptel-rust-hooks-tool-call-map
-  (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "C-c C-a") #'gptel-rust-hooks-always-allow)
-    map)
-  "Keys added to gptel's tool-call confirmation prompt.")
-
-(defun gptel-rust-hooks--glob-quote (string)
+(defun gptel-rust-hooks-ui--glob-quote (string)
   "Return STRING with the glob special characters escaped."
   (replace-regexp-in-string "[][*?{}\\\\!]" "\\\\\\&" string))
 
-(defun gptel-rust-hooks--dir-globs (dir)
+(defun gptel-rust-hooks-ui--dir-globs (dir)
   "Return the path globs of DIR and everything below it."
-  (let ((dir (gptel-rust-hooks--glob-quote (directory-file-name (expand-file-name dir)))))
+  (let ((dir (gptel-rust-hooks-ui--glob-quote (directory-file-name (expand-file-name dir)))))
     (list dir (concat (if (equal dir "/") "" dir) "/**"))))
 
-(defun gptel-rust-hooks--command-of (args)
+(defun gptel-rust-hooks-ui--command-of (args)
   "Return (KEY . COMMAND-LINE) of the first command argument in ARGS, or nil."
   (cl-loop for (k v) on args by #'cddr
            when (and (keywordp k) (stringp v)
                      (member (substring (symbol-name k) 1) gptel-rust-hooks-command-keys))
            return (cons (substring (symbol-name k) 1) v)))
 
-(defun gptel-rust-hooks--has-paths (args)
+(defun gptel-rust-hooks-ui--has-paths (args)
   "Return non-nil when ARGS has an argument in `gptel-rust-hooks-path-keys'."
   (cl-loop for (k v) on args by #'cddr
            thereis (and (keywordp k) v
                         (member (substring (symbol-name k) 1) gptel-rust-hooks-path-keys))))
 
-(defun gptel-rust-hooks--default-prefix (command)
+(defun gptel-rust-hooks-ui--default-prefix (command)
   "Return the command prefix to offer for the command line COMMAND."
   (let ((words (split-string (car (split-string command "[;&|\n]" t)) "[ \t]+" t)))
     (string-join (if (and (cadr words) (string-match-p "\\`[[:alnum:]][[:alnum:]_:-]*\\'"
@@ -482,7 +485,7 @@ for this session and this buffer.\n")))
                    (list (car words)))
                  " ")))
 
-(defun gptel-rust-hooks--project-root (directory)
+(defun gptel-rust-hooks-ui--project-root (directory)
   "Return the root of the project DIRECTORY is in, or DIRECTORY."
   (file-name-as-directory
    (expand-file-name
@@ -490,7 +493,7 @@ for this session and this buffer.\n")))
                  (list gptel-rust-hooks-project-file ".git" ".hg" ".jj" ".project"))
         directory))))
 
-(defun gptel-rust-hooks--exact-args (name args)
+(defun gptel-rust-hooks-ui--exact-args (name args)
   "Return the `:args' matchers for exactly the call of tool NAME with ARGS.
 Arguments the tool declares that ARGS lacks must stay absent."
   (let* ((tool (gptel-rust-hooks--tool-spec name))
@@ -504,7 +507,7 @@ Arguments the tool declares that ARGS lacks must stay absent."
             (setq matchers (append matchers (list key (list :present nil))))))))
     matchers))
 
-(defun gptel-rust-hooks--always-rule (kind call directory &optional prefix)
+(defun gptel-rust-hooks-ui--always-rule (kind call directory &optional prefix)
   "Return an allow rule of KIND for CALL from DIRECTORY.
 KIND is `exact' (these arguments), `prefix' (the command PREFIX, a
 list of prefixes) or `directory' (the tool, with its paths, or the
@@ -514,47 +517,47 @@ call's directory when it has none, under DIRECTORY)."
     (pcase kind
       ('exact
        (append (list :id (format "always-allow %s %s" name
-                                 (gptel-rust-hooks--short args 40))
-                     :tool (gptel-rust-hooks--glob-quote name))
-               (and args (list :args (gptel-rust-hooks--exact-args name args)))
+                                 (gptel-rust-hooks-ui--short args 40))
+                     :tool (gptel-rust-hooks-ui--glob-quote name))
+               (and args (list :args (gptel-rust-hooks-ui--exact-args name args)))
                (list :decision 'allow)))
       ('prefix
        (list :id (format "always-allow %s `%s`" name (string-join prefix "`, `"))
-             :tool (gptel-rust-hooks--glob-quote name)
+             :tool (gptel-rust-hooks-ui--glob-quote name)
              :command-prefix prefix
              :decision 'allow))
       ('directory
        (append (list :id (format "always-allow %s under %s" name
                                  (abbreviate-file-name directory))
-                     :tool (gptel-rust-hooks--glob-quote name))
-               (if (gptel-rust-hooks--has-paths args)
-                   (list :path (cadr (gptel-rust-hooks--dir-globs directory)))
-                 (list :cwd (gptel-rust-hooks--dir-globs directory)))
+                     :tool (gptel-rust-hooks-ui--glob-quote name))
+               (if (gptel-rust-hooks-ui--has-paths args)
+                   (list :path (cadr (gptel-rust-hooks-ui--dir-globs directory)))
+                 (list :cwd (gptel-rust-hooks-ui--dir-globs directory)))
                (list :decision 'allow))))))
 
-(defun gptel-rust-hooks--in-project (rule root)
+(defun gptel-rust-hooks-ui--in-project (rule root)
   "Return RULE limited to calls from the project ROOT."
   (let ((rule (copy-sequence rule)))
     (plist-put rule :id (format "%s, in %s" (plist-get rule :id)
                                 (abbreviate-file-name root)))
     (if (plist-member rule :cwd)
         rule
-      (plist-put rule :cwd (gptel-rust-hooks--dir-globs root)))))
+      (plist-put rule :cwd (gptel-rust-hooks-ui--dir-globs root)))))
 
-(defun gptel-rust-hooks--with-example (rule call cwd)
+(defun gptel-rust-hooks-ui--with-example (rule call cwd)
   "Return RULE with CALL from CWD as the example it must match."
   (append rule (list :examples
                      (list :match (list (list :name (plist-get call :name)
                                               :args (plist-get call :args)
                                               :cwd cwd))))))
 
-(defun gptel-rust-hooks--choose (prompt choices)
+(defun gptel-rust-hooks-ui--choose (prompt choices)
   "Ask PROMPT with CHOICES, ((KEY DESCRIPTION VALUE) ...); return VALUE."
   (let ((choice (read-multiple-choice
                  prompt (mapcar (lambda (c) (list (nth 0 c) (nth 1 c))) choices))))
     (nth 2 (assq (car choice) choices))))
 
-(defun gptel-rust-hooks--hook-call (tool-call info)
+(defun gptel-rust-hooks-ui--hook-call (tool-call info)
   "Return the hook plist of the pending TOOL-CALL (TOOL ARGS CALLBACK) of INFO."
   (list :name (gptel-tool-name (car tool-call))
         :args (cadr tool-call)
@@ -562,7 +565,7 @@ call's directory when it has none, under DIRECTORY)."
         :backend (plist-get info :backend)
         :model (plist-get info :model)))
 
-(defun gptel-rust-hooks--now-allowed-p (call)
+(defun gptel-rust-hooks-ui--now-allowed-p (call)
   "Return non-nil when the policy in force allows CALL without asking."
   (let ((answer (gptel-rust-hooks-evaluate call)))
     (and (plist-member answer :confirm)
@@ -570,14 +573,14 @@ call's directory when it has none, under DIRECTORY)."
          (not (plist-get answer :block))
          (not (plist-get answer :stop)))))
 
-(defun gptel-rust-hooks--blocking-rule (call)
+(defun gptel-rust-hooks-ui--blocking-rule (call)
   "Return the label of the rule that asks, denies or stops CALL, or nil."
   (let ((data (gptel-rust-hooks-explain call)))
     (and (member (plist-get data :decision) '("ask" "deny" "stop"))
          (not (plist-get data :by-default))
          (plist-get data :deciding-rule))))
 
-(defun gptel-rust-hooks--add-rule (rule scope buffer root)
+(defun gptel-rust-hooks-ui--add-rule (rule scope buffer root)
   "Add the allow RULE for SCOPE: `buffer' (BUFFER), `session' or `project' (ROOT).
 Return the rule as added."
   (pcase scope
@@ -589,39 +592,39 @@ Return the rule as added."
      (setq gptel-rust-hooks--session-rules
            (append gptel-rust-hooks--session-rules (list rule))))
     ('project
-     (setq rule (gptel-rust-hooks--in-project rule root))
+     (setq rule (gptel-rust-hooks-ui--in-project rule root))
      (gptel-rust-hooks--save-option
       'gptel-rust-hooks-rules (append gptel-rust-hooks-rules (list rule)))))
   rule)
 
-(defun gptel-rust-hooks--always-allow-calls (tool-calls info)
+(defun gptel-rust-hooks-ui--always-allow-calls (tool-calls info)
   "Add an allow rule for one of the pending TOOL-CALLS of the request INFO.
 Ask which call, which kind of rule and for how long.  Return non-nil
 when every pending call is now allowed without asking."
   (with-current-buffer (plist-get info :buffer)
-    (gptel-rust-hooks--always-allow-1 tool-calls info)))
+    (gptel-rust-hooks-ui--always-allow-1 tool-calls info)))
 
-(defun gptel-rust-hooks--always-allow-1 (tool-calls info)
-  "Do `gptel-rust-hooks--always-allow-calls' for TOOL-CALLS of INFO.
+(defun gptel-rust-hooks-ui--always-allow-1 (tool-calls info)
+  "Do `gptel-rust-hooks-ui--always-allow-calls' for TOOL-CALLS of INFO.
 The request buffer is current."
   (let* ((buffer (plist-get info :buffer))
          (tool-call
           (if (cdr tool-calls)
               (let ((names (cl-loop for c in tool-calls for i from 1
                                     collect (cons (format "%d: %s %s" i (gptel-tool-name (car c))
-                                                          (gptel-rust-hooks--short (cadr c) 60))
+                                                          (gptel-rust-hooks-ui--short (cadr c) 60))
                                                   c))))
                 (cdr (assoc (completing-read "Always allow which call? " names nil t)
                             names)))
             (car tool-calls)))
-         (call (gptel-rust-hooks--hook-call tool-call info))
+         (call (gptel-rust-hooks-ui--hook-call tool-call info))
          (cwd (with-current-buffer buffer default-directory))
          (call-from (append call (list :cwd cwd))))
-    (when-let* ((rule (gptel-rust-hooks--blocking-rule call-from)))
+    (when-let* ((rule (gptel-rust-hooks-ui--blocking-rule call-from)))
       (user-error "Rule %s decides this call; an allow rule cannot override it (edit that rule)"
                   (format "`%s`" rule)))
-    (let* ((command (gptel-rust-hooks--command-of (plist-get call :args)))
-           (kind (gptel-rust-hooks--choose
+    (let* ((command (gptel-rust-hooks-ui--command-of (plist-get call :args)))
+           (kind (gptel-rust-hooks-ui--choose
                   "Always allow: "
                   (append '((?e "this exact call" exact))
                           (and command '((?p "this command prefix" prefix)))
@@ -631,19 +634,19 @@ The request buffer is current."
            (prefix (and (eq kind 'prefix)
                         (split-string
                          (read-string "Allow commands that start with (several: separate with \",\"): "
-                                      (gptel-rust-hooks--default-prefix (cdr command)))
+                                      (gptel-rust-hooks-ui--default-prefix (cdr command)))
                          "[ \t]*,[ \t]*" t "[ \t]+")))
            (directory (and (eq kind 'directory)
                            (read-directory-name "Allow the tool under: "
-                                                (gptel-rust-hooks--project-root cwd))))
-           (scope (gptel-rust-hooks--choose
+                                                (gptel-rust-hooks-ui--project-root cwd))))
+           (scope (gptel-rust-hooks-ui--choose
                    "For: "
                    '((?b "this buffer" buffer) (?s "this Emacs session" session)
                      (?p "this project (saved in your rules)" project))))
-           (root (gptel-rust-hooks--project-root cwd))
-           (rule (gptel-rust-hooks--always-rule kind call directory prefix))
-           (checked (gptel-rust-hooks--with-example
-                     (if (eq scope 'project) (gptel-rust-hooks--in-project rule root) rule)
+           (root (gptel-rust-hooks-ui--project-root cwd))
+           (rule (gptel-rust-hooks-ui--always-rule kind call directory prefix))
+           (checked (gptel-rust-hooks-ui--with-example
+                     (if (eq scope 'project) (gptel-rust-hooks-ui--in-project rule root) rule)
                      call cwd)))
       (when (and (eq kind 'prefix) (null prefix))
         (user-error "No command prefix given"))
@@ -652,20 +655,22 @@ The request buffer is current."
           (gptel-rust-hooks--compile (list checked))
         (gptel-rust-hooks-rule-error
          (user-error "This rule would not allow the call: %s" (cadr err))))
-      (setq rule (gptel-rust-hooks--add-rule rule scope buffer root))
+      (setq rule (gptel-rust-hooks-ui--add-rule rule scope buffer root))
       (message "gptel-rust-hooks: added %s for %s" (format "`%s`" (plist-get rule :id))
                (pcase scope ('buffer (buffer-name buffer)) ('session "this session")
                       ('project (abbreviate-file-name root))))
       (let ((waiting (cl-remove-if
                       (lambda (c) (with-current-buffer buffer
-                                    (gptel-rust-hooks--now-allowed-p
-                                     (append (gptel-rust-hooks--hook-call c info)
+                                    (gptel-rust-hooks-ui--now-allowed-p
+                                     (append (gptel-rust-hooks-ui--hook-call c info)
                                              (list :cwd cwd)))))
                       tool-calls)))
         (when waiting
           (message "gptel-rust-hooks: added %s; %d of the calls still need your answer"
                    (format "`%s`" (plist-get rule :id)) (length waiting)))
         (null waiting)))))
+
+;;;; Commands
 
 ;;;###autoload
 (defun gptel-rust-hooks-always-allow ()
@@ -681,7 +686,7 @@ allow rule never overrides a deny, stop or ask rule."
   (pcase-let ((`(,tool-calls . ,ov) (get-char-property-and-overlay (point) 'gptel-tool)))
     (unless (and tool-calls (overlayp ov))
       (user-error "No tool call awaiting confirmation here"))
-    (when (gptel-rust-hooks--always-allow-calls tool-calls (overlay-get ov 'info))
+    (when (gptel-rust-hooks-ui--always-allow-calls tool-calls (overlay-get ov 'info))
       (gptel--accept-tool-calls tool-calls ov))))
 
 ;;;###autoload
@@ -696,7 +701,7 @@ allow rule never overrides a deny, stop or ask rule."
 
 ;;;; Integration with gptel's confirmation prompt
 
-(defun gptel-rust-hooks--hint ()
+(defun gptel-rust-hooks-ui--hint ()
   "Return the line that offers \"always allow\" on gptel's prompt."
   (concat (propertize "Always allow (gptel-rust-hooks): " 'face 'font-lock-string-face)
           (propertize (substitute-command-keys
@@ -704,13 +709,13 @@ allow rule never overrides a deny, stop or ask rule."
                       'face 'help-key-binding)
           "\n"))
 
-(defun gptel-rust-hooks--gptel-choice-p (choices)
+(defun gptel-rust-hooks-ui--gptel-choice-p (choices)
   "Return non-nil when CHOICES are those of gptel's tool-call prompt."
   (and (equal (assq ?y choices) '(?y "Run tools"))
        (assq ?i choices)
        (not (assq ?a choices))))
 
-(defun gptel-rust-hooks--display-tool-calls (display tool-calls info &optional use-minibuffer)
+(defun gptel-rust-hooks-ui--display-tool-calls (display tool-calls info &optional use-minibuffer)
   "Offer \"always allow\" on gptel's tool-call prompt.
 Around advice for DISPLAY, `gptel--display-tool-calls', called with
 TOOL-CALLS, INFO and USE-MINIBUFFER.  In the buffer, the prompt gets our
@@ -719,7 +724,7 @@ key; in the minibuffer, the choice `a'."
          (prompt-ov
           (cl-letf (((symbol-function 'read-multiple-choice)
                      (lambda (prompt choices &rest rest)
-                       (if (not (gptel-rust-hooks--gptel-choice-p choices))
+                       (if (not (gptel-rust-hooks-ui--gptel-choice-p choices))
                            (apply rmc prompt choices rest)
                          (let ((choice nil))
                            (while (not choice)
@@ -731,7 +736,7 @@ key; in the minibuffer, the choice `a'."
                                (setq choice
                                      (cl-letf (((symbol-function 'read-multiple-choice) rmc))
                                        (and (condition-case err
-                                                (gptel-rust-hooks--always-allow-calls
+                                                (gptel-rust-hooks-ui--always-allow-calls
                                                  tool-calls info)
                                               (user-error
                                                (message "%s" (error-message-string err))
@@ -749,17 +754,17 @@ key; in the minibuffer, the choice `a'."
                                          #'gptel-rust-hooks-always-allow))
             (overlay-put ov 'keymap (make-composed-keymap gptel-rust-hooks-tool-call-map map))))
         (overlay-put prompt-ov 'after-string
-                     (concat (gptel-rust-hooks--hint)
+                     (concat (gptel-rust-hooks-ui--hint)
                              (overlay-get prompt-ov 'after-string)))))
     prompt-ov))
 
-(defun gptel-rust-hooks--ui-enable ()
+(defun gptel-rust-hooks-ui--enable ()
   "Offer \"always allow\" on gptel's tool-call prompts."
-  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks--display-tool-calls))
+  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls))
 
-(defun gptel-rust-hooks--ui-disable ()
+(defun gptel-rust-hooks-ui--disable ()
   "Stop offering \"always allow\" on gptel's tool-call prompts."
-  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks--display-tool-calls))
+  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls))
 
 (provide 'gptel-rust-hooks-ui)
 ;;; gptel-rust-hooks-ui.el ends here

@@ -55,9 +55,6 @@
 (require 'json)
 (require 'subr-x)
 
-(defvar gptel-pre-tool-call-functions)
-(defvar gptel-post-tool-call-functions)
-
 ;;;; Customization
 
 (defgroup gptel-rust-hooks nil
@@ -96,57 +93,6 @@
     (:examples (plist :options ((:match (repeat sexp))
                                 (:no-match (repeat sexp))))))
   "The keys of a rule, with their Customize types.")
-
-(defvar gptel-rust-hooks--policy nil
-  "The compiled policy used for the latest call (a module user-ptr), or nil.")
-
-(defvar gptel-rust-hooks--good-rules :none
-  "The latest value of `gptel-rust-hooks-rules' that compiled, or :none.")
-
-(defvar gptel-rust-hooks--checked-rules :none
-  "The value of `gptel-rust-hooks-rules' checked last, compared with `eq'.")
-
-(defvar gptel-rust-hooks--rules-error nil
-  "The error of the rules checked last when no earlier rules compiled.")
-
-(defvar gptel-rust-hooks--files (make-hash-table :test #'equal)
-  "Policy files read so far: FILE -> (STAMP TEXT SHA256 ERROR).
-TEXT is the latest text of FILE that compiled, or nil.")
-
-(defvar gptel-rust-hooks--cache nil
-  "Compiled policies, most recent first: a list of (KEY . POLICY).")
-
-(defconst gptel-rust-hooks--cache-size 8
-  "How many compiled policies `gptel-rust-hooks--cache' keeps.")
-
-(defvar gptel-rust-hooks--session-rules nil
-  "Rules added for this Emacs session, e.g. by \"always allow\".")
-
-(defvar-local gptel-rust-hooks--buffer-rules nil
-  "Rules added for requests from this buffer, e.g. by \"always allow\".")
-
-(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
-(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
-(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
-(declare-function custom-file "cus-edit" (&optional no-error))
-
-(defun gptel-rust-hooks--set-rules (symbol value)
-  "Set SYMBOL to the rules VALUE after checking that they compile.
-A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
-  (when (gptel-rust-hooks--module-loaded-p)
-    (gptel-rust-hooks--compile value)
-    (setq gptel-rust-hooks--good-rules value
-          gptel-rust-hooks--checked-rules value
-          gptel-rust-hooks--rules-error nil))
-  (set-default symbol value))
 
 (defcustom gptel-rust-hooks-rules nil
   "The rules that decide gptel's tool calls, a list of plists.
@@ -282,6 +228,111 @@ A file whose text changed is untrusted again.  Set by
   "Function called as (KIND INFO ANSWER) after each decision, or nil.
 KIND is `pre' or `post'; the audit log sets this.")
 
+(defvar gptel-rust-hooks--policy nil
+  "The compiled policy used for the latest call (a module user-ptr), or nil.")
+
+(defvar gptel-rust-hooks--good-rules :none
+  "The latest value of `gptel-rust-hooks-rules' that compiled, or :none.")
+
+(defvar gptel-rust-hooks--checked-rules :none
+  "The value of `gptel-rust-hooks-rules' checked last, compared with `eq'.")
+
+(defvar gptel-rust-hooks--rules-error nil
+  "The error of the rules checked last when no earlier rules compiled.")
+
+(defvar gptel-rust-hooks--files (make-hash-table :test #'equal)
+  "Policy files read so far: FILE -> its `gptel-rust-hooks--pfile'.")
+
+(defvar gptel-rust-hooks--cache nil
+  "Compiled policies, most recent first: a list of (KEY . POLICY).")
+
+(defconst gptel-rust-hooks--cache-size 8
+  "How many compiled policies `gptel-rust-hooks--cache' keeps.")
+
+(defvar gptel-rust-hooks--session-rules nil
+  "Rules added for this Emacs session, e.g. by \"always allow\".")
+
+(defvar-local gptel-rust-hooks--buffer-rules nil
+  "Rules added for requests from this buffer, e.g. by \"always allow\".")
+
+(defvar gptel-rust-hooks--project-lookup nil
+  "The latest project file lookup: (DIRECTORY TIME FILE).")
+
+(defconst gptel-rust-hooks--project-lookup-seconds 1.0
+  "How long a project file lookup for a directory is reused, in seconds.
+Calls come in bursts from one directory, and each step of the walk up
+costs a file system call.")
+
+(defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
+  "The policy found for a call from each directory, to reuse for the next.
+DIRECTORY -> its `gptel-rust-hooks--memo-entry', which says when the
+policy may be reused: see `gptel-rust-hooks--current-policy'.")
+
+(defvar gptel-rust-hooks--last-schema nil
+  "Why the latest decided call did not fit its tool's arguments, or nil.
+A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):
+STAGE is `call' (the model's arguments, checked before any rule) or
+`edit' (the arguments after RULES edited them); PROBLEMS is a list of
+strings.  Set before `gptel-rust-hooks--record-function' runs.")
+
+(defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
+  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
+
+(defvar gptel-rust-hooks--decided (make-hash-table :test #'eq :weakness 'key)
+  "Tool calls decided so far: gptel's tool-call plist -> its decision.
+The decision is a `gptel-rust-hooks--decision'.  When gptel is about to
+run the call with the name and arguments that were decided, it is not
+decided again.")
+
+(defvar gptel-rust-hooks--pre-tool-info nil
+  "The request info of the state machine whose pre-tool hook runs, or nil.
+Bound while `gptel--handle-pre-tool' runs, so that the pre-tool hook
+function can tell which of gptel's tool calls it decided.")
+
+(defvar gptel-rust-hooks--missing-internals nil
+  "The gptel internals the guard needs that are missing, or nil.
+Set when the mode turns on; see `gptel-rust-hooks--check-internals'.")
+
+(defvar gptel-rust-hooks--internals-reported nil
+  "Non-nil once missing gptel internals were reported.")
+
+;;;; Declarations for the byte compiler
+
+(defvar gptel-pre-tool-call-functions)
+(defvar gptel-post-tool-call-functions)
+(declare-function gptel-tool-p "gptel-request" (object))
+(declare-function gptel-tool-name "gptel-request" (tool))
+(declare-function gptel-tool-args "gptel-request" (tool))
+(declare-function gptel-get-tool "gptel-request" (path))
+(declare-function gptel-fsm-info "gptel-request" (fsm))
+(declare-function gptel-fsm-table "gptel-request" (fsm))
+(declare-function gptel-fsm-handlers "gptel-request" (fsm))
+(declare-function gptel--fsm-transition "gptel-request" (machine &optional new-state))
+(declare-function gptel--process-tool-call "gptel-request" (fsm tool-spec tool-call result))
+(declare-function gptel--inject-tool-call "gptel-request" (backend data tool-call new-call))
+(declare-function gptel--to-string "gptel-request" (s))
+(defvar gptel-request--handlers)
+(defvar gptel-use-tools)
+(defvar gptel-tools)
+(defvar gptel--known-tools)
+(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
+(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
+(declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
+(declare-function custom-file "cus-edit" (&optional no-error))
+(declare-function gptel-rust-hooks-ui--show-explanation "gptel-rust-hooks-ui"
+                  (data call rules))
+(declare-function gptel-rust-hooks-ui--read-call "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks-ui--enable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks-ui--disable "gptel-rust-hooks-ui" ())
+
 ;;;; Module
 
 (defun gptel-rust-hooks--module-loaded-p ()
@@ -328,32 +379,17 @@ rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
 (a loaded module cannot be unloaded)"
                             version gptel-rust-hooks-version))))))
 
-;;;###autoload
-(defun gptel-rust-hooks-build-module ()
-  "Build the module with cargo in a compilation buffer, then load it."
-  (interactive)
-  (let ((root (gptel-rust-hooks--source-root)))
-    (unless root
-      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
-                  gptel-rust-hooks--package-directory))
-    (unless (executable-find "cargo")
-      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
-    (let* ((default-directory root)
-           (buffer (compilation-start "cargo build --release" t
-                                      (lambda (_) "*gptel-rust-hooks-build*"))))
-      (with-current-buffer buffer
-        (add-hook 'compilation-finish-functions
-                  (lambda (_buffer status)
-                    (if (string-prefix-p "finished" status)
-                        (condition-case err
-                            (progn (gptel-rust-hooks--load-module)
-                                   (message "gptel-rust-hooks: module built and loaded"))
-                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
-                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
-                  nil t))
-      buffer)))
-
 ;;;; Policy
+
+(defun gptel-rust-hooks--set-rules (symbol value)
+  "Set SYMBOL to the rules VALUE after checking that they compile.
+A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
+  (when (gptel-rust-hooks--module-loaded-p)
+    (gptel-rust-hooks--compile value)
+    (setq gptel-rust-hooks--good-rules value
+          gptel-rust-hooks--checked-rules value
+          gptel-rust-hooks--rules-error nil))
+  (set-default symbol value))
 
 (defun gptel-rust-hooks--options ()
   "Return the compile options plist from the user options."
@@ -499,14 +535,6 @@ When the file never compiled, signal if REQUIRED, else return nil."
              (signal 'gptel-rust-hooks-rule-error
                      (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
-(defvar gptel-rust-hooks--project-lookup nil
-  "The latest project file lookup: (DIRECTORY TIME FILE).")
-
-(defconst gptel-rust-hooks--project-lookup-seconds 1.0
-  "How long a project file lookup for a directory is reused, in seconds.
-Calls come in bursts from one directory, and each step of the walk up
-costs a file system call.")
-
 (defun gptel-rust-hooks--project-file (directory)
   "Return the project policy file that applies to DIRECTORY, or nil.
 The latest lookup is reused for a second; see
@@ -631,33 +659,42 @@ each layer's source and trust with `equal', its rules or text with `eq'."
                      for i from 0
                      collect `(eq (aref ,saved ,i) ,var)))))
 
-(defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
-  "The policy found for a call from each directory, to reuse for the next.
-DIRECTORY -> [LOOKUP INPUTS FILES STAMP POLICY]: the policy is reused
-while the memo inputs are `eq' to INPUTS, the module's stamp of the
-policy and project FILES is still STAMP, and the project file lookup
-LOOKUP it used (nil without project policies) is still the latest and
-not older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
-rules or options, and a policy or project file that changed or went
-away, are seen on the next call; a project file that newly appears
-above the directory within that many seconds.")
+(cl-defstruct (gptel-rust-hooks--memo-entry
+               (:constructor gptel-rust-hooks--memo-entry-create)
+               (:copier nil))
+  "The policy found for a call from one directory, and when it holds."
+  (lookup nil :documentation "The project file lookup it used, or nil")
+  (inputs nil :documentation "The values of the memo inputs then, a vector")
+  (files nil :documentation "The policy and project files it was read from")
+  (stamp nil :documentation "The module's stamp of FILES then")
+  (policy nil :documentation "The compiled policy"))
 
 (defun gptel-rust-hooks--current-policy ()
   "Return the compiled policy for a call from `default-directory'.
 Compile it when the rules, files or options changed; signal when no
-policy can be had (the call is then blocked).  The policy found for a
-directory is reused, see `gptel-rust-hooks--memo'."
+policy can be had (the call is then blocked).
+
+The policy found for a directory is reused (see `gptel-rust-hooks--memo')
+while the memo inputs are `eq' to those it saved, the module's stamp of
+its policy and project files is unchanged, and the project file lookup
+it used (nil without project policies) is still the latest and not
+older than `gptel-rust-hooks--project-lookup-seconds'.  So changed
+rules or options, and a policy or project file that changed or went
+away, are seen on the next call; a project file that newly appears
+above the directory within that many seconds."
   (let ((memo (gethash default-directory gptel-rust-hooks--memo)))
     (if (and memo
-             (gptel-rust-hooks--memo-inputs-p (aref memo 1))
-             (let ((lookup (aref memo 0)))
+             (gptel-rust-hooks--memo-inputs-p (gptel-rust-hooks--memo-entry-inputs memo))
+             (let ((lookup (gptel-rust-hooks--memo-entry-lookup memo)))
                (or (null lookup)
                    (and (eq lookup gptel-rust-hooks--project-lookup)
                         (< (- (float-time) (nth 1 lookup))
                            gptel-rust-hooks--project-lookup-seconds))))
-             (or (null (aref memo 2))
-                 (eql (aref memo 3) (gptel-rust-hooks--mod-stamp (aref memo 2)))))
-        (setq gptel-rust-hooks--policy (aref memo 4))
+             (let ((files (gptel-rust-hooks--memo-entry-files memo)))
+               (or (null files)
+                   (eql (gptel-rust-hooks--memo-entry-stamp memo)
+                        (gptel-rust-hooks--mod-stamp files)))))
+        (setq gptel-rust-hooks--policy (gptel-rust-hooks--memo-entry-policy memo))
       (gptel-rust-hooks--find-policy))))
 
 (defun gptel-rust-hooks--find-policy ()
@@ -694,11 +731,637 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
     (when (>= (hash-table-count gptel-rust-hooks--memo) 64)
       (clrhash gptel-rust-hooks--memo))
     (puthash directory
-             (vector lookup (gptel-rust-hooks--memo-inputs) files stamp (cdr hit))
+             (gptel-rust-hooks--memo-entry-create
+              :lookup lookup :inputs (gptel-rust-hooks--memo-inputs)
+              :files files :stamp stamp :policy (cdr hit))
              gptel-rust-hooks--memo)
     (setq gptel-rust-hooks--policy (cdr hit))))
 
-;;;; Trust
+;;;; Tool schemas
+
+;; gptel passes a tool function only the arguments the tool declares, in
+;; their declared order; a call that names others, or lacks a required one,
+;; is checked here before any rule sees it, and again after rules edit it.
+
+(defun gptel-rust-hooks--tool-spec (name)
+  "Return the gptel tool called NAME, or nil when gptel does not know one.
+The current buffer's `gptel-tools' (the tools of a request from it) come
+first, then gptel's registry of tools."
+  (when (and (stringp name) (fboundp 'gptel-tool-p))
+    (or (and (boundp 'gptel-tools) (proper-list-p gptel-tools)
+             (cl-loop for tool in gptel-tools
+                      when (and (gptel-tool-p tool) (equal (gptel-tool-name tool) name))
+                      return tool))
+        (let ((tool (if (and (boundp 'gptel--known-tools) (listp gptel--known-tools))
+                        ;; What `gptel-get-tool' does for a name, without
+                        ;; the error (and its garbage) for an unknown one.
+                        (cl-loop for category in gptel--known-tools
+                                 thereis (and (consp category) (listp (cdr category))
+                                              (cdr (assoc name (cdr category)))))
+                      (and (fboundp 'gptel-get-tool)
+                           (ignore-errors (gptel-get-tool name))))))
+          (and (gptel-tool-p tool) tool)))))
+
+(defun gptel-rust-hooks--tool-schema (tool)
+  "Return the arguments TOOL declares, or :unknown when they cannot be read.
+Each is (NAME TYPE REQUIRED KEYWORD), KEYWORD the argument's plist key."
+  (let ((specs (gptel-tool-args tool))
+        (hit (gethash tool gptel-rust-hooks--schemas)))
+    (if (and hit (eq (car hit) specs))
+        (cdr hit)
+      (let ((schema
+             (if (not (proper-list-p specs))
+                 :unknown
+               (catch 'unknown
+                 (mapcar (lambda (spec)
+                           (let ((name (and (proper-list-p spec) (plist-get spec :name))))
+                             (unless (stringp name) (throw 'unknown :unknown))
+                             (list name (plist-get spec :type)
+                                   (and (memq (plist-get spec :optional) '(nil :json-false)) t)
+                                   (intern (concat ":" name)))))
+                         specs)))))
+        (puthash tool (cons specs schema) gptel-rust-hooks--schemas)
+        schema))))
+
+(defun gptel-rust-hooks--schema-problems (schema args)
+  "Return how SCHEMA does not fit the argument plist ARGS, a list of strings.
+An argument whose value is nil counts as absent.  ARGS that are not a
+plist with keyword keys are left to the module, which blocks them."
+  (let ((n (proper-list-p args)))
+    (when (and n (cl-evenp n)
+               (cl-loop for k in args by #'cddr always (keywordp k)))
+      (let ((unknown (cl-loop for k in args by #'cddr
+                              unless (cl-find k schema :key #'cl-fourth :test #'eq)
+                              collect (format "unknown argument `%s`"
+                                              (substring (symbol-name k) 1))))
+            (missing (cl-loop for arg in schema
+                              when (and (nth 2 arg) (null (plist-get args (nth 3 arg))))
+                              collect (format "missing required argument `%s`"
+                                              (car arg)))))
+        (nconc unknown missing)))))
+
+(defun gptel-rust-hooks--schema-text (schema)
+  "Return a sentence naming the arguments of SCHEMA."
+  (if (null schema)
+      "it takes no arguments"
+    (concat "it takes "
+            (mapconcat (lambda (arg)
+                         (format "`%s` (%s%s)" (car arg)
+                                 (if (or (stringp (nth 1 arg)) (symbolp (nth 1 arg)))
+                                     (format "%s, " (or (nth 1 arg) "any"))
+                                   "")
+                                 (if (nth 2 arg) "required" "optional")))
+                       schema ", "))))
+
+(defun gptel-rust-hooks--misfit-call (name schema problems)
+  "Return the answer that blocks the call to tool NAME whose arguments misfit.
+SCHEMA is the tool's; PROBLEMS say how the call does not fit it.  Set
+`gptel-rust-hooks--last-schema'."
+  (setq gptel-rust-hooks--last-schema
+        (list :tool name :stage 'call :problems problems :rules nil))
+  (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
+its arguments: %s; %s"
+                       name (string-join problems ", ")
+                       (gptel-rust-hooks--schema-text schema))))
+
+(defun gptel-rust-hooks--misfit-edit (policy info cwd schema problems)
+  "Return the answer that blocks a call whose edited arguments misfit.
+The rules of POLICY edited the call INFO from CWD so that its arguments
+no longer fit SCHEMA, as PROBLEMS say.  Name those rules, report it
+once, and set `gptel-rust-hooks--last-schema'."
+  (let* ((name (plist-get info :name))
+         (edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
+         (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
+         (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
+so that they do not fit it: %s; %s"
+                      (if rules
+                          (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
+                        "the rules")
+                      name (string-join problems ", ")
+                      (gptel-rust-hooks--schema-text schema))))
+    (setq gptel-rust-hooks--last-schema
+          (list :tool name :stage 'edit :problems problems :rules rules))
+    (gptel-rust-hooks--report msg)
+    (list :block msg)))
+
+;;;; Deciding a call
+
+(defun gptel-rust-hooks--decide (policy info cwd)
+  "Return the pre-tool answer of POLICY for the call INFO from CWD.
+This is where a call is decided.  A call to a tool gptel knows is first
+checked against the tool's arguments: one that does not fit is blocked
+before any rule runs.  Otherwise the module decides it, and arguments
+edited by the rules are checked the same way.  Set
+`gptel-rust-hooks--last-schema' to why the call did not fit, or nil."
+  (setq gptel-rust-hooks--last-schema nil)
+  (let* ((name (plist-get info :name))
+         (tool (and gptel-rust-hooks-validate-calls (gptel-rust-hooks--tool-spec name)))
+         (schema (if tool (gptel-rust-hooks--tool-schema tool) :unknown))
+         (problems (and (listp schema)
+                        (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
+    (if problems
+        (gptel-rust-hooks--misfit-call name schema problems)
+      (let* ((answer (gptel-rust-hooks--mod-pre policy info cwd))
+             ;; An edit may leave no argument at all: (:args nil).
+             (edited (and (listp schema) (consp answer) (plist-member answer :args)))
+             (problems (and edited
+                            (gptel-rust-hooks--schema-problems schema (cadr edited)))))
+        (if problems
+            (gptel-rust-hooks--misfit-edit policy info cwd schema problems)
+          answer)))))
+
+;;;; Hook functions
+
+(defun gptel-rust-hooks--report (message)
+  "Show MESSAGE in *Messages* unless it was shown before."
+  (unless (member message gptel-rust-hooks--reported)
+    (push message gptel-rust-hooks--reported)
+    (message "%s" message)))
+
+(defun gptel-rust-hooks--fail (err)
+  "Return the answer that fails closed for the error ERR, and report it."
+  (let* ((text (if (and (symbolp (car-safe err))
+                         (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
+                         (stringp (cadr err)))
+                    (cadr err)
+                  (error-message-string err)))
+         (msg (if (string-prefix-p "gptel-rust-hooks: " text)
+                  text
+                (concat "gptel-rust-hooks: " text))))
+    (gptel-rust-hooks--report msg)
+    (if (eq gptel-rust-hooks-on-error 'stop)
+        (list :stop t :stop-reason msg)
+      (list :block msg))))
+
+(defun gptel-rust-hooks-pre-tool-call (info)
+  "Decide the tool call INFO for `gptel-pre-tool-call-functions'.
+Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
+`:args' or `:result'.  Never signals: any error blocks the call."
+  (let ((answer
+         (condition-case err
+             (let ((answer (gptel-rust-hooks--decide
+                            (gptel-rust-hooks--current-policy) info default-directory)))
+               (when (and (consp answer) (plist-get answer :confirm)
+                          (not gptel-rust-hooks--last-schema))
+                 (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
+                   (message "%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
+                                     reason
+                                   (concat "gptel-rust-hooks: " reason)))))
+               answer)
+           (t (gptel-rust-hooks--fail err)))))
+    (when gptel-rust-hooks--pre-tool-info
+      (ignore-errors (gptel-rust-hooks--remember-hook-decision info answer)))
+    (when gptel-rust-hooks--record-function
+      (ignore-errors (funcall gptel-rust-hooks--record-function 'pre info answer)))
+    answer))
+
+(defun gptel-rust-hooks-post-tool-call (info)
+  "Apply the rules' post-call effects to the result in INFO.
+Return (:result NEW) for `gptel-post-tool-call-functions' when the
+result the model sees changes.  Never signals: any error blocks the
+result."
+  (let ((answer
+         (condition-case err
+             (gptel-rust-hooks--mod-post (gptel-rust-hooks--current-policy)
+                                         info default-directory)
+           (t (gptel-rust-hooks--fail err)))))
+    (when gptel-rust-hooks--record-function
+      (ignore-errors (funcall gptel-rust-hooks--record-function 'post info answer)))
+    answer))
+
+;;;; Every tool call gptel runs
+
+;; gptel runs the pre-tool hook only in `gptel-send''s state machine (its
+;; TPRE state) and the post-tool hook only where TRET runs
+;; `gptel--handle-post-tool'.  A plain `gptel-request' with tools, and
+;; every package built on it, runs tools with no hook.  Every state
+;; machine runs its tools through `gptel--handle-tool-use' and hands every
+;; result to `gptel--process-tool-call', so the mode advises those two:
+;; just before gptel would run a tool function, each pending call is
+;; decided (unless the pre-tool hook decided it with the name and
+;; arguments it still has) and the decision is imposed on it; each result
+;; gets the post-call effects unless our post-tool hook will see it.
+
+(defconst gptel-rust-hooks--gptel-internals
+  '(gptel--handle-tool-use gptel--process-tool-call gptel--fsm-transition
+    gptel-fsm-info gptel-fsm-table gptel-fsm-handlers gptel-tool-name
+    gptel--inject-tool-call gptel--to-string)
+  "The gptel functions the guard of every tool call relies on.
+Besides these, it advises `gptel--handle-pre-tool' (gptel.el) to tell
+which calls the pre-tool hook decided, and looks for
+`gptel--handle-post-tool' in a state machine's TRET handlers.")
+
+(cl-defstruct (gptel-rust-hooks--decision
+               (:constructor gptel-rust-hooks--decision-create)
+               (:copier nil))
+  "How one of gptel's tool calls was decided."
+  (answer nil :documentation "The pre-tool answer")
+  (name nil :documentation "The tool name that was decided")
+  (args nil :documentation "The arguments the tool will get, copied"))
+
+(defun gptel-rust-hooks--args-copy (args)
+  "Return what `gptel-rust-hooks--same-args-p' compares ARGS by.
+A proper list is copied, so that a later in-place change shows."
+  (if (proper-list-p args) (copy-sequence args) args))
+
+(defun gptel-rust-hooks--same-args-p (saved args)
+  "Return non-nil when SAVED was copied from ARGS and they did not change since."
+  (if (proper-list-p args)
+      (and (proper-list-p saved)
+           (let ((a saved) (b args))
+             (while (and a b (eq (car a) (car b)))
+               (setq a (cdr a) b (cdr b)))
+             (and (null a) (null b))))
+    (eq saved args)))
+
+(defun gptel-rust-hooks--remember (call answer)
+  "Remember that gptel's tool CALL was decided with ANSWER.
+The arguments remembered are those the tool will get: the answer's
+edited ones if any, else the call's."
+  (puthash call
+           (gptel-rust-hooks--decision-create
+            :answer answer
+            :name (plist-get call :name)
+            :args (gptel-rust-hooks--args-copy
+                   (if (plist-member answer :args)
+                       (plist-get answer :args)
+                     (plist-get call :args))))
+           gptel-rust-hooks--decided))
+
+(defun gptel-rust-hooks--remember-hook-decision (info answer)
+  "Remember for the call INFO of gptel's TPRE state the pre-tool hook's ANSWER.
+The call is the pending tool call of `gptel-rust-hooks--pre-tool-info'
+with INFO's name and the very same arguments object."
+  (let ((name (plist-get info :name))
+        (args (plist-get info :args)))
+    (when-let* ((call (cl-loop for call in (plist-get gptel-rust-hooks--pre-tool-info
+                                                      :tool-use)
+                               when (and (eq (plist-get call :args) args)
+                                         (equal (plist-get call :name) name))
+                               return call)))
+      (gptel-rust-hooks--remember call answer))))
+
+(defun gptel-rust-hooks--note-pre-tool (run fsm)
+  "Call RUN on FSM, telling our pre-tool hook which request it decides.
+Around advice for `gptel--handle-pre-tool'."
+  (let ((gptel-rust-hooks--pre-tool-info (gptel-fsm-info fsm)))
+    (funcall run fsm)))
+
+(defun gptel-rust-hooks--call-decision (call info)
+  "Return (ANSWER . FRESH): how gptel's tool CALL of the request INFO is decided.
+When the pre-tool hook (or an earlier pass) decided CALL with the name
+and arguments it has now, that ANSWER stands and FRESH is nil.
+Otherwise CALL is decided now, as the pre-tool hook would, from the
+request buffer, and FRESH is t."
+  (let ((seen (gethash call gptel-rust-hooks--decided))
+        (args (plist-get call :args)))
+    (if (and seen
+             (equal (gptel-rust-hooks--decision-name seen) (plist-get call :name))
+             (gptel-rust-hooks--same-args-p (gptel-rust-hooks--decision-args seen) args))
+        (cons (gptel-rust-hooks--decision-answer seen) nil)
+      (let* ((buffer (plist-get info :buffer))
+             (answer (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
+                       (gptel-rust-hooks-pre-tool-call
+                        (list :name (plist-get call :name) :args args
+                              :buffer (and (buffer-live-p buffer) (buffer-name buffer))
+                              :backend (plist-get info :backend)
+                              :model (plist-get info :model))))))
+        (gptel-rust-hooks--remember call answer)
+        (cons answer t)))))
+
+(defun gptel-rust-hooks--tool-named (name tools)
+  "Return the tool called NAME among TOOLS, gptel tools, or nil."
+  (cl-loop for tool in tools
+           when (equal (gptel-tool-name tool) name) return tool))
+
+(defun gptel-rust-hooks--error-result (reason name)
+  "Return gptel's result for a call blocked with REASON: an error naming NAME."
+  (concat "<tool_call_error>\n"
+          (if (stringp reason) reason (format "Tool %s blocked by user" name))
+          "\n</tool_call_error>"))
+
+(defun gptel-rust-hooks--impose (fsm call answer fresh)
+  "Make FSM's tool CALL follow ANSWER; return non-nil if CALL is answered.
+A block or a result answers the call in gptel's way, without running it;
+edited arguments (when FRESH, not yet applied by gptel) are what the
+tool will get and what the model's history shows; `:confirm t' makes
+gptel ask whatever another hook function said; `:confirm nil' (when
+FRESH) lets the call run unasked unless a hook function asked already."
+  (let* ((info (gptel-fsm-info fsm))
+         (name (plist-get call :name))
+         (spec (gptel-rust-hooks--tool-named name (plist-get info :tools)))
+         (block (plist-get answer :block))
+         (result (plist-get answer :result)))
+    (cond
+     (block
+      (plist-put call :error t)
+      (gptel--process-tool-call fsm spec call (gptel-rust-hooks--error-result block name))
+      t)
+     (result
+      (gptel--process-tool-call fsm spec call result)
+      t)
+     (t
+      (when (and fresh (plist-member answer :args))
+        (let ((args (plist-get answer :args)))
+          (when args
+            (gptel--inject-tool-call (plist-get info :backend) (plist-get info :data)
+                                     call (list :args args)))
+          (plist-put call :args args)))
+      (cond ((plist-get answer :confirm)
+             (plist-put call :confirm t))
+            ((and fresh (plist-member answer :confirm)
+                  (not (plist-member call :confirm)))
+             (plist-put call :confirm nil)))
+      nil))))
+
+(defun gptel-rust-hooks--stop-request (fsm reason)
+  "End the request of FSM with REASON: no tool runs, nothing more is sent.
+The request's callback sees the error, as it sees a failed request."
+  (let ((info (gptel-fsm-info fsm)))
+    (plist-put info :stop-reason reason)
+    (plist-put info :status "Stopped by gptel-rust-hooks")
+    (plist-put info :error reason)
+    (when-let* ((callback (plist-get info :callback)))
+      (with-demoted-errors "gptel-rust-hooks: the request's callback failed: %S"
+        (funcall callback nil info)))
+    (gptel--fsm-transition fsm 'ERRS)))
+
+(defun gptel-rust-hooks--guard-calls (fsm)
+  "Decide the tool calls FSM is about to run, and impose the decisions.
+Every call is decided before any decision is imposed: a stop among them
+ends the request with none run.  Return non-nil when no call is left
+for gptel to run."
+  (let* ((info (gptel-fsm-info fsm))
+         (tools (plist-get info :tools))
+         (decided nil)
+         (stop nil))
+    (dolist (call (plist-get info :tool-use))
+      ;; gptel answers a call to a tool it does not have without running one.
+      (unless (or (plist-get call :result)
+                  (not (gptel-rust-hooks--tool-named (plist-get call :name) tools)))
+        (let ((decision (gptel-rust-hooks--call-decision call info)))
+          (when (and (not stop) (plist-get (car decision) :stop))
+            (setq stop (car decision)))
+          (push (cons call decision) decided))))
+    (cond
+     ((null decided) nil)
+     (stop (gptel-rust-hooks--stop-request fsm (plist-get stop :stop-reason))
+           t)
+     (t
+      (dolist (d (nreverse decided))
+        (gptel-rust-hooks--impose fsm (car d) (cadr d) (cddr d)))
+      (cl-loop for call in (plist-get (gptel-fsm-info fsm) :tool-use)
+               always (plist-get call :result))))))
+
+(defun gptel-rust-hooks--guard-tool-use (run fsm)
+  "Let RUN run the tool calls of FSM still to run, once they are decided.
+Around advice for `gptel--handle-tool-use', where every state machine
+runs its tools.  If deciding fails, the calls are blocked (or the
+request stopped, by `gptel-rust-hooks-on-error'), never run undecided."
+  (unless (condition-case err
+              (gptel-rust-hooks--guard-calls fsm)
+            (error
+             (let ((answer (gptel-rust-hooks--fail err)))
+               (if (plist-get answer :stop)
+                   (gptel-rust-hooks--stop-request fsm (plist-get answer :stop-reason))
+                 (dolist (call (plist-get (gptel-fsm-info fsm) :tool-use))
+                   (unless (plist-get call :result)
+                     (gptel-rust-hooks--impose fsm call answer nil)))))
+             t))
+    (funcall run fsm)))
+
+(defun gptel-rust-hooks--hook-has-p (function value symbol)
+  "Return non-nil when FUNCTION runs from VALUE, a buffer's value of hook SYMBOL.
+A t in VALUE stands for the global value of SYMBOL."
+  (if (listp value)
+      (or (memq function value)
+          (and (memq t value)
+               (let ((global (default-value symbol)))
+                 (if (listp global) (memq function global) (eq global function)))))
+    (eq value function)))
+
+(defun gptel-rust-hooks--post-hook-runs-p (fsm)
+  "Return non-nil when gptel will run our post-tool hook for FSM's results.
+That is when FSM goes from TOOL to TRET, whose handlers run
+`gptel--handle-post-tool', and the request buffer's post-tool hook has
+`gptel-rust-hooks-post-tool-call'."
+  (let ((buffer (plist-get (gptel-fsm-info fsm) :buffer)))
+    (and (memq 'gptel--handle-post-tool (alist-get 'TRET (gptel-fsm-handlers fsm)))
+         (rassq 'TRET (alist-get 'TOOL (gptel-fsm-table fsm)))
+         (buffer-live-p buffer)
+         (gptel-rust-hooks--hook-has-p
+          #'gptel-rust-hooks-post-tool-call
+          (buffer-local-value 'gptel-post-tool-call-functions buffer)
+          'gptel-post-tool-call-functions))))
+
+(defun gptel-rust-hooks--result-for-model (fsm call result)
+  "Return for FSM's tool CALL its RESULT with the post-call effects applied.
+When our post-tool hook will see the result, it is left to the hook.  A
+post-call answer that blocks (or an error here) marks CALL as erred and
+gives gptel's error text instead; one that stops ends the request after
+this turn, as gptel does for a post-tool hook that stops."
+  (let* ((name (plist-get call :name))
+         (text result)
+         (answer
+          (condition-case err
+              (unless (gptel-rust-hooks--post-hook-runs-p fsm)
+                (let* ((info (gptel-fsm-info fsm))
+                       (buffer (plist-get info :buffer)))
+                  (setq text (if (stringp result) result (gptel--to-string result)))
+                  (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
+                    (gptel-rust-hooks-post-tool-call
+                     (list :name name :args (plist-get call :args) :result text
+                           :buffer (and (buffer-live-p buffer) (buffer-name buffer))
+                           :backend (plist-get info :backend)
+                           :model (plist-get info :model))))))
+            (error (gptel-rust-hooks--fail err)))))
+    (cond
+     ((plist-get answer :stop)
+      (let ((reason (plist-get answer :stop-reason)))
+        (ignore-errors
+          (let ((info (gptel-fsm-info fsm)))
+            (plist-put info :stop-reason reason)
+            (plist-put info :status "Stopped by gptel-rust-hooks")
+            (plist-put info :error reason)))
+        (plist-put call :error t)
+        (gptel-rust-hooks--error-result reason name)))
+     ((plist-get answer :block)
+      (plist-put call :error t)
+      (gptel-rust-hooks--error-result (plist-get answer :block) name))
+     ((plist-get answer :result))
+     (t text))))
+
+(defun gptel-rust-hooks--guard-result (process fsm tool-spec call result)
+  "Call PROCESS on FSM, TOOL-SPEC, CALL and RESULT as the model may see it.
+Around advice for `gptel--process-tool-call': RESULT is passed after the
+post-call effects, see `gptel-rust-hooks--result-for-model'."
+  (funcall process fsm tool-spec call
+           (gptel-rust-hooks--result-for-model fsm call result)))
+
+(defun gptel-rust-hooks--check-internals ()
+  "Return the gptel internals the guard needs that are missing, or nil.
+gptel-request is loaded first if it can be."
+  (require 'gptel-request nil t)
+  (append
+   (cl-remove-if #'fboundp gptel-rust-hooks--gptel-internals)
+   (unless (and (boundp 'gptel-request--handlers)
+                (memq 'gptel--handle-tool-use
+                      (alist-get 'TOOL gptel-request--handlers)))
+     (list 'gptel-request--handlers))))
+
+(defun gptel-rust-hooks--request-guarded-p (args)
+  "Return non-nil when a `gptel-request' called with ARGS runs its tools hooked.
+That is when its state machine, the `:fsm' of ARGS, goes through TPRE,
+which runs `gptel--handle-pre-tool', and the request buffer's pre-tool
+hook has `gptel-rust-hooks-pre-tool-call'."
+  (let ((fsm (plist-get (cdr args) :fsm))
+        (buffer (or (plist-get (cdr args) :buffer) (current-buffer))))
+    (ignore-errors
+      (and fsm
+           (rassq 'TPRE (alist-get 'TYPE (gptel-fsm-table fsm)))
+           (memq 'gptel--handle-pre-tool (alist-get 'TPRE (gptel-fsm-handlers fsm)))
+           (buffer-live-p buffer)
+           (gptel-rust-hooks--hook-has-p
+            #'gptel-rust-hooks-pre-tool-call
+            (buffer-local-value 'gptel-pre-tool-call-functions buffer)
+            'gptel-pre-tool-call-functions)))))
+
+(defun gptel-rust-hooks--withhold-tools (request &rest args)
+  "Call REQUEST, `gptel-request', with ARGS, offering no tools if unguarded.
+Around advice used when gptel's internals the guard needs are missing:
+a request whose tool calls no hook would decide is sent without tools,
+so that the model cannot call any."
+  (if (gptel-rust-hooks--request-guarded-p args)
+      (apply request args)
+    (with-current-buffer (let ((buffer (plist-get (cdr args) :buffer)))
+                           (if (buffer-live-p buffer) buffer (current-buffer)))
+      (let ((gptel-use-tools nil))
+        (apply request args)))))
+
+(defun gptel-rust-hooks--guard-enable ()
+  "Guard every tool call gptel runs; when gptel's internals are missing, say so.
+Without them, requests whose tool calls no hook decides get no tools."
+  (setq gptel-rust-hooks--missing-internals (gptel-rust-hooks--check-internals))
+  (if (null gptel-rust-hooks--missing-internals)
+      (progn
+        (advice-add 'gptel--handle-pre-tool :around #'gptel-rust-hooks--note-pre-tool)
+        (advice-add 'gptel--handle-tool-use :around #'gptel-rust-hooks--guard-tool-use)
+        (advice-add 'gptel--process-tool-call :around #'gptel-rust-hooks--guard-result))
+    (unless gptel-rust-hooks--internals-reported
+      (setq gptel-rust-hooks--internals-reported t)
+      (display-warning
+       'gptel-rust-hooks
+       (format "this gptel lacks %s, which gptel-rust-hooks needs to decide tool calls \
+made outside `gptel-send' (plain `gptel-request', gptel-agent's subagents); \
+such requests are sent without tools"
+               (mapconcat (lambda (s) (format "`%s'" s))
+                          gptel-rust-hooks--missing-internals ", "))
+       :warning))
+    (advice-add 'gptel-request :around #'gptel-rust-hooks--withhold-tools)))
+
+(defun gptel-rust-hooks--guard-disable ()
+  "Remove exactly what `gptel-rust-hooks--guard-enable' added."
+  (advice-remove 'gptel--handle-pre-tool #'gptel-rust-hooks--note-pre-tool)
+  (advice-remove 'gptel--handle-tool-use #'gptel-rust-hooks--guard-tool-use)
+  (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks--guard-result)
+  (advice-remove 'gptel-request #'gptel-rust-hooks--withhold-tools))
+
+;;;; Commands
+
+(defun gptel-rust-hooks--policy-for (rules cwd)
+  "Return the policy for RULES, or the one in force for a call from CWD."
+  (if rules
+      (gptel-rust-hooks--compile rules)
+    (let ((default-directory (file-name-as-directory cwd)))
+      (gptel-rust-hooks--current-policy))))
+
+(defun gptel-rust-hooks--call-cwd (call)
+  "Return the directory CALL comes from: its `:cwd', else `default-directory'."
+  (or (plist-get call :cwd) default-directory))
+
+(defun gptel-rust-hooks-evaluate (call &optional rules)
+  "Return the plist the pre-tool hook would return for CALL.
+CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
+optionally with `:cwd'.  With RULES, decide by those instead of the
+rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
+  (let ((cwd (gptel-rust-hooks--call-cwd call)))
+    (prog1 (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)
+      ;; Not a hook call: leave no record the log could credit to one.
+      (gptel-rust-hooks--mod-forget-last))))
+
+(defun gptel-rust-hooks--explain-data (policy call cwd)
+  "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
+  (json-parse-string (gptel-rust-hooks--mod-explain policy call cwd)
+                     :object-type 'plist :array-type 'list
+                     :null-object nil :false-object nil))
+
+(defun gptel-rust-hooks--schema-report (call)
+  "Return what CALL's tool declares and how CALL fits it, as a plist, or nil.
+Nil when schemas are not checked or gptel does not know the tool."
+  (when-let* ((tool (and gptel-rust-hooks-validate-calls
+                         (gptel-rust-hooks--tool-spec (plist-get call :name))))
+              (schema (gptel-rust-hooks--tool-schema tool))
+              ((listp schema)))
+    (list :tool (plist-get call :name)
+          :arguments (mapcar (lambda (a) (list :name (nth 0 a) :type (nth 1 a)
+                                               :required (and (nth 2 a) t)))
+                             schema)
+          :problems (gptel-rust-hooks--schema-problems schema (plist-get call :args)))))
+
+(defun gptel-rust-hooks-explain (call &optional rules display)
+  "Return which rules match CALL and why, and the outcome, as a plist.
+CALL and RULES are as for `gptel-rust-hooks-evaluate'.
+
+The plist has, among others: `:rules', every rule with whether it
+matched and, for each of its matchers, what it was checked on (`:on',
+such as the normalized path or the simple command and the prefix that
+matched) and what it asks for (`:want'); `:edits', the argument edits
+of the matching rules; `:decision-before-edits' and
+`:decision-after-edits'; `:decision', `:deciding-rule' and `:reason';
+`:schema', the tool's declared arguments and how CALL fits them;
+`:notes', what untrusted policies had ignored; and `:answer', the plist
+the pre-tool hook returns.
+
+Interactively, explain the call at point in the log buffer, or one read
+from the minibuffer (a tool name and JSON arguments), and DISPLAY it in
+the buffer *gptel-rust-hooks-explain*."
+  (interactive (list (gptel-rust-hooks-ui--read-call) nil t))
+  (let* ((cwd (gptel-rust-hooks--call-cwd call))
+         (policy (gptel-rust-hooks--policy-for rules cwd))
+         (data (gptel-rust-hooks--explain-data policy call cwd))
+         (answer (prog1 (gptel-rust-hooks--decide policy call cwd)
+                   (gptel-rust-hooks--mod-forget-last)))
+         (data (append data (list :schema (gptel-rust-hooks--schema-report call)
+                                  :schema-failure gptel-rust-hooks--last-schema
+                                  :answer answer))))
+    (when display
+      (gptel-rust-hooks-ui--show-explanation data call rules))
+    data))
+
+;;;###autoload
+(defun gptel-rust-hooks-build-module ()
+  "Build the module with cargo in a compilation buffer, then load it."
+  (interactive)
+  (let ((root (gptel-rust-hooks--source-root)))
+    (unless root
+      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
+                  gptel-rust-hooks--package-directory))
+    (unless (executable-find "cargo")
+      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
+    (let* ((default-directory root)
+           (buffer (compilation-start "cargo build --release" t
+                                      (lambda (_) "*gptel-rust-hooks-build*"))))
+      (with-current-buffer buffer
+        (add-hook 'compilation-finish-functions
+                  (lambda (_buffer status)
+                    (if (string-prefix-p "finished" status)
+                        (condition-case err
+                            (progn (gptel-rust-hooks--load-module)
+                                   (message "gptel-rust-hooks: module built and loaded"))
+                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
+                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
+                  nil t))
+      buffer)))
 
 (defun gptel-rust-hooks--save-option (symbol value)
   "Set the user option SYMBOL to VALUE and save it for future sessions.
@@ -754,277 +1417,6 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
       (message "gptel-rust-hooks: %s is still trusted by `gptel-rust-hooks-trusted-directories'"
                (abbreviate-file-name file)))))
 
-;;;; Tool schemas
-
-;; gptel passes a tool function only the arguments the tool declares, in
-;; their declared order; a call that names others, or lacks a required one,
-;; is checked here before any rule sees it, and again after rules edit it.
-
-(declare-function gptel-tool-p "gptel-request" (object))
-(declare-function gptel-tool-name "gptel-request" (tool))
-(declare-function gptel-tool-args "gptel-request" (tool))
-(declare-function gptel-get-tool "gptel-request" (path))
-(defvar gptel-tools)
-(defvar gptel--known-tools)
-
-(defvar gptel-rust-hooks--last-schema nil
-  "Why the latest decided call did not fit its tool's arguments, or nil.
-A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):
-STAGE is `call' (the model's arguments, checked before any rule) or
-`edit' (the arguments after RULES edited them); PROBLEMS is a list of
-strings.  Set before `gptel-rust-hooks--record-function' runs.")
-
-(defun gptel-rust-hooks--tool-spec (name)
-  "Return the gptel tool called NAME, or nil when gptel does not know one.
-The current buffer's `gptel-tools' (the tools of a request from it) come
-first, then gptel's registry of tools."
-  (when (and (stringp name) (fboundp 'gptel-tool-p))
-    (or (and (boundp 'gptel-tools) (proper-list-p gptel-tools)
-             (cl-loop for tool in gptel-tools
-                      when (and (gptel-tool-p tool) (equal (gptel-tool-name tool) name))
-                      return tool))
-        (let ((tool (if (and (boundp 'gptel--known-tools) (listp gptel--known-tools))
-                        ;; What `gptel-get-tool' does for a name, without
-                        ;; the error (and its garbage) for an unknown one.
-                        (cl-loop for category in gptel--known-tools
-                                 thereis (and (consp category) (listp (cdr category))
-                                              (cdr (assoc name (cdr category)))))
-                      (and (fboundp 'gptel-get-tool)
-                           (ignore-errors (gptel-get-tool name))))))
-          (and (gptel-tool-p tool) tool)))))
-
-(defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
-  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
-
-(defun gptel-rust-hooks--tool-schema (tool)
-  "Return the arguments TOOL declares, or :unknown when they cannot be read.
-Each is (NAME TYPE REQUIRED KEYWORD), KEYWORD the argument's plist key."
-  (let ((specs (gptel-tool-args tool))
-        (hit (gethash tool gptel-rust-hooks--schemas)))
-    (if (and hit (eq (car hit) specs))
-        (cdr hit)
-      (let ((schema
-             (if (not (proper-list-p specs))
-                 :unknown
-               (catch 'unknown
-                 (mapcar (lambda (spec)
-                           (let ((name (and (proper-list-p spec) (plist-get spec :name))))
-                             (unless (stringp name) (throw 'unknown :unknown))
-                             (list name (plist-get spec :type)
-                                   (and (memq (plist-get spec :optional) '(nil :json-false)) t)
-                                   (intern (concat ":" name)))))
-                         specs)))))
-        (puthash tool (cons specs schema) gptel-rust-hooks--schemas)
-        schema))))
-
-(defun gptel-rust-hooks--schema-problems (schema args)
-  "Return how SCHEMA does not fit the argument plist ARGS, a list of strings.
-An argument whose value is nil counts as absent.  ARGS that are not a
-plist with keyword keys are left to the module, which blocks them."
-  (let ((n (proper-list-p args)))
-    (when (and n (cl-evenp n)
-               (cl-loop for k in args by #'cddr always (keywordp k)))
-      (let ((unknown (cl-loop for k in args by #'cddr
-                              unless (cl-find k schema :key #'cl-fourth :test #'eq)
-                              collect (format "unknown argument `%s`"
-                                              (substring (symbol-name k) 1))))
-            (missing (cl-loop for arg in schema
-                              when (and (nth 2 arg) (null (plist-get args (nth 3 arg))))
-                              collect (format "missing required argument `%s`"
-                                              (car arg)))))
-        (nconc unknown missing)))))
-
-(defun gptel-rust-hooks--schema-text (schema)
-  "Return a sentence naming the arguments of SCHEMA."
-  (if (null schema)
-      "it takes no arguments"
-    (concat "it takes "
-            (mapconcat (lambda (arg)
-                         (format "`%s` (%s%s)" (car arg)
-                                 (if (or (stringp (nth 1 arg)) (symbolp (nth 1 arg)))
-                                     (format "%s, " (or (nth 1 arg) "any"))
-                                   "")
-                                 (if (nth 2 arg) "required" "optional")))
-                       schema ", "))))
-
-(defun gptel-rust-hooks--check-schema (policy info cwd)
-  "Decide by POLICY the call INFO from CWD, checking it against its tool.
-Return the hook's answer, and set `gptel-rust-hooks--last-schema'."
-  (let* ((name (plist-get info :name))
-         (tool (and gptel-rust-hooks-validate-calls (gptel-rust-hooks--tool-spec name)))
-         (schema (if tool (gptel-rust-hooks--tool-schema tool) :unknown))
-         (problems (and (listp schema)
-                        (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
-    (if problems
-        (progn
-          (setq gptel-rust-hooks--last-schema
-                (list :tool name :stage 'call :problems problems :rules nil))
-          (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
-its arguments: %s; %s"
-                               name (string-join problems ", ")
-                               (gptel-rust-hooks--schema-text schema))))
-      (let* ((answer (gptel-rust-hooks--mod-pre policy info cwd))
-             ;; An edit may leave no argument at all: (:args nil).
-             (edited (and (listp schema) (consp answer) (plist-member answer :args)))
-             (problems (and edited
-                            (gptel-rust-hooks--schema-problems schema (cadr edited)))))
-        (if (not problems)
-            answer
-          (let* ((edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
-                 (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
-                 (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
-so that they do not fit it: %s; %s"
-                              (if rules
-                                  (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
-                                "the rules")
-                              name (string-join problems ", ")
-                              (gptel-rust-hooks--schema-text schema))))
-            (setq gptel-rust-hooks--last-schema
-                  (list :tool name :stage 'edit :problems problems :rules rules))
-            (gptel-rust-hooks--report msg)
-            (list :block msg)))))))
-
-(defun gptel-rust-hooks--decide (policy info cwd)
-  "Return the pre-tool answer of POLICY for the call INFO from CWD.
-Calls to tools gptel knows are checked against their arguments first."
-  (setq gptel-rust-hooks--last-schema nil)
-  (gptel-rust-hooks--check-schema policy info cwd))
-
-;;;; Hook functions
-
-(defun gptel-rust-hooks--report (message)
-  "Show MESSAGE in *Messages* unless it was shown before."
-  (unless (member message gptel-rust-hooks--reported)
-    (push message gptel-rust-hooks--reported)
-    (message "%s" message)))
-
-(defun gptel-rust-hooks--fail (err)
-  "Return the answer that fails closed for the error ERR, and report it."
-  (let* ((text (if (and (symbolp (car-safe err))
-                         (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
-                         (stringp (cadr err)))
-                    (cadr err)
-                  (error-message-string err)))
-         (msg (if (string-prefix-p "gptel-rust-hooks: " text)
-                  text
-                (concat "gptel-rust-hooks: " text))))
-    (gptel-rust-hooks--report msg)
-    (if (eq gptel-rust-hooks-on-error 'stop)
-        (list :stop t :stop-reason msg)
-      (list :block msg))))
-
-(defun gptel-rust-hooks-pre-tool-call (info)
-  "Decide the tool call INFO for `gptel-pre-tool-call-functions'.
-Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
-`:args' or `:result'.  Never signals: any error blocks the call."
-  (let ((answer
-         (condition-case err
-             (let ((answer (gptel-rust-hooks--decide
-                            (gptel-rust-hooks--current-policy) info default-directory)))
-               (when (and (consp answer) (plist-get answer :confirm)
-                          (not gptel-rust-hooks--last-schema))
-                 (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
-                   (message "%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
-                                     reason
-                                   (concat "gptel-rust-hooks: " reason)))))
-               answer)
-           (t (gptel-rust-hooks--fail err)))))
-    (when gptel-rust-hooks--record-function
-      (ignore-errors (funcall gptel-rust-hooks--record-function 'pre info answer)))
-    answer))
-
-(defun gptel-rust-hooks-post-tool-call (info)
-  "Apply the rules' post-call effects to the result in INFO.
-Return (:result NEW) for `gptel-post-tool-call-functions' when the
-result the model sees changes.  Never signals: any error blocks the
-result."
-  (let ((answer
-         (condition-case err
-             (gptel-rust-hooks--mod-post (gptel-rust-hooks--current-policy)
-                                         info default-directory)
-           (t (gptel-rust-hooks--fail err)))))
-    (when gptel-rust-hooks--record-function
-      (ignore-errors (funcall gptel-rust-hooks--record-function 'post info answer)))
-    answer))
-
-;;;; Commands
-
-(defun gptel-rust-hooks--policy-for (rules cwd)
-  "Return the policy for RULES, or the one in force for a call from CWD."
-  (if rules
-      (gptel-rust-hooks--compile rules)
-    (let ((default-directory (file-name-as-directory cwd)))
-      (gptel-rust-hooks--current-policy))))
-
-(defun gptel-rust-hooks--call-cwd (call)
-  "Return the directory CALL comes from: its `:cwd', else `default-directory'."
-  (or (plist-get call :cwd) default-directory))
-
-(defun gptel-rust-hooks-evaluate (call &optional rules)
-  "Return the plist the pre-tool hook would return for CALL.
-CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
-optionally with `:cwd'.  With RULES, decide by those instead of the
-rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
-  (let ((cwd (gptel-rust-hooks--call-cwd call)))
-    (prog1 (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)
-      ;; Not a hook call: leave no record the log could credit to one.
-      (gptel-rust-hooks--mod-forget-last))))
-
-(defun gptel-rust-hooks--explain-data (policy call cwd)
-  "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
-  (json-parse-string (gptel-rust-hooks--mod-explain policy call cwd)
-                     :object-type 'plist :array-type 'list
-                     :null-object nil :false-object nil))
-
-(defun gptel-rust-hooks--schema-report (call)
-  "Return what CALL's tool declares and how CALL fits it, as a plist, or nil.
-Nil when schemas are not checked or gptel does not know the tool."
-  (when-let* ((tool (and gptel-rust-hooks-validate-calls
-                         (gptel-rust-hooks--tool-spec (plist-get call :name))))
-              (schema (gptel-rust-hooks--tool-schema tool))
-              ((listp schema)))
-    (list :tool (plist-get call :name)
-          :arguments (mapcar (lambda (a) (list :name (nth 0 a) :type (nth 1 a)
-                                               :required (and (nth 2 a) t)))
-                             schema)
-          :problems (gptel-rust-hooks--schema-problems schema (plist-get call :args)))))
-
-(declare-function gptel-rust-hooks--show-explanation "gptel-rust-hooks-ui"
-                  (data call rules))
-(declare-function gptel-rust-hooks--read-call "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-enable "gptel-rust-hooks-ui" ())
-(declare-function gptel-rust-hooks--ui-disable "gptel-rust-hooks-ui" ())
-
-(defun gptel-rust-hooks-explain (call &optional rules display)
-  "Return which rules match CALL and why, and the outcome, as a plist.
-CALL and RULES are as for `gptel-rust-hooks-evaluate'.
-
-The plist has, among others: `:rules', every rule with whether it
-matched and, for each of its matchers, what it was checked on (`:on',
-such as the normalized path or the simple command and the prefix that
-matched) and what it asks for (`:want'); `:edits', the argument edits
-of the matching rules; `:decision-before-edits' and
-`:decision-after-edits'; `:decision', `:deciding-rule' and `:reason';
-`:schema', the tool's declared arguments and how CALL fits them;
-`:notes', what untrusted policies had ignored; and `:answer', the plist
-the pre-tool hook returns.
-
-Interactively, explain the call at point in the log buffer, or one read
-from the minibuffer (a tool name and JSON arguments), and DISPLAY it in
-the buffer *gptel-rust-hooks-explain*."
-  (interactive (list (gptel-rust-hooks--read-call) nil t))
-  (let* ((cwd (gptel-rust-hooks--call-cwd call))
-         (policy (gptel-rust-hooks--policy-for rules cwd))
-         (data (gptel-rust-hooks--explain-data policy call cwd))
-         (answer (prog1 (gptel-rust-hooks--decide policy call cwd)
-                   (gptel-rust-hooks--mod-forget-last)))
-         (data (append data (list :schema (gptel-rust-hooks--schema-report call)
-                                  :schema-failure gptel-rust-hooks--last-schema
-                                  :answer answer))))
-    (when display
-      (gptel-rust-hooks--show-explanation data call rules))
-    data))
-
 ;;;; Mode
 
 ;;;###autoload
@@ -1032,8 +1424,11 @@ the buffer *gptel-rust-hooks-explain*."
   "Decide every gptel tool call by `gptel-rust-hooks-rules'.
 On, it loads the module, compiles the rules, adds
 `gptel-rust-hooks-pre-tool-call' and `gptel-rust-hooks-post-tool-call'
-to gptel's hooks and offers \"always allow\" on gptel's tool-call
-confirmation prompt; off, it removes exactly those."
+to gptel's hooks, advises gptel's tool runner so that every tool call
+gptel runs is decided (plain `gptel-request' and custom state machines
+included, see the README's \"Which calls are decided\") and offers
+\"always allow\" on gptel's tool-call confirmation prompt; off, it
+removes exactly those."
   :global t
   :group 'gptel-rust-hooks
   (if gptel-rust-hooks-mode
@@ -1049,10 +1444,12 @@ confirmation prompt; off, it removes exactly those."
                             :error)))
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
         (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
-        (gptel-rust-hooks--ui-enable))
+        (gptel-rust-hooks--guard-enable)
+        (gptel-rust-hooks-ui--enable))
     (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
     (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
-    (gptel-rust-hooks--ui-disable)))
+    (gptel-rust-hooks--guard-disable)
+    (gptel-rust-hooks-ui--disable)))
 
 (provide 'gptel-rust-hooks)
 (require 'gptel-rust-hooks-log)

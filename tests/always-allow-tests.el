@@ -142,7 +142,7 @@ rule cannot override it (edit that rule)")))
           (always-tests--kill p)))
       ;; An allow rule for the whole shell tool leaves the deny in force.
       (setq gptel-rust-hooks--session-rules
-            (list (gptel-rust-hooks--always-rule 'directory '(:name "shell" :args nil) "/")))
+            (list (gptel-rust-hooks-ui--always-rule 'directory '(:name "shell" :args nil) "/")))
       (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "rm x")))
                      '(:block "No rm.")))
       (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "ls")))
@@ -297,9 +297,9 @@ example :match .* does not match the rule (no match on command-prefix)"
   "Off, gptel's prompt is gptel's alone."
   (gptel-rust-hooks-test-with-state
     (gptel-rust-hooks-test-with-mode nil
-      (should (advice-member-p #'gptel-rust-hooks--display-tool-calls 'gptel--display-tool-calls))
+      (should (advice-member-p #'gptel-rust-hooks-ui--display-tool-calls 'gptel--display-tool-calls))
       (gptel-rust-hooks-mode -1)
-      (should-not (advice-member-p #'gptel-rust-hooks--display-tool-calls
+      (should-not (advice-member-p #'gptel-rust-hooks-ui--display-tool-calls
                                    'gptel--display-tool-calls))
       (let* ((tool (always-tests--tool "read_file" '("path")))
              (p (always-tests--prompt `((,tool (:path "/tmp/a"))))))

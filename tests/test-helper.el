@@ -678,6 +678,181 @@ The machine itself is left in `gptel-rust-hooks-test-last-fsm'."
       (list ,@(car split))
       ,(and (cdr split) `(lambda () ,@(cdr split))))))
 
+;;;; Plain requests
+
+(defconst gptel-rust-hooks-test-agent-handlers
+  `((WAIT ,#'gptel--handle-wait)
+    (TOOL ,#'gptel--handle-tool-use))
+  "A state machine's handlers built like gptel-agent's subagents once were.
+gptel-agent's `gptel-agent-request--handlers' had a WAIT and a TOOL
+state only (besides its status indicators): no pre- or post-tool hook
+runs, and on gptel 0.9.9.6 nothing sends the tool results on, so the
+machine stops in TRET once its tools have run.")
+
+(defconst gptel-rust-hooks-test-agent-hook-handlers
+  `((WAIT ,#'gptel--handle-wait)
+    (TPRE ,#'gptel--handle-pre-tool ,#'gptel--fsm-transition)
+    (TOOL ,#'gptel--handle-tool-use)
+    (TRET ,#'gptel--handle-post-tool ,#'gptel--handle-tool-result))
+  "The handlers of gptel-agent's subagents today, without the indicators.
+Its requests keep `gptel-request''s own transition table, which has no
+TPRE state: the pre-tool hook never runs, the post-tool hook does.")
+
+(defun gptel-rust-hooks-test--handlers (handlers)
+  "Return the state machine handlers HANDLERS names.
+`default' is `gptel-request--handlers', `agent' and `agent-hooks' the
+two above; an alist is used as it is."
+  (pcase handlers
+    ((or 'nil 'default) gptel-request--handlers)
+    ('agent gptel-rust-hooks-test-agent-handlers)
+    ('agent-hooks gptel-rust-hooks-test-agent-hook-handlers)
+    ((pred consp) handlers)
+    (_ (error "Unknown :handlers %S" handlers))))
+
+(defun gptel-rust-hooks-test--request-over-p (fsm)
+  "Return non-nil when the request of FSM will not move on by itself."
+  (let ((state (gptel-fsm-state fsm)))
+    (or (memq state '(nil DONE ERRS ABRT))
+        ;; A state without handlers (TRET of an agent-like machine) once
+        ;; every call has its result.
+        (and (not (alist-get state (gptel-fsm-handlers fsm)))
+             (not (memq state '(INIT WAIT TYPE)))
+             (not (cl-find-if-not (lambda (c) (plist-get c :result))
+                                  (plist-get (gptel-fsm-info fsm) :tool-use)))))))
+
+(defun gptel-rust-hooks-test--run-request (spec setup)
+  "Run `gptel-request' with tools against the fake server as told by SPEC.
+Call SETUP in the request buffer first.  See
+`gptel-rust-hooks-test-with-request'."
+  (let* ((gptel--known-tools (copy-tree gptel--known-tools))
+         (gptel-rust-hooks-test--ran nil)
+         (script (plist-get spec :script))
+         (script-calls (and (listp script)
+                            (cl-loop for e in script append (plist-get e :tool-calls))))
+         (tools (gptel-rust-hooks-test--tools (plist-get spec :tools) script-calls))
+         (timeout (or (plist-get spec :timeout) gptel-rust-hooks-test-timeout))
+         (script-file nil)
+         (log-file (make-temp-file "gptel-rust-hooks-requests-" nil ".jsonl"))
+         (server nil)
+         (buffer nil)
+         (fsm nil)
+         (callbacks nil)
+         (responses nil)
+         (asked nil)
+         (prompted nil)
+         (pending nil)
+         (timed-out nil))
+    (unwind-protect
+        (progn
+          (setq script-file (gptel-rust-hooks-test--write-script script))
+          (setq server (gptel-rust-hooks-test-start-server script-file log-file))
+          (setq buffer (generate-new-buffer
+                        (or (plist-get spec :buffer-name) "*gptel-rust-hooks-request*")))
+          (gptel-rust-hooks-test--setup-buffer
+           buffer spec tools (gptel-rust-hooks-test-backend (cdr server)))
+          (with-current-buffer buffer
+            (when setup (funcall setup))
+            (let ((url-proxy-services nil)
+                  (inhibit-message t))
+              (setq fsm
+                    (gptel-request (or (plist-get spec :prompt) "Please use the tools.")
+                      :fsm (gptel-make-fsm
+                            :handlers (gptel-rust-hooks-test--handlers
+                                       (plist-get spec :handlers)))
+                      :callback
+                      (lambda (response info)
+                        (push (if (consp response) (car response) response) callbacks)
+                        (pcase response
+                          ((pred stringp) (push response responses))
+                          ('nil (push (plist-get info :error) responses))
+                          (`(tool-call . ,calls) (setq asked (append asked calls)))))))
+              (let ((deadline (+ (float-time) timeout))
+                    (done nil))
+                (while (not done)
+                  (cond
+                   (asked
+                    (let* ((calls asked)
+                           (named (mapcar #'gptel-rust-hooks-test--call-name-args calls))
+                           (action (plist-get spec :on-confirm)))
+                      (setq asked nil
+                            prompted (append prompted named))
+                      (when (functionp action) (setq action (funcall action named)))
+                      (pcase action
+                        ('accept (gptel--accept-tool-calls calls nil))
+                        ('reject (setq pending (append pending named) done t))
+                        ('nil (setq pending (append pending named) done t))
+                        (_ (error "Unknown :on-confirm action %S" action)))))
+                   ((gptel-rust-hooks-test--request-over-p fsm)
+                    ;; Let a nested request's last replies land too.
+                    (accept-process-output nil 0.05)
+                    (setq done (gptel-rust-hooks-test--request-over-p fsm)))
+                   ((> (float-time) deadline)
+                    (setq timed-out t done t))
+                   (t (accept-process-output nil 0.05)))))))
+          (let* ((info (gptel-fsm-info fsm))
+                 (requests (gptel-rust-hooks-test-read-requests log-file)))
+            (setq gptel-rust-hooks-test-last-fsm fsm)
+            (list :state (gptel-fsm-state fsm)
+                  :states (reverse (cons (gptel-fsm-state fsm) (plist-get info :history)))
+                  :error (plist-get info :error)
+                  :stop-reason (plist-get info :stop-reason)
+                  :calls (plist-get info :tool-use)
+                  :ran (reverse gptel-rust-hooks-test--ran)
+                  :callbacks (reverse callbacks)
+                  :responses (reverse responses)
+                  :prompted prompted
+                  :pending pending
+                  :timed-out timed-out
+                  :requests requests
+                  :tool-messages (mapcar #'gptel-rust-hooks-test-tool-messages requests))))
+      (when (and fsm (not (memq (gptel-fsm-state fsm) '(DONE ERRS ABRT))))
+        (ignore-errors (gptel-abort buffer)))
+      (gptel-rust-hooks-test-stop-server (car server))
+      (gptel-rust-hooks-test--kill-buffer buffer)
+      (dolist (f (list script-file log-file))
+        (when (and f (file-exists-p f)) (delete-file f))))))
+
+(defmacro gptel-rust-hooks-test-with-request (&rest spec-and-body)
+  "Run a plain `gptel-request' with tools against the fake server.
+
+SPEC-AND-BODY is KEY VALUE pairs (values are evaluated), then an
+optional BODY that runs in the request buffer before the request.
+
+The request is gptel's own `gptel-request', with the buffer's tools,
+a state machine with gptel's own transition table
+\(`gptel-request--transitions': no TPRE state, so no pre-tool hook) and
+the handlers `:handlers' names, and a callback that records what it gets.
+
+Keys:
+  :script, :tools, :pre, :post, :confirm-tool-calls, :directory,
+  :buffer-name, :prompt, :timeout  as for
+           `gptel-rust-hooks-test-with-conversation'.
+  :handlers  `default' (`gptel-request--handlers'), `agent' (WAIT and
+           TOOL only, see `gptel-rust-hooks-test-agent-handlers'),
+           `agent-hooks' (gptel-agent's handlers today), or an alist.
+  :on-confirm  when the callback gets calls to confirm: nil (stop
+           waiting), `accept' (`gptel--accept-tool-calls' on them, as
+           gptel's prompt does), `reject', or a function of the asked
+           ((NAME . ARGS) ...) returning one of those.
+
+Return a plist:
+  :ran        ((NAME . ARGS) ...) the tool functions that really ran;
+  :requests   every request body the server received, as plists;
+  :tool-messages  per request, its role \"tool\" messages;
+  :calls      gptel's tool-call plists at the end (results included,
+              unless a follow-up request was sent);
+  :callbacks  what the callback got, in order: a string, nil (an
+              error), t, or the car of a cons (`tool-call', `tool-result');
+  :responses  the text responses and error reasons the callback got;
+  :state :states :error :stop-reason  the request's end;
+  :prompted :pending  calls gptel asked to confirm, those left;
+  :timed-out  non-nil if the request did not end in time."
+  (declare (indent 0) (debug t))
+  (let ((split (gptel-rust-hooks-test--split-spec spec-and-body)))
+    `(gptel-rust-hooks-test--run-request
+      (list ,@(car split))
+      ,(and (cdr split) `(lambda () ,@(cdr split))))))
+
 ;;;; The package under test
 
 (defmacro gptel-rust-hooks-test-with-mode (rules &rest body)
