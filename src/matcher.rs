@@ -370,7 +370,7 @@ impl<'p> Prepared<'p> {
             let cands: Vec<&CmdCand> = self.commands().iter().filter(|c| !c.deny_only).collect();
             !cands.is_empty()
                 && cands.iter().all(|c| {
-                    c.line.is_static()
+                    c.line.is_certain()
                         && !c.line.commands.is_empty()
                         && c.line.commands.iter().zip(&c.hits).all(|(cmd, h)| {
                             allowers.iter().any(|&r| {

@@ -18,6 +18,27 @@ fn c(argv: &[&str]) -> SimpleCommand {
     }
 }
 
+/// What the tables compare: the commands (argv, written, privileged, opaque), the
+/// redirections and the line's opacity. How certain the reading is, and what else a
+/// command records (its path words, its wrapper forms), is tested apart.
+fn shape(line: CommandLine) -> CommandLine {
+    CommandLine {
+        commands: line
+            .commands
+            .into_iter()
+            .map(|c| SimpleCommand {
+                argv: c.argv,
+                written: c.written,
+                privileged: c.privileged,
+                opaque: c.opaque,
+            })
+            .collect(),
+        redirects: line.redirects,
+        opaque: line.opaque,
+        ..CommandLine::default()
+    }
+}
+
 trait Cmd {
     fn w(self, written: &[&str]) -> Self;
     fn root(self) -> Self;
@@ -48,6 +69,7 @@ fn ok(commands: Vec<SimpleCommand>) -> CommandLine {
         commands,
         redirects: vec![],
         opaque: None,
+        ..CommandLine::default()
     }
 }
 
@@ -57,6 +79,7 @@ fn redir(commands: Vec<SimpleCommand>, redirects: &[&str]) -> CommandLine {
         commands,
         redirects: redirects.iter().map(|s| s.to_string()).collect(),
         opaque: None,
+        ..CommandLine::default()
     }
 }
 
@@ -66,6 +89,7 @@ fn bad(commands: Vec<SimpleCommand>, why: &str) -> CommandLine {
         commands,
         redirects: vec![],
         opaque: Some(why.into()),
+        ..CommandLine::default()
     }
 }
 
@@ -75,7 +99,7 @@ macro_rules! parses {
         $(
             #[test]
             fn $name() {
-                assert_eq!(parse($line), $want, "line: {:?}", $line);
+                assert_eq!(shape(parse($line)), $want, "line: {:?}", $line);
             }
         )*
     };
@@ -88,7 +112,7 @@ macro_rules! argv {
             #[test]
             fn $name() {
                 let words: Vec<String> = vec![$($word.to_string()),*];
-                assert_eq!(from_argv(&words), $want, "argv: {:?}", words);
+                assert_eq!(shape(from_argv(&words)), $want, "argv: {:?}", words);
             }
         )*
     };
@@ -379,10 +403,8 @@ parses! {
         c(&["echo", "$((1+$(rm c)))"]).op("arithmetic `1+$(rm c)` may run commands through variables"),
     ]),
     arithmetic_command: "((x++))" => bad(vec![], "arithmetic `x++` may run commands through variables"),
-    nested_subshells_with_blanks: "( ( rm -rf / ) )" => bad(
-        vec![c(&["rm", "-rf", "/"]).op("may be a subshell inside `((...))`")],
-        "arithmetic `rm -rf /` may run commands through variables",
-    ),
+    // Bash reads `( (` as two subshells; the line is in the certain subset.
+    nested_subshells_with_blanks: "( ( rm -rf / ) )" => ok(vec![c(&["rm", "-rf", "/"])]),
     arithmetic_subshell: "((rm -rf /) )" => bad(
         vec![c(&["rm", "-rf", "/"]).op("may be a subshell inside `((...))`")],
         "arithmetic `rm -rf /` may run commands through variables",
@@ -411,6 +433,7 @@ parses! {
         ],
         redirects: vec![],
         opaque: Some("parse error: unterminated single quote at 1,10".into()),
+        ..CommandLine::default()
     },
     zero_width_space: "ls\u{200b} -l" => bad(
         vec![c(&["ls\u{200b}", "-l"]).op("command name `ls\u{200b}` has non-ASCII characters")],
@@ -431,6 +454,7 @@ parses! {
         ],
         redirects: vec![],
         opaque: Some("unsupported expansion near `${ rm x; }`".into()),
+        ..CommandLine::default()
     },
 }
 
@@ -585,7 +609,7 @@ fn huge_lines_do_not_hang() {
 
 #[test]
 fn brace_sequences_are_bounded() {
-    let got = parse("echo {1..99999999999999}");
+    let got = shape(parse("echo {1..99999999999999}"));
     assert_eq!(
         got,
         ok(vec![c(&["echo", "{1..99999999999999}"])
@@ -959,7 +983,7 @@ mod against_bash {
 #[test]
 fn a_panic_in_the_parser_is_opaque_and_harmless() {
     // brush-parser unwraps the number in a brace sequence.
-    let got = parse("rm -rf /; echo {99999999999999999999..1}");
+    let got = shape(parse("rm -rf /; echo {99999999999999999999..1}"));
     assert_eq!(
         got,
         bad(
@@ -971,7 +995,7 @@ fn a_panic_in_the_parser_is_opaque_and_harmless() {
             "the shell parser panicked"
         )
     );
-    assert_eq!(parse("ls"), ok(vec![c(&["ls"])]));
+    assert_eq!(shape(parse("ls")), ok(vec![c(&["ls"])]));
 }
 
 // ---------------------------------------------------------------------------------------

@@ -18,9 +18,10 @@
 //! have to re-detect; `conch-parser` is unmaintained. brush-parser can overflow the stack on
 //! very deep nesting and contains `unwrap`s, so a parse is bounded first (length, counted
 //! nesting), lines longer than a few hundred bytes run on a thread of their own with a
-//! large stack, and a panic anywhere makes the line opaque. A plain line (ordinary words
-//! and `;` `&&` `||` `|` only) is split without brush-parser, see `plain::plain_commands`;
-//! `tests/shell.rs` checks both readings agree.
+//! large stack, and a panic anywhere makes the line opaque. A line in the certain
+//! subset (see `certain`) is read without brush-parser, exactly; it is the only kind of
+//! line an allow rule may allow. `tests/shell.rs` checks that brush-parser's reading of
+//! such lines agrees, and `tests/bash_oracle.rs` checks the reading against real bash.
 //!
 //! Known limits: programs that interpret their own arguments as code (`awk`, `python -c`,
 //! `git -c alias...`, `ssh host CMD`, `rsync -e`, `parallel`) are single commands here;
@@ -30,13 +31,13 @@
 //! the like are opaque, since bash evaluates variable values there as code.
 
 // The files: `walk` (brush-parser's syntax tree), `expand` (words and what nests in
-// them), `plain` (the shortcut for plain lines), `guess` (commands guessed where a parse
+// them), `certain` (the certain subset, read exactly), `guess` (commands guessed where a parse
 // fails), `scan` (raw second looks), `guard` (bounds and the parser thread), `word`
 // (word helpers), `wrap/` (wrappers, privileged commands, builtins).
+mod certain;
 mod expand;
 mod guard;
 mod guess;
-mod plain;
 mod scan;
 mod walk;
 mod word;
@@ -71,12 +72,21 @@ pub struct CommandLine {
     pub redirects: Vec<String>,
     /// Why the line as a whole cannot be read, if so.
     pub opaque: Option<String>,
+    /// Why the reading is not certain, if so: the line (or a line nested in it) has a
+    /// construct outside the certain subset, or the reading reached a bound. A line
+    /// whose reading is not certain is never allowed; deny rules still see it.
+    pub uncertain: Option<String>,
 }
 
 impl CommandLine {
     /// True when neither the line nor any simple command is opaque.
     pub fn is_static(&self) -> bool {
         self.opaque.is_none() && self.commands.iter().all(|c| c.opaque.is_none())
+    }
+
+    /// True when the reading is certain and static: what an allow rule may allow.
+    pub fn is_certain(&self) -> bool {
+        self.uncertain.is_none() && self.is_static()
     }
 }
 
@@ -94,7 +104,7 @@ pub fn parse(line: &str) -> CommandLine {
 }
 
 /// Parse LINE as [`parse`] does, but with brush-parser even when the line is
-/// plain (no shortcut): for tests that check the shortcut agrees.
+/// in the certain subset (no shortcut): for tests that check the two readings agree.
 #[doc(hidden)]
 pub fn parse_slow(line: &str) -> CommandLine {
     let owned = line.to_owned();

@@ -1,10 +1,10 @@
 //! The walk over brush-parser's syntax tree: every simple command, every word, every
 //! redirection, and the command lines nested in words.
 
+use super::certain;
 use super::expand::{arith, expand_word, heredoc, word};
 use super::guard;
 use super::guess::{fallback_raw, fallback_tokens};
-use super::plain::plain_commands;
 use super::word::{
     arith_is_literal, is_dangerous_var, is_inert_var_name, show, subscript_is_literal, Word,
 };
@@ -70,7 +70,8 @@ pub(crate) struct Cx {
     pub too_deep: bool,
     /// Guess from raw text only; never call brush-parser.
     pub raw_only: bool,
-    /// Parse every line with brush-parser, plain ones too (see [`plain_commands`]).
+    /// Parse every line with brush-parser, certain ones too (see [`certain`]): what the
+    /// certain reading must agree with.
     pub no_shortcut: bool,
 }
 
@@ -101,6 +102,11 @@ impl Cx {
     /// Mark the whole line opaque.
     pub fn line_opaque(&mut self, why: impl Into<String>) {
         note(&mut self.out.opaque, why);
+    }
+
+    /// Mark the line's reading uncertain: no allow rule may allow it.
+    pub fn uncertain(&mut self, why: impl Into<String>) {
+        note(&mut self.out.uncertain, why);
     }
 
     /// Add a simple command.
@@ -171,7 +177,9 @@ pub(crate) fn from_argv(argv: &[String]) -> CommandLine {
 /// Parse SRC as a command line read in frame FR and add what it runs to CX.
 pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
     if fr.depth > MAX_DEPTH {
-        cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
+        let why = format!("nested more than {MAX_DEPTH} levels deep");
+        cx.uncertain(why.clone());
+        cx.line_opaque(why);
         // One level of guessing for deny rules; the guesses nest no further.
         if fr.depth == MAX_DEPTH + 1 {
             fallback_raw(cx, fr, src, "nested too deep");
@@ -182,22 +190,43 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         cx.line_opaque(why);
     }
     if cx.raw_only {
+        cx.uncertain("not parsed");
         fallback_raw(cx, fr, src, "not parsed");
         return;
     }
     if let Err(why) = guard::check_text(src) {
+        cx.uncertain(why.clone());
         cx.line_opaque(why);
         fallback_raw(cx, fr, src, "not parsed");
         return;
     }
-    if !cx.no_shortcut {
-        if let Some(commands) = plain_commands(src) {
-            for words in commands {
-                let words = words.into_iter().map(Word::literal).collect();
-                wrap::command(cx, fr, words, None, Vec::new());
+    match certain::read(src) {
+        Ok(commands) if !cx.no_shortcut => {
+            for c in commands {
+                let words: Vec<Word> = c
+                    .words
+                    .into_iter()
+                    .map(|w| Word {
+                        text: w.text,
+                        is_static: !w.dynamic,
+                        pattern: w.glob,
+                    })
+                    .collect();
+                for r in c.redirects {
+                    // A compound command's redirections are every inner command's.
+                    if !cx.out.redirects.contains(&r.text) {
+                        cx.out.redirects.push(r.text);
+                    }
+                }
+                // Only assignments (of inert names): they change the shell itself.
+                if !words.is_empty() {
+                    wrap::command(cx, fr, words, None, c.stdin);
+                }
             }
             return;
         }
+        Ok(_) => {}
+        Err(why) => cx.uncertain(format!("outside the certain subset: {why}")),
     }
     let tokens = match brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options()) {
         Ok(tokens) => tokens,

@@ -241,6 +241,50 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
     EXACT.contains(&name) || PREFIX.iter().any(|p| name.starts_with(p))
 }
 
+/// An environment variable known to change nothing about what a command runs, or
+/// which files it reads as code: what a certain line may assign before a command.
+/// A list of what is known inert, not of what is known dangerous: `HOME`,
+/// `XDG_CONFIG_HOME`, `GIT_*`, `PAGER`, `RUSTC_WRAPPER`, `AWS_CONFIG_FILE` and
+/// countless others make programs read configuration or run commands.
+pub(crate) fn is_inert_env(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "COLUMNS",
+        "LINES",
+        "CI",
+        "DEBUG",
+        "VERBOSE",
+        "RUST_BACKTRACE",
+        "RUST_LOG",
+        "RUST_TEST_THREADS",
+        "CARGO_TERM_COLOR",
+        "CARGO_INCREMENTAL",
+        "PYTHONUNBUFFERED",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONHASHSEED",
+        "NODE_ENV",
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "GIT_COMMITTER_DATE",
+        "GIT_TERMINAL_PROMPT",
+        "GIT_OPTIONAL_LOCKS",
+    ];
+    EXACT.contains(&name)
+        || (name.starts_with("LC_")
+            && name[3..]
+                .bytes()
+                .all(|b| b.is_ascii_uppercase() || b == b'_'))
+}
+
 /// The words a brace expansion gives, as raw shell text, or None when there would be
 /// more than LIMIT of them.
 pub(crate) fn expand_braces(pieces: &[BraceExpressionOrText], limit: usize) -> Option<Vec<String>> {

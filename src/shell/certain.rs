@@ -1,0 +1,990 @@
+//! The certain subset: command lines whose reading is exact, read without brush-parser.
+//!
+//! An allow rule allows a command line only when its reading is certain: every construct
+//! in it belongs to this subset of the shell language, whose reading `tests/bash_oracle.rs`
+//! checks against real bash (generated lines run with logging stand-ins for programs: the
+//! programs bash runs must be exactly commands read here, with the same words). A line
+//! outside it is read by brush-parser for deny, ask and stop rules, and never allowed.
+//!
+//! The subset:
+//! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
+//!   character beyond ASCII that is not a control or invisible character; `~` only as
+//!   the first character, alone or before `/`; `=` and `%` not as the first character;
+//!   `{}`, `[` and `]` as whole words;
+//! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
+//!   newline and is kept before anything else; outside quotes a backslash escapes any
+//!   character, and a backslash-newline joins two lines;
+//! - in words: the globs `*`, `?`, `[...]`; the parameters `$name`, `${name}`, `$0`..`$9`,
+//!   `$#`, `$?`, `$@`, `$*`, `$$`, `$!`, `$-`; the command substitutions `$(...)` and
+//!   backquotes, and the process substitutions `<(...)` and `>(...)`, whose text is itself
+//!   in the subset (their commands are part of the reading);
+//! - commands separated by `;`, `&`, `&&`, `||`, `|` and newlines; comments from a `#`
+//!   that starts a word to the end of the line; `time` and `time -p` before a command;
+//! - subshells `( ... )`, groups `{ ...; }`, `if`/`elif`/`else`, `while`, `until` and
+//!   `for NAME in WORDS` loops (every command in them is part of the reading, whether it
+//!   runs or not);
+//! - assignments `NAME=WORD` alone or before a command, to names known to change nothing
+//!   that runs: the inert environment variables of [`super::word::is_inert_env`]
+//!   (`LANG`, `LC_*`, `TZ`, `NO_COLOR`, ...) and lower-case shell variables (not
+//!   `*_proxy`); the same for a `for` loop's variable;
+//! - redirections `<`, `>`, `>>` of an optional descriptor (`2>`) to a word without a
+//!   glob or `~`, the duplications `>&N`, `<&N`, `>&-`, `<&-`, here-strings `<<< WORD`,
+//!   and here-documents `<<WORD`, `<<-WORD` on a simple command, whose body has no `$`,
+//!   backquote or backslash unless the delimiter is quoted, ends with its delimiter line
+//!   and lies inside the substitution that holds its command.
+//!
+//! Outside it: `$'...'`, `$"..."`, `${...}` with an operator, `$((...))`, `((...))`, every
+//! other `$`; brace expansion; `case`, `select`, `[[ ]]`, functions, `coproc`, `!`;
+//! `&>`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a command of redirections
+//! only; an empty command and a trailing operator (syntax errors); control characters
+//! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`].
+
+use super::walk::RESERVED;
+use super::word::{is_inert_env, unbackquote};
+use super::MAX_DEPTH;
+
+/// A word of a certain line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct CWord {
+    /// After quote removal; expansions kept as written.
+    pub text: String,
+    /// It holds an expansion or a substitution: the program may receive other words.
+    pub dynamic: bool,
+    /// It holds an unquoted glob: the program may receive the names it matches.
+    pub glob: bool,
+}
+
+/// One simple command of a certain line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct CertainCommand {
+    /// The assignments before it, as `NAME=VALUE` words.
+    pub assignments: Vec<CWord>,
+    /// The words, after quote removal.
+    pub words: Vec<CWord>,
+    /// The redirection targets that name files (its own and those of the compound
+    /// commands around it).
+    pub redirects: Vec<CWord>,
+    /// The here-documents and here-strings it reads as standard input.
+    pub stdin: Vec<String>,
+}
+
+/// The commands of SRC when every construct in it is in the certain subset, in the order
+/// bash starts them (a command substitution before the command whose word holds it);
+/// else why not, naming the first construct outside it.
+pub(crate) fn read(src: &str) -> Result<Vec<CertainCommand>, String> {
+    read_at(src, 0)
+}
+
+fn read_at(src: &str, depth: usize) -> Result<Vec<CertainCommand>, String> {
+    let mut r = Reader {
+        src,
+        bytes: src.as_bytes(),
+        i: 0,
+        depth,
+        out: Vec::new(),
+        pending: Vec::new(),
+    };
+    r.list(Stop::Eof)?;
+    Ok(r.out)
+}
+
+/// What ends a command list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The end of the text.
+    Eof,
+    /// The `)` of a substitution or a subshell.
+    Paren,
+    /// One of these reserved words in command position.
+    Words(&'static [&'static str]),
+}
+
+/// What ended a command.
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum End {
+    /// `;`, `&` or a newline: the next command may be absent.
+    List,
+    /// `&&`, `||` or `|`: a command must follow (newlines may come first).
+    Continue,
+    /// The end of the list: the end of the text or its `)`.
+    Close,
+    /// The reserved word that ends the list, consumed.
+    Word(&'static str),
+}
+
+/// A here-document whose body comes after the line.
+struct Pending {
+    delimiter: String,
+    quoted: bool,
+    strip_tabs: bool,
+    /// The index in `out` of the command that reads it.
+    command: usize,
+}
+
+struct Reader<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    i: usize,
+    /// How many substitutions and compound commands this text is nested in.
+    depth: usize,
+    out: Vec<CertainCommand>,
+    pending: Vec<Pending>,
+}
+
+/// A word being read.
+#[derive(Default)]
+struct WordText {
+    word: CWord,
+    /// Some of it was quoted or escaped.
+    quoted: bool,
+    /// Byte length of the unquoted, unexpanded prefix of the text.
+    unquoted_prefix: usize,
+}
+
+fn is_word_char(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || b"-_./,:@%+=^~#".contains(&c) || c >= 0x80
+}
+
+/// A character that starts a parameter name after `$`.
+fn is_name_start(c: u8) -> bool {
+    c.is_ascii_alphabetic() || c == b'_'
+}
+
+/// A byte that ends a word.
+fn ends_word(c: Option<u8>) -> bool {
+    matches!(
+        c,
+        None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')')
+    )
+}
+
+/// A name a certain line may assign: an inert environment variable, or a lower-case
+/// shell variable (which no program reads, but for the `*_proxy` ones).
+fn assignable(name: &str) -> bool {
+    is_inert_env(name)
+        || (name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            && !name.ends_with("_proxy"))
+}
+
+/// Reserved words that end a list, by the compound command that reads it.
+const THEN: &[&str] = &["then"];
+const IF_BODY: &[&str] = &["elif", "else", "fi"];
+const FI: &[&str] = &["fi"];
+const DO: &[&str] = &["do"];
+const DONE: &[&str] = &["done"];
+const BRACE_END: &[&str] = &["}"];
+
+impl Stop {
+    /// This stop when KEEP holds for it, else one with no reserved words.
+    fn filter(self, keep: impl FnOnce(&Stop) -> bool) -> Stop {
+        if keep(&self) {
+            self
+        } else {
+            Stop::Eof
+        }
+    }
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.i).copied()
+    }
+
+    fn peek_at(&self, k: usize) -> Option<u8> {
+        self.bytes.get(self.i + k).copied()
+    }
+
+    /// The character at the current position (the text is valid UTF-8).
+    fn char_here(&self) -> char {
+        self.src[self.i..].chars().next().unwrap_or('\u{FFFD}')
+    }
+
+    /// A construct outside the subset, at the current position.
+    fn outside(&self, what: &str) -> String {
+        let near: String = self.src[self.i..].chars().take(24).collect();
+        format!("{what} near `{}`", super::word::show(&near))
+    }
+
+    /// One level deeper (a substitution or a compound command), bounded.
+    fn enter(&mut self) -> Result<(), String> {
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("commands nested more than {MAX_DEPTH} deep"));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// A command list up to STOP; returns the reserved word that ended it, if any.
+    fn list(&mut self, stop: Stop) -> Result<Option<&'static str>, String> {
+        let mut need_command = false;
+        loop {
+            self.skip_blanks(true)?;
+            let close = match self.peek() {
+                None if stop != Stop::Eof => return Err(self.unterminated(stop)),
+                None => true,
+                Some(b')') if stop == Stop::Paren => {
+                    self.i += 1;
+                    true
+                }
+                _ => false,
+            };
+            if close {
+                if need_command {
+                    return Err("a command list that ends with an operator".into());
+                }
+                return self.end_list(None);
+            }
+            let end = self.command(stop)?;
+            match end {
+                End::Close => return self.end_list(None),
+                End::Word(w) => {
+                    if need_command {
+                        return Err(format!("an operator before `{w}`"));
+                    }
+                    return self.end_list(Some(w));
+                }
+                End::List => need_command = false,
+                End::Continue => need_command = true,
+            }
+        }
+    }
+
+    fn end_list(&self, word: Option<&'static str>) -> Result<Option<&'static str>, String> {
+        if self.peek().is_none() && !self.pending.is_empty() {
+            return Err("a here-document without its body".into());
+        }
+        Ok(word)
+    }
+
+    fn unterminated(&self, stop: Stop) -> String {
+        match stop {
+            Stop::Paren => "an unterminated `(`".into(),
+            Stop::Words(w) => format!("a missing `{}`", w.join("` or `")),
+            Stop::Eof => "the end of the text".into(),
+        }
+    }
+
+    /// Skip blanks, backslash-newlines and comments; newlines too when NEWLINES (reading
+    /// the bodies of the here-documents that wait for them).
+    fn skip_blanks(&mut self, newlines: bool) -> Result<(), String> {
+        while let Some(c) = self.peek() {
+            match c {
+                b' ' | b'\t' => self.i += 1,
+                b'\n' if newlines => {
+                    self.i += 1;
+                    self.bodies()?;
+                }
+                b'\\' if self.peek_at(1) == Some(b'\n') => self.i += 2,
+                b'#' => {
+                    while self.peek().is_some_and(|c| c != b'\n') {
+                        self.i += 1;
+                    }
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// The bodies of the here-documents waiting for the newline just read.
+    fn bodies(&mut self) -> Result<(), String> {
+        for doc in std::mem::take(&mut self.pending) {
+            let mut body = String::new();
+            loop {
+                if self.i >= self.bytes.len() {
+                    return Err(format!(
+                        "a here-document without its delimiter `{}`",
+                        doc.delimiter
+                    ));
+                }
+                let len = self.bytes.len();
+                let end = self.bytes[self.i..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(len, |n| self.i + n);
+                let raw = &self.src[self.i..end];
+                self.i = if end < len { end + 1 } else { len };
+                let line = if doc.strip_tabs {
+                    raw.trim_start_matches('\t')
+                } else {
+                    raw
+                };
+                if line == doc.delimiter {
+                    break;
+                }
+                if !doc.quoted && line.contains(['$', '`', '\\']) {
+                    return Err(format!(
+                        "a here-document body with `$`, a backquote or a backslash (delimiter `{}` is not quoted)",
+                        doc.delimiter
+                    ));
+                }
+                if let Some(c) = line
+                    .chars()
+                    .find(|&c| (c.is_control() && c != '\t') || super::guard::is_invisible(c))
+                {
+                    return Err(format!(
+                        "a here-document body with the character U+{:04X}",
+                        u32::from(c)
+                    ));
+                }
+                body.push_str(line);
+                body.push('\n');
+            }
+            if let Some(c) = self.out.get_mut(doc.command) {
+                c.stdin.push(body);
+            }
+        }
+        Ok(())
+    }
+
+    /// One command (simple or compound) and what ended it; a reserved word of STOP in
+    /// command position ends the list instead.
+    fn command(&mut self, stop: Stop) -> Result<End, String> {
+        let mut command = CertainCommand::default();
+        let mut heredocs: Vec<(String, bool, bool)> = Vec::new();
+        let mut timed = false;
+        loop {
+            self.skip_blanks(false)?;
+            let Some(c) = self.peek() else {
+                if stop != Stop::Eof {
+                    return Err(self.unterminated(stop));
+                }
+                return self.finish(command, heredocs, End::Close);
+            };
+            if let Some((len, end)) = self.operator(c, stop)? {
+                self.i += len;
+                if end == End::List && c == b'\n' {
+                    let end = self.finish(command, heredocs, end)?;
+                    self.bodies()?;
+                    return Ok(end);
+                }
+                return self.finish(command, heredocs, end);
+            }
+            let substitution = matches!(c, b'<' | b'>') && self.peek_at(1) == Some(b'(');
+            if matches!(c, b'<' | b'>') && !substitution {
+                self.redirect(&mut command, &mut heredocs)?;
+                continue;
+            }
+            let first = command.words.is_empty() && command.assignments.is_empty();
+            if first {
+                if let Stop::Words(words) = stop.filter(|_| !timed) {
+                    // `}` cannot be read as a word of the subset: look for it first.
+                    if let Some(w) = words.iter().find(|w| self.word_here(w)) {
+                        self.i += w.len();
+                        return Ok(End::Word(w));
+                    }
+                }
+                if let Some(end) = self.compound(stop)? {
+                    return Ok(end);
+                }
+            }
+            let at = self.i;
+            let word = self.word()?;
+            // A word of digits alone right before `<` or `>` is a descriptor.
+            let descriptor = !word.quoted
+                && !word.word.dynamic
+                && !word.word.text.is_empty()
+                && word.word.text.bytes().all(|b| b.is_ascii_digit())
+                && matches!(self.peek(), Some(b'<' | b'>'))
+                && self.peek_at(1) != Some(b'(');
+            if descriptor {
+                self.redirect(&mut command, &mut heredocs)?;
+                continue;
+            }
+            if !command.words.is_empty() {
+                command.words.push(word.word);
+                continue;
+            }
+            if let Some(name) = assignment_name(&word) {
+                if !assignable(name) {
+                    return Err(format!(
+                        "an assignment to `{name}`, which may change what runs"
+                    ));
+                }
+                command.assignments.push(word.word);
+                continue;
+            }
+            if !word.quoted && RESERVED.contains(&word.word.text.as_str()) {
+                let text = word.word.text.as_str();
+                if let Stop::Words(words) = stop {
+                    if let Some(w) = words.iter().find(|w| **w == text) {
+                        if !command.assignments.is_empty() || timed {
+                            return Err(format!("`{w}` after an assignment or `time`"));
+                        }
+                        return Ok(End::Word(w));
+                    }
+                }
+                if text == "time" && !timed && command.assignments.is_empty() {
+                    timed = true;
+                    self.skip_blanks(false)?;
+                    if self.src[self.i..].starts_with("-p") && ends_word(self.peek_at(2)) {
+                        self.i += 2;
+                    }
+                    continue;
+                }
+                self.i = at;
+                return Err(self.outside(&format!("the reserved word `{text}`")));
+            }
+            command.words.push(word.word);
+        }
+    }
+
+    /// The operator at C that ends a command, as (its length, what it ends), if any.
+    fn operator(&self, c: u8, stop: Stop) -> Result<Option<(usize, End)>, String> {
+        let next = self.peek_at(1);
+        Ok(Some(match (c, next) {
+            (b'\n', _) => (1, End::List),
+            (b')', _) if stop == Stop::Paren => (1, End::Close),
+            (b')', _) => return Err(self.outside("a parenthesis")),
+            (b';', Some(b';' | b'&')) => return Err(self.outside("`;;`")),
+            (b';', _) => (1, End::List),
+            (b'&', Some(b'&')) => (2, End::Continue),
+            (b'&', Some(b'>')) => return Err(self.outside("`&>`")),
+            (b'&', _) => (1, End::List),
+            (b'|', Some(b'|')) => (2, End::Continue),
+            (b'|', Some(b'&')) => return Err(self.outside("`|&`")),
+            (b'|', _) => (1, End::Continue),
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The simple command read, with its here-documents waiting for the newline.
+    fn finish(
+        &mut self,
+        command: CertainCommand,
+        heredocs: Vec<(String, bool, bool)>,
+        end: End,
+    ) -> Result<End, String> {
+        if command.words.is_empty() {
+            if !command.redirects.is_empty() || !heredocs.is_empty() || !command.stdin.is_empty() {
+                return Err("a command of redirections only".into());
+            }
+            if command.assignments.is_empty() {
+                return Err(self.outside("an empty command"));
+            }
+        }
+        let index = self.out.len();
+        self.out.push(command);
+        for (delimiter, quoted, strip_tabs) in heredocs {
+            self.pending.push(Pending {
+                delimiter,
+                quoted,
+                strip_tabs,
+                command: index,
+            });
+        }
+        Ok(end)
+    }
+
+    /// A compound command at the start of a command, if one starts here, and what ended
+    /// it; None when a simple command starts here.
+    fn compound(&mut self, stop: Stop) -> Result<Option<End>, String> {
+        let word_is = |r: &Self, w: &str| r.word_here(w);
+        let mark = self.out.len();
+        if self.peek() == Some(b'(') {
+            if self.peek_at(1) == Some(b'(') {
+                return Err(self.outside("an arithmetic command"));
+            }
+            self.i += 1;
+            self.nested(Stop::Paren, None)?;
+        } else if word_is(self, "{") {
+            self.i += 1;
+            self.nested(Stop::Words(BRACE_END), Some("}"))?;
+        } else if word_is(self, "if") {
+            self.i += 2;
+            self.nested(Stop::Words(THEN), Some("then"))?;
+            loop {
+                match self.nested(Stop::Words(IF_BODY), None)? {
+                    Some("elif") => {
+                        self.nested(Stop::Words(THEN), Some("then"))?;
+                    }
+                    Some("else") => {
+                        self.nested(Stop::Words(FI), Some("fi"))?;
+                        break;
+                    }
+                    _ => break,
+                }
+            }
+        } else if word_is(self, "while") || word_is(self, "until") {
+            self.i += 5;
+            self.nested(Stop::Words(DO), Some("do"))?;
+            self.nested(Stop::Words(DONE), Some("done"))?;
+        } else if word_is(self, "for") {
+            self.i += 3;
+            self.for_head()?;
+            self.nested(Stop::Words(DONE), Some("done"))?;
+        } else {
+            return Ok(None);
+        }
+        // Redirections of the compound command apply to every command in it.
+        let mut redirects = CertainCommand::default();
+        let mut heredocs = Vec::new();
+        loop {
+            self.skip_blanks(false)?;
+            let Some(c) = self.peek() else {
+                if stop != Stop::Eof {
+                    return Err(self.unterminated(stop));
+                }
+                return self.compound_end(mark, redirects, End::Close).map(Some);
+            };
+            if let Some((len, end)) = self.operator(c, stop)? {
+                self.i += len;
+                let end = self.compound_end(mark, redirects, end)?;
+                if c == b'\n' {
+                    self.bodies()?;
+                }
+                return Ok(Some(end));
+            }
+            if matches!(c, b'<' | b'>') && self.peek_at(1) != Some(b'(') {
+                self.redirect(&mut redirects, &mut heredocs)?;
+                if !heredocs.is_empty() || !redirects.stdin.is_empty() {
+                    return Err("a here-document or here-string on a compound command".into());
+                }
+                continue;
+            }
+            if c.is_ascii_digit() {
+                let word = self.word()?;
+                if word.word.text.bytes().all(|b| b.is_ascii_digit())
+                    && !word.quoted
+                    && matches!(self.peek(), Some(b'<' | b'>'))
+                {
+                    self.redirect(&mut redirects, &mut heredocs)?;
+                    continue;
+                }
+            }
+            if let Stop::Words(words) = stop {
+                if let Some(w) = words.iter().find(|w| word_is(self, w)) {
+                    self.i += w.len();
+                    return self.compound_end(mark, redirects, End::Word(w)).map(Some);
+                }
+            }
+            return Err(self.outside("a word after a compound command"));
+        }
+    }
+
+    /// True when the word W, unquoted, starts here.
+    fn word_here(&self, w: &str) -> bool {
+        self.src[self.i..].starts_with(w) && ends_word(self.peek_at(w.len()))
+    }
+
+    fn compound_end(
+        &mut self,
+        mark: usize,
+        redirects: CertainCommand,
+        end: End,
+    ) -> Result<End, String> {
+        for c in &mut self.out[mark..] {
+            c.redirects.extend(redirects.redirects.iter().cloned());
+        }
+        Ok(end)
+    }
+
+    /// A list nested in a compound command, up to STOP, which must end with WANT when
+    /// given; returns the word that ended it.
+    fn nested(
+        &mut self,
+        stop: Stop,
+        want: Option<&'static str>,
+    ) -> Result<Option<&'static str>, String> {
+        self.enter()?;
+        let before = self.out.len();
+        let ended = self.list(stop);
+        self.depth -= 1;
+        let ended = ended?;
+        if self.out.len() == before {
+            return Err(self.outside("an empty command list"));
+        }
+        if let (Some(w), Some(got)) = (want, ended) {
+            if w != got {
+                return Err(format!("`{got}` where `{w}` was expected"));
+            }
+        }
+        if want.is_some() && ended.is_none() {
+            return Err(self.unterminated(stop));
+        }
+        Ok(ended)
+    }
+
+    /// `for NAME [in WORDS]` up to its `do`.
+    fn for_head(&mut self) -> Result<(), String> {
+        self.skip_blanks(false)?;
+        let name = self.word()?;
+        if name.quoted || name.word.dynamic || !assignable(&name.word.text) {
+            return Err(format!(
+                "the loop variable `{}`, which may change what runs",
+                super::word::show(&name.word.text)
+            ));
+        }
+        self.skip_blanks(false)?;
+        if self.src[self.i..].starts_with("in") && ends_word(self.peek_at(2)) {
+            self.i += 2;
+            loop {
+                self.skip_blanks(false)?;
+                match self.peek() {
+                    Some(b';' | b'\n') => break,
+                    None => return Err("a `for` loop without `do`".into()),
+                    Some(c) if ends_word(Some(c)) => {
+                        return Err(self.outside("an operator in a `for` loop's words"))
+                    }
+                    _ => {
+                        self.word()?;
+                    }
+                }
+            }
+        }
+        // `;` or newlines, then `do`.
+        if self.peek() == Some(b';') {
+            self.i += 1;
+        }
+        self.skip_blanks(true)?;
+        if self.src[self.i..].starts_with("do") && ends_word(self.peek_at(2)) {
+            self.i += 2;
+            Ok(())
+        } else {
+            Err(self.outside("a `for` loop without `do`"))
+        }
+    }
+
+    /// A redirection at `<` or `>`, into COMMAND (here-documents into HEREDOCS).
+    fn redirect(
+        &mut self,
+        command: &mut CertainCommand,
+        heredocs: &mut Vec<(String, bool, bool)>,
+    ) -> Result<(), String> {
+        let op = self.peek();
+        self.i += 1;
+        let mut dup = false;
+        match (op, self.peek()) {
+            (Some(b'>'), Some(b'>')) => self.i += 1,
+            (_, Some(b'&')) => {
+                self.i += 1;
+                dup = true;
+            }
+            (Some(b'>'), Some(b'|')) => return Err(self.outside("`>|`")),
+            (Some(b'<'), Some(b'>')) => return Err(self.outside("`<>`")),
+            (Some(b'<'), Some(b'<')) => {
+                self.i += 1;
+                return self.here(command, heredocs);
+            }
+            _ => {}
+        }
+        self.skip_blanks(false)?;
+        let target = self.target()?;
+        let text = target.word.text.as_str();
+        if dup {
+            let digits =
+                text == "-" || (!text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()));
+            if target.quoted || target.word.dynamic || !digits {
+                return Err(self.outside("a duplication to a word"));
+            }
+        } else {
+            if text.starts_with('~') && !target.quoted {
+                // Bash expands `~` in a redirection target; dash does not.
+                return Err(self.outside("`~` in a redirection"));
+            }
+            if target.word.glob {
+                return Err(self.outside("a glob in a redirection"));
+            }
+            command.redirects.push(target.word);
+        }
+        Ok(())
+    }
+
+    /// The word a redirection names.
+    fn target(&mut self) -> Result<WordText, String> {
+        match self.peek() {
+            Some(c) if is_word_char(c) && c != b'#' => {}
+            Some(b'\'' | b'"' | b'\\' | b'$' | b'`') => {}
+            _ => return Err(self.outside("a redirection without a target")),
+        }
+        let target = self.word()?;
+        if target.word.text.is_empty() && !target.quoted {
+            return Err(self.outside("a redirection without a target"));
+        }
+        Ok(target)
+    }
+
+    /// After `<<`: a here-string (`<<<`) or a here-document.
+    fn here(
+        &mut self,
+        command: &mut CertainCommand,
+        heredocs: &mut Vec<(String, bool, bool)>,
+    ) -> Result<(), String> {
+        if self.peek() == Some(b'<') {
+            self.i += 1;
+            self.skip_blanks(false)?;
+            let word = self.target()?;
+            command.stdin.push(word.word.text);
+            return Ok(());
+        }
+        let strip_tabs = self.peek() == Some(b'-');
+        if strip_tabs {
+            self.i += 1;
+        }
+        self.skip_blanks(false)?;
+        let word = self.target()?;
+        if word.word.dynamic || word.word.text.is_empty() || word.word.text.contains('\n') {
+            return Err(self.outside("a here-document delimiter with an expansion"));
+        }
+        heredocs.push((word.word.text, word.quoted, strip_tabs));
+        Ok(())
+    }
+
+    /// A word of the subset.
+    fn word(&mut self) -> Result<WordText, String> {
+        let mut w = WordText::default();
+        let start = self.i;
+        let mut unquoted = true;
+        while let Some(c) = self.peek() {
+            match c {
+                b'<' | b'>' if self.peek_at(1) == Some(b'(') => {
+                    unquoted = false;
+                    let shown = if c == b'<' { "<(...)" } else { ">(...)" };
+                    self.i += 2;
+                    self.substitution(&mut w.word, None)?;
+                    w.word.text.push_str(shown);
+                }
+                b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b')' => break,
+                b'\'' => {
+                    unquoted = false;
+                    w.quoted = true;
+                    self.i += 1;
+                    let Some(len) = self.bytes[self.i..].iter().position(|&b| b == b'\'') else {
+                        return Err("an unterminated single quote".into());
+                    };
+                    let text = &self.src[self.i..self.i + len];
+                    if let Some(c) = text.chars().find(|&c| {
+                        (c.is_control() && c != '\t' && c != '\n') || super::guard::is_invisible(c)
+                    }) {
+                        return Err(format!("a quoted character U+{:04X}", u32::from(c)));
+                    }
+                    w.word.text.push_str(text);
+                    self.i += len + 1;
+                }
+                b'"' => {
+                    unquoted = false;
+                    w.quoted = true;
+                    self.i += 1;
+                    self.double_quoted(&mut w.word)?;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.i += 2,
+                    Some(_) => {
+                        unquoted = false;
+                        w.quoted = true;
+                        self.i += 1;
+                        let ch = self.char_here();
+                        if (ch.is_control() && ch != '\t') || super::guard::is_invisible(ch) {
+                            return Err(self.outside("a control or invisible character"));
+                        }
+                        w.word.text.push(ch);
+                        self.i += ch.len_utf8();
+                    }
+                    None => return Err("a backslash at the end of the text".into()),
+                },
+                b'$' => {
+                    unquoted = false;
+                    self.dollar(&mut w.word)?;
+                }
+                b'`' => {
+                    unquoted = false;
+                    self.backquoted(&mut w.word, false)?;
+                }
+                b'~' if self.i != start || !unquoted => {
+                    return Err(self.outside("`~` inside a word"));
+                }
+                b'~' => {
+                    if !(ends_word(self.peek_at(1)) || self.peek_at(1) == Some(b'/')) {
+                        return Err(self.outside("`~user`"));
+                    }
+                    w.word.text.push('~');
+                    self.i += 1;
+                }
+                b'=' | b'%' if self.i == start => {
+                    return Err(self.outside("a word that starts with `=` or `%`"));
+                }
+                b'{' if self.i == start
+                    && self.peek_at(1) == Some(b'}')
+                    && ends_word(self.peek_at(2)) =>
+                {
+                    w.word.text.push_str("{}");
+                    self.i += 2;
+                }
+                b'[' | b']' if self.i == start && ends_word(self.peek_at(1)) => {
+                    w.word.text.push(char::from(c));
+                    self.i += 1;
+                }
+                b'*' | b'?' | b'[' | b']' => {
+                    unquoted = false;
+                    w.word.glob = true;
+                    w.word.text.push(char::from(c));
+                    self.i += 1;
+                }
+                c if is_word_char(c) => {
+                    let ch = self.char_here();
+                    if ch.is_control() || super::guard::is_invisible(ch) {
+                        return Err(self.outside("a control or invisible character"));
+                    }
+                    w.word.text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+                _ => {
+                    let what = match c {
+                        b'{' | b'}' => "a brace",
+                        b'(' => "a parenthesis",
+                        b'!' => "`!`",
+                        _ => "a control character",
+                    };
+                    return Err(self.outside(what));
+                }
+            }
+            if unquoted {
+                w.unquoted_prefix = w.word.text.len();
+            }
+        }
+        Ok(w)
+    }
+
+    /// The rest of a double-quoted string, after its opening quote.
+    fn double_quoted(&mut self, w: &mut CWord) -> Result<(), String> {
+        loop {
+            let Some(c) = self.peek() else {
+                return Err("an unterminated double quote".into());
+            };
+            match c {
+                b'"' => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                b'$' => self.dollar(w)?,
+                b'`' => self.backquoted(w, true)?,
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.i += 2,
+                    Some(e @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        w.text.push(char::from(e));
+                        self.i += 2;
+                    }
+                    _ => {
+                        w.text.push('\\');
+                        self.i += 1;
+                    }
+                },
+                _ => {
+                    let ch = self.char_here();
+                    if (ch.is_control() && ch != '\n' && ch != '\t')
+                        || super::guard::is_invisible(ch)
+                    {
+                        return Err(self.outside("a control or invisible character"));
+                    }
+                    w.text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// A `$` expansion of the subset: a parameter or a command substitution.
+    fn dollar(&mut self, w: &mut CWord) -> Result<(), String> {
+        let start = self.i;
+        w.dynamic = true;
+        match self.peek_at(1) {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                Err(self.outside("an arithmetic expansion"))
+            }
+            Some(b'(') => {
+                self.i += 2;
+                self.substitution(w, Some(start))
+            }
+            Some(b'{') => {
+                let rest = &self.bytes[self.i + 2..];
+                let len = rest
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                let named = len > 0 && is_name_start(rest[0]);
+                if !named || rest.get(len) != Some(&b'}') {
+                    return Err(self.outside("a parameter expansion with an operator"));
+                }
+                self.i += len + 3;
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            Some(c) if is_name_start(c) => {
+                self.i += 1;
+                while self
+                    .peek()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    self.i += 1;
+                }
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            Some(c) if c.is_ascii_digit() || b"#?@*$!-".contains(&c) => {
+                self.i += 2;
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            _ => Err(self.outside("a `$` that is not a parameter or a substitution")),
+        }
+    }
+
+    /// The list of a `$(`, `<(` or `>(` substitution, after its opening; the word gets
+    /// its text as written from START, when given.
+    fn substitution(&mut self, w: &mut CWord, start: Option<usize>) -> Result<(), String> {
+        self.enter()?;
+        let waiting = self.pending.len();
+        let listed = self.list(Stop::Paren);
+        self.depth -= 1;
+        listed?;
+        if self.pending.len() > waiting {
+            return Err("a here-document whose body is not inside its substitution".into());
+        }
+        w.dynamic = true;
+        if let Some(start) = start {
+            w.text.push_str(&self.src[start..self.i]);
+        }
+        Ok(())
+    }
+
+    /// A backquoted command substitution; QUOTED: inside double quotes.
+    fn backquoted(&mut self, w: &mut CWord, quoted: bool) -> Result<(), String> {
+        let start = self.i;
+        self.i += 1;
+        loop {
+            match self.peek() {
+                None => return Err("an unterminated backquote".into()),
+                Some(b'\\') => self.i += 2,
+                Some(b'`') => break,
+                Some(_) => self.i += 1,
+            }
+        }
+        let body = unbackquote(&self.src[start + 1..self.i], quoted);
+        self.i += 1;
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("commands nested more than {MAX_DEPTH} deep"));
+        }
+        self.out.extend(read_at(&body, self.depth + 1)?);
+        w.dynamic = true;
+        w.text.push_str(&self.src[start..self.i]);
+        Ok(())
+    }
+}
+
+/// The name WORD assigns to, when it is an assignment `NAME=...` or `NAME+=...` with the
+/// name and `=` unquoted.
+fn assignment_name(word: &WordText) -> Option<&str> {
+    let text = &word.word.text;
+    let prefix = &text[..word.unquoted_prefix.min(text.len())];
+    let eq = prefix.find('=')?;
+    let name = prefix[..eq].strip_suffix('+').unwrap_or(&prefix[..eq]);
+    let mut chars = name.chars();
+    let ident = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ident.then_some(name)
+}
