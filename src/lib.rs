@@ -11,6 +11,7 @@ pub mod lisp;
 pub mod path;
 pub mod post;
 pub mod rule;
+pub mod sandbox;
 pub mod shell;
 
 use compile::Policy;
