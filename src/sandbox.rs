@@ -62,6 +62,9 @@ const DISABLE_USERNS_SINCE: (u32, u32, u32) = (0, 8, 0);
 /// Most components a sandbox path may have; longer paths are refused.
 const MAX_COMPONENTS: usize = 1024;
 
+/// Most directory entries looked at for sockets to hide, per call.
+const MAX_SOCKET_ENTRIES: usize = 4096;
+
 /// Most alternatives [`literal_paths`] expands one pattern's braces into.
 const MAX_ALTERNATIVES: usize = 64;
 
@@ -479,6 +482,10 @@ pub struct SandboxEnv<'a> {
     pub home: Option<&'a str>,
     /// The temporary directory (`temporary-file-directory`), made private.
     pub temp: &'a str,
+    /// Directories searched for Unix-domain sockets to hide when the network
+    /// is off ([`sockets_under`]): the caller passes `/run`,
+    /// `$XDG_RUNTIME_DIR`, the directory of `$SSH_AUTH_SOCK`, `~/.gnupg`.
+    pub socket_dirs: &'a [String],
 }
 
 /// The confinement of one call: absolute paths, symbolic links resolved.
@@ -491,6 +498,12 @@ pub struct SandboxEnv<'a> {
 pub struct Confinement {
     /// Directories (or files) the command may write through to the host.
     pub write: Vec<String>,
+    /// Paths inside writable directories kept read-only: each writable
+    /// directory's `.git` (unless the spec lists it as writable itself), since
+    /// Git runs the programs its config and hooks name (`core.fsmonitor`,
+    /// `post-checkout`) the next time you or Magit run git outside the
+    /// sandbox. Being a mount point, it cannot be renamed or replaced either.
+    pub read_only: Vec<String>,
     /// Directories made private: an empty writable tmpfs, discarded after.
     pub private: Vec<String>,
     /// Paths made unreadable.
@@ -522,9 +535,9 @@ impl Confinement {
         };
         let write = match &spec.write {
             None => vec![dir.clone()],
-            Some(paths) => resolve_all(paths)?,
+            Some(paths) => writable(paths, &dir, env.home)?,
         };
-        let hide = match &spec.hide {
+        let mut hide: Vec<String> = match &spec.hide {
             Some(paths) => {
                 let hide = resolve_all(paths)?;
                 if let Some(root) = hide.iter().find(|h| h.as_str() == "/") {
@@ -545,8 +558,18 @@ impl Confinement {
                 "the temporary directory cannot be `/`, which the sandbox would empty",
             ));
         }
+        if !spec.network {
+            let dirs: Vec<&str> = env.socket_dirs.iter().map(String::as_str).collect();
+            hide.extend(sockets_under(&dirs, MAX_SOCKET_ENTRIES));
+        }
+        let read_only = write
+            .iter()
+            .map(|w| format!("{w}/.git"))
+            .filter(|git| fs::symlink_metadata(git).is_ok() && !write.contains(git))
+            .collect();
         Ok(Confinement {
             write,
+            read_only,
             private: vec![temp],
             hide,
             network: spec.network,
@@ -581,6 +604,7 @@ impl Confinement {
         }
         Confinement {
             write,
+            read_only: union(&self.read_only, &other.read_only),
             private: union(&self.private, &other.private),
             hide: union(&self.hide, &other.hide),
             network: self.network && other.network,
@@ -589,8 +613,10 @@ impl Confinement {
     }
 
     /// Self with duplicates and paths inside others of their list removed, and
-    /// writable or private paths inside a hidden one dropped (hidden wins).
-    /// A writable path that is also private is private.
+    /// writable, read-only or private paths inside a hidden one dropped
+    /// (hidden wins). A writable path that is also private is private;
+    /// read-only paths outside every writable one are dropped (all is
+    /// read-only there).
     fn normalized(self) -> Confinement {
         let hide = outermost(self.hide);
         let visible = |p: &String| !hide.iter().any(|h| within(p, h));
@@ -598,12 +624,18 @@ impl Confinement {
             .into_iter()
             .filter(visible)
             .collect();
-        let write = outermost(self.write)
+        let write: Vec<String> = outermost(self.write)
             .into_iter()
             .filter(|w| visible(w) && !private.contains(w))
             .collect();
+        // Read-only matters only inside a writable path.
+        let read_only = outermost(self.read_only)
+            .into_iter()
+            .filter(|r| visible(r) && write.iter().any(|w| within(r, w)))
+            .collect();
         Confinement {
             write,
+            read_only,
             private,
             hide,
             network: self.network,
@@ -611,10 +643,12 @@ impl Confinement {
     }
 
     /// The confinement for the log, explain and the JSON-lines file:
-    /// `{"write": [...], "private": [...], "hide": [...], "network": false}`.
+    /// `{"write": [...], "read-only": [...], "private": [...], "hide": [...],
+    /// "network": false}`.
     pub fn to_json(&self) -> Json {
         json!({
             "write": self.write,
+            "read-only": self.read_only,
             "private": self.private,
             "hide": self.hide,
             "network": self.network,
@@ -622,7 +656,8 @@ impl Confinement {
     }
 
     /// The confinement as one line for the log and the ask prompt, with HOME
-    /// shown as `~`: ``write ~/proj; private /tmp; hide ~/.ssh, ~/.aws; no network``.
+    /// shown as `~`: ``write ~/proj; read-only ~/proj/.git; private /tmp;
+    /// hide ~/.ssh, ~/.aws; no network``.
     pub fn describe(&self, home: Option<&str>) -> String {
         let list = |paths: &[String]| {
             if paths.is_empty() {
@@ -636,6 +671,9 @@ impl Confinement {
             }
         };
         let mut parts = vec![format!("write {}", list(&self.write))];
+        if !self.read_only.is_empty() {
+            parts.push(format!("read-only {}", list(&self.read_only)));
+        }
         if !self.private.is_empty() {
             parts.push(format!("private {}", list(&self.private)));
         }
@@ -709,9 +747,52 @@ fn absolute_dir(dir: &str, what: &str) -> Result<String> {
     resolve_path(dir)
 }
 
+/// The writable PATHS of a spec, resolved against DIR (the request's
+/// directory, resolved) and HOME.
+///
+/// A path that lies, as written, inside the request's directory or inside
+/// another of PATHS must resolve inside that one too; one that leaves it
+/// through a symbolic link is dropped. Such a link lies where a sandboxed
+/// command may have written it (`rm -r out; ln -s ~/.emacs.d out`), and must
+/// not make the next call's `./out` a door out of the project.
+fn writable(paths: &[String], dir: &str, home: Option<&str>) -> Result<Vec<String>> {
+    let written: Vec<String> = paths
+        .iter()
+        .map(|p| absolute(p, dir, home))
+        .collect::<Result<_>>()?;
+    let real: Vec<String> = written
+        .iter()
+        .map(|w| resolve_path(w))
+        .collect::<Result<_>>()?;
+    let anchors: Vec<(&str, &str)> = std::iter::once((dir, dir))
+        .chain(
+            written
+                .iter()
+                .map(String::as_str)
+                .zip(real.iter().map(String::as_str)),
+        )
+        .collect();
+    Ok(written
+        .iter()
+        .zip(&real)
+        .filter(|(w, r)| {
+            anchors
+                .iter()
+                .all(|(aw, ar)| !within(w, aw) || within(r, ar))
+        })
+        .map(|(_, r)| r.clone())
+        .collect())
+}
+
 /// PATH as a spec writes it (`~`, `.`, relative, absolute), made absolute
 /// against DIR and HOME and resolved.
 fn expand(path: &str, dir: &str, home: Option<&str>) -> Result<String> {
+    resolve_path(&absolute(path, dir, home)?)
+}
+
+/// PATH as a spec writes it, made absolute against DIR and HOME, with `.`,
+/// `..` and repeated slashes collapsed as text (no link followed).
+fn absolute(path: &str, dir: &str, home: Option<&str>) -> Result<String> {
     if let Some(why) = unusable(path) {
         return Err(path_error(path, why));
     }
@@ -731,7 +812,20 @@ fn expand(path: &str, dir: &str, home: Option<&str>) -> Result<String> {
     } else {
         format!("{dir}/{path}")
     };
-    resolve_path(&abs)
+    let mut out: Vec<&str> = Vec::new();
+    for c in abs.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    if out.len() > MAX_COMPONENTS {
+        return Err(path_error(path, "too many components"));
+    }
+    Ok(format!("/{}", out.join("/")))
 }
 
 /// ABS (absolute) with `.`, `..` and repeated slashes collapsed and every
@@ -905,6 +999,7 @@ impl Sandbox {
         };
         let trial = Confinement {
             write: Vec::new(),
+            read_only: Vec::new(),
             private: Vec::new(),
             hide: Vec::new(),
             network: false,
@@ -983,6 +1078,9 @@ impl Sandbox {
         }
         for w in conf.write.iter().filter(|w| exists(w)) {
             mounts.push(Mount::new(w, Kind::Write));
+        }
+        for r in conf.read_only.iter().filter(|r| exists(r)) {
+            mounts.push(Mount::new(r, Kind::ReadOnly));
         }
         mounts.sort_by_key(|m| (m.depth, m.kind));
         for m in &mounts {
@@ -1149,6 +1247,8 @@ enum Kind {
     Root,
     /// `--bind P P`: writable through to the host.
     Write,
+    /// `--ro-bind P P`: read-only again inside a writable path.
+    ReadOnly,
     /// `--dev /dev`.
     Dev,
     /// `--proc /proc`.
@@ -1185,6 +1285,7 @@ impl Mount {
         match self.kind {
             Kind::Root => words.extend(["--ro-bind".into(), "/".into(), "/".into()]),
             Kind::Write => words.extend(["--bind".into(), p.clone(), p]),
+            Kind::ReadOnly => words.extend(["--ro-bind".into(), p.clone(), p]),
             Kind::Dev => words.extend(["--dev".into(), p]),
             Kind::Proc => words.extend(["--proc".into(), p]),
             Kind::Private => words.extend(["--tmpfs".into(), p]),

@@ -137,10 +137,12 @@ fn resolve_with(fx: &Fixture, spec: &SandboxSpec, deny: &[&str]) -> Confinement 
 fn resolve_in(fx: &Fixture, dir: &str, spec: &SandboxSpec, deny: &[&str]) -> Confinement {
     let home = fx.home();
     let temp = fx.temp();
+    let socket_dirs = vec![fx.p("run")];
     let env = SandboxEnv {
         dir,
         home: Some(&home),
         temp: &temp,
+        socket_dirs: &socket_dirs,
     };
     let literals: Vec<String> = deny.iter().flat_map(|p| literal_paths(p)).collect();
     Confinement::resolve(spec, &env, &literals).expect("resolve spec")
@@ -398,7 +400,8 @@ fn a_hidden_secret_cannot_be_read() {
          rm -f .env 2>/dev/null || echo no-rm-env\n\
          umount ~/.ssh 2>/dev/null || echo no-umount\n\
          mount -o remount,bind,rw / 2>/dev/null || echo no-remount\n\
-         unshare -Urm true 2>/dev/null || echo no-userns\n",
+         unshare -Urm true 2>/dev/null || echo no-userns\n\
+         cat ~/.ssh/id_rsa .env 2>/dev/null\n",
     );
     let out = run_line(&conf, &fx.proj(), &format!("HOME={} sh peek.sh", fx.home()));
     let text = format!("{}{}", stdout(&out), stderr(&out));
@@ -552,6 +555,7 @@ fn writable_directories_intersect_by_containment() {
     fn conf(write: &[&str], hide: &[&str], network: bool) -> Confinement {
         Confinement {
             write: strings(write),
+            read_only: Vec::new(),
             private: Vec::new(),
             hide: strings(hide),
             network,
@@ -699,6 +703,44 @@ fn symlinked_directories_resolve_to_their_targets() {
 }
 
 #[test]
+fn a_link_planted_in_the_project_opens_no_writable_path_outside_it() {
+    let fx = Fixture::new();
+    fx.mkdir("home/.emacs.d");
+    fx.mkdir("home/proj/inside-target");
+    fx.mkdir("fast-disk/build");
+    // A first sandboxed call, allowed to write the project, plants links
+    // where the spec names writable directories.
+    let conf = resolve(&fx, &SandboxSpec::default());
+    let out = run_line(
+        &conf,
+        &fx.proj(),
+        &format!(
+            "ln -s {} out && ln -s inside-target cache && echo planted",
+            fx.p("home/.emacs.d")
+        ),
+    );
+    assert_eq!(stdout(&out), "planted\n", "{}", describe(&out));
+    // The next call's `./out` does not become `~/.emacs.d`; a link that stays
+    // inside the project is followed; an absolute path the user wrote is
+    // taken as written, links and all.
+    symlink(fx.p("fast-disk/build"), fx.p("build-link")).expect("symlink");
+    let conf = resolve(
+        &fx,
+        &spec(json!({"write": [".", "./out", "cache", fx.p("build-link"), "out/../cache"]})),
+    );
+    assert_eq!(
+        conf.write,
+        vec![fx.proj(), fx.p("fast-disk/build")],
+        "{conf:?}"
+    );
+    let nested = resolve(&fx, &spec(json!({"write": ["./out", "./cache"]})));
+    assert_eq!(nested.write, vec![fx.p("home/proj/inside-target")]);
+    let out = run_line(&nested, &fx.proj(), "echo x > out/init.el || echo refused");
+    assert_eq!(stdout(&out), "refused\n", "{}", describe(&out));
+    assert!(!fx.exists("home/.emacs.d/init.el"));
+}
+
+#[test]
 fn a_working_directory_that_does_not_exist_runs_nothing() {
     let fx = Fixture::new();
     let gone = fx.p("home/gone");
@@ -747,14 +789,15 @@ fn a_project_inside_the_temporary_directory_stays_writable_through() {
 // Host sockets
 
 #[test]
-fn host_sockets_are_reachable_unless_hidden() {
+fn host_sockets_are_hidden_when_the_network_is_off() {
     let fx = Fixture::new();
-    fx.mkdir("run/user");
-    let sock = fx.p("run/user/agent.sock");
+    fx.mkdir("run/user/1000");
+    let sock = fx.p("run/user/1000/agent.sock");
     let listener = UnixListener::bind(&sock).expect("bind socket");
     listener.set_nonblocking(true).expect("nonblocking");
-    let found = sockets_under(&[&fx.p("run")], 1000);
-    assert_eq!(found, vec![sock.clone()]);
+    fx.write("run/user/1000/plain-file", "x\n");
+    assert_eq!(sockets_under(&[&fx.p("run")], 1000), vec![sock.clone()]);
+    assert_eq!(sockets_under(&[&fx.p("run")], 1), Vec::<String>::new());
     let connect = |conf: &Confinement| {
         let argv = strings(&[
             "/usr/bin/python3",
@@ -770,16 +813,73 @@ fn host_sockets_are_reachable_unless_hidden() {
             .output()
             .expect("run")
     };
-    // No network, and yet a socket file is reachable: the limit is real.
-    let mut conf = resolve(&fx, &SandboxSpec::default());
-    let out = connect(&conf);
-    assert_eq!(stdout(&out), "connected\n", "{}", describe(&out));
-    assert!(listener.accept().is_ok(), "the listener got the connection");
-    // Hidden, it is not.
-    conf.hide.extend(found);
-    let out = connect(&conf);
+    // No network: the socket under the socket directories is hidden.
+    let closed = resolve(&fx, &SandboxSpec::default());
+    assert!(closed.hide.contains(&sock), "{closed:?}");
+    let out = connect(&closed);
     assert!(!out.status.success(), "{}", describe(&out));
     assert!(listener.accept().is_err(), "no connection");
+    // Neither a read-only file system nor a network namespace stops a
+    // connection to a socket file: with the network on, it is reachable.
+    let open = resolve(&fx, &spec(json!({"network": true})));
+    assert!(!open.hide.contains(&sock), "{open:?}");
+    let out = connect(&open);
+    assert_eq!(stdout(&out), "connected\n", "{}", describe(&out));
+    assert!(listener.accept().is_ok(), "the listener got the connection");
+    // Combined, the network is off and the socket hidden again.
+    let both = Confinement::strictest([open, closed]).expect("some");
+    assert!(!both.network && both.hide.contains(&sock), "{both:?}");
+}
+
+#[test]
+fn a_writable_projects_git_directory_stays_read_only() {
+    let fx = Fixture::new();
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(fx.proj())
+            .output()
+            .expect("run git")
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    let config = fx.read("home/proj/.git/config").expect("config");
+    let conf = resolve(&fx, &SandboxSpec::default());
+    assert_eq!(conf.read_only, vec![fx.p("home/proj/.git")]);
+    // Git runs what its config and hooks name, later and unconfined (Magit
+    // runs git all the time): none of it can be planted from inside.
+    let commit = "git -c user.name=t -c user.email=t@example.invalid \
+                  commit -q --allow-empty -m m 2>/dev/null && echo committed";
+    let out = run_line(
+        &conf,
+        &fx.proj(),
+        &format!(
+            "git status --short >/dev/null && echo status\n\
+             git config core.fsmonitor ./evil 2>/dev/null || echo no-config\n\
+             echo 'touch pwned' > .git/hooks/post-checkout 2>/dev/null || echo no-hook\n\
+             mv .git .git-old 2>/dev/null || echo no-move\n\
+             {commit} || echo no-commit\n\
+             echo w > work.txt"
+        ),
+    );
+    assert_eq!(
+        stdout(&out),
+        "status\nno-config\nno-hook\nno-move\nno-commit\n",
+        "{}",
+        describe(&out)
+    );
+    assert_eq!(fx.read("home/proj/.git/config"), Some(config));
+    assert!(!fx.exists("home/proj/.git/hooks/post-checkout"));
+    assert!(!fx.exists("home/proj/.git-old"));
+    assert_eq!(fx.read("home/proj/work.txt").as_deref(), Some("w\n"));
+    // A spec that lists `.git` as writable lets the command commit.
+    let conf = resolve(&fx, &spec(json!({"write": [".", "./.git"]})));
+    assert_eq!(conf.read_only, Vec::<String>::new());
+    let out = run_line(&conf, &fx.proj(), commit);
+    assert_eq!(stdout(&out), "committed\n", "{}", describe(&out));
+    assert!(git(&["log", "--oneline"]).status.success());
+    // Combined with the defaults, the strictest holds: read-only again.
+    let both = resolve(&fx, &SandboxSpec::default()).and(&conf);
+    assert_eq!(both.read_only, vec![fx.p("home/proj/.git")]);
 }
 
 // ---------------------------------------------------------------------------
@@ -852,6 +952,7 @@ fn a_program_that_is_not_bubblewrap_fails_the_probe() {
         .expect("0.6.1 probes");
     let conf = Confinement {
         write: Vec::new(),
+        read_only: Vec::new(),
         private: Vec::new(),
         hide: Vec::new(),
         network: false,
@@ -1192,6 +1293,7 @@ fn the_confinement_is_described_for_the_log_and_the_prompt() {
         conf.to_json(),
         json!({
             "write": [fx.proj(), "/no/such"],
+            "read-only": [],
             "private": [fx.temp()],
             "hide": [fx.p("home/.ssh"), fx.p("home/.aws")],
             "network": false
@@ -1206,6 +1308,7 @@ fn the_confinement_is_described_for_the_log_and_the_prompt() {
     );
     let open = Confinement {
         write: Vec::new(),
+        read_only: Vec::new(),
         private: Vec::new(),
         hide: Vec::new(),
         network: true,
