@@ -23,7 +23,10 @@
 //! What the confinement means inside the sandbox:
 //!
 //! - the whole file system is visible read-only (`--ro-bind / /`);
-//! - each writable directory is bound read-write over itself;
+//! - each writable directory is bound read-write over itself, except its
+//!   `.git`, kept read-only (Git would later run what a planted config or hook
+//!   names); a writable path that leaves the project through a symbolic link
+//!   (one a sandboxed command could have planted) is not writable;
 //! - `/proc` and `/dev` are private, and so is the temporary directory: an
 //!   empty tmpfs, writable, gone when the command ends;
 //! - each hidden path is covered: a directory by an empty read-only tmpfs, any
@@ -31,7 +34,10 @@
 //!   writable directory stays hidden, and a writable directory inside a hidden
 //!   one is not writable (it is not even visible);
 //! - no network at all, loopback included (a network namespace of its own),
-//!   unless the confinement allows the network;
+//!   unless the confinement allows the network; without it, the sockets of
+//!   the host's daemons (under the directories the caller names, such as
+//!   `/run`) are covered too, since `connect(2)` to a socket file crosses
+//!   both a read-only mount and a network namespace;
 //! - no capabilities and no further user namespaces (so even a command run as
 //!   root cannot unmount a hidden path's cover or remount `/` read-write), a
 //!   new session (no `TIOCSTI` into the terminal), and the sandbox ends with
