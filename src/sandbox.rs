@@ -383,7 +383,7 @@ fn unusable(path: &str) -> Option<&'static str> {
 /// or whose braces expand to more than 64 alternatives, gives nothing.
 pub fn literal_paths(pattern: &str) -> Vec<String> {
     let mut alternatives = Vec::new();
-    if !expand_braces(pattern, &mut alternatives) {
+    if !expand_braces(pattern, 0, &mut alternatives) {
         return Vec::new();
     }
     let mut out: Vec<String> = Vec::new();
@@ -427,8 +427,12 @@ fn literal_path(pattern: &str) -> Option<String> {
 }
 
 /// Expand the braces of PATTERN into OUT (`a{b,c}` -> `ab`, `ac`), keeping
-/// escapes; false when they are unbalanced or expand too far.
-fn expand_braces(pattern: &str, out: &mut Vec<String>) -> bool {
+/// escapes; false when they are unbalanced or expand too far. DEPTH counts
+/// the brace groups expanded on the way here.
+fn expand_braces(pattern: &str, depth_in: usize, out: &mut Vec<String>) -> bool {
+    if depth_in > MAX_ALTERNATIVES {
+        return false;
+    }
     let bytes = pattern.as_bytes();
     // Find the first unescaped `{` and its matching `}`.
     let mut open = None;
@@ -456,7 +460,7 @@ fn expand_braces(pattern: &str, out: &mut Vec<String>) -> bool {
                     let mut from = start + 1;
                     for end in commas.iter().copied().chain(std::iter::once(i)) {
                         let item = format!("{head}{}{tail}", &pattern[from..end]);
-                        if !expand_braces(&item, out) {
+                        if !expand_braces(&item, depth_in + 1, out) {
                             return false;
                         }
                         from = end + 1;

@@ -1274,10 +1274,17 @@ fn literal_paths_of_path_globs() {
         ("/a/{b,c", &[]),
         ("/a/b}", &[]),
         ("/{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}", &[]),
+        ("/é/{ü,ß}/**", &["/é/ü", "/é/ß"]),
+        ("/\\{a,b\\}", &["/{a,b}"]),
     ];
     for (pattern, want) in cases {
         assert_eq!(literal_paths(pattern), strings(want), "{pattern}");
     }
+    // Hostile patterns (a project's policy file) end quickly, without a crash.
+    let deep = format!("/{}", "{a}".repeat(100_000));
+    assert_eq!(literal_paths(&deep), Vec::<String>::new());
+    let nested = format!("/{}x{}", "{".repeat(50_000), "}".repeat(50_000));
+    assert_eq!(literal_paths(&nested), Vec::<String>::new());
 }
 
 #[test]
