@@ -27,6 +27,7 @@ pub mod prepare;
 pub mod record;
 pub mod redact;
 pub mod rule;
+pub mod sandbox;
 pub mod shell;
 pub mod stamp;
 
