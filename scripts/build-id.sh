@@ -18,10 +18,10 @@ sha256() {
   fi
 }
 
-[ -f Cargo.toml ] && [ -f Cargo.lock ] && [ -d src ] || {
+if ! [ -f Cargo.toml ] || ! [ -f Cargo.lock ] || ! [ -d src ]; then
   echo "build-id: no Cargo.toml, Cargo.lock and src/ in $(pwd)" >&2
   exit 1
-}
+fi
 {
   printf '%s\n' Cargo.toml Cargo.lock
   [ -f build.rs ] && printf '%s\n' build.rs

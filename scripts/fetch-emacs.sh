@@ -14,6 +14,7 @@ version=30.1
 root="$dest/emacs-$version"
 launcher="$dest/bin/emacs-$version"
 if [ -f "$root/.done" ] && [ -x "$launcher" ]; then exit 0; fi
+# shellcheck source=scripts/private-apt.sh
 . "$(dirname "$0")/private-apt.sh"
 if ! private_apt_setup fetch-emacs bookworm bookworm-backports; then
   echo "fetch-emacs: set EMACS to the Emacs to test with" >&2
@@ -41,7 +42,9 @@ tmp="$root.tmp.$$"
 trap 'rm -rf "$apt_work" "$tmp"' EXIT
 rm -rf "$tmp"
 mkdir -p "$tmp/debs"
+# shellcheck disable=SC2086 # one word per package
 echo "fetch-emacs: downloading" $pkgs
+# shellcheck disable=SC2086 # one word per package
 (cd "$tmp/debs" && apt-get "${apt_opts[@]}" -qq download $pkgs)
 for deb in "$tmp"/debs/*.deb; do
   dpkg -x "$deb" "$tmp"

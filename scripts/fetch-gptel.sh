@@ -12,12 +12,14 @@ for p in $pkgs; do
   compgen -G "$dest/debs/${p}_*.deb" >/dev/null || missing="$missing $p"
 done
 [ -z "$missing" ] && exit 0
+# shellcheck source=scripts/private-apt.sh
 . "$(dirname "$0")/private-apt.sh"
 if ! private_apt_setup fetch-gptel unstable; then
   echo "fetch-gptel: set GPTEL_DIR to your own gptel" >&2
   exit 1
 fi
 mkdir -p "$dest/debs" "$dest/root"
+# shellcheck disable=SC2086 # one word per package
 (cd "$dest/debs" && apt-get "${apt_opts[@]}" -qq download $missing)
 for p in $missing; do
   for deb in "$dest"/debs/"${p}"_*.deb; do

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by fetch-gptel.sh and fetch-emacs.sh: an apt configuration of our own, in a
 # temporary directory, that reads the package lists of other Debian suites without
 # touching the machine's own package state.  The mirror is read from the URIs: line of
