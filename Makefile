@@ -1,52 +1,77 @@
 # gptel-rust-hooks — build, test, demo.  `make help` lists the targets.
 
-EMACS    ?= emacs
+DEPS_DIR := .deps
+# `make test` runs the ERT suite on the system's Emacs (28.2 on Debian 12) and on
+# Emacs 30.1 unpacked into .deps by scripts/fetch-emacs.sh; EMACS=... runs it on that one.
+EMACS30  := $(DEPS_DIR)/bin/emacs-30.1
+ifneq ($(filter environment command line,$(origin EMACS)),)
+TEST_EMACSEN := $(EMACS)
+else
+EMACS    := emacs
+TEST_EMACSEN := emacs $(EMACS30)
+endif
 CARGO    ?= cargo
 SUDO     := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 MODULE   := target/release/libgptel_rust_hooks.so
 MODULE_COPY := lisp/gptel-rust-hooks-module.so
-DEPS_DIR := .deps
 ELPA_SRC := $(DEPS_DIR)/root/usr/share/emacs/site-lisp/elpa-src
 
 ifdef GPTEL_DIR
-GPTEL_LOAD := -L $(GPTEL_DIR) $(foreach d,$(wildcard $(GPTEL_DIR)/../compat-* $(GPTEL_DIR)/../transient-* $(GPTEL_DIR)/../cond-let-*),-L $(d))
+GPTEL_LOAD := -L $(GPTEL_DIR) $(foreach d,$(wildcard $(GPTEL_DIR)/../compat-* $(GPTEL_DIR)/../transient-* $(GPTEL_DIR)/../cond-let-* $(GPTEL_DIR)/../llama-*),-L $(d))
 else
 GPTEL_LOAD = $(foreach d,$(wildcard $(ELPA_SRC)/*),-L $(d))
 endif
-BATCH = $(EMACS) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
+BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
 	--eval '(setq gptel-rust-hooks-module-directory "$(CURDIR)/target/release")'
+BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
-.PHONY: all help deps emacs gptel package-lint test test-rust test-elisp demo lint bench clean
+.PHONY: all help deps emacs bubblewrap gptel package-lint test test-rust test-elisp demo lint bench clean
 
 all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it beside the package
 
 help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-$(MODULE): Cargo.toml $(wildcard src/*.rs src/*/*.rs)
+$(MODULE): Cargo.toml Cargo.lock $(wildcard src/*.rs src/*/*.rs)
 	$(CARGO) build --release
 
+# A running Emacs may have the old copy mapped: write a new file, rename it into place.
 $(MODULE_COPY): $(MODULE)
-	cp $(MODULE) $(MODULE_COPY)
+	cp $(MODULE) $(MODULE_COPY:.so=).tmp-$$$$.so && mv -f $(MODULE_COPY:.so=).tmp-$$$$.so $(MODULE_COPY)
 
-emacs: ## Install Emacs (emacs-nox from Debian) where it is missing
-	@command -v $(EMACS) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq emacs-nox; }
+emacs: ## Install the Emacsen the tests run on: emacs-nox (Debian) where missing, Emacs 30.1 into .deps
+ifneq ($(filter emacs,$(TEST_EMACSEN)),)
+	@command -v emacs >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq emacs-nox; }
+endif
+ifneq ($(filter $(EMACS30),$(TEST_EMACSEN)),)
+	@bash scripts/fetch-emacs.sh $(DEPS_DIR)
+endif
+
+bubblewrap: ## Install bubblewrap (bwrap, for sandboxed calls) where it is missing
+	@command -v bwrap >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq bubblewrap; }
 
 gptel: ## Fetch gptel and its dependencies into .deps (skipped when GPTEL_DIR is set)
 ifndef GPTEL_DIR
 	@bash scripts/fetch-gptel.sh $(DEPS_DIR)
 endif
 
-deps: emacs gptel ## Install what the tests and the demo need
+deps: emacs bubblewrap gptel ## Install what the tests and the demo need
 
-test: deps all test-rust test-elisp ## Run every test: cargo tests, then ERT through real gptel
+test: deps all test-rust test-elisp ## Run every test: cargo tests, then ERT on Emacs 28.2 and 30.1 (EMACS=... one)
 
 test-rust: ## Run the cargo tests of the engine
 	$(CARGO) test --release
 
-test-elisp: deps all ## Run the ERT tests (module, real gptel, whole conversations)
-	$(BATCH) $(foreach f,$(ERT_FILES),-l $(f)) -f ert-run-tests-batch-and-exit
+# One recipe line per Emacs: the first that fails stops the run.
+define ERT_ON
+	@echo "ERT on $(1): $$($(1) -Q --batch --eval '(princ emacs-version)')"
+	$(call BATCH_WITH,$(1)) $(foreach f,$(ERT_FILES),-l $(f)) -f ert-run-tests-batch-and-exit
+
+endef
+
+test-elisp: deps all ## Run the ERT tests (module, real gptel, whole conversations) on each Emacs
+	$(foreach e,$(TEST_EMACSEN),$(call ERT_ON,$(e)))
 
 demo: deps all ## Decide a batch of realistic tool calls with the shipped example policy
 	$(BATCH) -l examples/demo.el -f gptel-rust-hooks-demo-run

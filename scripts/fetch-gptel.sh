@@ -1,51 +1,29 @@
 #!/usr/bin/env bash
 # Fetch gptel and its dependencies from Debian's unstable suite into DEST
 # (default: .deps), without touching the machine's own package state.
-# The mirror is read from the URIs: line of the machine's Debian sources file.
+# Only packages not fetched before are downloaded, so a DEST shared by several
+# checkouts gains the new ones and keeps what it has.
 set -euo pipefail
 dest=${1:-.deps}
-pkgs="elpa-gptel elpa-compat elpa-transient elpa-cond-let"
-if [ -f "$dest/.done" ]; then exit 0; fi
-src=""
-for f in /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources; do
-  [ -f "$f" ] || continue
-  src=$(awk '/^URIs:/ {print $2; exit}' "$f")
-  [ -n "$src" ] && break
+# transient 0.13.8 requires compat, cond-let, llama and seq (built into Emacs).
+pkgs="elpa-gptel elpa-compat elpa-transient elpa-cond-let elpa-llama"
+missing=""
+for p in $pkgs; do
+  compgen -G "$dest/debs/${p}_*.deb" >/dev/null || missing="$missing $p"
 done
-if [ -z "$src" ] && [ -f /etc/apt/sources.list ]; then
-  src=$(awk '$1 == "deb" && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list)
-fi
-if [ -z "$src" ]; then
-  echo "fetch-gptel: no Debian mirror found in /etc/apt sources; set GPTEL_DIR to your own gptel" >&2
+[ -z "$missing" ] && exit 0
+# shellcheck source=scripts/private-apt.sh
+. "$(dirname "$0")/private-apt.sh"
+if ! private_apt_setup fetch-gptel unstable; then
+  echo "fetch-gptel: set GPTEL_DIR to your own gptel" >&2
   exit 1
 fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/etc/sources.list.d" "$work/etc/preferences.d" "$work/state/lists/partial" "$work/cache/archives/partial"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-cat > "$work/etc/sources.list.d/unstable.sources" <<SRC
-Types: deb
-URIs: $src
-Suites: unstable
-Components: main
-Signed-By: $keyring
-SRC
-: > "$work/etc/sources.list"
-opts=(-o "Dir::Etc::SourceList=$work/etc/sources.list"
-      -o "Dir::Etc::SourceParts=$work/etc/sources.list.d"
-      -o "Dir::Etc::Preferences=$work/etc/preferences"
-      -o "Dir::Etc::PreferencesParts=$work/etc/preferences.d"
-      -o "Dir::State::Lists=$work/state/lists"
-      -o "Dir::State::Status=/var/lib/dpkg/status"
-      -o "Dir::Cache=$work/cache"
-      -o "APT::Architecture=$(dpkg --print-architecture)"
-      -o "Acquire::Languages=none")
-echo "fetch-gptel: reading the unstable package lists (mirror from the machine's sources)"
-apt-get "${opts[@]}" -qq update
-mkdir -p "$dest/debs"
-(cd "$dest/debs" && apt-get "${opts[@]}" -qq download $pkgs)
-for deb in "$dest"/debs/*.deb; do
-  dpkg -x "$deb" "$dest/root"
+mkdir -p "$dest/debs" "$dest/root"
+# shellcheck disable=SC2086 # one word per package
+(cd "$dest/debs" && apt-get "${apt_opts[@]}" -qq download $missing)
+for p in $missing; do
+  for deb in "$dest"/debs/"${p}"_*.deb; do
+    dpkg -x "$deb" "$dest/root"
+  done
 done
-touch "$dest/.done"
-echo "fetch-gptel: unpacked $(ls "$dest"/debs | tr '\n' ' ')into $dest/root"
+echo "fetch-gptel: unpacked$missing into $dest/root"

@@ -60,7 +60,7 @@
                      when (and (file-directory-p dir)
                                (not (equal (file-name-as-directory dir) gptel-dir))
                                (string-match-p
-                                "\\`\\(?:compat\\|transient\\|cond-let\\)\\(?:-[0-9.]+\\)?\\'"
+                                "\\`\\(?:compat\\|transient\\|cond-let\\|llama\\)\\(?:-[0-9.]+\\)?\\'"
                                 name))
                      collect dir
                      and when (file-directory-p (expand-file-name "lisp" dir))
