@@ -331,30 +331,27 @@ fn known_disagreements_still_disagree() {
 }
 
 /// `make fuzz`: random seeds for FUZZ_SECONDS (default 300); every family of
-/// disagreement found, counted, with its first line shrunk.
+/// disagreement found, counted, with its first lines (FUZZ_EXAMPLES, default 2) shrunk.
 #[test]
-#[ignore = "run by `make fuzz` (FUZZ_SECONDS, FUZZ_SEED)"]
+#[ignore = "run by `make fuzz` (FUZZ_SECONDS, FUZZ_SEED, FUZZ_EXAMPLES)"]
 fn fuzz() {
-    let secs: u64 = std::env::var("FUZZ_SECONDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let seed0: u64 = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        });
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let secs = env("FUZZ_SECONDS").unwrap_or(300);
+    let examples = env("FUZZ_EXAMPLES").unwrap_or(2) as usize;
+    let seed0 = env("FUZZ_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64
+    });
     let start = Instant::now();
     let deadline = start + Duration::from_secs(secs);
     let batch = 1000u64;
     let mut lines = 0u64;
     let mut next = seed0;
-    // family (or a description of a new disagreement) -> (count, first instance)
-    let mut groups: BTreeMap<String, (usize, Checked, Finding)> = BTreeMap::new();
+    // family (or a description of a new disagreement) -> (count, first instances)
+    type Group = (usize, Vec<(Checked, Finding)>);
+    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     while Instant::now() < deadline {
         let results = oracle::check_seeds(next..next + batch, reading);
         next += batch;
@@ -374,10 +371,11 @@ fn fuzz() {
                         )
                     }
                 };
-                groups
-                    .entry(key)
-                    .and_modify(|e| e.0 += 1)
-                    .or_insert_with(|| (1, c.clone(), f.clone()));
+                let g = groups.entry(key).or_default();
+                g.0 += 1;
+                if g.1.len() < examples && g.1.iter().all(|(o, _)| o.gen.line != c.gen.line) {
+                    g.1.push((c.clone(), f.clone()));
+                }
             }
         }
     }
@@ -388,29 +386,36 @@ fn fuzz() {
         lines as f64 / ran.as_secs_f64(),
         groups.len()
     );
-    for (key, (count, c, f)) in &groups {
-        // Shrink while a disagreement of the same kind, certainty and family remains.
-        let (kind, certain) = (f.kind, f.certain);
-        let fam = family(f, c).map(|k| k.name);
-        let keep = |g: &Finding, cc: &Checked| {
-            g.kind == kind && (g.certain || !certain) && family(g, cc).map(|k| k.name) == fam
-        };
-        let small = oracle::shrink(c, reading, &keep);
-        println!(
-            "== {key}: {count} disagreements; shrunk from {} to {} bytes:",
-            c.gen.line.len(),
-            small.gen.line.len()
-        );
+    for (key, (count, firsts)) in &groups {
+        println!("== {key}: {count} disagreements");
         if let Some(k) = KNOWN.iter().find(|k| key == &format!("known {}", k.name)) {
             println!("{}", k.what);
         }
-        println!("{}", explain(&small));
+        let mut shown = Vec::new();
+        for (c, f) in firsts {
+            // Shrink while a disagreement of the same kind, certainty and family remains.
+            let (kind, certain) = (f.kind, f.certain);
+            let fam = family(f, c).map(|k| k.name);
+            let keep = |g: &Finding, cc: &Checked| {
+                g.kind == kind && (g.certain || !certain) && family(g, cc).map(|k| k.name) == fam
+            };
+            let budget = Instant::now() + Duration::from_secs(30);
+            let small = oracle::shrink(c, reading, &keep, budget);
+            if shown.contains(&small.gen.line) {
+                continue;
+            }
+            shown.push(small.gen.line.clone());
+            println!(
+                "-- shrunk from {} to {} bytes:",
+                c.gen.line.len(),
+                small.gen.line.len()
+            );
+            println!("{}", explain(&small));
+        }
     }
     println!("total time {:.0} s", start.elapsed().as_secs_f64());
 }
 
-/// Debugging: `LINE='...' cargo test --release --test bash_oracle -- --ignored explain_line
-/// --nocapture` prints what bash ran and what the reading says.
 /// Analysis aid: `N=5000 DUMP=/tmp/d.tsv cargo test --release --test bash_oracle --
 /// --ignored dump_findings` writes every disagreement of seeds 0..N as a TSV line (kind,
 /// certain, tags of the command, tags of the line, finding, read as a whole, line, family).
@@ -445,10 +450,14 @@ fn dump_findings() {
     std::fs::write(path, out).unwrap();
 }
 
+/// Debugging: `LINE='...' cargo test --release --test bash_oracle -- --ignored explain_line
+/// --nocapture` prints what bash ran and what the reading says (DETERMINED=1: every
+/// command in the line runs, so a reading command bash did not run is an over-report).
 #[test]
 #[ignore = "debugging aid: set LINE"]
 fn explain_line() {
     let line = std::env::var("LINE").expect("set LINE to the command line to explain");
-    let results = oracle::check(vec![oracle::plain(&line, true)], reading);
+    let determined = std::env::var("DETERMINED").is_ok_and(|v| v == "1");
+    let results = oracle::check(vec![oracle::plain(&line, determined)], reading);
     println!("{}", explain(&results[0]));
 }

@@ -1013,14 +1013,19 @@ pub fn plain(line: &str, determined: bool) -> Generated {
 }
 
 /// Shrink C while KEEP holds of some finding: lower and delete choices of its tape and
-/// generate again, in batches run together, until nothing smaller keeps the finding.
+/// generate again, in batches run together, until nothing smaller keeps the finding (or
+/// DEADLINE passes).
 pub fn shrink(
     c: &Checked,
     read: fn(&str) -> Reading,
     keep: &dyn Fn(&Finding, &Checked) -> bool,
+    deadline: std::time::Instant,
 ) -> Checked {
     let mut best = c.clone();
     for _round in 0..40 {
+        if std::time::Instant::now() > deadline {
+            break;
+        }
         let ch = &best.gen.choices;
         let mut cands: Vec<Vec<u32>> = Vec::new();
         // Cut the tail, delete blocks, zero and lower single choices.
