@@ -11,13 +11,38 @@
 //! - `tests/oracle/mod.rs`: the sandbox, the comparison rules ([`oracle::compare`]) and
 //!   the shrinker.
 //!
-//! The comparison, in short (the rules and their reasons are in `compare` and `Pat`):
-//! - soundness: every program bash ran must be one the reading has, with the same words
-//!   (`argv[0]` by basename; a wrapper's own run matches the written words of the command
-//!   it wraps; a reading word holding an expansion matches whatever bash made of it);
-//! - exactness: a line the reading calls certain must run nothing else (soundness), run
-//!   no file the reading does not show, and every reading command that bash did not run
-//!   must be one the line could skip (a comment or quoted text never can).
+//! # The comparison (details in `oracle::compare` and `oracle::Pat`)
+//!
+//! Soundness, on every line: every program bash ran must be one the reading has.
+//! - An exec matches a reading command when its words match the command's `argv`
+//!   (`argv[0]` compared by basename: `/usr/local/bin/rm` is `rm`). The exec of a wrapper
+//!   (`env`, `nohup`, `timeout`, `sudo`, `bash -c`...) matches a run of the command's
+//!   `written` words starting at that wrapper: `nohup sudo rm x` is one reading command
+//!   (argv `rm x`, written `nohup sudo rm x`) and three execs. A program bash ran under
+//!   `sudo`/`doas` (the stand-in marks everything below it) must match a command the
+//!   reading calls privileged.
+//! - Words the reading keeps as written (`$x`, `${x:-y}`, `$(cmd)`, backquotes, `$((..))`,
+//!   globs, `~`, `{}`, `<(...)`) cannot be compared with what bash made of them, which
+//!   nobody can know statically. Such a word is a pattern: each expansion matches any
+//!   text, the rest must be equal, and it may stand for several exec words (field
+//!   splitting, globs: they are compared joined by one blank) or none when it has no
+//!   literal part (`$e` empty). A reading word from quoted text looks the same (`'$x'`
+//!   unquoted is `$x`), so the rule can only be lenient: it hides a misread expansion,
+//!   never invents a difference. Behind `xargs` the exec may have more words at the end.
+//!   Every other word must be equal byte for byte.
+//! - `fromfile` (the commands of `rc.sh`, which no reading can see) is left out, except
+//!   that a certain line must not run it unless the reading shows the file being run.
+//!
+//! Exactness, on a line the reading calls certain: soundness (any miss is an allow
+//! bypass), and no program the reading invents. Control flow makes the second half
+//! checkable only where the line leaves no choice: the generator marks every command it
+//! writes `Must` (runs whatever happens), `Maybe` (`a || b` with `a` succeeding, an
+//! `if` branch, `${x:+...}`: bash decides) or `Data` (a comment, quoted text, a quoted
+//! here-document body). A reading command bash did not run is an over-report when it is
+//! `Data`, or when it has no id and the whole line is determined (no `Maybe` at all).
+//! Stand-ins exit 0 (`nope`, `false` exit 1) and print nothing, so the generator knows
+//! the status of what it writes. The generator is checked too: a `Must` command that did
+//! not run, a `Data` one that did, or a syntax error is a `Model` failure.
 //!
 //! The current reading has known bugs: [`KNOWN`] lists them by family, each with a
 //! minimal line that shows it. `generated_lines_agree_with_bash` fails on any
@@ -160,10 +185,22 @@ const KNOWN: &[Known] = &[
         example: "bash -c '(( 1 + 2 ))'",
         kind: Kind::Missed,
         covers: |f, c| {
+            // The string after `-c` is in no reading command's written words.
+            let string = f.words.iter().skip_while(|w| !(w.starts_with('-') && w.ends_with('c'))).nth(1);
             f.kind == Kind::Missed
                 && f.words.iter().any(|w| w == "bash" || w == "sh")
-                && !c.reading.commands.iter().any(|r| r.written.last() == f.words.last())
+                && string.is_some_and(|s| !c.reading.commands.iter().any(|r| r.written.contains(s)))
         },
+    },
+    Known {
+        name: "code-in-variable",
+        what: "`PS4='$(cmd)'; set -x`, `PATH=...`, `BASH_ENV=...` and the like: the value \
+               of a variable bash reads as code or as a place to find programs. The reading \
+               marks the command opaque (never allowed), but a deny rule does not see the \
+               command in the value. Soundness (deny rules), minor.",
+        example: "PS4='$(rm _1)'; set -x; ls _2",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && !f.certain && line_has(c, "assign.danger"),
     },
     Known {
         name: "pexp-quotes",
@@ -360,16 +397,11 @@ fn fuzz() {
             for f in &c.findings {
                 let key = match family(f, &c) {
                     Some(k) if f.kind != Kind::Model => format!("known {}", k.name),
-                    _ => {
-                        let tags: Vec<&str> =
-                            f.tags.iter().copied().filter(|t| t.contains('.')).collect();
-                        format!(
-                            "NEW {:?}{} [{}]",
-                            f.kind,
-                            if f.certain { " (certain)" } else { "" },
-                            tags.join(" ")
-                        )
-                    }
+                    _ => format!(
+                        "NEW {:?}{}",
+                        f.kind,
+                        if f.certain { " (certain)" } else { "" }
+                    ),
                 };
                 let g = groups.entry(key).or_default();
                 g.0 += 1;

@@ -521,6 +521,14 @@ fn id_of(words: &[String]) -> Option<usize> {
         .find_map(|w| w.strip_prefix('_').and_then(|n| n.parse().ok()))
 }
 
+/// The first id anywhere in WORDS, inside strings too (`bash -c 'ls _3'` has 3).
+fn deep_id(words: &[String]) -> Option<usize> {
+    words.iter().skip(1).find_map(|w| {
+        w.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .find_map(|t| t.strip_prefix('_').and_then(|n| n.parse().ok()))
+    })
+}
+
 /// A reading word compared with the words bash passed.
 ///
 /// The reading keeps expansions as written (`$x`, `${x:-y}`, `$(cmd)`, backquotes, globs,
@@ -550,13 +558,23 @@ fn pattern(w: &str) -> Pat {
         re.push_str(".*");
         *holes += 1;
     };
-    // The index after the bracket that closes the one at I (OPEN, CLOSE), or the end.
+    // The index after the bracket that closes the one at I (OPEN, CLOSE), or the end;
+    // quoted text skipped. For `(`, when more `)` than `(` follow the match (a `case`
+    // pattern's `)` closed it early), the last `)` of the word.
     let close = |i: usize, open: char, close: char| -> usize {
         let mut depth = 0;
         let mut k = i;
+        let mut end = b.len();
         while k < b.len() {
             if b[k] == '\\' {
                 k += 2;
+                continue;
+            }
+            if b[k] == '\'' {
+                k += 1 + b[k + 1..]
+                    .iter()
+                    .position(|&c| c == '\'')
+                    .map_or(b.len(), |p| p + 1);
                 continue;
             }
             if b[k] == open {
@@ -564,12 +582,21 @@ fn pattern(w: &str) -> Pat {
             } else if b[k] == close {
                 depth -= 1;
                 if depth == 0 {
-                    return k + 1;
+                    end = k + 1;
+                    break;
                 }
             }
             k += 1;
         }
-        b.len()
+        if open == '(' && end < b.len() {
+            let rest = &b[end..];
+            let opens = rest.iter().filter(|&&c| c == '(').count();
+            let closes = rest.iter().filter(|&&c| c == ')').count();
+            if closes > opens {
+                end = b.len() - b.iter().rev().position(|&c| c == ')').unwrap();
+            }
+        }
+        end
     };
     while i < b.len() {
         let c = b[i];
@@ -600,6 +627,7 @@ fn pattern(w: &str) -> Pat {
                 hole(&mut re, &mut lit, &mut holes);
                 match b.get(i + 2) {
                     Some('(') | Some('{') => i += 1,
+                    Some(c) if c.is_ascii_digit() || "@*#?-!$".contains(*c) => i += 3,
                     _ => {
                         i += 2;
                         while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == '_') {
@@ -612,16 +640,11 @@ fn pattern(w: &str) -> Pat {
                 hole(&mut re, &mut lit, &mut holes);
                 i += 2;
             }
+            // A backquote: the reading shows a quoted one (`\``) the same, so nothing
+            // tells which pairs with which; the rest of the word is one hole.
             '`' => {
                 hole(&mut re, &mut lit, &mut holes);
-                let mut k = i + 1;
-                while k < b.len() && b[k] != '`' {
-                    if b[k] == '\\' {
-                        k += 1;
-                    }
-                    k += 1;
-                }
-                i = (k + 1).min(b.len());
+                i = b.len();
             }
             '<' | '>' if next == Some('(') => {
                 hole(&mut re, &mut lit, &mut holes);
@@ -825,7 +848,9 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
         }
         // A wrapper the reading lost while it found what the wrapper ran: written inside a
         // string word of a command (`bash -c '...'`), or in a script read from stdin,
-        // where the reading has the command of the same id.
+        // where the reading has the command of the same id (for a shell, the first id in
+        // its string).
+        let deep = deep_id(&e.words);
         let hidden = !matched
             && WRAPPERS.contains(&name)
             && e.words.len() > 1
@@ -834,7 +859,7 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
                     .iter()
                     .skip(1)
                     .any(|w| w.contains(' ') && w.contains(name))
-                    || (id.is_some() && id_of(&c.argv) == id)
+                    || (deep.is_some() && id_of(&c.argv) == deep)
             });
         if hidden {
             found.push(Finding {
