@@ -449,17 +449,15 @@ fn fuzz() {
 }
 
 /// Analysis aid: `N=5000 DUMP=/tmp/d.tsv cargo test --release --test bash_oracle --
-/// --ignored dump_findings` writes every disagreement of seeds 0..N as a TSV line (kind,
+/// --ignored dump_findings` writes every disagreement of seeds START..START+N as a TSV line (kind,
 /// certain, tags of the command, tags of the line, finding, read as a whole, line, family).
 #[test]
 #[ignore = "analysis aid: set DUMP (and N)"]
 fn dump_findings() {
     let path = std::env::var("DUMP").expect("set DUMP to the output file");
-    let n: u64 = std::env::var("N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2500);
-    let res = oracle::check_seeds(0..n, reading);
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let (start, n) = (env("START").unwrap_or(0), env("N").unwrap_or(2500));
+    let res = oracle::check_seeds(start..start + n, reading);
     let mut out = String::new();
     for c in &res {
         for f in &c.findings {

@@ -224,6 +224,8 @@ struct Gen<'t> {
     stdin_script: u32,
     /// Delimiters of the here-documents being generated (outer ones first).
     delims: Vec<String>,
+    /// Inside the command of a `find -exec`.
+    in_find: u32,
     /// bash 5.2 prints a command substitution holding a here-document inside a compound
     /// command back to text and parses it again, not always well: the whole line is
     /// then `Maybe`.
@@ -250,6 +252,7 @@ pub fn generate(tape: &mut Tape) -> Generated {
         in_body: 0,
         stdin_script: 0,
         delims: Vec::new(),
+        in_find: 0,
         downgrade_all: false,
     };
     g.budget = 4 + g.draw(28) as i32;
@@ -616,7 +619,7 @@ impl Gen<'_> {
             }),
             3 => self.with("group", |g| {
                 let body = g.script(m, oneline);
-                let end = if ends_bg(&body) || body.ends_with(';') {
+                let end = if ends_bg(&body) || ends_semi(&body) {
                     " }"
                 } else {
                     "; }"
@@ -709,14 +712,20 @@ impl Gen<'_> {
             s.push_str(&a);
             s.push(' ');
         }
-        let (words, ok) = self.program_words(m);
-        s.push_str(&words);
+        // Redirections first (written after the words): one whose target is built by
+        // an expansion may fail, and then the command does not run.
+        let mut redirs = String::new();
+        let mut risky = false;
         for _ in 0..self.pick_rec(&[6, 3, 1]) {
-            s.push(' ');
+            redirs.push(' ');
             let r = self.redirect(m);
-            s.push_str(&r);
+            risky |= r.starts_with("> \"o");
+            redirs.push_str(&r);
         }
-        (s, Some(ok))
+        let (words, ok) = self.program_words(m.and(!risky));
+        s.push_str(&words);
+        s.push_str(&redirs);
+        (s, if risky { None } else { Some(ok) })
     }
 
     fn assignment_word(&mut self, m: Mode, alone: bool) -> String {
@@ -735,6 +744,11 @@ impl Gen<'_> {
                 format!("{var}={w}")
             }),
             3 => self.with("array", |g| {
+                if g.in_sub > 0 {
+                    // bash 5.2 prints a command substitution back to text and parses it
+                    // again; its printer loses quoting in array elements.
+                    g.downgrade_all = true;
+                }
                 let a = g.word(m);
                 let b = g.word(m);
                 format!("{var}=({a} {b})")
@@ -786,7 +800,9 @@ impl Gen<'_> {
                 (format!("echo {w}"), None)
             }
             1 => {
-                let d = self.one(&["/", "..", "/tmp", "."]);
+                // Directories that are the work directory: elsewhere the relative
+                // redirections and `rc.sh` of later commands would fail.
+                let d = self.one(&[".", "~", "\"$HOME\"", "-- ."]);
                 (format!("cd {d}"), Some(true))
             }
             2 => self.with("assign.printf-v", |g| {
@@ -856,7 +872,7 @@ impl Gen<'_> {
                     format!("echo \"{}\"", escape_dq(&f))
                 };
                 self.tag("data");
-                (t, Some(true))
+                (t, None)
             }
         }
     }
@@ -892,7 +908,8 @@ impl Gen<'_> {
     }
 
     fn for_cmd(&mut self, m: Mode, oneline: bool) -> (String, Option<bool>) {
-        let var = self.one(&["x", "y", "i"]);
+        // Not `i`, the variable of C-style loops (bash evaluates its value as code).
+        let var = self.one(&["x", "y"]);
         if self.draw(4) == 0 {
             self.tag("arith");
             let sep = self.sep("", oneline);
@@ -1102,6 +1119,8 @@ impl Gen<'_> {
         let inner_mode = m.and(sure);
         // xargs reads stdin itself and gives its command /dev/null.
         let reads_stdin = parts.iter().any(|p| p.starts_with("xargs"));
+        let finds = parts.iter().any(|p| p.starts_with("find"));
+        self.in_find += finds as u32;
         let (last, ok) = if self.draw(5) == 0 {
             let inner_mode = inner_mode.and(!reads_stdin);
             let (t, st) = self.shell_c(inner_mode);
@@ -1110,6 +1129,7 @@ impl Gen<'_> {
             let (w, ok) = self.program_words(inner_mode);
             (w, Some(ok))
         };
+        self.in_find -= finds as u32;
         for _ in &tags {
             self.tags.pop();
         }
@@ -1149,7 +1169,9 @@ impl Gen<'_> {
                     " -i PATH=/usr/local/bin",
                     " -C ..",
                 ]);
-                (format!("env{o}"), true, true, "wrap.env", false)
+                // In another directory, relative redirections of the command may fail.
+                let moved = o.contains('C') || o.contains("chdir");
+                (format!("env{o}"), !moved, !moved, "wrap.env", false)
             }
             1 => {
                 let o = self.one(&[
@@ -1231,7 +1253,13 @@ impl Gen<'_> {
                 // `exec -c`: an empty environment, so a wrapper below it finds real
                 // programs on the default PATH.
                 let o = self.one(&["", " -a foo", " -c", " -l"]);
-                (format!("exec{o}"), o != " -c", true, "wrap.exec", false)
+                (
+                    format!("exec{o}"),
+                    o != " -c",
+                    o != " -c",
+                    "wrap.exec",
+                    false,
+                )
             }
             12 => ("taskset -c 0".into(), false, false, "wrap.taskset", false),
             13 => ("flock /tmp/l".into(), true, true, "wrap.flock", false),
@@ -1414,7 +1442,7 @@ impl Gen<'_> {
             } else {
                 ""
             };
-            let line = self.heredoc_line(m, quoted, shell_body, &base);
+            let line = self.heredoc_line(quoted, shell_body, &base);
             body.push_str(tabs);
             body.push_str(&line);
             body.push('\n');
@@ -1488,20 +1516,13 @@ impl Gen<'_> {
     }
 
     /// One line of a here-document body.
-    fn heredoc_line(
-        &mut self,
-        m: Mode,
-        quoted: bool,
-        shell_body: Option<Mode>,
-        delim: &str,
-    ) -> String {
+    fn heredoc_line(&mut self, quoted: bool, shell_body: Option<Mode>, delim: &str) -> String {
         if let Some(sm) = shell_body {
             // A command line for the shell reading the body.
             let (w, _) = self.program_words(if quoted { sm } else { Mode::Maybe });
             return w;
         }
         let expands = !quoted;
-        let sub_mode = m;
         let line = match self.pick(&[4, 3, 3, 2, 2, 2, 2, 2, 1]) {
             0 => self
                 .one(&[
@@ -1517,8 +1538,12 @@ impl Gen<'_> {
             1 => self.fake_in_body(quoted),
             2 => {
                 if expands {
+                    // The body's backslash-newlines are joined inside the substitution
+                    // too: what runs is not quite what was written.
                     self.tag("cmdsub");
-                    let c = self.stream(|g| g.script(sub_mode, true));
+                    self.data_as_maybe += 1;
+                    let c = self.stream(|g| g.script(Mode::Maybe, true));
+                    self.data_as_maybe -= 1;
                     format!("x {} y", dollar_paren(&c))
                 } else {
                     self.fake_in_body(quoted)
@@ -1623,7 +1648,16 @@ impl Gen<'_> {
             1,  // $"..."
         ];
         match self.pick_rec(&w) {
-            0 => self.one(ARGS).replace(' ', "\\ "),
+            0 => {
+                let a = self.one(ARGS);
+                // Under find -exec, `{}` is replaced and `{} +` would end the command.
+                let a = if self.in_find > 0 && a == "{}" {
+                    "a"
+                } else {
+                    a
+                };
+                a.replace(' ', "\\ ")
+            }
             1 => self.with("sq", |g| {
                 let inner = match g.draw(4) {
                     0 => g
@@ -1651,7 +1685,12 @@ impl Gen<'_> {
                     "\\;", "\\|", "\\&", "\\$", "\\ ", "\\'", "\\\"", "\\#", "\\(", "\\`", "\\\\",
                     "\\a",
                 ]);
-                c.to_string()
+                // Under find -exec a `;` word would end the command early.
+                if c == "\\;" && self.in_find > 0 {
+                    "\\|".into()
+                } else {
+                    c.to_string()
+                }
             }
             5 => {
                 self.tag("cont");
@@ -1730,6 +1769,16 @@ impl Gen<'_> {
         }
     }
 
+    /// Backquotes inside double quotes or an operand: quotes and backslashes in them are
+    /// processed once more in ways the generator does not model, so what is in them is
+    /// `Maybe`.
+    fn murky_backtick(&mut self) -> String {
+        self.data_as_maybe += 1;
+        let c = self.stream(|g| g.script(Mode::Maybe, true));
+        self.data_as_maybe -= 1;
+        format!("`{}`", backtick_escape(&c))
+    }
+
     /// `$(...)`, sometimes with a comment or odd spacing.
     fn cmdsub(&mut self, m: Mode) -> String {
         self.tag("cmdsub");
@@ -1787,10 +1836,7 @@ impl Gen<'_> {
                     dollar_paren(&c)
                 }),
                 3 => self.with("pexp", |g| g.param_exp(m, true)),
-                4 => self.with("backtick", |g| {
-                    let c = g.stream(|g| g.script(m, true));
-                    format!("`{}`", backtick_escape(&c))
-                }),
+                4 => self.with("backtick", |g| g.murky_backtick()),
                 5 => {
                     // Escaped: data.
                     let f = self.fake();
@@ -1945,16 +1991,15 @@ impl Gen<'_> {
                         let c = g.dq_content(m);
                         format!("\"{c}\"")
                     }),
-                    4 => self.with("backtick", |g| {
-                        let c = g.stream(|g| g.script(m, true));
-                        format!("`{}`", backtick_escape(&c))
-                    }),
+                    4 => self.with("backtick", |g| g.murky_backtick()),
                     5 => self.with("pexp.nested", |g| g.param_exp(m, in_dq)),
                     _ => {
                         let c = self.one(&["\\}", "\\'", "\\\"", "}", "'x'"]);
                         if c == "}" {
-                            // Ends the expansion early: what follows is not an operand.
+                            // Ends the expansion early: what follows is not an operand,
+                            // and its quotes pair up differently.
                             self.tag("unsure");
+                            self.downgrade_all = true;
                         }
                         if c == "\\'" && in_dq {
                             self.tag("unsure");
@@ -1975,6 +2020,11 @@ impl Gen<'_> {
 /// 'single quoted'.
 pub fn sq(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// TEXT ends with a `;` that ends a command (not `\;`, find's terminator).
+fn ends_semi(text: &str) -> bool {
+    text.ends_with(';') && !text.ends_with("\\;")
 }
 
 /// TEXT ends with the `&` of a background job (not `\&`).

@@ -559,7 +559,7 @@ fn pattern(w: &str) -> Pat {
         *holes += 1;
     };
     // The index after the bracket that closes the one at I (OPEN, CLOSE), or the end;
-    // quoted text skipped. For `(`, when more `)` than `(` follow the match (a `case`
+    // quoted text (kept as written inside an expansion) skipped. For `(`, when more `)` than `(` follow the match (a `case`
     // pattern's `)` closed it early), the last `)` of the word.
     let close = |i: usize, open: char, close: char| -> usize {
         let mut depth = 0;
@@ -570,10 +570,11 @@ fn pattern(w: &str) -> Pat {
                 k += 2;
                 continue;
             }
-            if b[k] == '\'' {
+            if b[k] == '\'' || b[k] == '"' {
+                let q = b[k];
                 k += 1 + b[k + 1..]
                     .iter()
-                    .position(|&c| c == '\'')
+                    .position(|&c| c == q)
                     .map_or(b.len(), |p| p + 1);
                 continue;
             }
@@ -627,7 +628,8 @@ fn pattern(w: &str) -> Pat {
                 hole(&mut re, &mut lit, &mut holes);
                 match b.get(i + 2) {
                     Some('(') | Some('{') => i += 1,
-                    Some(c) if c.is_ascii_digit() || "@*#?-!$".contains(*c) => i += 3,
+                    Some(c) if c.is_ascii_digit() || "@*#?-!".contains(*c) => i += 3,
+                    Some('$') => i += 2,
                     _ => {
                         i += 2;
                         while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == '_') {
@@ -799,8 +801,13 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
             _ => g.tags.clone(),
         }
     };
-    let appends =
-        |c: &ReadCommand, upto: usize| c.written.iter().take(upto).any(|w| basename(w) == "xargs");
+    // xargs adds its input at the end (also one written inside a `bash -c` string).
+    let appends = |c: &ReadCommand, upto: usize| {
+        c.written
+            .iter()
+            .take(upto)
+            .any(|w| basename(w) == "xargs" || w.contains("xargs "))
+    };
     for e in &out.execs {
         let name = e.words[0].as_str();
         let id = id_of(&e.words);
@@ -931,8 +938,9 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
             });
         }
     }
-    // The generator's own claims.
-    if !out.incomplete {
+    // The generator's own claims (not on a line whose command substitution bash failed
+    // to parse again, see below).
+    if !out.incomplete && !out.stderr.contains("command substitution: line") {
         let ran: BTreeSet<usize> = out
             .execs
             .iter()
@@ -963,7 +971,23 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
                 });
             }
         }
-        if out.stderr.contains("syntax error") && !g.tags.contains("unsure") && !g.ids.is_empty() {
+        // bash's own parse errors only (not `test: syntax error` or arithmetic ones, which
+        // are run-time statuses), and not in a command substitution (bash 5.2 prints a
+        // substitution back to text and parses it again; its printer has bugs the
+        // generator does not model) or in dash's strings.
+        let parse_error = |l: &str| {
+            (l.contains("syntax error near unexpected token")
+                || l.contains("syntax error: unexpected end of file")
+                || l.contains("unexpected EOF while looking for matching"))
+                && !l.contains("command substitution")
+        };
+        let reprinted = out.stderr.contains("command substitution: line");
+        if out.stderr.lines().any(parse_error)
+            && !reprinted
+            && !g.tags.contains("unsure")
+            && !g.tags.contains("shell-c.sh")
+            && !g.ids.is_empty()
+        {
             found.push(Finding {
                 kind: Kind::Model,
                 certain: r.certain,
@@ -971,10 +995,7 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
                 tags: g.tags.clone(),
                 note: format!(
                     "bash: {}",
-                    out.stderr
-                        .lines()
-                        .find(|l| l.contains("syntax error"))
-                        .unwrap_or("")
+                    out.stderr.lines().find(|l| parse_error(l)).unwrap_or("")
                 ),
             });
         }
