@@ -1119,7 +1119,10 @@ impl Gen<'_> {
         let inner_mode = m.and(sure);
         // xargs reads stdin itself and gives its command /dev/null.
         let reads_stdin = parts.iter().any(|p| p.starts_with("xargs"));
+        // Under find -exec: a word `;` or `{} +` of the command ends it early, and quotes
+        // and expansions can make one; the generator claims nothing there.
         let finds = parts.iter().any(|p| p.starts_with("find"));
+        let inner_mode = inner_mode.and(!finds);
         self.in_find += finds as u32;
         let (last, ok) = if self.draw(5) == 0 {
             let inner_mode = inner_mode.and(!reads_stdin);
