@@ -616,9 +616,21 @@ impl Builder {
                 self.needed_args.insert(name.to_string());
             }
         }
+        // What path rules also read: glob patterns, diffs, the directory a
+        // command runs in.
+        if self.uses_default_path_keys || self.uses_default_command_keys {
+            let (flag, text) = path::DIFF_KEYS;
+            let extra = path::DEFAULT_GLOB_KEYS
+                .iter()
+                .chain(path::DEFAULT_WORKDIR_KEYS)
+                .chain([&flag, &text]);
+            self.needed_args.extend(extra.map(|k| k.to_string()));
+        }
         if self.uses_default_command_keys {
             self.needed_args
                 .extend(self.default_command_keys.iter().cloned());
+            self.needed_args
+                .extend(path::DEFAULT_ENV_KEYS.iter().map(|k| k.to_string()));
         }
         let mut arg_index = HashMap::new();
         for (pos, (key, b)) in self.args.into_iter().enumerate() {

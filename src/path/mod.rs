@@ -133,6 +133,13 @@ pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script", "shell_c
 /// paths, expanded against the `path` argument, for deny-side rules only.
 pub const DEFAULT_GLOB_KEYS: &[&str] = &["pattern", "glob", "include"];
 
+/// Argument names that set a command's environment: a command with one is unreadable.
+pub const DEFAULT_ENV_KEYS: &[&str] = &["env", "environment", "env_vars"];
+
+/// The arguments of an edit given as a unified diff (gptel-agent's `Edit`: `diff` true,
+/// the diff in `new_str`), whose `---`/`+++` lines name the files it changes.
+pub const DIFF_KEYS: (&str, &str) = ("diff", "new_str");
+
 /// Argument names that name the directory a command runs in.
 pub const DEFAULT_WORKDIR_KEYS: &[&str] = &[
     "working_directory",

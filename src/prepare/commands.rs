@@ -66,17 +66,9 @@ impl Prepared<'_> {
                 match value {
                     Arg::Null => continue,
                     Arg::Str(s) => {
-                        let main = shell::parse(s);
-                        // A certain reading is exact: it needs no second look.
-                        let second = if main.uncertain.is_some() {
-                            shell::second_looks(s, &main)
-                        } else {
-                            Vec::new()
-                        };
+                        let (main, second) = shell::read_for_rules(s);
                         lines.push((main, false));
-                        for region in second {
-                            lines.push((shell::parse(&region), true));
-                        }
+                        lines.extend(second.into_iter().map(|l| (l, true)));
                     }
                     Arg::Invalid(s) => {
                         let mut line = shell::parse(s);
@@ -169,7 +161,7 @@ impl Prepared<'_> {
     /// (`PATH`, `LD_*`, `BASH_ENV` and the like), if it does.
     fn env_problem(&self) -> Option<(String, bool)> {
         let mut worst: Option<(String, bool)> = None;
-        for key in ["env", "environment", "env_vars"] {
+        for key in crate::path::DEFAULT_ENV_KEYS {
             let names: Vec<String> = match self.call.arg(key) {
                 None | Some(Arg::Null) => continue,
                 Some(Arg::Map(pairs)) => pairs.iter().map(|(k, _)| k.clone()).collect(),

@@ -307,9 +307,10 @@ impl Prepared<'_> {
     /// its `---` and `+++` names, with and without an `a/`/`b/` prefix,
     /// relative to the `path` argument (the directory `patch` runs in).
     fn diff_paths(&self, out: &mut Vec<PathCand>) {
-        let is_diff = matches!(self.call.arg("diff"), Some(Arg::Bool(true)))
-            || matches!(self.call.arg("diff"), Some(Arg::Str(s)) if s == "true");
-        let Some(Arg::Str(text)) = self.call.arg("new_str").filter(|_| is_diff) else {
+        let (flag, text_key) = path::DIFF_KEYS;
+        let is_diff = matches!(self.call.arg(flag), Some(Arg::Bool(true)))
+            || matches!(self.call.arg(flag), Some(Arg::Str(s)) if s == "true");
+        let Some(Arg::Str(text)) = self.call.arg(text_key).filter(|_| is_diff) else {
             return;
         };
         let base = match self.call.arg("path") {
