@@ -57,23 +57,33 @@ use oracle::{Checked, Finding, Kind, ReadCommand, Reading};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The reading under test: the one seam between this test and the project: the
-/// commands of `shell::parse`, certain when an allow rule may allow the line
-/// (`CommandLine::is_certain`: every construct in the certain subset, no bound reached).
+/// The reading under test: the one seam between this test and the project. What the
+/// rules see (`shell::read_for_rules`): the line's commands, certain when an allow rule
+/// may allow the line (`CommandLine::is_certain`: every construct in the certain subset,
+/// no bound reached), and the commands of its second looks, which deny rules see too.
 fn reading(line: &str) -> Reading {
-    let parsed = gptel_rust_hooks::shell::parse(line);
+    let (parsed, second) = gptel_rust_hooks::shell::read_for_rules(line);
+    let command = |c: gptel_rust_hooks::shell::SimpleCommand, second_look: bool| ReadCommand {
+        argv: c.argv,
+        written: c.written,
+        forms: c.forms,
+        privileged: c.privileged,
+        opaque: c.opaque.is_some(),
+        second_look,
+    };
     Reading {
         certain: parsed.is_certain(),
         readable: parsed.opaque.is_none(),
         commands: parsed
             .commands
             .into_iter()
-            .map(|c| ReadCommand {
-                argv: c.argv,
-                written: c.written,
-                privileged: c.privileged,
-                opaque: c.opaque.is_some(),
-            })
+            .map(|c| command(c, false))
+            .chain(
+                second
+                    .into_iter()
+                    .flat_map(|l| l.commands)
+                    .map(|c| command(c, true)),
+            )
             .collect(),
     }
 }
@@ -122,18 +132,19 @@ const KNOWN: &[Known] = &[
                script on a shell's stdin) gets no command of its own: `bash -c 'nohup ls'` is read \
                as `ls` written `bash -c 'nohup ls'`, so a rule for `nohup`, `env` or `sudo` as \
                written does not match. Soundness (deny rules on the wrapper).",
-        example: "bash -c 'nohup ls _1'",
+        example: "if echo @; then sudo -E m\\\nv _1 +x{a,$(case x{} in *) cp _2;;\nesac)}\nchmod _3; make _4; fi\nr''m _5",
         kind: Kind::HiddenWrapper,
         covers: |f, _| f.kind == Kind::HiddenWrapper,
     },
     Known {
-        name: "option-runs-file",
-        what: "`bash --rcfile F -i -c CMD`, `--init-file`, `BASH_ENV=F bash -c CMD`, \
-               `ENV=F sh -i -c CMD` run F first; the line is certain and reads as CMD only. \
-               Exactness (an allow rule for CMD allows running F).",
-        example: "bash --rcfile rc.sh -i -c 'ls _1'",
-        kind: Kind::CertainRunsFile,
-        covers: |f, _| f.kind == Kind::CertainRunsFile,
+        name: "heredoc-line",
+        what: "A here-document operator followed by more on its line (`cat <<E | $(echo ls) x`), \
+               several documents on one command, a delimiter near-miss (`E ` or `E\\r`), a \
+               document left open at the end: the reading misplaces the body and loses or invents \
+               commands. Soundness and exactness.",
+        example: "bash <<X_1\nprog1 _1 --\nX_1\r\n$'\\x63url' _3\n",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "heredoc"),
     },
     Known {
         name: "dynamic-name-behind-wrapper",
@@ -153,32 +164,6 @@ const KNOWN: &[Known] = &[
                         && id.is_some_and(|id| r.argv.contains(id))
                 })
         },
-    },
-    Known {
-        name: "heredoc-continuation",
-        what: "In an unquoted here-document bash joins backslash-newline before it expands and \
-               before it looks for the delimiter: `$\\` newline `(cmd)` runs cmd, a delimiter split \
-               by `\\`-newline ends the document early, a body line ending in `\\` swallows the \
-               next. The reading misses the commands, often on a line it calls certain. \
-               Soundness and exactness.",
-        example: "cat _1 <<E\n$\\\n(rm _2)\nE\n",
-        kind: Kind::Missed,
-        covers: |f, c| {
-            misread(f)
-                && (line_has(c, "heredoc.cont-body")
-                    || line_has(c, "heredoc.cont-delim")
-                    || line_has(c, "heredoc.dollar-cont"))
-        },
-    },
-    Known {
-        name: "heredoc-line",
-        what: "A here-document operator followed by more on its line (`cat <<E | $(echo ls) x`), \
-               several documents on one command, a delimiter near-miss (`E ` or `E\\r`), a \
-               document left open at the end: the reading misplaces the body and loses or invents \
-               commands. Soundness and exactness.",
-        example: "ls _1 <<E |& $(echo ls) _2\ntext\nE\n",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && line_has(c, "heredoc"),
     },
     Known {
         name: "shell-string-without-command",
@@ -207,33 +192,6 @@ const KNOWN: &[Known] = &[
         covers: |f, _| f.kind == Kind::Missed && f.words.len() == 2 && f.words[0] == "prog3" && f.words[1] == "ps4",
     },
     Known {
-        name: "pexp-quotes",
-        what: "Inside double quotes, the single quotes in `${x:-'...'}` (and `=`, `:=`, `:+`, `-`...) \
-               are ordinary characters: a `$(...)` or backquote between them runs. The reading \
-               takes them as quotes. Soundness and exactness.",
-        example: "ls _1 \"a${u='`ls _2`'}\"",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && (line_has(c, "pexp.dq-sq") || line_has(c, "pexp.sq")),
-    },
-    Known {
-        name: "comment-in-substitution",
-        what: "A comment inside `$(...)` ending in `\\`: bash ends the comment at the newline, \
-               the reading joins the next line into it (and `$( # ...` comments, quotes or `$(` in \
-               comments). The command on the next line is missed, on a certain line. Soundness \
-               and exactness.",
-        example: "ls _1 a $(ls _2  #  ls _3 \\\nls _4)",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && (line_has(c, "comment.junk") || line_has(c, "comment.cmdsub")),
-    },
-    Known {
-        name: "procsub-word",
-        what: "A process substitution joined to more text (`<(cmd)x`) is one word for bash \
-               (`/dev/fd/63x`); the reading splits it in two. Exactness (words).",
-        example: "ls _1 <(ls _2)a",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && line_has(c, "procsub"),
-    },
-    Known {
         name: "brace-expansion",
         what: "Brace expansion of odd forms (`{a,b{}`, an unclosed `{a,b` next to `{}`): bash \
                leaves the word as it is, the reading expands it. Exactness (words).",
@@ -258,18 +216,41 @@ const KNOWN: &[Known] = &[
         covers: |f, c| misread(f) && line_has(c, "locale-dq"),
     },
     Known {
+        name: "procsub-word",
+        what: "A process substitution joined to more text (`<(cmd)x`) is one word for bash \
+               (`/dev/fd/63x`); the reading splits it in two. Exactness (words).",
+        example: "ls _1 ${u:-a} <(ls _2)a",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "procsub"),
+    },
+    Known {
+        name: "comment-in-substitution",
+        what: "A comment inside `$(...)` ending in `\\`: bash ends the comment at the newline, \
+               the reading joins the next line into it (and `$( # ...` comments, quotes or `$(` in \
+               comments). The command on the next line is missed, on a certain line. Soundness \
+               and exactness.",
+        example: "(( 1 ? 2 : 3 )) | sudo -n ls _1 $( # mv _2 )\n'grep' _3 2>&1 >> log\n)",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && (line_has(c, "comment.junk") || line_has(c, "comment.cmdsub")),
+    },
+    Known {
         name: "unparsed-valid-bash",
         what: "brush-parser rejects lines bash runs (a comment inside `$(`, a `case` inside `$(` in \
                double quotes or a brace expansion, `$\"...\"`...): the line is never allowed (an \
                over-block), and the commands guessed from its text for deny rules miss some \
                (`ls 3>out` guessed as `ls 3`). Soundness (deny rules).",
-        example: "ls _1 3>out\nls _2 $( # c )\n)",
+        example: "\"cat\" _1 $( # `make _3` )\nprog2 _4 4>/dev/null |& rm _5\n) <<e-f;git _6\nv=${u//a b/a b}\ne-f\n",
         kind: Kind::Missed,
         covers: |f, c| misread(f) && !c.reading.readable,
     },
 ];
 
+/// The known family of F, if any. A disagreement on a line the reading calls certain
+/// belongs to no family: the certain subset must agree with bash exactly.
 fn family(f: &Finding, c: &Checked) -> Option<&'static Known> {
+    if f.certain {
+        return None;
+    }
     KNOWN.iter().find(|k| (k.covers)(f, c))
 }
 

@@ -192,6 +192,20 @@ pub fn parse(line: &str) -> CommandLine {
     }
 }
 
+/// What rules see of LINE: its reading (for every rule), and the readings of its
+/// second looks (for deny, ask and stop rules only), taken when the reading is not
+/// certain: the substitutions and here-documents of the line as bash reads them.
+pub fn read_for_rules(line: &str) -> (CommandLine, Vec<CommandLine>) {
+    let main = parse(line);
+    // A certain reading is exact: it needs no second look.
+    let second = if main.uncertain.is_some() {
+        second_looks(line, &main).iter().map(|l| parse(l)).collect()
+    } else {
+        Vec::new()
+    };
+    (main, second)
+}
+
 /// Parse LINE as [`parse`] does, but with brush-parser even when the line is
 /// in the certain subset (no shortcut): for tests that check the two readings agree.
 #[doc(hidden)]

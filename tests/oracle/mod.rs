@@ -336,9 +336,15 @@ pub struct ReadCommand {
     pub argv: Vec<String>,
     /// The words as written, wrappers included.
     pub written: Vec<String>,
+    /// The command as each hop of its wrappers sees it (`sudo rm x` inside
+    /// `bash -c 'nohup sudo rm x'`), what deny rules for a wrapper match.
+    pub forms: Vec<Vec<String>>,
     pub privileged: bool,
     /// The reading does not claim to know what this command runs.
     pub opaque: bool,
+    /// Found by a second look (deny, ask and stop rules only): a guess at what bash may
+    /// run, so it counts for soundness and is never an over-report.
+    pub second_look: bool,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -837,12 +843,16 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
             let by_argv = m.words(&c.argv, &e.words, appends(c, c.written.len()));
             let mut by_written = false;
             if !by_argv && WRAPPERS.contains(&name) {
-                for k in 0..c.written.len() {
-                    if basename(&c.written[k]) == name {
-                        let rest = &c.written[k..];
-                        if (1..=rest.len()).any(|j| m.words(&rest[..j], &e.words, appends(c, k))) {
-                            by_written = true;
-                            break;
+                'forms: for form in std::iter::once(&c.written).chain(&c.forms) {
+                    for k in 0..form.len() {
+                        if basename(&form[k]) == name {
+                            let rest = &form[k..];
+                            if (1..=rest.len())
+                                .any(|j| m.words(&rest[..j], &e.words, appends(c, k)))
+                            {
+                                by_written = true;
+                                break 'forms;
+                            }
                         }
                     }
                 }
@@ -900,7 +910,11 @@ pub fn compare(g: &Generated, out: &Outcome, r: &Reading) -> Vec<Finding> {
         }
     }
     // Over-reports (a line that was not read as a whole has guessed commands, by design).
-    for c in r.commands.iter().filter(|c| r.readable && !c.opaque) {
+    for c in r
+        .commands
+        .iter()
+        .filter(|c| r.readable && !c.opaque && !c.second_look)
+    {
         let Some(first) = c.argv.first() else {
             continue;
         };
