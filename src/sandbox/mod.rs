@@ -52,7 +52,7 @@ mod bwrap;
 mod confine;
 mod spec;
 
-pub use bwrap::{shell_quote, Sandbox, DEFAULT_PROGRAM};
+pub use bwrap::{posix_shell, shell_quote, Sandbox, DEFAULT_PROGRAM, POSIX_SHELLS};
 pub use confine::{sockets_under, Confinement, SandboxEnv};
 pub use spec::{literal_paths, SandboxSpec, SPEC_KEYS};
 
@@ -108,6 +108,11 @@ pub enum SandboxError {
     },
     /// The command holds a NUL byte, which no program can receive.
     Nul,
+    /// The shell that would read a confined command line is not a POSIX shell.
+    NotPosixShell {
+        /// The shell, as configured (`shell-file-name`).
+        shell: String,
+    },
 }
 
 /// The install hint every "cannot find or run bubblewrap" message ends with.
@@ -156,6 +161,13 @@ impl fmt::Display for SandboxError {
             SandboxError::Nul => f.write_str(
                 "cannot sandbox the call: the command holds a NUL byte, which no program can \
                  receive",
+            ),
+            SandboxError::NotPosixShell { shell } => write!(
+                f,
+                "cannot sandbox the call: its command line would be read by `{}` \
+                 (`shell-file-name`), which is not a POSIX shell; set `shell-file-name` to \
+                 /bin/sh or bash",
+                show(shell)
             ),
         }
     }
