@@ -19,6 +19,10 @@
 //!    (a new line that a POSIX shell reads as `bwrap ARGS... -- SHELL -c
 //!    'LINE'`, so the confined shell gets exactly LINE) and
 //!    [`Sandbox::wrap_argv`] for a command given as a list of words.
+//! 5. [`plan()`] (`plan.rs`): the above for one decided call: the matching
+//!    rules' specs, resolved against the call's [`SandboxContext`] and
+//!    combined, and each command argument of the call wrapped; whatever
+//!    fails becomes the reason the caller blocks the call with.
 //!
 //! What the confinement means inside the sandbox:
 //!
@@ -50,10 +54,14 @@
 
 mod bwrap;
 mod confine;
+mod plan;
 mod spec;
 
 pub use bwrap::{posix_shell, shell_quote, Sandbox, DEFAULT_PROGRAM, POSIX_SHELLS};
 pub use confine::{sockets_under, Confinement, SandboxEnv};
+pub use plan::{
+    plan, rewrap, Plan, SandboxContext, SandboxResult, Sandboxing, Wrapped, WORKING_DIRECTORY_KEYS,
+};
 pub use spec::{literal_paths, SandboxSpec, SPEC_KEYS};
 
 use std::fmt;
