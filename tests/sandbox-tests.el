@@ -633,6 +633,28 @@ Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`) or set \
               (kill-buffer)))
         (delete-file file)))))
 
+;;;; The demo
+
+(declare-function gptel-rust-hooks-demo--sandboxed "demo" (backend))
+
+(ert-deftest sandbox::the-demo-shows-a-sandboxed-run ()
+  "`make demo' ends with `make test' run under examples/sandboxed-dev.json's sandbox."
+  (load (expand-file-name "../examples/demo.el" gptel-rust-hooks-test-directory) nil t)
+  (sandbox-tests--with-mode nil
+    (let* ((gptel--known-tools (copy-tree gptel--known-tools))
+           (backend (gptel-make-openai "demo" :key "none" :stream nil
+                                       :host "127.0.0.1:9" :protocol "http"))
+           (out (with-output-to-string (gptel-rust-hooks-demo--sandboxed backend))))
+      (should (string-match-p "decided +allow \\+args by build-and-test" out))
+      (should (string-match-p "sandboxed +write [^\n]*; no network\n" out))
+      (should (string-match-p "the tool ran +exec '/[^']*/bwrap' " out))
+      (should (string-match-p (concat "the model gets +write inside the project: ok\n"
+                                      " +write outside the project: refused\n"
+                                      " +connect to 127.0.0.1: refused\n")
+                              out))
+      (should (string-match-p "built.txt written, ../outside/escaped.txt absent" out))
+      (should (string-match-p "the listener +received nothing" out)))))
+
 ;;;; Failing closed
 
 (ert-deftest sandbox::remote-directories-and-other-shells-are-refused ()
