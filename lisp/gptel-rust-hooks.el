@@ -1015,7 +1015,8 @@ which calls the pre-tool hook decided, and looks for
   "How one of gptel's tool calls was decided."
   (answer nil :documentation "The pre-tool answer")
   (name nil :documentation "The tool name that was decided")
-  (args nil :documentation "The arguments the tool will get, copied"))
+  (args nil :documentation "The arguments the tool will get, copied")
+  (sandbox nil :documentation "How the call runs sandboxed, or nil"))
 
 (defun gptel-rust-hooks--args-copy (args)
   "Return what `gptel-rust-hooks--same-args-p' compares ARGS by.
@@ -1035,7 +1036,8 @@ A proper list is copied, so that a later in-place change shows."
 (defun gptel-rust-hooks--remember (call answer)
   "Remember that gptel's tool CALL was decided with ANSWER.
 The arguments remembered are those the tool will get: the answer's
-edited ones if any, else the call's."
+edited ones if any, else the call's; with them, the sandbox of the
+decision just made (`gptel-rust-hooks--last-sandbox')."
   (puthash call
            (gptel-rust-hooks--decision-create
             :answer answer
@@ -1043,7 +1045,8 @@ edited ones if any, else the call's."
             :args (gptel-rust-hooks--args-copy
                    (if (plist-member answer :args)
                        (plist-get answer :args)
-                     (plist-get call :args))))
+                     (plist-get call :args)))
+            :sandbox gptel-rust-hooks--last-sandbox)
            gptel-rust-hooks--decided))
 
 (defun gptel-rust-hooks--remember-hook-decision (info answer)
@@ -1076,7 +1079,14 @@ request buffer, and FRESH is t."
     (if (and seen
              (equal (gptel-rust-hooks--decision-name seen) (plist-get call :name))
              (gptel-rust-hooks--same-args-p (gptel-rust-hooks--decision-args seen) args))
-        (cons (gptel-rust-hooks--decision-answer seen) nil)
+        (progn
+          ;; The same arguments in another list (a hook function after
+          ;; ours handed back a copy) run in the sandbox they were decided
+          ;; to run in: the tool finds it under the list it is given.
+          (when-let* ((sandbox (gptel-rust-hooks--decision-sandbox seen)))
+            (when (consp args)
+              (puthash args sandbox gptel-rust-hooks--sandboxed)))
+          (cons (gptel-rust-hooks--decision-answer seen) nil))
       (let* ((buffer (plist-get info :buffer))
              (answer (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
                        (gptel-rust-hooks-pre-tool-call

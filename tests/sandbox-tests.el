@@ -579,6 +579,22 @@ Fedora: `dnf install bubblewrap`; Arch: `pacman -S bubblewrap`) or set \
                              '(:command "python3 probe.py 9 edited"))))
           (remove-hook 'gptel-pre-tool-call-functions edit))))))
 
+(ert-deftest sandbox::a-copied-argument-list-stays-confined ()
+  "A hook function after ours that hands back an equal copy of the arguments: still confined."
+  (sandbox-tests--with-fixture fx
+    (sandbox-tests--with-mode
+        '((:tool "shell" :command-prefix "python3 probe.py" :decision allow :sandbox t))
+      (let ((copy (lambda (info) (list :args (copy-sequence (plist-get info :args))))))
+        (add-hook 'gptel-pre-tool-call-functions copy 90)
+        (unwind-protect
+            (let ((r (sandbox-tests--conversation "python3 probe.py 9"
+                                                  :directory (plist-get fx :proj))))
+              (sandbox-tests--check-done r)
+              (should (sandbox-tests--confined-p (sandbox-tests--ran-command r)))
+              (should (sandbox-tests--exists fx :proj "inside.txt"))
+              (should-not (sandbox-tests--exists fx :outside "outside.txt")))
+          (remove-hook 'gptel-pre-tool-call-functions copy))))))
+
 ;;;; Evaluating and explaining
 
 (ert-deftest sandbox::evaluate-and-explain-show-the-sandbox ()
