@@ -220,7 +220,8 @@ from connecting to a Unix-domain socket, so a sandbox without network
 also covers every socket under these directories (Docker, D-Bus, SSH
 and GPG agents, an Emacs server).  An entry $VAR is the value of the
 environment variable VAR (skipped when unset); an entry that names a
-file stands for the directory holding it."
+file stands for the directory holding it; an entry that does not exist
+is skipped."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -1362,7 +1363,9 @@ such requests are sent without tools"
                             (getenv (substring entry 1))
                           entry))
                   ((and (stringp name) (not (string-empty-p name))))
-                  (file (expand-file-name name)))
+                  (file (expand-file-name name))
+                  ;; A missing ~/.gnupg must not stand for the whole home.
+                  ((file-exists-p file)))
         (push (if (file-directory-p file)
                   (directory-file-name file)
                 (directory-file-name (file-name-directory file)))

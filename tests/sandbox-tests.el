@@ -736,14 +736,16 @@ sandbox would never apply (put :sandbox on an allow or ask rule, or on a rule wi
 :decision)"))))
 
 (ert-deftest sandbox::socket-directories-expand-variables ()
-  "Entries $VAR are the variable's value (skipped unset); a file stands for its directory."
+  "Entries $VAR are the variable's value (skipped unset); a file stands for its directory.
+An entry that does not exist is skipped: it does not stand for its parent."
   (let* ((dir (make-temp-file "grh-sockets-" t))
          (sock (expand-file-name "agent.1" dir))
          (process-environment (append (list (concat "GRH_SOCK=" sock)
                                             (concat "GRH_DIR=" dir))
                                       process-environment))
          (gptel-rust-hooks-sandbox-socket-dirs
-          (list "/run" "$GRH_DIR" "$GRH_SOCK" "$GRH_UNSET_VARIABLE" "")))
+          (list "/run" "$GRH_DIR" "$GRH_SOCK" "$GRH_UNSET_VARIABLE" ""
+                (expand-file-name "no-such-dir" dir))))
     (unwind-protect
         (progn
           (with-temp-file sock)
