@@ -12,7 +12,10 @@
 ;;   generated policies of 10 to 10,000 rules, next to the same policies
 ;;   run by the Elisp hook a user would otherwise write;
 ;; - compile time of each policy, the memory a compiled 10,000-rule policy
-;;   holds, the redaction of a 5 MB result, a pathological regexp on 1 MB.
+;;   holds, the redaction of a 5 MB result, a pathological regexp on 1 MB;
+;; - what a sandboxed call adds: to its decision (the confinement resolved
+;;   and the command wrapped) and to running it (bubblewrap setting up the
+;;   sandbox around `true').
 ;;
 ;; Every case: results stored in `gptel-rust-hooks-bench--sink' so that
 ;; nothing is optimized away, `garbage-collect' before each repetition,
@@ -30,9 +33,12 @@
 (require 'gptel-openai nil t)
 
 (declare-function gptel-make-openai "gptel-openai")
+(declare-function gptel-make-tool "gptel-request")
+(declare-function gptel--map-tool-args "gptel-request" (tool-spec args))
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
-(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module"
+                  (policy info cwd sandbox))
 (declare-function gptel-rust-hooks--mod-noop "ext:gptel-rust-hooks-module" (info))
 (declare-function gptel-rust-hooks--mod-normalize "ext:gptel-rust-hooks-module" (path cwd))
 
@@ -406,7 +412,7 @@ operators; the most restrictive decision wins."
         (gptel-rust-hooks-bench--row
          "deciding with the policy given (--mod-pre)"
          (gptel-rust-hooks-bench--measure
-          (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory)) info))
+          (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory nil)) info))
         (gptel-rust-hooks-bench--row
          "the whole hook (gptel-rust-hooks-pre-tool-call)"
          (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info))))))
@@ -606,6 +612,76 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
           (setf (nth 4 (car gptel-rust-hooks-bench--rows)) "≤ 5 ms"
                 (nth 5 (car gptel-rust-hooks-bench--rows)) (if (<= m 0.005) "yes" "NO")))))))
 
+;;;; Sandboxed calls
+
+(defun gptel-rust-hooks-bench--sandbox ()
+  "Measure what `:sandbox' adds to deciding a call, and to running it."
+  (gptel-rust-hooks-bench--heading "Sandboxed calls (10 rules, shell `make test`)")
+  (let* ((default-directory (file-name-as-directory gptel-rust-hooks-bench--root))
+         (base (gptel-rust-hooks-bench--rules 9 gptel-rust-hooks-bench--root))
+         (info (list :name "shell" :args (list :command "make test")
+                     :buffer "*gptel*" :model 'gpt-4o))
+         (plain-rules (append base '((:id "tests" :tool "shell" :command-prefix "make test"
+                                      :decision allow))))
+         (boxed-rules (append base '((:id "tests" :tool "shell" :command-prefix "make test"
+                                      :decision allow :sandbox t)
+                                     (:id "true" :tool "shell" :command-prefix "true"
+                                      :decision allow :sandbox t))))
+         (tool (and (fboundp 'gptel-make-tool)
+                    (gptel-make-tool :name "shell" :function #'ignore
+                                     :description "Run a command."
+                                     :args '((:name "command" :type string))
+                                     :category "gptel-rust-hooks-bench")))
+         (plain nil)
+         (boxed nil))
+    (gptel-rust-hooks--sandbox-enable)
+    (unwind-protect
+        (progn
+          (gptel-rust-hooks-bench--with-policy plain-rules
+            (gptel-rust-hooks-pre-tool-call info)
+            (setq plain (gptel-rust-hooks-bench--row
+                         "decide: allowed, no sandbox → allow"
+                         (gptel-rust-hooks-bench--measure
+                          #'gptel-rust-hooks-pre-tool-call info))))
+          (gptel-rust-hooks-bench--with-policy boxed-rules
+            (let ((answer (gptel-rust-hooks-pre-tool-call info)))
+              (unless (and (equal answer '(:confirm nil)) gptel-rust-hooks--last-sandbox)
+                (error "The sandboxed call was not confined: %S" answer)))
+            (setq boxed (gptel-rust-hooks-bench--measure
+                         #'gptel-rust-hooks-pre-tool-call info))
+            (gptel-rust-hooks-bench--row
+             "decide: allowed, :sandbox t (confinement resolved, command wrapped)"
+             boxed
+             (format "+%s for the sandbox"
+                     (gptel-rust-hooks-bench--time
+                      (- (gptel-rust-hooks-bench--median boxed) plain))))
+            (when tool
+              (gptel-rust-hooks-bench--row
+               "the tool's arguments confined (gptel--map-tool-args, advised)"
+               (gptel-rust-hooks-bench--measure
+                (lambda (args) (gptel--map-tool-args tool args))
+                (plist-get info :args))))
+            (let* ((line (progn
+                           (gptel-rust-hooks-pre-tool-call
+                            (list :name "shell" :args (list :command "true")))
+                           (plist-get (plist-get gptel-rust-hooks--last-sandbox :values)
+                                      :command)))
+                   (bare (gptel-rust-hooks-bench--measure
+                          (lambda (l) (call-process shell-file-name nil nil nil "-c" l))
+                          "true" 15))
+                   (confined (gptel-rust-hooks-bench--measure
+                              (lambda (l) (call-process shell-file-name nil nil nil "-c" l))
+                              line 15)))
+              (gptel-rust-hooks-bench--row
+               "run `true` as a tool does (call-process shell -c)" bare)
+              (gptel-rust-hooks-bench--row
+               "run `true` sandboxed (bubblewrap around it)" confined
+               (format "+%s for the sandbox"
+                       (gptel-rust-hooks-bench--time
+                        (- (gptel-rust-hooks-bench--median confined)
+                           (gptel-rust-hooks-bench--median bare))))))))
+      (gptel-rust-hooks--sandbox-disable))))
+
 ;;;; Entry point
 
 (defun gptel-rust-hooks-bench-run ()
@@ -637,6 +713,7 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
                 gptel-rust-hooks-bench--sink nil)
           (gptel-rust-hooks-bench--compile)
           (gptel-rust-hooks-bench--post-and-regexp calls)
+          (gptel-rust-hooks-bench--sandbox)
           (let ((text (concat
                        (format "Machine: %s; module %s.\n"
                                (gptel-rust-hooks-bench--machine)

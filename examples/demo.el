@@ -17,6 +17,14 @@
 ;; the model had asked for them, and shows that the package decides them
 ;; where gptel runs its tools: which tool functions ran, and what gptel
 ;; would send the model.
+;;
+;; Last, one sandboxed run with examples/sandboxed-dev.json: the model runs
+;; `make test' in a scratch project whose Makefile writes inside the
+;; project and outside it and connects to a port the demo listens on on
+;; 127.0.0.1.  The rule `build-and-test' allows it under `:sandbox t', so
+;; a real shell tool runs it under bubblewrap; the demo prints the
+;; confinement, the command the tool function received, what the model
+;; gets back and what really happened.
 
 ;;; Code:
 
@@ -140,6 +148,114 @@ RESULT RULE), one per call."
                              (replace-regexp-in-string "\n" " " (plist-get call :result))
                              (or (plist-get entry :deciding) "default"))))))
 
+(defconst gptel-rust-hooks-demo--makefile
+  "test:
+	@echo built > built.txt && echo 'write inside the project: ok'
+	@(echo escaped > ../outside/escaped.txt) 2>/dev/null \\
+	  && echo 'write outside the project: ok' \\
+	  || echo 'write outside the project: refused'
+	@python3 -c 'import socket,sys; socket.create_connection((\"127.0.0.1\", int(sys.argv[1])), 2).sendall(b\"hi\")' $(PORT) 2>/dev/null \\
+	  && echo 'connect to 127.0.0.1: ok' \\
+	  || echo 'connect to 127.0.0.1: refused'
+"
+  "The scratch project's Makefile: its `test' target tries what a sandbox stops.")
+
+(defun gptel-rust-hooks-demo--sandboxed (backend)
+  "Run `make test' sandboxed through a plain `gptel-request' on BACKEND.
+The policy is examples/sandboxed-dev.json; the project is a scratch
+directory outside `temporary-file-directory' (which the sandbox makes
+private).  Print what was confined, how, and what came of it."
+  (let* ((root (file-truename (let ((temporary-file-directory "/var/tmp/"))
+                                (make-temp-file "grh-demo-" t))))
+         (proj (file-name-as-directory (expand-file-name "proj" root)))
+         (outside (expand-file-name "outside" root))
+         (received (list nil))
+         (listener (make-network-process
+                    :name "grh-demo-listener" :server t :host "127.0.0.1" :service t
+                    :family 'ipv4 :noquery t
+                    :filter (lambda (_proc text)
+                              (setcar received (concat (car received) text)))))
+         (port (process-contact listener :service))
+         (command (format "make test PORT=%d" port))
+         (got nil)
+         ;; Run by `make demo': the inner make is not a sub-make of it.
+         (process-environment
+          (cl-remove-if (lambda (e) (string-match-p "\\`\\(MAKE\\|MFLAGS\\)" e))
+                        process-environment))
+         (gptel-rust-hooks-policy-files
+          (list (expand-file-name "sandboxed-dev.json" gptel-rust-hooks-demo--directory)))
+         (gptel-rust-hooks--cache nil)
+         (tool (gptel-make-tool
+                :name "shell" :category "gptel-rust-hooks-demo"
+                :description "Run a shell command."
+                :args '((:name "command" :type string :description "The command line.")
+                        (:name "timeout" :type integer :description "Milliseconds."
+                               :optional t))
+                :function (lambda (command &optional _timeout)
+                            (setq got command)
+                            (shell-command-to-string command))))
+         (buffer (generate-new-buffer " *gptel-rust-hooks-demo-sandbox*")))
+    (unwind-protect
+        (progn
+          (make-directory proj t)
+          (make-directory outside t)
+          (with-temp-file (expand-file-name "Makefile" proj)
+            (insert gptel-rust-hooks-demo--makefile))
+          (with-current-buffer buffer (setq default-directory proj))
+          (let* ((fsm (with-current-buffer buffer
+                        (let ((gptel-backend backend)
+                              (gptel-model 'gpt-4o-mini)
+                              (gptel-tools (list tool))
+                              (gptel-use-tools t)
+                              (gptel-confirm-tool-calls nil))
+                          (gptel-request "Run the tests."
+                            :dry-run t
+                            :callback #'ignore
+                            :fsm (gptel-make-fsm
+                                  :handlers (cons '(WAIT ignore)
+                                                  (assq-delete-all
+                                                   'WAIT (copy-sequence
+                                                          gptel-request--handlers))))))))
+                 (call (list :name "shell" :args (list :command command) :id "call_make")))
+            (plist-put (gptel-fsm-info fsm) :tool-use (list call))
+            (setf (gptel-fsm-state fsm) 'TYPE)
+            (gptel--fsm-transition fsm)   ; TYPE -> TOOL -> TRET -> WAIT
+            (let ((deadline (+ (float-time) 1)))
+              (while (and (not (car received)) (< (float-time) deadline))
+                (accept-process-output nil 0.05)))
+            (let ((entry (cl-find 'pre (gptel-rust-hooks-log-entries)
+                                  :key (lambda (e) (plist-get e :kind)))))
+              (princ (format "\nOne sandboxed run, policy %s, in a scratch project %s:\n\n"
+                             (file-name-nondirectory (car gptel-rust-hooks-policy-files))
+                             (abbreviate-file-name proj)))
+              (princ (format "  the model asks   shell %S\n" command))
+              (princ (format "  decided          %s by %s\n"
+                             (plist-get entry :outcome) (plist-get entry :deciding)))
+              (princ (format "  sandboxed        %s\n" (or (plist-get entry :sandbox) "NO")))
+              (princ (format "  the tool ran     %s\n"
+                             (if (stringp got)
+                                 (if (> (length got) 70)
+                                     (concat (substring got 0 34) " … "
+                                             (substring got (- (length got) 33)))
+                                   got)
+                               "nothing")))
+              (princ "  the model gets   ")
+              (princ (replace-regexp-in-string
+                      "\n\\(.\\)" "\n                   \\1"
+                      (or (plist-get call :result) "nothing")))
+              (princ (format "  on disk          built.txt %s, ../outside/escaped.txt %s\n"
+                             (if (file-exists-p (expand-file-name "built.txt" proj))
+                                 "written" "absent")
+                             (if (file-exists-p (expand-file-name "escaped.txt" outside))
+                                 "written" "absent")))
+              (princ (format "  the listener     %s\n"
+                             (if (car received)
+                                 (format "received %S" (car received))
+                               "received nothing"))))))
+      (delete-process listener)
+      (kill-buffer buffer)
+      (delete-directory root t))))
+
 (defun gptel-rust-hooks-demo-run ()
   "Run the demo and print its table."
   (let* ((project (file-name-as-directory
@@ -194,6 +310,8 @@ decided where gptel runs its tools:\n\n")
                        (let ((r (nth 4 row)))
                          (if (> (length r) 22) (substring r 0 22) r))
                        (nth 3 row)))))
+    (let ((gptel--known-tools (copy-tree gptel--known-tools)))
+      (gptel-rust-hooks-demo--sandboxed backend))
     (gptel-rust-hooks-mode -1)))
 
 (provide 'demo)

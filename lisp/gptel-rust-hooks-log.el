@@ -113,6 +113,7 @@ The call is a plist (:name :args :buffer :backend :model :cwd), as
 ;; each file is loaded once.
 (defvar gptel-rust-hooks--record-function)
 (defvar gptel-rust-hooks--policy)
+(defvar gptel-rust-hooks--last-sandbox)
 (declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
 (declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
 (declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
@@ -257,7 +258,8 @@ the ring is full; the text of an entry is made only when it is read."
   (answer nil :documentation "What the hook answered")
   (record nil :documentation "The number of the module's record of the call, or nil")
   (notes nil :documentation "What untrusted policy files had ignored")
-  (result-length nil :documentation "The length of the result (post), not the result"))
+  (result-length nil :documentation "The length of the result (post), not the result")
+  (sandbox nil :documentation "How the call runs sandboxed (pre), or nil"))
 
 (defconst gptel-rust-hooks-log--entry-length
   (length (gptel-rust-hooks-log--entry-create))
@@ -299,7 +301,9 @@ number: the entry's text is made only when the entry is read."
               (gptel-rust-hooks-log--entry-result-length entry)
               (and (eq kind 'post)
                    (let ((result (plist-get info :result)))
-                     (and (stringp result) (length result)))))
+                     (and (stringp result) (length result))))
+              (gptel-rust-hooks-log--entry-sandbox entry)
+              (and (eq kind 'pre) gptel-rust-hooks--last-sandbox))
         (when keep (gptel-rust-hooks-log--push entry size))
         (when file
           (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
@@ -370,14 +374,19 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
           :reason (gptel-rust-hooks-log--reason answer last)
           :rules (nth 1 last) :deciding (nth 2 last) :micros (nth 4 last)
           :notes (gptel-rust-hooks-log--entry-notes entry)
-          :result-length (gptel-rust-hooks-log--entry-result-length entry))))
+          :result-length (gptel-rust-hooks-log--entry-result-length entry)
+          :sandbox (plist-get (gptel-rust-hooks-log--entry-sandbox entry) :describe)
+          :sandbox-json (plist-get (gptel-rust-hooks-log--entry-sandbox entry) :json))))
 
 (defun gptel-rust-hooks-log-entries ()
   "Return the logged decisions, newest first, each a plist.
 Keys: `:seq' `:time' (seconds since the epoch) `:kind' (`pre' or
 `post') `:tool' `:args' `:buffer' `:backend' `:model' `:cwd' `:outcome'
 `:reason' `:rules' (labels of the matching rules) `:deciding' `:micros'
-`:notes' and `:result-length'."
+`:notes', `:result-length', `:sandbox' (how the call runs sandboxed, on
+one line, or nil) and `:sandbox-json' (that as JSON text: the writable,
+read-only, private and hidden paths, the network, the sandbox program,
+the directory, the shell and the rules)."
   (mapcar #'gptel-rust-hooks-log--plist (gptel-rust-hooks-log--vectors)))
 
 (defun gptel-rust-hooks-log-clear ()
@@ -426,7 +435,14 @@ Keys: `:seq' `:time' (seconds since the epoch) `:kind' (`pre' or
            (and (plist-get entry :result-length)
                 (list (cons "result_length" (plist-get entry :result-length))))
            (and (plist-get entry :notes)
-                (list (cons "notes" (vconcat (mapcar text (plist-get entry :notes)))))))))
+                (list (cons "notes" (vconcat (mapcar text (plist-get entry :notes))))))
+           (when-let* ((sandbox (plist-get entry :sandbox-json)))
+             (list (cons "sandbox"
+                         (let ((json-object-type 'alist)
+                               (json-array-type 'vector)
+                               (json-key-type 'string)
+                               (json-false :json-false))
+                           (json-read-from-string sandbox))))))))
     (let ((json-encoding-pretty-print nil))
       (json-encode object))))
 
@@ -494,7 +510,8 @@ takes it."
              (vector (format-time-string "%T.%3N" (plist-get e :time))
                      (symbol-name (plist-get e :kind))
                      (or (plist-get e :tool) "")
-                     (propertize (plist-get e :outcome)
+                     (propertize (concat (plist-get e :outcome)
+                                         (if (plist-get e :sandbox) " +sandbox" ""))
                                  'face (pcase (plist-get e :outcome)
                                          ((or "deny" "stop" "error") 'error)
                                          ((pred (string-prefix-p "ask")) 'warning)
@@ -507,6 +524,7 @@ takes it."
                      (or (plist-get e :buffer) "")
                      (or (plist-get e :backend) "")
                      (or (plist-get e :model) "")
+                     (or (plist-get e :sandbox) "")
                      (gptel-rust-hooks-log--short-args (plist-get e :args))))))
    (gptel-rust-hooks-log-entries)))
 
@@ -529,12 +547,13 @@ shows the call at point and how the rules in force now decide it;
         [("Time" 12 gptel-rust-hooks-log--sort-seq)
          ("Kind" 4 t)
          ("Tool" 16 t)
-         ("Outcome" 11 t)
+         ("Outcome" 14 t)
          ("Rules" 20 t)
          ("µs" 7 gptel-rust-hooks-log--sort-micros :right-align t)
          ("Buffer" 14 t)
          ("Backend" 10 t)
          ("Model" 12 t)
+         ("Sandbox" 24 t)
          ("Args" 0 nil)])
   (setq tabulated-list-padding 1
         tabulated-list-sort-key nil
@@ -588,6 +607,9 @@ among all buffers.")
           (insert (format "  deciding rule: %s\n" by)))
         (when-let* ((reason (plist-get x :reason)))
           (insert (format "  reason: %s\n" reason)))
+        (when-let* ((sandbox (plist-get x :sandbox))
+                    ((equal (plist-get sandbox :status) "confined")))
+          (insert (format "  sandboxed: %s\n" (plist-get sandbox :describe))))
         (when-let* ((args (plist-get x :edited-args)))
           (insert (format "  edited args: %s\n"
                           (let ((print-length 50) (print-level 5)) (prin1-to-string args)))))
@@ -631,7 +653,8 @@ The buffer shows the whole call and how the rules in force now decide it."
                         (gptel-rust-hooks-log--time-string (plist-get entry :time))))
         (dolist (field '((:buffer . "buffer") (:backend . "backend") (:model . "model")
                          (:cwd . "directory") (:outcome . "outcome") (:reason . "reason")
-                         (:deciding . "deciding rule") (:result-length . "result length")))
+                         (:deciding . "deciding rule") (:sandbox . "sandboxed")
+                         (:result-length . "result length")))
           (when-let* ((v (plist-get entry (car field))))
             (insert (format "%-14s %s\n" (concat (cdr field) ":") v))))
         (insert (format "%-14s %s\n" "rules:"

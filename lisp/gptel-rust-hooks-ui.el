@@ -345,6 +345,24 @@ explains the call again with the rules now in force.
           (gptel-rust-hooks-ui--insert-field "Reason" (plist-get data :reason)))
         (gptel-rust-hooks-ui--insert-field
          "Answer" (gptel-rust-hooks-ui--short (plist-get data :answer) 200))
+        (when-let* ((sandbox (plist-get data :sandbox)))
+          (gptel-rust-hooks-ui--insert-field
+           "Sandbox"
+           (pcase (plist-get sandbox :status)
+             ("confined" (plist-get sandbox :describe))
+             ("failed" (propertize (or (plist-get sandbox :error) "cannot be confined")
+                                   'face 'gptel-rust-hooks-blocking))
+             (_ "no command argument: nothing to confine"))
+           (format " (by %s)"
+                   (mapconcat (lambda (r) (plist-get r :rule))
+                              (plist-get sandbox :rules) ", ")))
+          (when (cdr (plist-get sandbox :rules))
+            (dolist (r (plist-get sandbox :rules))
+              (gptel-rust-hooks-ui--insert-field
+               "" (format "%s: %S%s" (plist-get r :rule) (plist-get r :spec)
+                          (if (plist-get r :describe)
+                              (concat " → " (plist-get r :describe))
+                            ""))))))
         (when (plist-get data :result)
           (gptel-rust-hooks-ui--insert-field
            "Result" (format "%s (from %s)" (gptel-rust-hooks-ui--short (plist-get data :result))
@@ -715,18 +733,36 @@ allow rule never overrides a deny, stop or ask rule."
        (assq ?i choices)
        (not (assq ?a choices))))
 
+(defun gptel-rust-hooks-ui--sandbox-note (tool-calls)
+  "Return the lines that say which of TOOL-CALLS will run sandboxed, or \"\".
+TOOL-CALLS are gptel's pending (TOOL ARGS CALLBACK) lists."
+  (mapconcat (lambda (call)
+               (if-let* ((sandbox (gethash (nth 1 call) gptel-rust-hooks--sandboxed)))
+                   (concat (propertize (gptel-tool-name (car call))
+                                       'face 'font-lock-keyword-face)
+                           (propertize " will run sandboxed: " 'face 'font-lock-string-face)
+                           (plist-get sandbox :describe) "\n")
+                 ""))
+             tool-calls ""))
+
 (defun gptel-rust-hooks-ui--display-tool-calls (display tool-calls info &optional use-minibuffer)
-  "Offer \"always allow\" on gptel's tool-call prompt.
+  "Offer \"always allow\" on gptel's tool-call prompt, and show sandboxes.
 Around advice for DISPLAY, `gptel--display-tool-calls', called with
 TOOL-CALLS, INFO and USE-MINIBUFFER.  In the buffer, the prompt gets our
-key; in the minibuffer, the choice `a'."
+key; in the minibuffer, the choice `a'.  The prompt shows each call as
+the model wrote it, and a line for each call that will run sandboxed,
+saying how."
   (let* ((rmc (symbol-function 'read-multiple-choice))
+         (note (gptel-rust-hooks-ui--sandbox-note tool-calls))
+         ;; The prompt shows the commands that were decided.
+         (gptel-rust-hooks--sandbox-showing t)
          (prompt-ov
           (cl-letf (((symbol-function 'read-multiple-choice)
                      (lambda (prompt choices &rest rest)
                        (if (not (gptel-rust-hooks-ui--gptel-choice-p choices))
                            (apply rmc prompt choices rest)
-                         (let ((choice nil))
+                         (let ((choice nil)
+                               (prompt (concat note prompt)))
                            (while (not choice)
                              (setq choice
                                    (apply rmc prompt
@@ -754,7 +790,7 @@ key; in the minibuffer, the choice `a'."
                                          #'gptel-rust-hooks-always-allow))
             (overlay-put ov 'keymap (make-composed-keymap gptel-rust-hooks-tool-call-map map))))
         (overlay-put prompt-ov 'after-string
-                     (concat (gptel-rust-hooks-ui--hint)
+                     (concat note (gptel-rust-hooks-ui--hint)
                              (overlay-get prompt-ov 'after-string)))))
     prompt-ov))
 

@@ -90,6 +90,11 @@
     (:suppress-output boolean)
     (:redact (choice regexp (repeat regexp)))
     (:max-output integer)
+    (:sandbox (choice (const :tag "The defaults" t)
+                      (plist :tag "Settings"
+                             :options ((:write (repeat string))
+                                       (:hide (repeat string))
+                                       (:network boolean)))))
     (:examples (plist :options ((:match (repeat sexp))
                                 (:no-match (repeat sexp))))))
   "The keys of a rule, with their Customize types.")
@@ -101,7 +106,7 @@ Each rule is a plist of matchers (`:tool', `:tool-regexp', `:args',
 `:path', `:path-outside', `:command-prefix', `:command-regexp',
 `:buffer', `:backend', `:model', `:cwd') and effects (`:decision',
 `:reason', `:set-args', `:default-args', `:remove-args', `:result',
-`:context', `:suppress-output', `:redact', `:max-output'), with
+`:context', `:suppress-output', `:redact', `:max-output', `:sandbox'), with
 optional `:id', `:path-keys', `:command-keys' and `:examples'.  Every
 matcher a rule gives must match.  The most restrictive decision of all
 matching rules wins: stop > deny > ask > allow.  See the README for the
@@ -198,6 +203,27 @@ A file whose text changed is untrusted again.  Set by
 
 (defconst gptel-rust-hooks-project-file ".gptel-hooks.json"
   "The name of a project's policy file.")
+
+(defcustom gptel-rust-hooks-sandbox-program "bwrap"
+  "The bubblewrap executable that runs sandboxed calls.
+A name is looked up in the variable `exec-path'; a name with a slash
+must be an absolute file name.  When it cannot be found or cannot set
+up a sandbox, every call a rule's `:sandbox' applies to is blocked."
+  :type 'string
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-sandbox-socket-dirs
+  '("/run" "$XDG_RUNTIME_DIR" "$SSH_AUTH_SOCK" "~/.gnupg")
+  "Where the sockets a sandboxed call without network must not reach are.
+A read-only file system and a network namespace do not stop a program
+from connecting to a Unix-domain socket, so a sandbox without network
+also covers every socket under these directories (Docker, D-Bus, SSH
+and GPG agents, an Emacs server).  An entry $VAR is the value of the
+environment variable VAR (skipped when unset); an entry that names a
+file stands for the directory holding it; an entry that does not exist
+is skipped."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
 
 (defcustom gptel-rust-hooks-module-directory nil
   "Directory holding the compiled module, or nil for beside this package."
@@ -296,6 +322,28 @@ Set when the mode turns on; see `gptel-rust-hooks--check-internals'.")
 (defvar gptel-rust-hooks--internals-reported nil
   "Non-nil once missing gptel internals were reported.")
 
+(defvar gptel-rust-hooks--sandboxed (make-hash-table :test #'eq :weakness 'key)
+  "Argument lists of calls that run sandboxed -> their sandbox.
+The sandbox is the plist `gptel-rust-hooks--mod-take-sandbox' gave:
+`:values' holds each confined command argument, `:describe' the
+confinement on one line, `:json' it as JSON text, `:rules' the rules
+whose `:sandbox' applies.")
+
+(defvar gptel-rust-hooks--last-sandbox nil
+  "The sandbox of the call the pre-tool hook decided last, or nil.
+Set before `gptel-rust-hooks--record-function' runs.")
+
+(defvar gptel-rust-hooks--sandbox-showing nil
+  "Non-nil while gptel shows tool calls rather than running them.
+`gptel--map-tool-args' then gives the arguments as the model wrote
+them: gptel's confirmation prompt shows the command that was decided.")
+
+(defvar gptel-rust-hooks--sandbox-edits nil
+  "Pending calls being run from gptel's inspect buffer, with their sandbox.
+A list of (ENTRY . SANDBOX), ENTRY the (TOOL ARGS CALLBACK) list gptel
+runs, whose ARGS your edit replaces.  See
+`gptel-rust-hooks--sandbox-inspected'.")
+
 ;;;; Declarations for the byte compiler
 
 (defvar gptel-pre-tool-call-functions)
@@ -320,9 +368,12 @@ Set when the mode turns on; see `gptel-rust-hooks--check-internals'.")
 (declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd sandbox))
 (declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
-(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module" (policy info cwd))
+(declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module"
+                  (policy info cwd sandbox))
+(declare-function gptel-rust-hooks--mod-sandboxes "ext:gptel-rust-hooks-module" (policy))
+(declare-function gptel-rust-hooks--mod-take-sandbox "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
@@ -861,7 +912,8 @@ edited by the rules are checked the same way.  Set
                         (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
     (if problems
         (gptel-rust-hooks--misfit-call name schema problems)
-      (let* ((answer (gptel-rust-hooks--mod-pre policy info cwd))
+      (let* ((answer (gptel-rust-hooks--mod-pre
+                      policy info cwd (gptel-rust-hooks--sandbox-context policy cwd)))
              ;; An edit may leave no argument at all: (:args nil).
              (edited (and (listp schema) (consp answer) (plist-member answer :args)))
              (problems (and edited
@@ -901,14 +953,21 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
          (condition-case err
              (let ((answer (gptel-rust-hooks--decide
                             (gptel-rust-hooks--current-policy) info default-directory)))
+               ;; A sandboxed call that cannot be remembered so must not run.
+               (gptel-rust-hooks--sandbox-remember info answer)
                (when (and (consp answer) (plist-get answer :confirm)
                           (not gptel-rust-hooks--last-schema))
                  (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
-                   (message "%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
-                                     reason
-                                   (concat "gptel-rust-hooks: " reason)))))
+                   (message "%s%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
+                                       reason
+                                     (concat "gptel-rust-hooks: " reason))
+                            (if-let* ((sandbox gptel-rust-hooks--last-sandbox))
+                                (concat "; it will run sandboxed: "
+                                        (plist-get sandbox :describe))
+                              ""))))
                answer)
-           (t (gptel-rust-hooks--fail err)))))
+           (t (setq gptel-rust-hooks--last-sandbox nil)
+              (gptel-rust-hooks--fail err)))))
     (when gptel-rust-hooks--pre-tool-info
       (ignore-errors (gptel-rust-hooks--remember-hook-decision info answer)))
     (when gptel-rust-hooks--record-function
@@ -957,7 +1016,8 @@ which calls the pre-tool hook decided, and looks for
   "How one of gptel's tool calls was decided."
   (answer nil :documentation "The pre-tool answer")
   (name nil :documentation "The tool name that was decided")
-  (args nil :documentation "The arguments the tool will get, copied"))
+  (args nil :documentation "The arguments the tool will get, copied")
+  (sandbox nil :documentation "How the call runs sandboxed, or nil"))
 
 (defun gptel-rust-hooks--args-copy (args)
   "Return what `gptel-rust-hooks--same-args-p' compares ARGS by.
@@ -977,7 +1037,8 @@ A proper list is copied, so that a later in-place change shows."
 (defun gptel-rust-hooks--remember (call answer)
   "Remember that gptel's tool CALL was decided with ANSWER.
 The arguments remembered are those the tool will get: the answer's
-edited ones if any, else the call's."
+edited ones if any, else the call's; with them, the sandbox of the
+decision just made (`gptel-rust-hooks--last-sandbox')."
   (puthash call
            (gptel-rust-hooks--decision-create
             :answer answer
@@ -985,7 +1046,8 @@ edited ones if any, else the call's."
             :args (gptel-rust-hooks--args-copy
                    (if (plist-member answer :args)
                        (plist-get answer :args)
-                     (plist-get call :args))))
+                     (plist-get call :args)))
+            :sandbox gptel-rust-hooks--last-sandbox)
            gptel-rust-hooks--decided))
 
 (defun gptel-rust-hooks--remember-hook-decision (info answer)
@@ -1018,7 +1080,14 @@ request buffer, and FRESH is t."
     (if (and seen
              (equal (gptel-rust-hooks--decision-name seen) (plist-get call :name))
              (gptel-rust-hooks--same-args-p (gptel-rust-hooks--decision-args seen) args))
-        (cons (gptel-rust-hooks--decision-answer seen) nil)
+        (progn
+          ;; The same arguments in another list (a hook function after
+          ;; ours handed back a copy) run in the sandbox they were decided
+          ;; to run in: the tool finds it under the list it is given.
+          (when-let* ((sandbox (gptel-rust-hooks--decision-sandbox seen)))
+            (when (consp args)
+              (puthash args sandbox gptel-rust-hooks--sandboxed)))
+          (cons (gptel-rust-hooks--decision-answer seen) nil))
       (let* ((buffer (plist-get info :buffer))
              (answer (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
                        (gptel-rust-hooks-pre-tool-call
@@ -1109,7 +1178,8 @@ for gptel to run."
            t)
      (t
       (dolist (d (nreverse decided))
-        (gptel-rust-hooks--impose fsm (car d) (cadr d) (cddr d)))
+        (unless (gptel-rust-hooks--impose fsm (car d) (cadr d) (cddr d))
+          (gptel-rust-hooks--sandbox-confirm fsm (car d))))
       (cl-loop for call in (plist-get (gptel-fsm-info fsm) :tool-use)
                always (plist-get call :result))))))
 
@@ -1266,6 +1336,199 @@ such requests are sent without tools"
   (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks--guard-result)
   (advice-remove 'gptel-request #'gptel-rust-hooks--withhold-tools))
 
+;;;; Sandboxed calls
+
+;; A rule's `:sandbox' confines the shell command of a call that will run.
+;; The module decides the call as the model wrote it, then resolves the
+;; confinement and writes the confined command (bubblewrap's command line
+;; around it); `gptel-rust-hooks--sandbox-remember' keeps that under the
+;; call's very argument list.  The model's record of its call is left
+;; alone (an `:args' answer would be injected into the conversation and the
+;; confined line decided again): instead, every path gptel takes to a tool
+;; function goes through `gptel--map-tool-args', with the call's argument
+;; list, and the advice on it hands the tool function the confined command
+;; in place of the one the model wrote.
+
+(declare-function gptel-tool-confirm "gptel-request" (tool))
+(declare-function gptel--map-tool-args "gptel-request" (tool-spec args))
+(declare-function gptel-rust-hooks--mod-sandbox-rewrap "ext:gptel-rust-hooks-module"
+                  (sandbox value))
+(defvar gptel-confirm-tool-calls)
+
+(defun gptel-rust-hooks--socket-dirs ()
+  "Return `gptel-rust-hooks-sandbox-socket-dirs' as absolute directories."
+  (let ((dirs nil))
+    (dolist (entry gptel-rust-hooks-sandbox-socket-dirs)
+      (when-let* ((name (if (and (stringp entry) (string-prefix-p "$" entry))
+                            (getenv (substring entry 1))
+                          entry))
+                  ((and (stringp name) (not (string-empty-p name))))
+                  (file (expand-file-name name))
+                  ;; A missing ~/.gnupg must not stand for the whole home.
+                  ((file-exists-p file)))
+        (push (if (file-directory-p file)
+                  (directory-file-name file)
+                (directory-file-name (file-name-directory file)))
+              dirs)))
+    (nreverse dirs)))
+
+(defun gptel-rust-hooks--sandbox-unavailable (cwd)
+  "Return why no call from CWD can be sandboxed here, or nil."
+  (cond
+   ((not (advice-member-p #'gptel-rust-hooks--sandbox-args 'gptel--map-tool-args))
+    (if (fboundp 'gptel--map-tool-args)
+        "cannot sandbox the call: `gptel-rust-hooks-mode' is off, so nothing would \
+confine the command when gptel runs it"
+      "cannot sandbox the call: this gptel lacks `gptel--map-tool-args', through \
+which gptel-rust-hooks hands a tool its confined command"))
+   ((file-remote-p cwd)
+    (format "cannot sandbox the call: its directory `%s` is remote, and the sandbox \
+runs local commands only" cwd))))
+
+(defun gptel-rust-hooks--sandbox-context (policy cwd)
+  "Return the sandbox settings for a call decided by POLICY, from CWD.
+Nil when no rule of POLICY has `:sandbox'; else the plist
+`gptel-rust-hooks--mod-pre' takes: the temporary directory, the
+socket directories, the sandbox program and the variable `exec-path'
+to find it in,
+the shell that reads a confined command line (`shell-file-name'), and
+why no call can be sandboxed here, if so."
+  (when (gptel-rust-hooks--mod-sandboxes policy)
+    (list :temp (expand-file-name temporary-file-directory)
+          :socket-dirs (gptel-rust-hooks--socket-dirs)
+          :program gptel-rust-hooks-sandbox-program
+          :exec-path (cl-remove-if-not #'stringp exec-path)
+          :shell shell-file-name
+          :unavailable (gptel-rust-hooks--sandbox-unavailable cwd))))
+
+(defun gptel-rust-hooks--sandbox-remember (info answer)
+  "Remember how the call INFO, answered with ANSWER, runs sandboxed.
+The sandbox is the module's of the decision just made; it is kept under
+the argument list the tool will get (ANSWER's edited one, else INFO's),
+and forgotten for it when the call is not sandboxed."
+  (let ((sandbox (gptel-rust-hooks--mod-take-sandbox))
+        (args (if (plist-member answer :args)
+                  (plist-get answer :args)
+                (plist-get info :args))))
+    (when (or (plist-get answer :block) (plist-get answer :stop)
+              (plist-member answer :result))
+      (setq sandbox nil))
+    (setq gptel-rust-hooks--last-sandbox sandbox)
+    (when (consp args)
+      (if sandbox
+          (puthash args sandbox gptel-rust-hooks--sandboxed)
+        (remhash args gptel-rust-hooks--sandboxed)))))
+
+(defun gptel-rust-hooks--sandbox-of (args)
+  "Return the sandbox the call with argument list ARGS runs in, or nil.
+An argument list from gptel's inspect buffer, edited by you, runs in the
+sandbox of the call it replaces."
+  (and (consp args)
+       (or (gethash args gptel-rust-hooks--sandboxed)
+           (cl-loop for (entry . sandbox) in gptel-rust-hooks--sandbox-edits
+                    when (eq (nth 1 entry) args)
+                    return (list :rewrap sandbox)))))
+
+(defun gptel-rust-hooks--sandbox-values (tool-spec args values sandbox)
+  "Return TOOL-SPEC's argument values from ARGS, VALUES, confined by SANDBOX.
+Each command argument SANDBOX confines is replaced by its confined
+form: a command line by the line that runs it under the sandbox, a list
+of words (a list or a vector, kept so) by the words that do."
+  (let ((rewrap (plist-get sandbox :rewrap))
+        (wrapped (plist-get sandbox :values)))
+    (cl-loop for spec in (gptel-tool-args tool-spec)
+             for value in values
+             collect
+             (let ((key (intern (concat ":" (plist-get spec :name)))))
+               (cond
+                ((null value) value)
+                (rewrap
+                 (if (plist-member (plist-get rewrap :values) key)
+                     (let ((w (gptel-rust-hooks--mod-sandbox-rewrap
+                               (plist-get rewrap :json)
+                               (if (vectorp value) (append value nil) value))))
+                       (if (vectorp value) (vconcat w) w))
+                   value))
+                ((plist-member wrapped key)
+                 (unless (eq value (plist-get args key))
+                   (signal 'gptel-rust-hooks-error
+                           (list "gptel-rust-hooks: the command changed after it was decided")))
+                 (let ((w (plist-get wrapped key)))
+                   (if (vectorp value) (vconcat w) w)))
+                (t value))))))
+
+(defun gptel-rust-hooks--sandbox-args (map tool-spec args)
+  "Call MAP, `gptel--map-tool-args', on TOOL-SPEC and ARGS; confine the result.
+Around advice: when the call with the argument list ARGS was decided to
+run sandboxed, its command arguments are confined (see
+`gptel-rust-hooks--sandbox-values'), unless gptel only shows the call."
+  (let ((values (funcall map tool-spec args)))
+    (if-let* (((not gptel-rust-hooks--sandbox-showing))
+              (sandbox (gptel-rust-hooks--sandbox-of args)))
+        (gptel-rust-hooks--sandbox-values tool-spec args values sandbox)
+      values)))
+
+(defun gptel-rust-hooks--sandbox-running (run &rest args)
+  "Call RUN with ARGS; tool calls it runs get their confined commands.
+Around advice for `gptel--accept-tool-calls', which runs the calls of
+gptel's confirmation prompt, perhaps from inside the prompt itself."
+  (let ((gptel-rust-hooks--sandbox-showing nil))
+    (apply run args)))
+
+(defun gptel-rust-hooks--sandbox-inspected (accept &rest args)
+  "Call ACCEPT with ARGS, keeping the sandbox of calls you edit.
+Around advice for `gptel--inspect-accept-tool-calls', run in gptel's
+inspect buffer: a call you edit there gets a new argument list, which
+runs in the sandbox of the call it replaces."
+  (let ((gptel-rust-hooks--sandbox-edits
+         (cl-loop for ov in (overlays-in (point-min) (point-max))
+                  for entry = (overlay-get ov 'gptel-tool)
+                  for sandbox = (and (consp entry) (consp (cdr entry))
+                                     (gethash (nth 1 entry) gptel-rust-hooks--sandboxed))
+                  when sandbox collect (cons entry sandbox))))
+    (apply accept args)))
+
+(defun gptel-rust-hooks--sandbox-confirm (fsm call)
+  "Settle whether gptel asks before running FSM's sandboxed CALL.
+When no hook function said, gptel asks its own settings, and a tool's
+`:confirm' function would be given the confined command: ask them here,
+with the command as the model wrote it, and put the answer on CALL."
+  (when (and (not (plist-member call :confirm))
+             (not (plist-get call :result))
+             (gethash (plist-get call :args) gptel-rust-hooks--sandboxed))
+    (let* ((info (gptel-fsm-info fsm))
+           (buffer (plist-get info :buffer))
+           (spec (gptel-rust-hooks--tool-named (plist-get call :name)
+                                               (plist-get info :tools))))
+      (when spec
+        (with-current-buffer (if (buffer-live-p buffer) buffer (current-buffer))
+          (plist-put call :confirm
+                     (and gptel-confirm-tool-calls
+                          (or (eq gptel-confirm-tool-calls t)
+                              (when-let* ((confirm (gptel-tool-confirm spec)))
+                                (or (not (functionp confirm))
+                                    (condition-case nil
+                                        (let ((gptel-rust-hooks--sandbox-showing t))
+                                          (apply confirm (gptel--map-tool-args
+                                                          spec (plist-get call :args))))
+                                      ;; A predicate that fails asks.
+                                      (error t)))))
+                          t)))))))
+
+(defun gptel-rust-hooks--sandbox-enable ()
+  "Hand tool functions the confined commands of sandboxed calls."
+  (when (fboundp 'gptel--map-tool-args)
+    (advice-add 'gptel--map-tool-args :around #'gptel-rust-hooks--sandbox-args)
+    (advice-add 'gptel--accept-tool-calls :around #'gptel-rust-hooks--sandbox-running)
+    (advice-add 'gptel--inspect-accept-tool-calls :around
+                #'gptel-rust-hooks--sandbox-inspected)))
+
+(defun gptel-rust-hooks--sandbox-disable ()
+  "Remove exactly what `gptel-rust-hooks--sandbox-enable' added."
+  (advice-remove 'gptel--map-tool-args #'gptel-rust-hooks--sandbox-args)
+  (advice-remove 'gptel--accept-tool-calls #'gptel-rust-hooks--sandbox-running)
+  (advice-remove 'gptel--inspect-accept-tool-calls #'gptel-rust-hooks--sandbox-inspected))
+
 ;;;; Commands
 
 (defun gptel-rust-hooks--policy-for (rules cwd)
@@ -1291,7 +1554,8 @@ rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
 
 (defun gptel-rust-hooks--explain-data (policy call cwd)
   "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
-  (json-parse-string (gptel-rust-hooks--mod-explain policy call cwd)
+  (json-parse-string (gptel-rust-hooks--mod-explain
+                      policy call cwd (gptel-rust-hooks--sandbox-context policy cwd))
                      :object-type 'plist :array-type 'list
                      :null-object nil :false-object nil))
 
@@ -1445,10 +1709,12 @@ removes exactly those."
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
         (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
         (gptel-rust-hooks--guard-enable)
+        (gptel-rust-hooks--sandbox-enable)
         (gptel-rust-hooks-ui--enable))
     (remove-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
     (remove-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
     (gptel-rust-hooks--guard-disable)
+    (gptel-rust-hooks--sandbox-disable)
     (gptel-rust-hooks-ui--disable)))
 
 (provide 'gptel-rust-hooks)

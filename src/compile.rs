@@ -283,7 +283,9 @@ fn restrict(mut rule: Rule) -> (Option<Rule>, Vec<&'static str>) {
     if rule.context.take().is_some() {
         dropped.push(":context");
     }
+    // A sandbox only confines: an untrusted project may ask for one.
     let tightens = rule.decision.is_some()
+        || rule.sandbox.is_some()
         || rule.suppress_output
         || !rule.redact.is_empty()
         || rule.max_output.is_some();
@@ -552,8 +554,9 @@ impl Builder {
             self.uses_default_path_keys |= has_paths;
         }
         if command_keys.is_none() {
-            // Deny-side path rules also read command words as paths.
-            self.uses_default_command_keys |= has_cmds || has_paths;
+            // Deny-side path rules also read command words as paths, and a
+            // sandbox confines the command arguments.
+            self.uses_default_command_keys |= has_cmds || has_paths || rule.sandbox.is_some();
         }
         (
             path_keys.unwrap_or(Keys::Default),
@@ -641,6 +644,31 @@ impl Builder {
             };
             arg_index.insert(key, idx);
         }
+        let sandboxing = compiled
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.rule.sandbox.is_some())
+            .map(|(i, _)| i)
+            .collect();
+        let hide_literals = compiled
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| matches!(r.rule.decision, Some(Decision::Deny | Decision::Stop)))
+            .filter_map(|(i, r)| {
+                let mut literals: Vec<String> = Vec::new();
+                for p in r
+                    .rule
+                    .path
+                    .iter()
+                    .flat_map(|p| crate::sandbox::literal_paths(p))
+                {
+                    if !literals.contains(&p) {
+                        literals.push(p);
+                    }
+                }
+                (!literals.is_empty()).then_some((i, literals))
+            })
+            .collect();
         let has_post_effects = compiled.iter().any(|r| {
             r.rule.context.is_some()
                 || r.rule.suppress_output
@@ -664,6 +692,8 @@ impl Builder {
             needs_backend: compiled.iter().any(|r| r.has_backend),
             needs_model: compiled.iter().any(|r| r.has_model),
             has_post_effects,
+            sandboxing,
+            hide_literals,
             rules: compiled,
             options: self.options,
             default_path_keys: self.default_path_keys,
@@ -701,8 +731,18 @@ struct RuleParts {
     args: Vec<(String, CArg)>,
 }
 
-/// RULE's effects that can be wrong: redaction regexps, empty edit values.
+/// RULE's effects that can be wrong: redaction regexps, empty edit values,
+/// a `:sandbox` that could never apply.
 fn check_effects(rule: &Rule) -> Result<()> {
+    if let (Some(_), Some(d @ (Decision::Deny | Decision::Stop))) = (&rule.sandbox, rule.decision) {
+        return Err(Error::key(
+            "sandbox",
+            format!(
+                "a {d} rule never lets a call run, so its sandbox would never apply \
+                 (put :sandbox on an allow or ask rule, or on a rule without :decision)"
+            ),
+        ));
+    }
     for r in &rule.redact {
         regex("redact", r)?;
     }

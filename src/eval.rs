@@ -1,13 +1,16 @@
 //! Policy + call -> outcome, following DESIGN.md "How a call is decided":
 //! the matching rules and their most restrictive decision ([`decide`]), the
 //! argument edits and the second decision of the edited call, the default
-//! decision, the reason and the canned result ([`evaluate`]).
+//! decision, the reason and the canned result ([`evaluate`]); then, for a
+//! call that will run, the sandbox its rules ask for ("Sandboxed calls",
+//! [`evaluate_with`]).
 
 use crate::path;
 use crate::policy::Policy;
 use crate::prepare::Prepared;
 use crate::rule::Decision;
 use crate::rule::{Arg, Call};
+use crate::sandbox::{self, SandboxContext, Sandboxing};
 use serde_json::Value as Json;
 
 /// The decision of the rules that match a call, before edits.
@@ -84,6 +87,10 @@ pub struct Outcome {
     pub result: Option<String>,
     /// The rule that gave the result.
     pub result_by: Option<usize>,
+    /// How the call is sandboxed, when a matching rule has `:sandbox` and
+    /// the call will run (allow, ask or no decision, no `:result`). When it
+    /// cannot be sandboxed, the decision is `deny` with the reason why.
+    pub sandbox: Option<Sandboxing>,
 }
 
 /// Apply the argument edits of the MATCHED rules, in rule order.
@@ -164,11 +171,19 @@ pub fn edited_call(call: &Call, args: &[(String, ArgSource)]) -> Call {
 /// The file system is inspected once per name for the whole evaluation
 /// (see [`path::with_budget`]).
 pub fn evaluate(policy: &Policy, call: &Call) -> Outcome {
-    path::with_budget(|| evaluate_in_memo(policy, call))
+    evaluate_with(policy, call, None)
 }
 
-fn evaluate_in_memo(policy: &Policy, call: &Call) -> Outcome {
-    let decided = decide(policy, call);
+/// [`evaluate`], with the sandbox settings of the call (CONTEXT): a call
+/// whose matching rules ask for `:sandbox` is confined, or blocked when it
+/// cannot be (without CONTEXT, it cannot).
+pub fn evaluate_with(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Outcome {
+    path::with_budget(|| evaluate_in_memo(policy, call, context))
+}
+
+fn evaluate_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Outcome {
+    let prepared = Prepared::new(policy, call);
+    let decided = decide_in_memo(&prepared);
     let mut decision = decided.decision;
     let mut by = decided.by;
     let mut args = None;
@@ -204,18 +219,60 @@ fn evaluate_in_memo(policy: &Policy, call: &Call) -> Outcome {
     if blocked(decision) {
         args = None;
     }
-    let reason = decision.map(|d| match by {
-        Some(r) => {
-            let rule = &policy.rules[r];
-            rule.rule
-                .reason
-                .clone()
-                .unwrap_or_else(|| generated_reason(d, &rule.label, &call.name))
+    // Sandboxed calls: after the decision, for a call that will run.
+    let mut sandbox = None;
+    let mut refused = None;
+    if !blocked(decision) && result.is_none() && !policy.sandboxing.is_empty() {
+        let rules: Vec<usize> = policy
+            .sandboxing
+            .iter()
+            .copied()
+            .filter(|r| {
+                decided.matched.contains(r)
+                    || redecided.as_ref().is_some_and(|d| d.matched.contains(r))
+            })
+            .collect();
+        if !rules.is_empty() {
+            let edited;
+            let runs = match &args {
+                Some(edits) => {
+                    edited = edited_call(call, edits);
+                    &edited
+                }
+                None => call,
+            };
+            let plan = sandbox::plan(
+                policy,
+                runs,
+                rules,
+                |r| applies_to_tool(&prepared, r),
+                context,
+            );
+            if let Some(why) = plan.failure() {
+                // A sandboxed call never runs unconfined.
+                decision = Some(Decision::Deny);
+                by = plan.rules.first().copied();
+                args = None;
+                refused = Some(why.to_string());
+            }
+            sandbox = Some(plan);
         }
-        None => format!(
-            "gptel-rust-hooks: no rule decides tool `{}`; the default decision is {d}",
-            call.name
-        ),
+    }
+    let by_default = by_default && refused.is_none();
+    let reason = refused.or_else(|| {
+        decision.map(|d| match by {
+            Some(r) => {
+                let rule = &policy.rules[r];
+                rule.rule
+                    .reason
+                    .clone()
+                    .unwrap_or_else(|| generated_reason(d, &rule.label, &call.name))
+            }
+            None => format!(
+                "gptel-rust-hooks: no rule decides tool `{}`; the default decision is {d}",
+                call.name
+            ),
+        })
     });
     Outcome {
         decided,
@@ -227,7 +284,20 @@ fn evaluate_in_memo(policy: &Policy, call: &Call) -> Outcome {
         redecided,
         result,
         result_by,
+        sandbox,
     }
+}
+
+/// Whether rule R's tool matchers (if any) match the prepared call's tool:
+/// the deny rules whose `:path` a sandbox hides by default are those.
+fn applies_to_tool(prepared: &Prepared<'_>, r: usize) -> bool {
+    let rule = &prepared.policy.rules[r];
+    let by_glob = !rule.has_tool_glob
+        || match &rule.tool_literals {
+            Some(names) => names.contains(&prepared.call.name),
+            None => prepared.tool_glob_hits().get(r),
+        };
+    by_glob && (!rule.has_tool_regexp || prepared.tool_regexp_hits().get(r))
 }
 
 fn generated_reason(d: Decision, label: &str, tool: &str) -> String {

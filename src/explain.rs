@@ -1,23 +1,29 @@
 //! The explain document: every rule, each of its matchers with what it was
 //! checked on and what it asks for, the edits and the outcome, as JSON.
 
-use crate::eval::{edited_call, evaluate};
+use crate::eval::{edited_call, evaluate_with, Outcome};
 use crate::matcher::{CommandMatcher, On};
 use crate::path;
 use crate::policy::Policy;
 use crate::prepare::{key_of, CmdCand, PathCand, PathSource, Prepared};
 use crate::rule::{Arg, ArgMatcher, Call, Decision, Rule};
+use crate::sandbox::{SandboxContext, SandboxResult, Wrapped};
 use crate::shell::SimpleCommand;
 use serde_json::{json, Value as Json};
 
 /// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
 pub fn explain(policy: &Policy, call: &Call) -> Json {
-    path::with_budget(|| explain_in_memo(policy, call))
+    explain_with(policy, call, None)
 }
 
-fn explain_in_memo(policy: &Policy, call: &Call) -> Json {
+/// [`explain`], with the call's sandbox settings (see [`evaluate_with`]).
+pub fn explain_with(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Json {
+    path::with_budget(|| explain_in_memo(policy, call, context))
+}
+
+fn explain_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Json {
     let prepared = Prepared::new(policy, call);
-    let outcome = evaluate(policy, call);
+    let outcome = evaluate_with(policy, call, context);
     let rules: Vec<Json> = policy
         .rules
         .iter()
@@ -91,7 +97,55 @@ fn explain_in_memo(policy: &Policy, call: &Call) -> Json {
         "reason": outcome.reason,
         "result": outcome.result,
         "result-rule": outcome.result_by.map(|r| policy.rules[r].label.clone()),
+        "sandbox": sandbox_json(policy, &outcome),
         "notes": policy.notes,
+    })
+}
+
+/// How the call is sandboxed, for explanations: each rule's spec (as
+/// written) and confinement, the combined confinement, the confined
+/// commands, or why the call cannot be confined; null when no matching
+/// rule asks for a sandbox (or the call does not run).
+fn sandbox_json(policy: &Policy, outcome: &Outcome) -> Json {
+    let Some(sandboxing) = &outcome.sandbox else {
+        return Json::Null;
+    };
+    let home = policy.options.home.as_ref().and_then(|h| h.to_str());
+    let plan = sandboxing.plan();
+    let rules: Vec<Json> = sandboxing
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(i, &r)| {
+            let rule = &policy.rules[r];
+            json!({
+                "rule": rule.label,
+                "spec": rule.rule.sandbox.as_ref().map(|s| s.to_value()),
+                "confinement": plan.and_then(|p| p.each.get(i)).map(|c| c.to_json()),
+                "describe": plan.and_then(|p| p.each.get(i)).map(|c| c.describe(home)),
+            })
+        })
+        .collect();
+    let (status, error) = match &sandboxing.result {
+        SandboxResult::NoCommand => ("no-command", None),
+        SandboxResult::Confined(_) => ("confined", None),
+        SandboxResult::Failed(why) => ("failed", Some(why.clone())),
+    };
+    json!({
+        "status": status,
+        "rules": rules,
+        "keys": sandboxing.keys,
+        "confinement": plan.map(|p| p.confinement.to_json()),
+        "describe": plan.map(|p| p.confinement.describe(home)),
+        "program": plan.map(|p| p.program.clone()),
+        "cwd": plan.map(|p| p.cwd.clone()),
+        "commands": plan.map(|p| p.wrapped.iter().map(|(key, w)| {
+            json!({"key": key, "wrapped": match w {
+                Wrapped::Line(line) => json!(line),
+                Wrapped::Argv(words) => json!(words),
+            }})
+        }).collect::<Vec<_>>()),
+        "error": error,
     })
 }
 
@@ -170,6 +224,9 @@ fn effects_json(rule: &Rule) -> Json {
     }
     if let Some(n) = rule.max_output {
         put("max-output", json!(n));
+    }
+    if let Some(spec) = &rule.sandbox {
+        put("sandbox", spec.to_value());
     }
     Json::Object(map)
 }

@@ -48,6 +48,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 emacs::use_symbols! {
     rule_error => "gptel-rust-hooks-rule-error"
     call_error => "gptel-rust-hooks-call-error"
+    error_symbol => "gptel-rust-hooks-error"
 }
 
 #[emacs::module(
@@ -148,22 +149,66 @@ fn rule_count(policy: Value<'_>) -> Result<usize> {
     Ok(policy.rules.len())
 }
 
+thread_local! {
+    /// The sandbox of the last decision, until Lisp takes it.
+    static LAST_SANDBOX: std::cell::RefCell<Option<lisp::SandboxNote>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn set_last_sandbox(note: Option<lisp::SandboxNote>) {
+    LAST_SANDBOX.with(|last| *last.borrow_mut() = note);
+}
+
+/// What the log and the tool runner keep of OUTCOME's sandbox, if the call
+/// is confined.
+fn sandbox_note(policy: &Policy, outcome: &eval::Outcome) -> Option<lisp::SandboxNote> {
+    let sandboxing = outcome.sandbox.as_ref()?;
+    let plan = sandboxing.plan()?;
+    let rules: Vec<String> = sandboxing
+        .rules
+        .iter()
+        .map(|&r| policy.rules[r].label.clone())
+        .collect();
+    let mut json = plan.to_json();
+    json["rules"] = serde_json::json!(rules);
+    let home = policy.options.home.as_ref().and_then(|h| h.to_str());
+    Some(lisp::SandboxNote {
+        wrapped: plan.wrapped.clone(),
+        describe: plan.confinement.describe(home),
+        json: json.to_string(),
+        rules,
+    })
+}
+
 /// Decide the tool call INFO (a gptel hook plist) by POLICY; CWD is the request's directory.
 ///
-/// Return the plist for `gptel-pre-tool-call-functions'.  A call that cannot
-/// be read signals `gptel-rust-hooks-call-error'.
+/// SANDBOX is the plist of sandbox settings (see
+/// `gptel-rust-hooks--sandbox-context'), or nil when POLICY has no rule
+/// with `:sandbox'.  Return the plist for `gptel-pre-tool-call-functions'.
+/// A call that cannot be read signals `gptel-rust-hooks-call-error'.  The
+/// confinement of a sandboxed call is kept for
+/// `gptel-rust-hooks--mod-take-sandbox'.
 #[defun]
-fn pre<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
+fn pre<'e>(
+    env: &'e Env,
+    policy: Value<'e>,
+    info: Value<'e>,
+    cwd: Value<'e>,
+    sandbox: Value<'e>,
+) -> Result<Value<'e>> {
     // A call that fails leaves no stale record for the log.
     record::set_last(None);
+    set_last_sandbox(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
     let read = match lisp::read_call(env, policy, info, cwd, false) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
-    let outcome = eval::evaluate(policy, &read.call);
+    let context = lisp::read_sandbox_context(env, sandbox);
+    let outcome = eval::evaluate_with(policy, &read.call, context.as_ref());
     let answer = lisp::answer(env, &outcome, &read.values)?;
+    set_last_sandbox(sandbox_note(policy, &outcome));
     let label = |r: usize| policy.rules[r].label.clone();
     record::set_last(Some(Record {
         decision: outcome.decision.map(rule::Decision::name),
@@ -235,29 +280,79 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
 
 /// Explain how POLICY decides the call INFO; CWD is the request's directory.
 ///
-/// Return a JSON string: every rule, each matcher, edits and the outcome.
+/// SANDBOX is as for `gptel-rust-hooks--mod-pre'.  Return a JSON string:
+/// every rule, each matcher, edits, the sandbox and the outcome.
 #[defun]
 fn explain<'e>(
     env: &'e Env,
     policy: Value<'e>,
     info: Value<'e>,
     cwd: Value<'e>,
+    sandbox: Value<'e>,
 ) -> Result<Value<'e>> {
     let policy: &Policy = policy.into_rust()?;
     let read = match lisp::read_call(env, policy, info, cwd, true) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
-    explain::explain(policy, &read.call)
+    let context = lisp::read_sandbox_context(env, sandbox);
+    explain::explain_with(policy, &read.call, context.as_ref())
         .to_string()
         .into_lisp(env)
 }
 
+/// Return non-nil when some rule of POLICY has `:sandbox'.
+///
+/// Only then does a call need its sandbox settings.
+#[defun]
+fn sandboxes(policy: Value<'_>) -> Result<bool> {
+    let policy: &Policy = policy.into_rust()?;
+    Ok(!policy.sandboxing.is_empty())
+}
+
+/// Return the sandbox of the last decision, and forget it.
+///
+/// The value is nil when the call is not confined, else (:values (KEY
+/// WRAPPED ...) :describe TEXT :json TEXT :rules LABELS): each command
+/// argument confined (a command line as a string, a command given as a list
+/// of words as a list of strings), the confinement on one line and as JSON
+/// text, and the rules whose `:sandbox' applies.
+#[defun]
+fn take_sandbox(env: &Env) -> Result<Value<'_>> {
+    match LAST_SANDBOX.with(|last| last.borrow_mut().take()) {
+        Some(note) => lisp::sandbox_note(env, &note),
+        None => ().into_lisp(env),
+    }
+}
+
+/// Return COMMAND confined as the sandbox SANDBOX, JSON text, confines.
+///
+/// SANDBOX is the `:json' of what `gptel-rust-hooks--mod-take-sandbox'
+/// gave for the call COMMAND was edited from; COMMAND is a command line (a
+/// string) or a list of words (a list of strings).  Signal
+/// `gptel-rust-hooks-error' when it cannot be confined.
+#[defun]
+fn sandbox_rewrap<'e>(env: &'e Env, sandbox: String, command: Value<'e>) -> Result<Value<'e>> {
+    let plan: serde_json::Value = match serde_json::from_str(&sandbox) {
+        Ok(plan) => plan,
+        Err(e) => return env.signal(error_symbol, (format!("gptel-rust-hooks: {e}"),)),
+    };
+    let command = lisp::to_json(env, command, 0, &mut lisp::MAX_NODES.clone())
+        .map(|j| rule::Arg::from_json(&j))
+        .unwrap_or(rule::Arg::Null);
+    match sandbox::rewrap(&plan, &command) {
+        Ok(sandbox::Wrapped::Line(line)) => line.into_lisp(env),
+        Ok(sandbox::Wrapped::Argv(words)) => lisp::string_list(env, &words),
+        Err(why) => env.signal(error_symbol, (format!("gptel-rust-hooks: {why}"),)),
+    }
+}
+
 /// Forget the last decision, so that a call failing before it is decided
-/// is not credited with an earlier call's rules.
+/// is not credited with an earlier call's rules (nor given its sandbox).
 #[defun]
 fn forget_last() -> Result<()> {
     record::set_last(None);
+    set_last_sandbox(None);
     Ok(())
 }
 

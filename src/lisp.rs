@@ -12,6 +12,7 @@ use crate::eval::{ArgSource, Outcome};
 use crate::policy::{Layer, Options, Policy};
 use crate::record::Record;
 use crate::rule::{Arg, Call, Decision};
+use crate::sandbox::{SandboxContext, Wrapped};
 use emacs::{Env, IntoLisp, Result, Value, Vector};
 use serde_json::{Map, Number, Value as Json};
 
@@ -680,5 +681,84 @@ pub fn record_list<'e>(env: &'e Env, record: Option<&Record>) -> Result<Value<'e
         r.by.clone(),
         r.reason.clone(),
         r.micros,
+    ))
+}
+
+/// Read the sandbox settings plist of a call: `(:temp DIR :socket-dirs DIRS
+/// :program NAME :exec-path DIRS :shell SHELL :unavailable REASON)`; nil is
+/// none. Settings that cannot be read leave every sandboxed call blocked,
+/// with a reason that says so.
+pub fn read_sandbox_context(env: &Env, v: Value<'_>) -> Option<SandboxContext> {
+    if !v.is_not_nil() {
+        return None;
+    }
+    let unreadable = |why: String| SandboxContext {
+        unavailable: Some(format!(
+            "cannot sandbox the call: the sandbox settings cannot be read: {why}"
+        )),
+        ..SandboxContext::default()
+    };
+    let map = match to_json(env, v, 0, &mut MAX_NODES.clone()) {
+        Ok(Json::Object(map)) => map,
+        Ok(_) => return Some(unreadable("not a plist".into())),
+        Err(why) => return Some(unreadable(why)),
+    };
+    let text = |key: &str| map.get(key).and_then(Json::as_str).map(str::to_string);
+    let texts = |key: &str| -> Vec<String> {
+        match map.get(key) {
+            Some(Json::Array(items)) => items
+                .iter()
+                .filter_map(Json::as_str)
+                .map(str::to_string)
+                .collect(),
+            Some(Json::String(s)) => vec![s.clone()],
+            _ => Vec::new(),
+        }
+    };
+    Some(SandboxContext {
+        temp: text("temp").unwrap_or_default(),
+        socket_dirs: texts("socket-dirs"),
+        program: text("program").unwrap_or_else(|| crate::sandbox::DEFAULT_PROGRAM.into()),
+        exec_path: texts("exec-path"),
+        shell: text("shell").unwrap_or_else(|| "/bin/sh".into()),
+        unavailable: text("unavailable"),
+    })
+}
+
+/// What the log and the tool runner need of a confined call, kept from the
+/// decision until Lisp takes it.
+#[derive(Debug, Clone)]
+pub struct SandboxNote {
+    /// Each confined command argument, by key.
+    pub wrapped: Vec<(String, Wrapped)>,
+    /// The confinement on one line ([`crate::sandbox::Confinement::describe`]).
+    pub describe: String,
+    /// The confinement and its rules as JSON text.
+    pub json: String,
+    /// The labels of the rules whose `:sandbox` applies.
+    pub rules: Vec<String>,
+}
+
+/// The Lisp form of NOTE: `(:values (KEY WRAPPED ...) :describe TEXT :json
+/// TEXT :rules LABELS)`, WRAPPED a string (a command line) or a list of
+/// strings (a command given as words).
+pub fn sandbox_note<'e>(env: &'e Env, note: &SandboxNote) -> Result<Value<'e>> {
+    let mut values = Vec::with_capacity(note.wrapped.len() * 2);
+    for (key, w) in &note.wrapped {
+        values.push(env.intern(&format!(":{key}"))?);
+        values.push(match w {
+            Wrapped::Line(line) => line.as_str().into_lisp(env)?,
+            Wrapped::Argv(words) => string_list(env, words)?,
+        });
+    }
+    env.list((
+        env.intern(":values")?,
+        env.list(&values)?,
+        env.intern(":describe")?,
+        note.describe.as_str(),
+        env.intern(":json")?,
+        note.json.as_str(),
+        env.intern(":rules")?,
+        string_list(env, &note.rules)?,
     ))
 }

@@ -298,6 +298,12 @@ pub struct Policy {
     pub needs_model: bool,
     /// The policy has rules that act after the call.
     pub has_post_effects: bool,
+    /// The rules with `:sandbox`, in rule order.
+    pub sandboxing: Vec<usize>,
+    /// The paths each deny or stop rule's `:path` patterns name literally,
+    /// as written ([`crate::sandbox::literal_paths`]), by rule: what a
+    /// sandboxed call to a tool those rules apply to hides by default.
+    pub hide_literals: Vec<(usize, Vec<String>)>,
     /// Joined redaction regexps, built on first use.
     pub redact_cache: RedactCache,
     /// What was ignored in untrusted layers, one line each.

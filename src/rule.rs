@@ -6,6 +6,7 @@
 //! names (`command-prefix`, `set-args`, ...).
 
 use crate::error::{Error, Result};
+use crate::sandbox::SandboxSpec;
 use serde_json::{Map, Value as Json};
 use std::fmt;
 
@@ -106,6 +107,8 @@ pub struct Rule {
     pub suppress_output: bool,
     pub redact: Vec<String>,
     pub max_output: Option<u64>,
+    /// `:sandbox`: run the call's shell command confined (`t` is the defaults).
+    pub sandbox: Option<SandboxSpec>,
     pub examples: Examples,
 }
 
@@ -135,6 +138,7 @@ pub const RULE_KEYS: &[&str] = &[
     "suppress-output",
     "redact",
     "max-output",
+    "sandbox",
     "examples",
 ];
 
@@ -450,6 +454,7 @@ impl Rule {
                         other => Some(count(key, other)?),
                     }
                 }
+                "sandbox" => rule.sandbox = SandboxSpec::from_value(v)?,
                 "examples" => rule.examples = examples(v)?,
                 other => {
                     let hint = match suggestion(other) {

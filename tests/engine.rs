@@ -94,6 +94,7 @@ fn plain(
         redecided: None,
         result: None,
         result_by: None,
+        sandbox: None,
     }
 }
 
@@ -859,6 +860,7 @@ fn redecision_stricter_edited_call_is_denied() {
             }),
             result: None,
             result_by: None,
+            sandbox: None,
         }
     );
 }
@@ -1321,6 +1323,7 @@ fn explain_lists_every_rule_and_matcher() {
             "reason": "no rm",
             "result": null,
             "result-rule": null,
+            "sandbox": null,
             "notes": [],
         })
     );

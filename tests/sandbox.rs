@@ -558,6 +558,7 @@ fn writable_directories_intersect_by_containment() {
             read_only: Vec::new(),
             private: Vec::new(),
             hide: strings(hide),
+            sockets: Vec::new(),
             network,
         }
     }
@@ -815,20 +816,23 @@ fn host_sockets_are_hidden_when_the_network_is_off() {
     };
     // No network: the socket under the socket directories is hidden.
     let closed = resolve(&fx, &SandboxSpec::default());
-    assert!(closed.hide.contains(&sock), "{closed:?}");
+    assert_eq!(closed.sockets, vec![sock.clone()], "{closed:?}");
+    assert!(closed
+        .describe(None)
+        .ends_with("; no network (1 host socket covered)"));
     let out = connect(&closed);
     assert!(!out.status.success(), "{}", describe(&out));
     assert!(listener.accept().is_err(), "no connection");
     // Neither a read-only file system nor a network namespace stops a
     // connection to a socket file: with the network on, it is reachable.
     let open = resolve(&fx, &spec(json!({"network": true})));
-    assert!(!open.hide.contains(&sock), "{open:?}");
+    assert!(open.sockets.is_empty(), "{open:?}");
     let out = connect(&open);
     assert_eq!(stdout(&out), "connected\n", "{}", describe(&out));
     assert!(listener.accept().is_ok(), "the listener got the connection");
     // Combined, the network is off and the socket hidden again.
     let both = Confinement::strictest([open, closed]).expect("some");
-    assert!(!both.network && both.hide.contains(&sock), "{both:?}");
+    assert!(!both.network && both.sockets.contains(&sock), "{both:?}");
 }
 
 #[test]
@@ -955,6 +959,7 @@ fn a_program_that_is_not_bubblewrap_fails_the_probe() {
         read_only: Vec::new(),
         private: Vec::new(),
         hide: Vec::new(),
+        sockets: Vec::new(),
         network: false,
     };
     assert!(!old
@@ -1303,6 +1308,7 @@ fn the_confinement_is_described_for_the_log_and_the_prompt() {
             "read-only": [],
             "private": [fx.temp()],
             "hide": [fx.p("home/.ssh"), fx.p("home/.aws")],
+            "sockets": [],
             "network": false
         })
     );
@@ -1318,6 +1324,7 @@ fn the_confinement_is_described_for_the_log_and_the_prompt() {
         read_only: Vec::new(),
         private: Vec::new(),
         hide: Vec::new(),
+        sockets: Vec::new(),
         network: true,
     };
     assert_eq!(open.describe(None), "write nothing; hide nothing; network");

@@ -378,6 +378,7 @@ EOF while parsing a list; its last rules that compiled stay in force" file))
                      (gptel-rust-hooks--options))))
           (push (file-name-nondirectory file) checked))))
     (should (member "demo-policy.json" checked))
+    (should (member "sandboxed-dev.json" checked))
     (should (>= (length checked) (1- (length files))))))
 
 (provide 'trust-tests)

@@ -4,6 +4,7 @@
 
 use super::confine::Confinement;
 use super::{exists, path_error, resolve_path, show, within, Result, SandboxError};
+use std::cell::RefCell;
 use std::fs;
 use std::io;
 use std::path::Path;
@@ -11,6 +12,9 @@ use std::process::{Command, Stdio};
 
 /// The bubblewrap program's default name (`gptel-rust-hooks-sandbox-program`).
 pub const DEFAULT_PROGRAM: &str = "bwrap";
+
+/// Most located programs [`Sandbox::cached`] keeps.
+const MAX_KEPT: usize = 4;
 
 /// The first bubblewrap release with `--disable-userns` (0.8.0).
 const DISABLE_USERNS_SINCE: (u32, u32, u32) = (0, 8, 0);
@@ -101,6 +105,7 @@ impl Sandbox {
             read_only: Vec::new(),
             private: Vec::new(),
             hide: Vec::new(),
+            sockets: Vec::new(),
             network: false,
         };
         let mut args = sandbox.args(&trial, "/")?;
@@ -117,6 +122,35 @@ impl Sandbox {
                 show(String::from_utf8_lossy(&out.stderr).trim())
             )));
         }
+        Ok(sandbox)
+    }
+
+    /// [`Sandbox::locate`] and [`Sandbox::probe`] NAME in DIRS, once: a
+    /// program that passed the probe is kept for the next call with the same
+    /// NAME and DIRS (at most a few are kept); a failure is not kept, so that
+    /// installing bubblewrap needs no restart.
+    pub fn cached(name: &str, dirs: &[String]) -> Result<Sandbox> {
+        thread_local! {
+            static KEPT: RefCell<Vec<(String, Vec<String>, Sandbox)>> =
+                const { RefCell::new(Vec::new()) };
+        }
+        let hit = KEPT.with(|kept| {
+            kept.borrow()
+                .iter()
+                .find(|(n, d, _)| n == name && d == dirs)
+                .map(|(_, _, s)| s.clone())
+        });
+        if let Some(sandbox) = hit {
+            return Ok(sandbox);
+        }
+        let sandbox = Sandbox::locate(name, dirs)?.probe()?;
+        KEPT.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            if kept.len() >= MAX_KEPT {
+                kept.remove(0);
+            }
+            kept.push((name.to_string(), dirs.to_vec(), sandbox.clone()));
+        });
         Ok(sandbox)
     }
 
@@ -185,7 +219,7 @@ impl Sandbox {
         for m in &mounts {
             m.push_words(&mut words);
         }
-        let mut hides: Vec<&String> = conf.hide.iter().collect();
+        let mut hides: Vec<&String> = conf.hide.iter().chain(&conf.sockets).collect();
         hides.sort_by_key(|h| depth(h));
         for hidden in hides {
             // The mount the hidden path is seen through: the deepest holding it.
@@ -247,6 +281,25 @@ impl Sandbox {
         words.extend(self.args(conf, cwd)?);
         words.extend(argv.iter().cloned());
         Ok(words)
+    }
+}
+
+/// Shells known to read a command line as POSIX `sh` does: the names
+/// [`Sandbox::wrap_line`]'s quoting is written for.
+pub const POSIX_SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "yash", "posh", "busybox",
+];
+
+/// Ok when SHELL (a name or a path, as `shell-file-name` gives it) is one of
+/// [`POSIX_SHELLS`]: a command line wrapped for it is read back as written.
+pub fn posix_shell(shell: &str) -> Result<()> {
+    let name = shell.rsplit('/').next().unwrap_or(shell);
+    if POSIX_SHELLS.contains(&name) {
+        Ok(())
+    } else {
+        Err(SandboxError::NotPosixShell {
+            shell: shell.to_string(),
+        })
     }
 }
 

@@ -48,6 +48,10 @@ pub struct Confinement {
     pub private: Vec<String>,
     /// Paths made unreadable.
     pub hide: Vec<String>,
+    /// The host's Unix-domain sockets covered because the network is off
+    /// ([`sockets_under`]): kept apart from `hide` so that descriptions
+    /// count them rather than list them.
+    pub sockets: Vec<String>,
     /// Whether the command may use the network.
     pub network: bool,
 }
@@ -77,7 +81,7 @@ impl Confinement {
             None => vec![dir.clone()],
             Some(paths) => writable(paths, &dir, env.home)?,
         };
-        let mut hide: Vec<String> = match &spec.hide {
+        let hide: Vec<String> = match &spec.hide {
             Some(paths) => {
                 let hide = resolve_all(paths)?;
                 if let Some(root) = hide.iter().find(|h| h.as_str() == "/") {
@@ -98,10 +102,12 @@ impl Confinement {
                 "the temporary directory cannot be `/`, which the sandbox would empty",
             ));
         }
-        if !spec.network {
+        let sockets = if spec.network {
+            Vec::new()
+        } else {
             let dirs: Vec<&str> = env.socket_dirs.iter().map(String::as_str).collect();
-            hide.extend(sockets_under(&dirs, MAX_SOCKET_ENTRIES));
-        }
+            sockets_under(&dirs, MAX_SOCKET_ENTRIES)
+        };
         let read_only = write
             .iter()
             .map(|w| format!("{w}/.git"))
@@ -112,6 +118,7 @@ impl Confinement {
             read_only,
             private: vec![temp],
             hide,
+            sockets,
             network: spec.network,
         }
         .normalized())
@@ -147,6 +154,7 @@ impl Confinement {
             read_only: union(&self.read_only, &other.read_only),
             private: union(&self.private, &other.private),
             hide: union(&self.hide, &other.hide),
+            sockets: union(&self.sockets, &other.sockets),
             network: self.network && other.network,
         }
         .normalized()
@@ -173,31 +181,39 @@ impl Confinement {
             .into_iter()
             .filter(|r| visible(r) && write.iter().any(|w| within(r, w)))
             .collect();
+        // A socket inside a hidden path is covered with it.
+        let sockets = outermost(self.sockets)
+            .into_iter()
+            .filter(visible)
+            .collect();
         Confinement {
             write,
             read_only,
             private,
             hide,
+            sockets,
             network: self.network,
         }
     }
 
     /// The confinement for the log, explain and the JSON-lines file:
     /// `{"write": [...], "read-only": [...], "private": [...], "hide": [...],
-    /// "network": false}`.
+    /// "sockets": [...], "network": false}`.
     pub fn to_json(&self) -> Json {
         json!({
             "write": self.write,
             "read-only": self.read_only,
             "private": self.private,
             "hide": self.hide,
+            "sockets": self.sockets,
             "network": self.network,
         })
     }
 
     /// The confinement as one line for the log and the ask prompt, with HOME
     /// shown as `~`: ``write ~/proj; read-only ~/proj/.git; private /tmp;
-    /// hide ~/.ssh, ~/.aws; no network``.
+    /// hide ~/.ssh, ~/.aws; no network``, with `(3 host sockets covered)`
+    /// after `no network` when there are such.
     pub fn describe(&self, home: Option<&str>) -> String {
         let list = |paths: &[String]| {
             if paths.is_empty() {
@@ -218,14 +234,12 @@ impl Confinement {
             parts.push(format!("private {}", list(&self.private)));
         }
         parts.push(format!("hide {}", list(&self.hide)));
-        parts.push(
-            if self.network {
-                "network"
-            } else {
-                "no network"
-            }
-            .to_string(),
-        );
+        parts.push(match (self.network, self.sockets.len()) {
+            (true, _) => "network".to_string(),
+            (false, 0) => "no network".to_string(),
+            (false, 1) => "no network (1 host socket covered)".to_string(),
+            (false, n) => format!("no network ({n} host sockets covered)"),
+        });
         parts.join("; ")
     }
 }

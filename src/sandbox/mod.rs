@@ -19,6 +19,10 @@
 //!    (a new line that a POSIX shell reads as `bwrap ARGS... -- SHELL -c
 //!    'LINE'`, so the confined shell gets exactly LINE) and
 //!    [`Sandbox::wrap_argv`] for a command given as a list of words.
+//! 5. [`plan()`] (`plan.rs`): the above for one decided call: the matching
+//!    rules' specs, resolved against the call's [`SandboxContext`] and
+//!    combined, and each command argument of the call wrapped; whatever
+//!    fails becomes the reason the caller blocks the call with.
 //!
 //! What the confinement means inside the sandbox:
 //!
@@ -50,10 +54,14 @@
 
 mod bwrap;
 mod confine;
+mod plan;
 mod spec;
 
-pub use bwrap::{shell_quote, Sandbox, DEFAULT_PROGRAM};
+pub use bwrap::{posix_shell, shell_quote, Sandbox, DEFAULT_PROGRAM, POSIX_SHELLS};
 pub use confine::{sockets_under, Confinement, SandboxEnv};
+pub use plan::{
+    plan, rewrap, Plan, SandboxContext, SandboxResult, Sandboxing, Wrapped, WORKING_DIRECTORY_KEYS,
+};
 pub use spec::{literal_paths, SandboxSpec, SPEC_KEYS};
 
 use std::fmt;
@@ -108,6 +116,11 @@ pub enum SandboxError {
     },
     /// The command holds a NUL byte, which no program can receive.
     Nul,
+    /// The shell that would read a confined command line is not a POSIX shell.
+    NotPosixShell {
+        /// The shell, as configured (`shell-file-name`).
+        shell: String,
+    },
 }
 
 /// The install hint every "cannot find or run bubblewrap" message ends with.
@@ -156,6 +169,13 @@ impl fmt::Display for SandboxError {
             SandboxError::Nul => f.write_str(
                 "cannot sandbox the call: the command holds a NUL byte, which no program can \
                  receive",
+            ),
+            SandboxError::NotPosixShell { shell } => write!(
+                f,
+                "cannot sandbox the call: its command line would be read by `{}` \
+                 (`shell-file-name`), which is not a POSIX shell; set `shell-file-name` to \
+                 /bin/sh or bash",
+                show(shell)
             ),
         }
     }
