@@ -3,7 +3,7 @@
 ;; Copyright (C) 2026 The gptel-rust-hooks developers
 
 ;; Author: The gptel-rust-hooks developers
-;; Version: 0.1.0
+;; Version: 0.2.0
 ;; Package-Requires: ((emacs "27.1") (gptel "0.9.9.5"))
 ;; Keywords: tools, convenience
 ;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
@@ -62,7 +62,7 @@
   :group 'gptel
   :prefix "gptel-rust-hooks-")
 
-(defconst gptel-rust-hooks-version "0.1.0"
+(defconst gptel-rust-hooks-version "0.2.0"
   "The version of this package; the module must report the same.")
 
 (defconst gptel-rust-hooks--rule-options
