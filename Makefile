@@ -33,8 +33,8 @@ all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it bes
 help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-$(MODULE): Cargo.toml Cargo.lock $(shell find src -name "*.rs")
-	$(CARGO) build --release
+$(MODULE): Cargo.toml Cargo.lock build.rs $(shell find src -name "*.rs")
+	$(CARGO) build --release --locked
 
 # A running Emacs may have the old copy mapped: write a new file, rename it into place.
 $(MODULE_COPY): $(MODULE)
