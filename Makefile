@@ -21,8 +21,10 @@ GPTEL_LOAD := -L $(GPTEL_DIR) $(foreach d,$(wildcard $(GPTEL_DIR)/../compat-* $(
 else
 GPTEL_LOAD = $(foreach d,$(wildcard $(ELPA_SRC)/*),-L $(d))
 endif
+# The tests load the module cargo just built, and never touch the user's store.
 BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
-	--eval '(setq gptel-rust-hooks-module-directory "$(CURDIR)/target/release")'
+	--eval '(setq gptel-rust-hooks-module-directory "$(CURDIR)/target/release")' \
+	--eval '(setq gptel-rust-hooks-module-store (expand-file-name "gptel-rust-hooks-test-store/" temporary-file-directory))'
 BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
