@@ -24,6 +24,11 @@
 (require 'test-helper)
 (require 'gptel-rust-hooks)
 
+(declare-function gptel-rust-hooks--mod-build-id "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module"
+                  (layers options))
+
 (defconst module-store-tests--repo
   (file-name-as-directory (expand-file-name ".." gptel-rust-hooks-test-directory))
   "The checkout the tests run in.")
