@@ -260,9 +260,11 @@ warns.  Until a module is loaded, every tool call is blocked."
 (defconst gptel-rust-hooks--module-name "gptel-rust-hooks-module"
   "The module's feature name and file name without suffix.")
 
-(defvar gptel-rust-hooks--package-directory
+(defconst gptel-rust-hooks--package-directory
   (file-name-directory (or load-file-name buffer-file-name default-directory))
-  "The directory this package was loaded from.")
+  "The directory this package was loaded from.
+A constant, so that reloading the package from a new directory (an
+upgrade) sets it again.")
 
 (defconst gptel-rust-hooks--manifest-name "gptel-rust-hooks-modules.sha256"
   "The manifest of prebuilt modules, beside the package's Lisp.")
@@ -860,6 +862,7 @@ already; then restart Emacs to use it."
                                               "none"))
                                   (format " (the manifest lists version %s)"
                                           (plist-get manifest :version))))))
+         (_ (setq gptel-rust-hooks--build-id-memo nil))
          (url (format-spec gptel-rust-hooks-module-url
                            `((?v . ,gptel-rust-hooks-version) (?s . ,system)
                              (?f . ,(nth 2 entry)))))
