@@ -626,7 +626,10 @@ in `gptel-rust-hooks-module-directory' is reported."
                  (and root (format "M-x gptel-rust-hooks-build-module (needs cargo, Rust %d.%d+)"
                                    (car gptel-rust-hooks--minimum-rust)
                                    (cadr gptel-rust-hooks--minimum-rust)))
+                 ;; In a clone; a package manager's copy builds in the store.
                  (and root (file-exists-p (expand-file-name "Makefile" root))
+                      (not (and (bound-and-true-p package-user-dir)
+                                (file-in-directory-p root package-user-dir)))
                       (format "`make' in %s" (abbreviate-file-name root)))
                  (and (not entry) (not root)
                       "nothing here: install the package with its Rust sources, or set \

@@ -24,6 +24,7 @@
 (require 'test-helper)
 (require 'gptel-rust-hooks)
 
+(defvar package-user-dir)
 (declare-function gptel-rust-hooks--mod-build-id "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module"
@@ -374,7 +375,14 @@ included."
                                         (gptel-rust-hooks--system))
                                 text))
         (should (string-match-p "M-x gptel-rust-hooks-build-module (needs cargo, Rust 1\\.88\\+)"
-                                text))))))
+                                text)))
+      ;; `make' is suggested in a clone, not in a package manager's copy.
+      (write-region "all:\n" nil (expand-file-name "Makefile" pkg))
+      (let ((package-user-dir (expand-file-name "elsewhere/" store)))
+        (should (string-match-p (regexp-quote (format ", or `make' in %s" (abbreviate-file-name pkg)))
+                                (gptel-rust-hooks--no-module-message))))
+      (let ((package-user-dir (file-name-directory (directory-file-name pkg))))
+        (should-not (string-match-p "`make'" (gptel-rust-hooks--no-module-message)))))))
 
 ;;;; The store: installing and cleaning
 
