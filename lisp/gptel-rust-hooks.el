@@ -644,6 +644,19 @@ in `gptel-rust-hooks-module-directory' is reported."
           (mapconcat #'abbreviate-file-name (gptel-rust-hooks--module-candidates) ", ")
           (gptel-rust-hooks--what-to-run)))
 
+(defun gptel-rust-hooks--check-build-id ()
+  "Report the loaded module if it was built from other sources than those beside."
+  (let ((id (and (fboundp 'gptel-rust-hooks--mod-build-id)
+                 (gptel-rust-hooks--mod-build-id)))
+        (want (gptel-rust-hooks--expected-build-id)))
+    (when (and want (not (equal id want)))
+      (gptel-rust-hooks--report
+       (format "gptel-rust-hooks: the module loaded from %s was built from other sources \
+(build %s) than those beside the package (build %s); run M-x gptel-rust-hooks-build-module, \
+then restart Emacs"
+               (abbreviate-file-name (or gptel-rust-hooks--loaded-module "the module"))
+               (or id "unknown") want)))))
+
 (defun gptel-rust-hooks--load-module ()
   "Load the module unless it is loaded; signal a clear error when impossible."
   (unless (gptel-rust-hooks--module-loaded-p)
@@ -656,24 +669,16 @@ in `gptel-rust-hooks-module-directory' is reported."
         (signal 'gptel-rust-hooks-module-error (list (gptel-rust-hooks--no-module-message))))
       (module-load file)
       (setq gptel-rust-hooks--loaded-module (expand-file-name file))
+      (gptel-rust-hooks--check-build-id)
       (gptel-rust-hooks--clean-store)))
-  (let ((version (gptel-rust-hooks--mod-version))
-        (file (abbreviate-file-name (or gptel-rust-hooks--loaded-module "the module"))))
+  (let ((version (gptel-rust-hooks--mod-version)))
     (unless (equal version gptel-rust-hooks-version)
       (signal 'gptel-rust-hooks-module-error
               (list (format "the module loaded from %s is version %s but the package is %s; \
 restart Emacs (a loaded module cannot be unloaded), then run %s if it is still missing"
-                            file version gptel-rust-hooks-version
-                            (gptel-rust-hooks--what-to-run)))))
-    (let ((id (and (fboundp 'gptel-rust-hooks--mod-build-id)
-                   (gptel-rust-hooks--mod-build-id)))
-          (want (gptel-rust-hooks--expected-build-id)))
-      (when (and want (not (equal id want)))
-        (gptel-rust-hooks--report
-         (format "gptel-rust-hooks: the module loaded from %s was built from other sources \
-(build %s) than those beside the package (build %s); run M-x gptel-rust-hooks-build-module, \
-then restart Emacs"
-                 file (or id "unknown") want))))))
+                            (abbreviate-file-name (or gptel-rust-hooks--loaded-module "the module"))
+                            version gptel-rust-hooks-version
+                            (gptel-rust-hooks--what-to-run)))))))
 
 ;;;;; Installing into the store
 
