@@ -490,13 +490,32 @@ Return nil on a system with no prebuilt modules."
               ((or 'windows-nt 'cygwin) "windows"))))
     (and os (concat (if (member arch '("arm64" "aarch64")) "aarch64" arch) "-" os))))
 
+(defun gptel-rust-hooks--version-on-disk ()
+  "Return the Version: header of the package's main file on disk, or nil.
+After an upgrade in place that this Emacs has not reloaded (package-vc
+pulls into the same directory and keeps the old Lisp running) it is the
+new version, while `gptel-rust-hooks-version' is the old one."
+  (let ((file (expand-file-name "gptel-rust-hooks.el" gptel-rust-hooks--package-directory)))
+    (when (file-readable-p file)
+      (with-temp-buffer
+        (insert-file-contents file nil 0 4096)
+        (and (re-search-forward "^;; Version: *\\([0-9][0-9.]*\\)" nil t)
+             (match-string 1))))))
+
+(defun gptel-rust-hooks--installable-versions ()
+  "Return the versions whose modules may be installed.
+They are this one and the one on disk."
+  (delete-dups (delq nil (list gptel-rust-hooks-version
+                               (gptel-rust-hooks--version-on-disk)))))
+
 (defun gptel-rust-hooks--manifest-entry (&optional manifest)
   "Return MANIFEST's (SYSTEM SHA256 FILE) for this system and version, or nil.
-MANIFEST defaults to the shipped one."
+MANIFEST defaults to the shipped one.  Its version must be this one, or
+the one on disk after an upgrade in place (whose manifest it is)."
   (let ((manifest (or manifest (gptel-rust-hooks--manifest)))
         (system (gptel-rust-hooks--system)))
     (and system
-         (equal (plist-get manifest :version) gptel-rust-hooks-version)
+         (member (plist-get manifest :version) (gptel-rust-hooks--installable-versions))
          (assoc system (plist-get manifest :entries)))))
 
 (defun gptel-rust-hooks--expected-build-id ()
@@ -518,10 +537,11 @@ It is that of the Rust sources beside the package, else the manifest's."
   "Return the store's directory of modules."
   (expand-file-name "modules/" gptel-rust-hooks-module-store))
 
-(defun gptel-rust-hooks--store-file (build-id)
-  "Return the file in the store for the module of this version and BUILD-ID."
+(defun gptel-rust-hooks--store-file (build-id &optional version)
+  "Return the file in the store for the module of BUILD-ID and VERSION.
+VERSION defaults to this one."
   (expand-file-name (format "%s-%s-%s%s" gptel-rust-hooks--module-name
-                            gptel-rust-hooks-version build-id
+                            (or version gptel-rust-hooks-version) build-id
                             (or module-file-suffix ".so"))
                     (gptel-rust-hooks--modules-directory)))
 
@@ -684,14 +704,17 @@ restart Emacs (a loaded module cannot be unloaded), then run %s if it is still m
 
 (defun gptel-rust-hooks--clean-store (&rest keep)
   "Delete the store's modules but the expected one, the loaded one and KEEP.
-A module that another Emacs has loaded stays mapped in it; on Windows,
-where it cannot be deleted, it is tried again next time.  Unfinished
-copies more than a day old go too."
+The expected one is that of this version and, after an upgrade in place
+not yet reloaded, that of the version on disk.  A module that another
+Emacs has loaded stays mapped in it; on Windows, where it cannot be
+deleted, it is tried again next time.  Unfinished copies more than a
+day old go too."
   (let* ((dir (gptel-rust-hooks--modules-directory))
          (id (gptel-rust-hooks--expected-build-id))
          (keep (mapcar #'expand-file-name
-                       (delq nil (append (list (and id (gptel-rust-hooks--store-file id))
-                                               gptel-rust-hooks--loaded-module)
+                       (delq nil (append (and id (mapcar (lambda (v) (gptel-rust-hooks--store-file id v))
+                                                         (gptel-rust-hooks--installable-versions)))
+                                         (list gptel-rust-hooks--loaded-module)
                                          keep)))))
     (when (file-directory-p dir)
       (dolist (file (directory-files dir t (concat "\\`" (regexp-quote gptel-rust-hooks--module-name))))
@@ -707,15 +730,18 @@ copies more than a day old go too."
   "Install the module FILE in the store under its version and build id.
 FILE is copied to a new name in the store and renamed into place, so a
 file an Emacs has loaded is never written to.  Load it when no module
-is loaded; else say that Emacs must restart to use it.  Return the file
-installed."
+is loaded; else say that Emacs must restart to use it.  FILE may also
+be the module of the version on disk after an upgrade in place that
+this Emacs has not reloaded: it is installed for the next start.
+Return the file installed."
   (let* ((mark (or (gptel-rust-hooks--module-mark file)
                    (user-error "%s carries no version mark: it is not a module of gptel-rust-hooks %s"
                                (abbreviate-file-name file) gptel-rust-hooks-version)))
-         (_ (unless (equal (car mark) gptel-rust-hooks-version)
+         (_ (unless (member (car mark) (gptel-rust-hooks--installable-versions))
               (user-error "%s is the module of gptel-rust-hooks %s, not %s"
-                          (abbreviate-file-name file) (car mark) gptel-rust-hooks-version)))
-         (dest (gptel-rust-hooks--store-file (cadr mark)))
+                          (abbreviate-file-name file) (car mark)
+                          (string-join (gptel-rust-hooks--installable-versions) " or "))))
+         (dest (gptel-rust-hooks--store-file (cadr mark) (car mark)))
          (dir (file-name-directory dest)))
     (make-directory dir t)
     (unless (file-exists-p dest)
@@ -730,7 +756,11 @@ installed."
                 ;; Another Emacs installed the same build meanwhile.
                 (file-already-exists nil)))
           (when (file-exists-p tmp) (ignore-errors (delete-file tmp))))))
-    (cond ((not (gptel-rust-hooks--module-loaded-p))
+    (cond ((not (equal (car mark) gptel-rust-hooks-version))
+           (message "gptel-rust-hooks: installed %s for gptel-rust-hooks %s, the version now on disk; \
+restart Emacs to use it (this session runs %s)"
+                    (abbreviate-file-name dest) (car mark) gptel-rust-hooks-version))
+          ((not (gptel-rust-hooks--module-loaded-p))
            (gptel-rust-hooks--load-module)
            (message "gptel-rust-hooks: installed and loaded %s" (abbreviate-file-name dest)))
           ((equal (expand-file-name dest) gptel-rust-hooks--loaded-module)
@@ -872,7 +902,7 @@ already; then restart Emacs to use it."
                                           (plist-get manifest :version))))))
          (_ (setq gptel-rust-hooks--build-id-memo nil))
          (url (format-spec gptel-rust-hooks-module-url
-                           `((?v . ,gptel-rust-hooks-version) (?s . ,system)
+                           `((?v . ,(plist-get manifest :version)) (?s . ,system)
                              (?f . ,(nth 2 entry)))))
          (dir (gptel-rust-hooks--modules-directory))
          (tmp (progn (make-directory dir t)

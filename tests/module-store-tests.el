@@ -767,6 +767,53 @@ then restart Emacs"
         ;; Kept: it is the one loaded.
         (should (file-exists-p stored))))))
 
+;; package-vc-upgrade pulls into the same directory and does not reload the
+;; Lisp: the session runs the old version while the sources on disk are new.
+(ert-deftest upgrade::in-place-upgrade-installs-the-new-module-for-the-next-start ()
+  "A build of the version on disk, not yet reloaded, is installed for the next start."
+  (gptel-rust-hooks--load-module)
+  (module-store-tests--with-dirs (pkg store)
+    (module-store-tests--make-package pkg)
+    (let ((main (expand-file-name "gptel-rust-hooks.el" pkg)))
+      (with-temp-file main
+        (insert-file-contents main)
+        (should (re-search-forward "^;; Version: .*$" nil t))
+        (replace-match ";; Version: 9.9.9" t t)))
+    (module-store-tests--with-store pkg store
+      (setq gptel-rust-hooks--loaded-module (expand-file-name "/elsewhere/loaded.so"))
+      (should (equal (gptel-rust-hooks--version-on-disk) "9.9.9"))
+      (let* ((id (module-store-tests--repo-id))
+             (built (module-store-tests--fake-module (expand-file-name "built.so" pkg) "9.9.9" id))
+             (dest nil)
+             (shown (module-store-tests--messages
+                     (lambda () (setq dest (gptel-rust-hooks--install-module built))))))
+        (should (equal dest (gptel-rust-hooks--store-file id "9.9.9")))
+        (should (string-match-p (format "/gptel-rust-hooks-module-9\\.9\\.9-%s%s\\'"
+                                        id (regexp-quote module-file-suffix))
+                                dest))
+        (should (equal (module-store-tests--sha dest) (module-store-tests--sha built)))
+        (should (equal shown
+                       (list (format "gptel-rust-hooks: installed %s for gptel-rust-hooks 9.9.9, \
+the version now on disk; restart Emacs to use it (this session runs %s)"
+                                     (abbreviate-file-name dest) gptel-rust-hooks-version))))
+        ;; Cleaning keeps it: it is the module the next start loads.
+        (gptel-rust-hooks--clean-store)
+        (should (file-exists-p dest))
+        ;; The manifest on disk is the new version's: its download is offered.
+        (module-store-tests--manifest
+         pkg (list (format "%s %s m.so" (gptel-rust-hooks--system) (make-string 64 ?a))) "9.9.9")
+        (should (gptel-rust-hooks--manifest-entry))
+        (module-store-tests--manifest
+         pkg (list (format "%s %s m.so" (gptel-rust-hooks--system) (make-string 64 ?a))) "0.1.0")
+        (should-not (gptel-rust-hooks--manifest-entry))
+        ;; A module of neither version is still refused.
+        (let ((other (module-store-tests--fake-module (expand-file-name "x.so" pkg) "0.1.0" id)))
+          (should (string-match-p
+                   (format "is the module of gptel-rust-hooks 0\\.1\\.0, not %s or 9\\.9\\.9"
+                           (regexp-quote gptel-rust-hooks-version))
+                   (cadr (should-error (gptel-rust-hooks--install-module other)
+                                       :type 'user-error)))))))))
+
 ;;;; The copilot-4 example under any HOME
 
 (ert-deftest store::copilot-4-example-holds-under-any-home ()
