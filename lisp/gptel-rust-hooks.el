@@ -491,15 +491,17 @@ Return nil on a system with no prebuilt modules."
     (and os (concat (if (member arch '("arm64" "aarch64")) "aarch64" arch) "-" os))))
 
 (defun gptel-rust-hooks--version-on-disk ()
-  "Return the Version: header of the package's main file on disk, or nil.
-After an upgrade in place that this Emacs has not reloaded (package-vc
-pulls into the same directory and keeps the old Lisp running) it is the
-new version, while `gptel-rust-hooks-version' is the old one."
+  "Return the version the package's file on disk defines, or nil.
+That is the value its `gptel-rust-hooks-version' gets (package-build
+rewrites the Version: header of a MELPA package).  After an upgrade
+in place that this Emacs has not reloaded (package-vc pulls into the
+same directory and keeps the old Lisp running) it is the new version,
+while `gptel-rust-hooks-version' is the old one."
   (let ((file (expand-file-name "gptel-rust-hooks.el" gptel-rust-hooks--package-directory)))
     (when (file-readable-p file)
       (with-temp-buffer
-        (insert-file-contents file nil 0 4096)
-        (and (re-search-forward "^;; Version: *\\([0-9][0-9.]*\\)" nil t)
+        (insert-file-contents file nil 0 16384)
+        (and (re-search-forward "^(defconst gptel-rust-hooks-version \"\\([0-9][0-9.]*\\)\"" nil t)
              (match-string 1))))))
 
 (defun gptel-rust-hooks--installable-versions ()

@@ -778,7 +778,9 @@ then restart Emacs"
       (with-temp-file main
         (insert-file-contents main)
         (should (re-search-forward "^;; Version: .*$" nil t))
-        (replace-match ";; Version: 9.9.9" t t)))
+        (replace-match ";; Version: 9.9.9" t t)
+        (should (re-search-forward "^(defconst gptel-rust-hooks-version \"[^\"]*\"" nil t))
+        (replace-match "(defconst gptel-rust-hooks-version \"9.9.9\"" t t)))
     (module-store-tests--with-store pkg store
       (setq gptel-rust-hooks--loaded-module (expand-file-name "/elsewhere/loaded.so"))
       (should (equal (gptel-rust-hooks--version-on-disk) "9.9.9"))
