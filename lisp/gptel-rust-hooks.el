@@ -328,6 +328,11 @@ costs a file system call.")
 DIRECTORY -> its `gptel-rust-hooks--memo-entry', which says when the
 policy may be reused: see `gptel-rust-hooks--current-policy'.")
 
+;; Loaded again (an upgrade that reloads the package, from a new
+;; directory): no policy the old code compiled is reused, so the next call
+;; loads the module again, which refuses one of another version.
+(clrhash gptel-rust-hooks--memo)
+
 (defvar gptel-rust-hooks--last-schema nil
   "Why the latest decided call did not fit its tool's arguments, or nil.
 A plist (:tool NAME :stage STAGE :problems PROBLEMS :rules RULES):

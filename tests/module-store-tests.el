@@ -816,6 +816,40 @@ the version now on disk; restart Emacs to use it (this session runs %s)"
                    (cadr (should-error (gptel-rust-hooks--install-module other)
                                        :type 'user-error)))))))))
 
+(ert-deftest upgrade::reloaded-package-refuses-the-old-module-until-restart ()
+  "An upgrade that reloads the Lisp in a session blocks calls: the old module stays loaded."
+  (module-store-tests--with-dirs (home pkg)
+    (module-store-tests--make-package pkg)
+    (let ((stored (expand-file-name
+                   (format ".emacs.d/gptel-rust-hooks/modules/gptel-rust-hooks-module-%s-%s%s"
+                           gptel-rust-hooks-version (module-store-tests--repo-id) module-file-suffix)
+                   home))
+          (main (expand-file-name "gptel-rust-hooks.el" pkg)))
+      (make-directory (file-name-directory stored) t)
+      (copy-file module-store-tests--module stored)
+      (pcase-let ((`(,code . ,out)
+                   (module-store-tests--child
+                    home pkg
+                    `(setq gptel-rust-hooks-rules ',module-store-tests--deny-rm)
+                    '(gptel-rust-hooks-mode 1)
+                    module-store-tests--decide-form
+                    ;; The upgrade: the new version's file, loaded over the old.
+                    `(with-temp-file ,main
+                       (insert-file-contents ,main)
+                       (re-search-forward "^(defconst gptel-rust-hooks-version \"[^\"]*\"")
+                       (replace-match "(defconst gptel-rust-hooks-version \"9.9.9\"" t t))
+                    `(load ,main nil t)
+                    module-store-tests--decide-form)))
+        (should (eq code 0))
+        (should (string-match-p (regexp-quote (format "DECIDED (:block \"no rm\") LOADED %s" stored))
+                                out))
+        (should (string-match-p
+                 (regexp-quote
+                  (format "DECIDED (:block \"gptel-rust-hooks: the module loaded from ~/%s is version %s \
+but the package is 9.9.9; restart Emacs"
+                          (file-relative-name stored home) gptel-rust-hooks-version))
+                 out))))))
+
 ;;;; The copilot-4 example under any HOME
 
 (ert-deftest store::copilot-4-example-holds-under-any-home ()
