@@ -28,7 +28,7 @@ BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
 BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
-.PHONY: all help deps emacs bubblewrap gptel package-lint test test-rust test-elisp demo lint bench clean
+.PHONY: all help deps emacs bubblewrap gptel package-lint test test-rust test-elisp demo lint bench fuzz clean
 
 all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it beside the package
 
@@ -95,6 +95,10 @@ bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then ca
 	  --eval '(setq gptel-rust-hooks-bench-output "bench-results/emacs.md")' \
 	  -f gptel-rust-hooks-bench-run
 	$(CARGO) bench --bench engine
+
+FUZZ_SECONDS ?= 300
+fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with random seeds; print every disagreement, shrunk
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release --test bash_oracle -- --ignored --exact fuzz --nocapture
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean

@@ -304,3 +304,39 @@ fn evaluate_shell_5_commands_no_path_rules(bencher: Bencher) {
         .1;
     bencher.bench(|| evaluate(black_box(&policy), black_box(call)));
 }
+
+/// The slowest adversarial lines found: a glob that would walk much of /usr, a line of
+/// 20,000 path words, 10,000 commands. Each must stay under ~20 ms (the file-system budget
+/// of one decision is 4,096 lookups or 12 ms; past a bound the line is not allowed).
+fn adversarial(line: &str) -> (Policy, Call) {
+    let policy = compile(
+        rules_from_value(&json!([
+            {"tool": "shell", "command-prefix": ["cat", "ls"], "decision": "allow"},
+            {"tool": "shell", "command-prefix": "rm", "decision": "deny"},
+            {"path": ["~/.ssh/**", ".env"], "decision": "deny"}
+        ]))
+        .unwrap(),
+        Options::default(),
+    )
+    .unwrap();
+    (policy, call("shell", &[("command", s(line))]))
+}
+
+#[divan::bench(sample_count = 20)]
+fn adversarial_glob_usr(bencher: Bencher) {
+    let (policy, call) = adversarial("cat /usr/*/*/*/*.h");
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+#[divan::bench(sample_count = 20)]
+fn adversarial_20000_words(bencher: Bencher) {
+    let words: Vec<String> = (0..20_000).map(|i| format!("src/f{i}.txt")).collect();
+    let (policy, call) = adversarial(&format!("cat {}", words.join(" ")));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+#[divan::bench(sample_count = 20)]
+fn adversarial_10000_commands(bencher: Bencher) {
+    let (policy, call) = adversarial(&"ls a;".repeat(10_000));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}

@@ -148,7 +148,7 @@ Calls to tools gptel does not know are left alone."
   '("path" "paths" "file" "files" "file_path" "filepath" "filePath" "file_name"
     "filename" "absolute_path" "notebook_path" "directory" "dir" "dirpath" "folder"
     "parent" "target" "source" "destination" "src" "dest" "old_path" "new_path"
-    "working_directory" "cwd")
+    "working_directory" "workdir" "work_dir" "working_dir" "cwd")
   "Argument names whose values are file or directory paths.
 The defaults cover the tools of gptel's README, gptel-agent,
 llm-tool-collection and the MCP filesystem server."

@@ -29,7 +29,7 @@ pub fn decide(policy: &Policy, call: &Call) -> Decided {
 
 /// Like [`decide`], for a call already prepared.
 pub fn decide_prepared(prepared: &Prepared<'_>) -> Decided {
-    path::with_memo(|| decide_in_memo(prepared))
+    path::with_budget(|| decide_in_memo(prepared))
 }
 
 fn decide_in_memo(prepared: &Prepared<'_>) -> Decided {
@@ -162,9 +162,9 @@ pub fn edited_call(call: &Call, args: &[(String, ArgSource)]) -> Call {
 /// Evaluate CALL against POLICY: decision, reason, edits and result.
 ///
 /// The file system is inspected once per name for the whole evaluation
-/// (see [`path::with_memo`]).
+/// (see [`path::with_budget`]).
 pub fn evaluate(policy: &Policy, call: &Call) -> Outcome {
-    path::with_memo(|| evaluate_in_memo(policy, call))
+    path::with_budget(|| evaluate_in_memo(policy, call))
 }
 
 fn evaluate_in_memo(policy: &Policy, call: &Call) -> Outcome {

@@ -12,7 +12,7 @@ use serde_json::{json, Value as Json};
 
 /// Explain CALL: every rule, each of its matchers, edits and outcome, as JSON.
 pub fn explain(policy: &Policy, call: &Call) -> Json {
-    path::with_memo(|| explain_in_memo(policy, call))
+    path::with_budget(|| explain_in_memo(policy, call))
 }
 
 fn explain_in_memo(policy: &Policy, call: &Call) -> Json {
@@ -209,6 +209,8 @@ fn paths_json(cands: &[(&PathCand, bool)]) -> Json {
                         PathSource::Arg(_) => "argument",
                         PathSource::Redirect(_) => "redirection",
                         PathSource::Word(_) => "command word",
+                        PathSource::Pattern(_) => "glob pattern",
+                        PathSource::Embedded(_) => "named in an argument",
                     },
                     "key": key_of(&c.source),
                     "matched": matched,
@@ -262,6 +264,12 @@ fn commands_json(
                     .collect();
                 if let Some(why) = &c.line.opaque {
                     items.push(json!({"key": c.key, "opaque": why, "matched": false}));
+                }
+                if let Some(why) = &c.line.uncertain {
+                    items.push(json!({"key": c.key, "uncertain": why, "matched": false}));
+                }
+                if let Some(why) = &c.line.truncated {
+                    items.push(json!({"key": c.key, "truncated": why, "matched": false}));
                 }
                 items
             })

@@ -7,8 +7,21 @@ use crate::path;
 use crate::policy::{CArg, CRule, OutsideDir};
 use crate::prepare::{CmdCand, CmdHits, PathCand, PathSource, Prepared};
 use crate::rule::Arg;
-use crate::shell::SimpleCommand;
 use serde_json::Value as Json;
+
+/// Tools whose argument is code the package cannot read (Emacs Lisp): an allow
+/// rule allows a call to one only when its `:tool` names it literally, never
+/// through a pattern (`"*"`, `:tool-regexp`) or a rule without `:tool`.
+pub const CODE_TOOLS: &[&str] = &[
+    "Eval",
+    "eval_elisp",
+    "elisp_eval",
+    "eval_emacs_lisp",
+    "emacs_eval",
+    "evaluate_elisp",
+    "execute_elisp",
+    "run_elisp",
+];
 
 /// What one matcher was checked on.
 #[derive(Debug, Clone)]
@@ -128,6 +141,16 @@ impl<'p> Prepared<'p> {
                 return false;
             }
         }
+        // A tool that evaluates code is allowed only by a rule that names it.
+        if rule.allow_side && CODE_TOOLS.contains(&call.name.as_str()) {
+            let named = rule
+                .tool_literals
+                .as_ref()
+                .is_some_and(|names| names.contains(&call.name));
+            if !checks.check("tool", named, name) {
+                return false;
+            }
+        }
         if rule.has_tool_regexp
             && !checks.check("tool-regexp", self.tool_regexp_hits().get(r), name)
         {
@@ -213,9 +236,19 @@ impl<'p> Prepared<'p> {
     }
 
     /// The `:path` and `:path-outside` matchers of rule R.
+    ///
+    /// When R also has command matchers, its matchers must hold for one and
+    /// the same simple command: a deny-side rule needs a command its command
+    /// matchers hit among whose paths (its words and redirections, and the
+    /// path arguments) its path matchers hold; an allow rule's paths are
+    /// checked per command it covers (see [`Prepared::covers`]).
     fn check_paths(&'p self, r: usize, checks: &mut Checks<'p>) -> bool {
         let rule = &self.policy.rules[r];
         if !rule.has_path && rule.path_outside.is_empty() {
+            return true;
+        }
+        let per_command = rule.has_cmd_prefix || rule.has_cmd_regexp;
+        if per_command && rule.allow_side {
             return true;
         }
         let cands: Vec<&PathCand> = self
@@ -223,30 +256,66 @@ impl<'p> Prepared<'p> {
             .iter()
             .filter(|c| self.relevant_path(rule, &c.source))
             .collect();
+        let tests = PathTests::new(self, rule, r);
+        // The simple commands this rule's command matchers hit (deny side).
+        let hit: Option<Vec<(usize, usize)>> = per_command.then(|| self.hit_commands(r));
+        let holds = |test: &dyn Fn(&PathCand) -> bool| -> bool {
+            match &hit {
+                None => combine(rule.allow_side, &cands, test),
+                Some(hit) => hit.iter().any(|cmd| {
+                    cands
+                        .iter()
+                        .any(|c| (c.cmds.is_empty() || c.cmds.contains(cmd)) && test(c))
+                }),
+            }
+        };
         if rule.has_path {
-            let glob = |c: &PathCand| c.glob_match(r, rule.allow_side);
-            let ok = combine(rule.allow_side, &cands, glob);
+            let glob = |c: &PathCand| tests.glob(c);
+            let ok = match &hit {
+                // Both path matchers on one and the same command.
+                Some(hit) if !rule.path_outside.is_empty() => hit.iter().any(|cmd| {
+                    let mine = |c: &&&PathCand| c.cmds.is_empty() || c.cmds.contains(cmd);
+                    cands.iter().filter(mine).any(|c| tests.glob(c))
+                        && cands.iter().filter(mine).any(|c| tests.outside(c))
+                }),
+                _ => holds(&glob),
+            };
             if !checks.check("path", ok, || paths_on(&cands, glob)) {
                 return false;
             }
         }
         if !rule.path_outside.is_empty() {
-            let dirs = self.outside_dirs(rule);
-            let out_of = |p: &str| !dirs.iter().any(|d| path::is_within(p, d));
-            let outside = |c: &PathCand| match (&c.norm, &c.lexical) {
-                // An unreadable path counts as outside for deny-side
-                // rules, and never satisfies an allow rule.
-                (Err(_), _) => !rule.allow_side,
-                (Ok(p), None) => out_of(p),
-                (Ok(p), Some(l)) if rule.allow_side => out_of(p) && out_of(l),
-                (Ok(p), Some(l)) => out_of(p) || out_of(l),
+            let outside = |c: &PathCand| tests.outside(c);
+            let ok = match &hit {
+                Some(_) if rule.has_path => true,
+                _ => holds(&outside),
             };
-            let ok = combine(rule.allow_side, &cands, outside);
             if !checks.check("path-outside", ok, || paths_on(&cands, outside)) {
                 return false;
             }
         }
         true
+    }
+
+    /// The simple commands (as indexes into `commands()`) that rule R's
+    /// command matchers all hit, in any of their forms.
+    fn hit_commands(&self, r: usize) -> Vec<(usize, usize)> {
+        let rule = &self.policy.rules[r];
+        let mut out = Vec::new();
+        for (ci, c) in self.commands().iter().enumerate() {
+            if !self.relevant_command(rule, c) {
+                continue;
+            }
+            for (i, h) in c.hits.iter().enumerate() {
+                let hit = (!rule.has_cmd_prefix || h.prefix_any(r))
+                    && (!rule.has_cmd_regexp || h.regexp_any(r));
+                // Commands a bound kept out of the line may be any: all of them count.
+                if hit || c.line.truncated.is_some() {
+                    out.push((ci, i));
+                }
+            }
+        }
+        out
     }
 
     /// RULE's `:path-outside` directories for this call. Directories relative
@@ -274,6 +343,10 @@ impl<'p> Prepared<'p> {
             PathSource::Redirect(k) => rule
                 .command_keys
                 .contains(k, self.policy.default_command_keys.contains(k)),
+            // Named in an argument's text: where the tool writes.
+            PathSource::Embedded(k) => rule.path_keys.contains(k, true),
+            // Patterns (and what they match) widen deny-side rules only.
+            PathSource::Pattern(k) => !rule.allow_side && rule.path_keys.contains(k, true),
             // Command words widen deny-side rules only.
             PathSource::Word(k) => {
                 !rule.allow_side
@@ -290,23 +363,21 @@ impl<'p> Prepared<'p> {
         if !rule.has_cmd_prefix && !rule.has_cmd_regexp {
             return true;
         }
-        let cands: Vec<&CmdCand> = self
+        let indexed: Vec<(usize, &CmdCand)> = self
             .commands()
             .iter()
-            .filter(|c| self.relevant_command(rule, c) && !(rule.allow_side && c.deny_only))
+            .enumerate()
+            .filter(|(_, c)| self.relevant_command(rule, c) && !(rule.allow_side && c.deny_only))
             .collect();
+        let cands: Vec<&CmdCand> = indexed.iter().map(|(_, c)| *c).collect();
         // An allow rule matches when the whole line is allowed (every
         // simple command covered by some allow rule) and it covers part of it.
         let allowed = rule.allow_side
             && !cands.is_empty()
             && self.line_allowed()
-            && cands.iter().any(|c| {
-                c.line
-                    .commands
-                    .iter()
-                    .zip(&c.hits)
-                    .any(|(cmd, h)| self.covers(r, cmd, h))
-            });
+            && indexed
+                .iter()
+                .any(|(ci, c)| (0..c.line.commands.len()).any(|i| self.covers(r, (*ci, i))));
         for (has, matcher, kind) in [
             (
                 rule.has_cmd_prefix,
@@ -325,7 +396,9 @@ impl<'p> Prepared<'p> {
             let ok = if rule.allow_side {
                 allowed
             } else {
-                cands.iter().any(|c| c.hits.iter().any(|h| kind.hit(h, r)))
+                cands
+                    .iter()
+                    .any(|c| c.line.truncated.is_some() || c.hits.iter().any(|h| kind.hit(h, r)))
             };
             let on = || On::Commands {
                 cands: cands.clone(),
@@ -341,10 +414,38 @@ impl<'p> Prepared<'p> {
 
     /// Whether allow rule R covers simple command CMD (with hits H): its
     /// prefixes and regexps, on the written form when run through sudo.
-    fn covers(&self, r: usize, cmd: &SimpleCommand, h: &CmdHits) -> bool {
+    /// Whether allow rule R covers the simple command CMD (command argument,
+    /// command): its prefixes and regexps hit the command's allow form (the
+    /// privileged form when run through `sudo`), and its path matchers, if
+    /// any, hold for every path of that command's redirections and the call's
+    /// path arguments (at least one).
+    fn covers(&self, r: usize, cmd: (usize, usize)) -> bool {
         let rule = &self.policy.rules[r];
-        (!rule.has_cmd_prefix || h.prefix(cmd.privileged).get(r))
-            && (!rule.has_cmd_regexp || h.regexp(cmd.privileged).get(r))
+        let Some(c) = self.commands().get(cmd.0) else {
+            return false;
+        };
+        let (Some(simple), Some(h)) = (c.line.commands.get(cmd.1), c.hits.get(cmd.1)) else {
+            return false;
+        };
+        let form = simple.allow_form();
+        let hit = (!rule.has_cmd_prefix || h.prefix_at(form, r))
+            && (!rule.has_cmd_regexp || h.regexp_at(form, r));
+        if !hit || (!rule.has_path && rule.path_outside.is_empty()) {
+            return hit;
+        }
+        let tests = PathTests::new(self, rule, r);
+        let mine: Vec<&PathCand> = self
+            .paths()
+            .iter()
+            .filter(|p| {
+                self.relevant_path(rule, &p.source) && (p.cmds.is_empty() || p.cmds.contains(&cmd))
+            })
+            .collect();
+        !mine.is_empty()
+            && mine.iter().all(|p| {
+                (!rule.has_path || tests.glob(p))
+                    && (rule.path_outside.is_empty() || tests.outside(p))
+            })
     }
 
     fn relevant_command(&self, rule: &CRule, c: &CmdCand) -> bool {
@@ -367,19 +468,61 @@ impl<'p> Prepared<'p> {
                         && self.check_rule_with(r, false, true).0
                 })
                 .collect();
-            let cands: Vec<&CmdCand> = self.commands().iter().filter(|c| !c.deny_only).collect();
+            let cands: Vec<(usize, &CmdCand)> = self
+                .commands()
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| !c.deny_only)
+                .collect();
             !cands.is_empty()
-                && cands.iter().all(|c| {
+                && cands.iter().all(|(ci, c)| {
                     c.line.is_certain()
                         && !c.line.commands.is_empty()
-                        && c.line.commands.iter().zip(&c.hits).all(|(cmd, h)| {
+                        && (0..c.line.commands.len()).all(|i| {
                             allowers.iter().any(|&r| {
                                 self.relevant_command(&self.policy.rules[r], c)
-                                    && self.covers(r, cmd, h)
+                                    && self.covers(r, (*ci, i))
                             })
                         })
                 })
         })
+    }
+}
+
+/// Rule R's path matchers, for one call.
+struct PathTests<'a> {
+    rule: &'a CRule,
+    r: usize,
+    /// Its `:path-outside` directories, resolved for the call.
+    dirs: Vec<String>,
+}
+
+impl<'a> PathTests<'a> {
+    fn new(prepared: &Prepared<'_>, rule: &'a CRule, r: usize) -> PathTests<'a> {
+        let dirs = if rule.path_outside.is_empty() {
+            Vec::new()
+        } else {
+            prepared.outside_dirs(rule)
+        };
+        PathTests { rule, r, dirs }
+    }
+
+    /// Whether C matches the rule's `:path` globs.
+    fn glob(&self, c: &PathCand) -> bool {
+        c.glob_match(self.r, self.rule.allow_side)
+    }
+
+    /// Whether C lies outside every `:path-outside` directory. An unreadable
+    /// path counts as outside for deny-side rules, and never satisfies an
+    /// allow rule.
+    fn outside(&self, c: &PathCand) -> bool {
+        let out_of = |p: &str| !self.dirs.iter().any(|d| path::is_within(p, d));
+        match (&c.norm, &c.lexical) {
+            (Err(_), _) => !self.rule.allow_side,
+            (Ok(p), None) => out_of(p),
+            (Ok(p), Some(l)) if self.rule.allow_side => out_of(p) && out_of(l),
+            (Ok(p), Some(l)) => out_of(p) || out_of(l),
+        }
     }
 }
 

@@ -565,12 +565,21 @@ fn norm_proc_magic_links() {
     ] {
         match normalize(raw, &env) {
             Ok(p) => panic!("{raw:?} normalized to {p:?}, expected a refusal"),
-            Err(PathError(msg)) => assert!(msg.contains("/proc link"), "{raw:?}: {msg}"),
+            Err(PathError(msg)) => assert!(msg.contains("a running process"), "{raw:?}: {msg}"),
         }
     }
-    // `/proc/self` itself is an ordinary link to the pid.
-    let status = normalize("/proc/self/status", &env).expect("/proc/self/status");
-    assert_eq!(status, format!("/proc/{}/status", std::process::id()));
+    // A process's own files depend on the process that opens them (Emacs, or the
+    // shell a tool starts): never resolved against Emacs's pid.
+    for raw in ["/proc/self/status", "/proc/self/environ", "/proc/1/environ"] {
+        assert!(normalize(raw, &env).is_err(), "{raw:?}");
+    }
+    let own = format!("/proc/{}/status", std::process::id());
+    assert!(normalize(&own, &env).is_err(), "{own:?}");
+    // Other /proc files are ordinary paths.
+    assert_eq!(
+        normalize("/proc/cpuinfo", &env).as_deref(),
+        Ok("/proc/cpuinfo")
+    );
 }
 
 #[test]

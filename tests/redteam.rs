@@ -337,6 +337,13 @@ families! {
     allowed => "allowed",
     case_fold => "case-fold",
     home_symlink => "home-symlink",
+    heredocs => "heredocs",
+    pexp_quotes => "pexp-quotes",
+    privilege_chains => "privilege-chains",
+    process_paths => "process-paths",
+    assigning_builtins => "assigning-builtins",
+    overblocks => "overblocks",
+    agent_tools => "agent-tools",
 }
 
 #[test]

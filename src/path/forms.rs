@@ -59,6 +59,17 @@ pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<S
     }
     let lexical = join(&collapse(parts.iter().copied()));
     let mut forms = vec![lexical];
+    if let Some(rest) = process_relative(&parts) {
+        // `/proc/self/cwd/x` is x in the directory of whatever process reads
+        // it: the shell's (the request's directory), or Emacs's own. Never
+        // resolve these against Emacs's /proc entries.
+        if let (Some(rest), Some(c)) = (rest, cwd) {
+            let comps = c.split('/').chain(rest.iter().copied());
+            forms.push(join(&collapse(comps)));
+        }
+        forms.dedup();
+        return forms;
+    }
     // The kernel resolves links before `..`: canonicalize the longest
     // existing prefix as written, then collapse the rest.
     for cut in (1..=parts.len()).rev() {
@@ -73,14 +84,25 @@ pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<S
     forms
 }
 
+/// What expanding a shell glob found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expansion {
+    /// The files it names now (at most [`MAX_GLOB_MATCHES`]).
+    pub found: Vec<String>,
+    /// Why the expansion is incomplete, if it is: a bound was reached.
+    pub incomplete: Option<String>,
+}
+
 /// The files a shell glob WORD names now, as bash would expand it against
 /// HOME and CWD (dot files included, which only widens what deny rules see).
+/// Each directory read spends the decision's file-system budget.
 pub fn expand_glob(
     word: &str,
     home: Option<&str>,
     cwd: Option<&str>,
     case_fold: bool,
-) -> Vec<String> {
+) -> Expansion {
+    let mut out = Expansion::default();
     let text = match (word.strip_prefix('~'), home) {
         (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
             format!("{h}{rest}")
@@ -92,7 +114,7 @@ pub fn expand_glob(
     } else {
         match cwd {
             Some(c) => format!("{}/{text}", c.trim_end_matches('/')),
-            None => return Vec::new(),
+            None => return out,
         }
     };
     let mut found = vec![String::new()];
@@ -112,12 +134,28 @@ pub fn expand_glob(
             };
             let matcher = glob.compile_matcher();
             let dir = if base.is_empty() { "/" } else { base.as_str() };
+            if !super::spend(1) {
+                out.incomplete
+                    .get_or_insert_with(|| super::BUDGET_SPENT.into());
+                continue;
+            }
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
-            for entry in entries.flatten().take(MAX_DIR_ENTRIES) {
+            for (n, entry) in entries.flatten().enumerate() {
+                if n >= MAX_DIR_ENTRIES || !super::spend(1) {
+                    out.incomplete
+                        .get_or_insert_with(|| format!("`{dir}` has too many entries to read"));
+                    break;
+                }
                 let name = entry.file_name().to_string_lossy().into_owned();
-                if matcher.is_match(&name) && next.len() < MAX_GLOB_MATCHES {
+                if matcher.is_match(&name) {
+                    if next.len() >= MAX_GLOB_MATCHES {
+                        out.incomplete.get_or_insert_with(|| {
+                            format!("`{word}` names more than {MAX_GLOB_MATCHES} files")
+                        });
+                        break;
+                    }
                     next.push(format!("{base}/{name}"));
                 }
             }
@@ -128,5 +166,58 @@ pub fn expand_glob(
         }
     }
     found.retain(|f| !f.is_empty());
-    found
+    out.found = found;
+    out
+}
+
+/// The files a unified diff TEXT patches: the names of its `---` and `+++`
+/// lines (up to a tab, `/dev/null` left out), each as written and, when it
+/// starts with `a/` or `b/`, without that prefix (what `patch -p1` opens).
+pub fn diff_targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line
+            .strip_prefix("--- ")
+            .or_else(|| line.strip_prefix("+++ "))
+        else {
+            continue;
+        };
+        let name = rest.split('\t').next().unwrap_or("").trim();
+        let name = name
+            .strip_prefix('"')
+            .and_then(|n| n.strip_suffix('"'))
+            .unwrap_or(name);
+        if name.is_empty() || name == "/dev/null" {
+            continue;
+        }
+        out.push(name.to_string());
+        if let Some(stripped) = name.strip_prefix("a/").or_else(|| name.strip_prefix("b/")) {
+            out.push(stripped.to_string());
+        }
+    }
+    out
+}
+
+/// When PARTS (an absolute path's components) name a file of a running process
+/// (`/proc/self/...`, `/proc/thread-self/...`, `/proc/PID/...`, `/dev/fd/...`,
+/// `/dev/stdin`...), which depends on the process that opens it: Some, with the
+/// components after `cwd` when the path goes through the process's directory.
+pub(crate) fn process_relative<'a>(parts: &[&'a str]) -> Option<Option<Vec<&'a str>>> {
+    match parts {
+        ["proc", who, rest @ ..]
+            if *who == "self"
+                || *who == "thread-self"
+                || who.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            let rest = match rest {
+                ["cwd", rest @ ..] => Some(rest.to_vec()),
+                ["task", _, "cwd", rest @ ..] => Some(rest.to_vec()),
+                _ => None,
+            };
+            let own = *who == "self" || *who == "thread-self";
+            Some(rest.filter(|_| own))
+        }
+        ["dev", "fd" | "stdin" | "stdout" | "stderr", ..] => Some(None),
+        _ => None,
+    }
 }

@@ -34,11 +34,12 @@ use std::fmt;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 mod forms;
 mod pattern;
 
-pub use forms::{expand_glob, fallback_forms};
+pub use forms::{diff_targets, expand_glob, fallback_forms, Expansion};
 pub use pattern::{glob, parse_pattern, parse_pattern_with, PathPattern};
 
 /// What normalization needs to know about the call.
@@ -81,7 +82,8 @@ impl std::error::Error for PathError {}
 /// - `dir`: working-directory argument of `run_shell_command`-style tools in gptel configs.
 /// - `parent`: gptel-agent `Mkdir` (the directory the new `name` goes in).
 /// - `source`, `destination`: MCP filesystem `move_file`.
-/// - `working_directory`: swissarmyhammer's MCP shell `execute` tool.
+/// - `working_directory`: swissarmyhammer's MCP shell `execute` tool; `workdir`,
+///   `work_dir`, `working_dir`: the same in other shell tools.
 /// - `cwd`: shell tools' working directory (a `Bash` tool schema from the
 ///   `@duyetbot/types` package, found by code search).
 pub const DEFAULT_PATH_KEYS: &[&str] = &[
@@ -109,6 +111,9 @@ pub const DEFAULT_PATH_KEYS: &[&str] = &[
     "old_path",
     "new_path",
     "working_directory",
+    "workdir",
+    "work_dir",
+    "working_dir",
     "cwd",
 ];
 
@@ -122,6 +127,22 @@ pub const DEFAULT_PATH_KEYS: &[&str] = &[
 ///   evaluator (macher-agent's Deno tool) uses it, and its code then reads as an
 ///   opaque command line, which never counts as allowed.
 pub const DEFAULT_COMMAND_KEYS: &[&str] = &["command", "cmd", "script", "shell_command"];
+
+/// Argument names that hold a glob of files (gptel-agent `Glob`'s `pattern`
+/// and `Grep`'s `glob`, llm-tool-collection `grep`'s `include`): read as
+/// paths, expanded against the `path` argument, for deny-side rules only.
+pub const DEFAULT_GLOB_KEYS: &[&str] = &["pattern", "glob", "include"];
+
+/// Argument names that name the directory a command runs in.
+pub const DEFAULT_WORKDIR_KEYS: &[&str] = &[
+    "working_directory",
+    "workdir",
+    "work_dir",
+    "working_dir",
+    "cwd",
+    "directory",
+    "dir",
+];
 
 /// Pairs `(DIRECTORY-KEY, NAME-KEY)` of tools that split one path over two
 /// arguments and open `(expand-file-name NAME DIRECTORY)`: gptel's README
@@ -435,6 +456,65 @@ enum Node {
 thread_local! {
     /// The names inspected in the current [`with_memo`] scope.
     static MEMO: RefCell<Option<HashMap<String, Node>>> = const { RefCell::new(None) };
+    /// The file-system work left to the current decision (see [`with_budget`]):
+    /// operations, and when its time ends.
+    static BUDGET: std::cell::Cell<Option<(usize, Instant)>> = const { std::cell::Cell::new(None) };
+}
+
+/// Most file-system operations (`lstat`, `readlink`, directory entries read) one
+/// decision may make.
+pub const MAX_FS_OPS: usize = 4096;
+
+/// Longest time one decision may spend on the file system.
+pub const MAX_FS_TIME: Duration = Duration::from_millis(12);
+
+/// Why a file-system operation was refused: the decision's budget is spent.
+pub const BUDGET_SPENT: &str = "the file-system budget of one decision is spent";
+
+/// Run F as one decision: within it, the file system is inspected at most
+/// [`MAX_FS_OPS`] times and for at most [`MAX_FS_TIME`]; past that, a path
+/// that needs more is unreadable (never allowed; deny-side rules still see
+/// its written and lexical forms). Also a [`with_memo`] scope.
+pub fn with_budget<T>(f: impl FnOnce() -> T) -> T {
+    struct Reset(bool);
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            if self.0 {
+                BUDGET.with(|b| b.set(None));
+            }
+        }
+    }
+    let outermost = BUDGET.with(|b| {
+        let outermost = b.get().is_none();
+        if outermost {
+            b.set(Some((MAX_FS_OPS, Instant::now() + MAX_FS_TIME)));
+        }
+        outermost
+    });
+    let _reset = Reset(outermost);
+    with_memo(f)
+}
+
+/// Whether the current decision's file-system budget is spent.
+pub fn budget_spent() -> bool {
+    BUDGET.with(|b| b.get().is_some_and(|(left, _)| left == 0))
+}
+
+/// Spend N file-system operations of the current decision's budget; false when
+/// it is spent (outside [`with_budget`], always true).
+pub fn spend(n: usize) -> bool {
+    BUDGET.with(|b| match b.get() {
+        None => true,
+        Some((left, until)) => {
+            if left < n || Instant::now() > until {
+                b.set(Some((0, until)));
+                false
+            } else {
+                b.set(Some((left - n, until)));
+                true
+            }
+        }
+    })
 }
 
 /// Most names one [`with_memo`] scope remembers.
@@ -472,6 +552,9 @@ pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
 fn inspect(path: &str) -> Node {
     if let Some(node) = MEMO.with(|m| m.borrow().as_ref().and_then(|m| m.get(path).cloned())) {
         return node;
+    }
+    if !spend(1) {
+        return Node::Failed(BUDGET_SPENT.into());
     }
     let node = match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => Node::Link(if is_magic_link(path) {
@@ -652,6 +735,20 @@ fn is_magic_link(link: &str) -> bool {
 /// module documentation for what is refused.
 pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     let (abs, lexical) = lexical_parts(raw, env)?;
+    let process_file = |comps: &[String]| {
+        let comps: Vec<&str> = comps.iter().map(String::as_str).collect();
+        if forms::process_relative(&comps).is_some() {
+            Err(error(format!(
+                "path `{}` names a file of a running process (`/{}`), which depends on the \
+                 process that opens it",
+                show(raw),
+                show(&comps.iter().take(2).copied().collect::<Vec<_>>().join("/"))
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    process_file(&lexical)?;
     let raw_comps: Vec<&str> = abs.split('/').collect();
     let physical = resolve(&raw_comps, Mode::Strict, raw)?;
     if raw_comps.contains(&"..") {
@@ -666,6 +763,7 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
             )));
         }
     }
+    process_file(&physical)?;
     let s = join(&physical);
     Ok(if env.case_fold { fold(&s) } else { s })
 }

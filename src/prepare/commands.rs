@@ -4,7 +4,7 @@
 use super::Prepared;
 use crate::index::{regex_hits, BitSet};
 use crate::rule::Arg;
-use crate::shell::{self, CommandLine};
+use crate::shell::{self, CommandLine, SimpleCommand};
 
 /// The simple commands of one command argument, with the rules they hit.
 #[derive(Debug)]
@@ -19,50 +19,38 @@ pub struct CmdCand {
     pub hits: Vec<CmdHits>,
 }
 
-/// The command-prefix and command-regexp rules one simple command hits, on
-/// the words that run (`argv`) and on the words as written (`written`).
+/// The command-prefix and command-regexp rules one simple command hits, in
+/// each of its forms (see [`crate::shell::SimpleCommand::forms`]).
 #[derive(Debug)]
 pub struct CmdHits {
-    pub prefix_argv: BitSet,
-    pub prefix_written: BitSet,
-    pub regexp_argv: BitSet,
-    pub regexp_written: BitSet,
+    /// Per form: (prefix hits, regexp hits).
+    pub forms: Vec<(BitSet, BitSet)>,
 }
 
 impl CmdHits {
-    /// The prefix hits on the words as run, or as written when PRIVILEGED
-    /// (an allow rule covers a command run through `sudo` only by its
-    /// written form).
-    pub fn prefix(&self, privileged: bool) -> &BitSet {
-        if privileged {
-            &self.prefix_written
-        } else {
-            &self.prefix_argv
-        }
+    /// Whether rule R's prefix hits the form at FORM.
+    pub fn prefix_at(&self, form: usize, r: usize) -> bool {
+        self.forms.get(form).is_some_and(|(p, _)| p.get(r))
     }
 
-    /// The regexp hits, chosen as for [`CmdHits::prefix`].
-    pub fn regexp(&self, privileged: bool) -> &BitSet {
-        if privileged {
-            &self.regexp_written
-        } else {
-            &self.regexp_argv
-        }
+    /// Whether rule R's regexp hits the form at FORM.
+    pub fn regexp_at(&self, form: usize, r: usize) -> bool {
+        self.forms.get(form).is_some_and(|(_, x)| x.get(r))
     }
 
-    /// Whether rule R's prefix hits either form.
+    /// Whether rule R's prefix hits any form.
     pub fn prefix_any(&self, r: usize) -> bool {
-        self.prefix_argv.get(r) || self.prefix_written.get(r)
+        self.forms.iter().any(|(p, _)| p.get(r))
     }
 
-    /// Whether rule R's regexp hits either form.
+    /// Whether rule R's regexp hits any form.
     pub fn regexp_any(&self, r: usize) -> bool {
-        self.regexp_argv.get(r) || self.regexp_written.get(r)
+        self.forms.iter().any(|(_, x)| x.get(r))
     }
 }
 
 impl Prepared<'_> {
-    fn is_command_key(&self, key: &str) -> bool {
+    pub(super) fn is_command_key(&self, key: &str) -> bool {
         self.policy.any_command_keys.contains(key)
     }
 
@@ -79,7 +67,12 @@ impl Prepared<'_> {
                     Arg::Null => continue,
                     Arg::Str(s) => {
                         let main = shell::parse(s);
-                        let second = shell::second_looks(s, &main);
+                        // A certain reading is exact: it needs no second look.
+                        let second = if main.uncertain.is_some() {
+                            shell::second_looks(s, &main)
+                        } else {
+                            Vec::new()
+                        };
                         lines.push((main, false));
                         for region in second {
                             lines.push((shell::parse(&region), true));
@@ -128,12 +121,17 @@ impl Prepared<'_> {
                         false,
                     )),
                 }
-                for (line, deny_only) in lines {
-                    let hits = line
-                        .commands
-                        .iter()
-                        .map(|c| self.command_hits(&c.argv, &c.written))
-                        .collect();
+                let env = self.env_problem();
+                for (mut line, deny_only) in lines {
+                    if let Some((why, dangerous)) = &env {
+                        if *dangerous {
+                            shell::note_opaque(&mut line, why);
+                        }
+                        if line.uncertain.is_none() {
+                            line.uncertain = Some(why.clone());
+                        }
+                    }
+                    let hits = line.commands.iter().map(|c| self.command_hits(c)).collect();
                     out.push(CmdCand {
                         key: key.clone(),
                         line,
@@ -146,27 +144,61 @@ impl Prepared<'_> {
         })
     }
 
-    fn command_hits(&self, argv: &[String], written: &[String]) -> CmdHits {
+    fn command_hits(&self, c: &SimpleCommand) -> CmdHits {
         // On case-insensitive file systems `RM` runs `rm`: compare folded
         // (prefixes were folded when the policy was compiled).
         let fold =
             |words: &[String]| -> Vec<String> { words.iter().map(|w| w.to_lowercase()).collect() };
-        let (argv_f, written_f);
-        let (argv, written) = if self.policy.options.case_fold {
-            argv_f = fold(argv);
-            written_f = fold(written);
-            (&argv_f[..], &written_f[..])
-        } else {
-            (argv, written)
-        };
-        let (prefix_argv, regexp_argv) = self.word_hits(argv);
-        let (prefix_written, regexp_written) = self.word_hits(written);
-        CmdHits {
-            prefix_argv,
-            prefix_written,
-            regexp_argv,
-            regexp_written,
+        let forms = c
+            .forms
+            .iter()
+            .map(|form| {
+                if self.policy.options.case_fold {
+                    self.word_hits(&fold(form))
+                } else {
+                    self.word_hits(form)
+                }
+            })
+            .collect();
+        CmdHits { forms }
+    }
+
+    /// Why an argument that sets the command's environment (`env`,
+    /// `environment`, `env_vars`: an object, or a list of `NAME=VALUE`)
+    /// makes its reading uncertain, and whether it can change what runs
+    /// (`PATH`, `LD_*`, `BASH_ENV` and the like), if it does.
+    fn env_problem(&self) -> Option<(String, bool)> {
+        let mut worst: Option<(String, bool)> = None;
+        for key in ["env", "environment", "env_vars"] {
+            let names: Vec<String> = match self.call.arg(key) {
+                None | Some(Arg::Null) => continue,
+                Some(Arg::Map(pairs)) => pairs.iter().map(|(k, _)| k.clone()).collect(),
+                Some(Arg::List(items)) => items
+                    .iter()
+                    .map(|i| match i {
+                        Arg::Str(s) => s.split('=').next().unwrap_or("").to_string(),
+                        _ => String::new(),
+                    })
+                    .collect(),
+                Some(_) => vec![String::new()],
+            };
+            for name in names {
+                let dangerous = name.is_empty() || shell::is_dangerous_env(&name);
+                if dangerous || !shell::is_assignable_env(&name) {
+                    let why = if name.is_empty() {
+                        format!(
+                            "argument `{key}` sets the environment in a way that cannot be read"
+                        )
+                    } else {
+                        format!("argument `{key}` sets `{name}`, which can change what the command does")
+                    };
+                    if worst.as_ref().is_none_or(|(_, d)| dangerous && !d) {
+                        worst = Some((why, dangerous));
+                    }
+                }
+            }
         }
+        worst
     }
 
     /// The prefix and regexp rules that WORDS hit.

@@ -116,10 +116,19 @@ impl<'p> Prepared<'p> {
         if admits(Driver::CmdPrefix) || admits(Driver::CmdRegexp) {
             for c in self.commands() {
                 for h in &c.hits {
-                    take(&mut out, &h.prefix_argv, Driver::CmdPrefix);
-                    take(&mut out, &h.prefix_written, Driver::CmdPrefix);
-                    take(&mut out, &h.regexp_argv, Driver::CmdRegexp);
-                    take(&mut out, &h.regexp_written, Driver::CmdRegexp);
+                    for (prefix, regexp) in &h.forms {
+                        take(&mut out, prefix, Driver::CmdPrefix);
+                        take(&mut out, regexp, Driver::CmdRegexp);
+                    }
+                }
+                // Commands a bound left out may be anything: every deny-side
+                // command rule is a candidate.
+                if c.line.truncated.is_some() {
+                    out.extend((0..policy.rules.len()).filter(|&r| {
+                        let rule = &policy.rules[r];
+                        !rule.allow_side
+                            && matches!(rule.driver, Driver::CmdPrefix | Driver::CmdRegexp)
+                    }));
                 }
             }
         }
@@ -229,6 +238,16 @@ impl<'p> Prepared<'p> {
         let env = self.path_env();
         let text =
             |p: &Option<std::path::PathBuf>| p.as_ref().map(|p| p.to_string_lossy().into_owned());
-        (text(&env.home), text(&env.cwd))
+        let home = text(&env.home);
+        // A request directory that cannot be normalized (a TRAMP name, a `$`
+        // in it) is no directory for allow rules; deny-side rules read it as
+        // the kernel or a shell could.
+        let cwd = text(&env.cwd).or_else(|| {
+            let c = self.call.cwd.as_deref()?;
+            path::fallback_forms(c, home.as_deref(), None)
+                .into_iter()
+                .next()
+        });
+        (home, cwd)
     }
 }

@@ -6,9 +6,11 @@ use super::Prepared;
 use crate::index::{glob_hits, BitSet};
 use crate::path;
 use crate::rule::Arg;
+use crate::shell;
 
-/// At most this many path candidates are taken from command words.
-pub const MAX_WORD_PATHS: usize = 1024;
+/// At most this many command words are checked as paths; past it, the rest
+/// counts as matching every deny-side path rule.
+pub const MAX_WORD_PATHS: usize = 20_000;
 
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,6 +21,12 @@ pub enum PathSource {
     Redirect(String),
     /// A word of a simple command in this argument (deny side only).
     Word(String),
+    /// A glob pattern argument (`pattern`, `glob`, `include`), or a file it
+    /// matches: judged by deny-side path rules.
+    Pattern(String),
+    /// A file named inside this argument's text (a diff's `---`/`+++` names):
+    /// judged like a path argument.
+    Embedded(String),
 }
 
 /// One path a call names, normalized.
@@ -35,6 +43,9 @@ pub struct PathCand {
     pub hits: BitSet,
     /// Rules whose `:path` globs match the lexical path (when there is one).
     pub lexical_hits: BitSet,
+    /// The simple commands it belongs to, as (command argument, command)
+    /// indexes into `Prepared::commands`; empty for a path argument.
+    pub cmds: Vec<(usize, usize)>,
 }
 
 impl PathCand {
@@ -54,7 +65,11 @@ impl PathCand {
 
 pub fn key_of(source: &PathSource) -> &str {
     match source {
-        PathSource::Arg(k) | PathSource::Redirect(k) | PathSource::Word(k) => k,
+        PathSource::Arg(k)
+        | PathSource::Redirect(k)
+        | PathSource::Word(k)
+        | PathSource::Pattern(k)
+        | PathSource::Embedded(k) => k,
     }
 }
 
@@ -114,6 +129,7 @@ impl Prepared<'_> {
             lexical,
             hits,
             lexical_hits,
+            cmds: Vec::new(),
         }
     }
 
@@ -125,20 +141,27 @@ impl Prepared<'_> {
     }
 
     /// Directories a command line's relative words may be relative to,
-    /// besides the request's: `cd`/`pushd` targets in the line (in order),
-    /// and a working directory the call names.
+    /// besides the request's: the working directory the call names, `cd`
+    /// and `pushd` targets in the line (in order, and through `CDPATH`), and
+    /// the directories options move a command to (`env -C DIR`, `git -C DIR`,
+    /// `make -C DIR`, `tar -C DIR`, `sudo -D DIR`).
     fn other_dirs(&self) -> Vec<String> {
         let (home, mut current) = self.home_and_cwd();
+        let forms = |d: &str, base: Option<&str>| path::fallback_forms(d, home.as_deref(), base);
         let mut dirs = Vec::new();
-        for key in ["working_directory", "workdir", "cwd", "directory", "dir"] {
+        for key in path::DEFAULT_WORKDIR_KEYS {
             if let Some(Arg::Str(d)) = self.call.arg(key) {
-                for form in path::fallback_forms(d, home.as_deref(), current.as_deref()) {
-                    dirs.push(form);
-                }
+                dirs.extend(forms(d, current.as_deref()));
             }
         }
+        let cdpath = self.cdpath();
         for cand in self.commands() {
             for c in &cand.line.commands {
+                for form in &c.forms {
+                    for d in shell::chdir_options(form) {
+                        dirs.extend(forms(&d, current.as_deref()));
+                    }
+                }
                 if !matches!(
                     c.argv.first().map(String::as_str),
                     Some("cd" | "pushd" | "popd")
@@ -148,9 +171,21 @@ impl Prepared<'_> {
                 let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
                 let next = match target {
                     None => home.clone(),
-                    Some(t) => path::fallback_forms(t, home.as_deref(), current.as_deref())
-                        .into_iter()
-                        .next(),
+                    Some(t) => {
+                        // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
+                        // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
+                        let skips = t.starts_with(['/', '~'])
+                            || t == "."
+                            || t == ".."
+                            || t.starts_with("./")
+                            || t.starts_with("../");
+                        if !skips {
+                            for base in &cdpath {
+                                dirs.extend(forms(t, Some(base)));
+                            }
+                        }
+                        forms(t, current.as_deref()).into_iter().next()
+                    }
                 };
                 if let Some(n) = next {
                     dirs.push(n.clone());
@@ -161,6 +196,30 @@ impl Prepared<'_> {
         dirs.sort();
         dirs.dedup();
         dirs
+    }
+
+    /// The `CDPATH` directories a `cd` in the call may use: those the lines
+    /// assign (`CDPATH=/ cd etc`, `export CDPATH=...`) and the one Emacs runs with.
+    fn cdpath(&self) -> Vec<String> {
+        let mut out: Vec<String> = std::env::var("CDPATH")
+            .map(|v| v.split(':').map(str::to_string).collect())
+            .unwrap_or_default();
+        for (key, value) in &self.call.args {
+            if let (true, Arg::Str(text)) = (self.is_command_key(key), value) {
+                for (at, _) in text.match_indices("CDPATH=") {
+                    let value: String = text[at + 7..]
+                        .chars()
+                        .take_while(|c| !c.is_whitespace() && !";&|)".contains(*c))
+                        .filter(|c| !matches!(c, '\'' | '"'))
+                        .collect();
+                    out.extend(value.split(':').map(str::to_string));
+                }
+            }
+        }
+        out.retain(|d| !d.is_empty());
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// A path that was not valid Unicode: deny-side rules match what could
@@ -179,135 +238,312 @@ impl Prepared<'_> {
             lexical: None,
             hits: BitSet::new(self.n()),
             lexical_hits: BitSet::new(0),
+            cmds: Vec::new(),
         }
     }
 
-    /// Every path the call names: path arguments, redirection targets, and
-    /// the words of its simple commands.
+    /// Every path the call names: path arguments, the files a diff argument
+    /// names, glob arguments, redirection targets, and the path words of its
+    /// simple commands.
     pub fn paths(&self) -> &Vec<PathCand> {
         self.paths.get_or_init(|| {
             let mut out = Vec::new();
-            for (key, value) in &self.call.args {
-                if !self.is_path_key(key) {
-                    continue;
-                }
-                let source = || PathSource::Arg(key.clone());
-                match value {
-                    Arg::Null => {}
-                    Arg::Str(s) => out.push(self.path_cand(source(), s)),
-                    Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
-                    Arg::List(items) => {
-                        for item in items {
-                            match item {
-                                Arg::Str(s) => out.push(self.path_cand(source(), s)),
-                                Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
-                                other => out.push(self.unreadable(
-                                    source(),
-                                    other.to_json().to_string(),
-                                    "a path that is not text".into(),
-                                )),
-                            }
-                        }
-                    }
-                    other => out.push(self.unreadable(
-                        source(),
-                        other.to_json().to_string(),
-                        "a path that is not text".into(),
-                    )),
-                }
-            }
-            // Tools that open (expand-file-name NAME DIR) name one path in two
-            // arguments: judge the joined path too.
-            for (dir_key, name_key) in path::DEFAULT_PATH_JOINS {
-                if let (Some(Arg::Str(dir)), Some(Arg::Str(name))) =
-                    (self.call.arg(dir_key), self.call.arg(name_key))
-                {
-                    let joined = if name.starts_with('/') || name.starts_with('~') {
-                        name.clone()
-                    } else {
-                        format!("{}/{name}", dir.trim_end_matches('/'))
-                    };
-                    out.push(self.path_cand(PathSource::Arg((*dir_key).to_string()), &joined));
-                }
-            }
-            let mut words = 0usize;
-            let dirs = if self.commands().is_empty() {
-                Vec::new()
-            } else {
-                self.other_dirs()
-            };
-            for cand in self.commands() {
-                // A word that appears twice in one command line (in `argv`
-                // and `written`, or in two commands) is judged once.
-                let mut seen: std::collections::HashSet<String> = Default::default();
-                for target in &cand.line.redirects {
-                    out.push(self.path_cand(PathSource::Redirect(cand.key.clone()), target));
-                    if !target.starts_with('/') && !target.starts_with('~') {
-                        for d in &dirs {
-                            let source = PathSource::Word(cand.key.clone());
-                            out.push(self.path_cand_in(source, target, d));
-                        }
-                    }
-                }
-                for c in &cand.line.commands {
-                    // The words as written repeat argv when nothing was looked through.
-                    let written = if c.written == c.argv {
-                        &[][..]
-                    } else {
-                        c.written.get(1..).unwrap_or(&[])
-                    };
-                    for word in c.argv.iter().skip(1).chain(written) {
-                        let mut push = |w: &str| {
-                            if words >= MAX_WORD_PATHS
-                                || w.is_empty()
-                                || !seen.insert(w.to_string())
-                            {
-                                return;
-                            }
-                            words += 1;
-                            let source = || PathSource::Word(cand.key.clone());
-                            out.push(self.path_cand(source(), w));
-                            // The shell expands globs before the program runs.
-                            if w.contains(['*', '?', '[']) {
-                                let (home, cwd) = self.home_and_cwd();
-                                let case_fold = self.path_env().case_fold;
-                                let found = path::expand_glob(
-                                    w,
-                                    home.as_deref(),
-                                    cwd.as_deref(),
-                                    case_fold,
-                                );
-                                for found in found {
-                                    out.push(self.path_cand(source(), &found));
-                                }
-                            }
-                            if !w.starts_with('/') && !w.starts_with('~') {
-                                for d in &dirs {
-                                    out.push(self.path_cand_in(source(), w, d));
-                                }
-                            }
-                        };
-                        match word.strip_prefix('-') {
-                            // An option with a path glued to it: `-f~/.ssh/x`,
-                            // `--file=/etc/passwd`, `-t/root`.
-                            Some(opt) => {
-                                if let Some((_, after)) = opt.split_once('=') {
-                                    push(after);
-                                } else if let Some(i) = opt.find(['/', '~']) {
-                                    push(&opt[i..]);
-                                }
-                            }
-                            None => {
-                                push(word);
-                                if let Some((_, after)) = word.split_once('=') {
-                                    push(after);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+            self.arg_paths(&mut out);
+            self.diff_paths(&mut out);
+            self.glob_arg_paths(&mut out);
+            self.command_paths(&mut out);
             out
         })
+    }
+
+    /// The path arguments, and the paths two arguments name together.
+    fn arg_paths(&self, out: &mut Vec<PathCand>) {
+        for (key, value) in &self.call.args {
+            if !self.is_path_key(key) {
+                continue;
+            }
+            let source = || PathSource::Arg(key.clone());
+            match value {
+                Arg::Null => {}
+                Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
+                Arg::List(items) => {
+                    for item in items {
+                        match item {
+                            Arg::Str(s) => out.push(self.path_cand(source(), s)),
+                            Arg::Invalid(s) => out.push(self.invalid_path_cand(source(), s)),
+                            other => out.push(self.unreadable(
+                                source(),
+                                other.to_json().to_string(),
+                                "a path that is not text".into(),
+                            )),
+                        }
+                    }
+                }
+                other => out.push(self.unreadable(
+                    source(),
+                    other.to_json().to_string(),
+                    "a path that is not text".into(),
+                )),
+            }
+        }
+        // Tools that open (expand-file-name NAME DIR) name one path in two
+        // arguments: judge the joined path too.
+        for (dir_key, name_key) in path::DEFAULT_PATH_JOINS {
+            if let (Some(Arg::Str(dir)), Some(Arg::Str(name))) =
+                (self.call.arg(dir_key), self.call.arg(name_key))
+            {
+                let joined = if name.starts_with('/') || name.starts_with('~') {
+                    name.clone()
+                } else {
+                    format!("{}/{name}", dir.trim_end_matches('/'))
+                };
+                out.push(self.path_cand(PathSource::Arg((*dir_key).to_string()), &joined));
+            }
+        }
+    }
+
+    /// The files a unified diff argument patches (`Edit` with `diff` true):
+    /// its `---` and `+++` names, with and without an `a/`/`b/` prefix,
+    /// relative to the `path` argument (the directory `patch` runs in).
+    fn diff_paths(&self, out: &mut Vec<PathCand>) {
+        let is_diff = matches!(self.call.arg("diff"), Some(Arg::Bool(true)))
+            || matches!(self.call.arg("diff"), Some(Arg::Str(s)) if s == "true");
+        let Some(Arg::Str(text)) = self.call.arg("new_str").filter(|_| is_diff) else {
+            return;
+        };
+        let base = match self.call.arg("path") {
+            Some(Arg::Str(p)) => {
+                let (home, cwd) = self.home_and_cwd();
+                let forms = path::fallback_forms(p, home.as_deref(), cwd.as_deref());
+                match forms.first() {
+                    // A file's diff is applied in its directory.
+                    Some(f) if !std::path::Path::new(f).is_dir() => {
+                        f.rsplit_once('/').map(|(d, _)| {
+                            if d.is_empty() {
+                                "/".to_string()
+                            } else {
+                                d.to_string()
+                            }
+                        })
+                    }
+                    Some(f) => Some(f.clone()),
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        let source = || PathSource::Embedded("new_str".to_string());
+        let mut seen = std::collections::HashSet::new();
+        for name in path::diff_targets(text) {
+            if !seen.insert(name.clone()) {
+                continue;
+            }
+            match (&base, name.starts_with('/') || name.starts_with('~')) {
+                (Some(b), false) => out.push(self.path_cand_in(source(), &name, b)),
+                _ => out.push(self.path_cand(source(), &name)),
+            }
+        }
+    }
+
+    /// Glob arguments (`Glob`'s `pattern`, `Grep`'s `glob`, `include`): the
+    /// pattern itself and the files it matches now, relative to the `path`
+    /// argument; deny side only (a regexp argument may share the name).
+    fn glob_arg_paths(&self, out: &mut Vec<PathCand>) {
+        let (home, cwd) = self.home_and_cwd();
+        let base = match self.call.arg("path") {
+            Some(Arg::Str(p)) => path::fallback_forms(p, home.as_deref(), cwd.as_deref())
+                .into_iter()
+                .next(),
+            _ => cwd.clone(),
+        };
+        for key in path::DEFAULT_GLOB_KEYS {
+            let Some(Arg::Str(pattern)) = self.call.arg(key) else {
+                continue;
+            };
+            let source = || PathSource::Pattern(key.to_string());
+            let absolute = pattern.starts_with('/') || pattern.starts_with('~');
+            match (&base, absolute) {
+                (Some(b), false) => out.push(self.path_cand_in(source(), pattern, b)),
+                _ => out.push(self.path_cand(source(), pattern)),
+            }
+            let case_fold = self.path_env().case_fold;
+            let expansion = path::expand_glob(pattern, home.as_deref(), base.as_deref(), case_fold);
+            for found in &expansion.found {
+                out.push(self.path_cand(source(), found));
+            }
+            if let Some(why) = expansion.incomplete {
+                out.push(self.unchecked(source(), why, Vec::new()));
+            }
+        }
+    }
+
+    /// The redirection targets and path words of the simple commands, each
+    /// a candidate of the commands it belongs to.
+    fn command_paths(&self, out: &mut Vec<PathCand>) {
+        if self.commands().is_empty() {
+            return;
+        }
+        let dirs = self.other_dirs();
+        let mut budget = WordBudget::default();
+        for (ci, cand) in self.commands().iter().enumerate() {
+            let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+            // A word judged once per line, for every command it belongs to.
+            let mut at: std::collections::HashMap<(bool, String), Vec<usize>> =
+                std::collections::HashMap::new();
+            let mut push =
+                |out: &mut Vec<PathCand>, redirect: bool, w: &str, cmds: &[(usize, usize)]| {
+                    if w.is_empty() {
+                        return;
+                    }
+                    if let Some(made) = at.get(&(redirect, w.to_string())) {
+                        for &k in made {
+                            for c in cmds {
+                                if !out[k].cmds.contains(c) {
+                                    out[k].cmds.push(*c);
+                                }
+                            }
+                        }
+                        return;
+                    }
+                    let first = out.len();
+                    self.word_cands(out, &cand.key, redirect, w, &dirs, &mut budget);
+                    for made in &mut out[first..] {
+                        made.cmds = cmds.to_vec();
+                    }
+                    at.insert((redirect, w.to_string()), (first..out.len()).collect());
+                };
+            let mut attributed = std::collections::HashSet::new();
+            for (i, c) in cand.line.commands.iter().enumerate() {
+                for target in &c.redirects {
+                    attributed.insert(target.clone());
+                    push(out, true, target, &[(ci, i)]);
+                }
+                for word in &c.paths {
+                    match word.strip_prefix('-') {
+                        // An option with a path glued to it: `-f~/.ssh/x`,
+                        // `--file=/etc/passwd`, `-t/root`.
+                        Some(opt) => {
+                            if let Some((_, after)) = opt.split_once('=') {
+                                push(out, false, after, &[(ci, i)]);
+                            } else if let Some(k) = opt.find(['/', '~']) {
+                                push(out, false, &opt[k..], &[(ci, i)]);
+                            }
+                        }
+                        None => {
+                            push(out, false, word, &[(ci, i)]);
+                            if let Some((_, after)) = word.split_once('=') {
+                                push(out, false, after, &[(ci, i)]);
+                            }
+                        }
+                    }
+                }
+            }
+            // A redirection of no simple command (`> f` alone): every command's.
+            for target in &cand.line.redirects {
+                if !attributed.contains(target) {
+                    push(out, true, target, &all);
+                }
+            }
+        }
+        if path::budget_spent() {
+            budget
+                .exceeded
+                .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
+        }
+        if let Some(why) = budget.exceeded {
+            for (ci, cand) in self.commands().iter().enumerate() {
+                let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+            }
+        }
+    }
+
+    /// A candidate for what a bound kept from being checked (WHY): it counts
+    /// as matching every deny-side path rule, and never satisfies an allow rule.
+    fn unchecked(&self, source: PathSource, why: String, cmds: Vec<(usize, usize)>) -> PathCand {
+        let mut hits = BitSet::new(self.n());
+        for r in 0..self.n() {
+            hits.set(r);
+        }
+        PathCand {
+            source,
+            raw: format!("({why})"),
+            norm: Err(why),
+            lexical: None,
+            hits,
+            lexical_hits: BitSet::new(0),
+            cmds,
+        }
+    }
+
+    /// The candidates of one command word W (a redirection target when
+    /// REDIRECT) of command argument KEY: as written, its glob's matches,
+    /// and relative to each of DIRS.
+    fn word_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        redirect: bool,
+        w: &str,
+        dirs: &[String],
+        budget: &mut WordBudget,
+    ) {
+        if !budget.take(w) {
+            return;
+        }
+        let source = || {
+            if redirect {
+                PathSource::Redirect(key.to_string())
+            } else {
+                PathSource::Word(key.to_string())
+            }
+        };
+        let mut cand = self.path_cand(source(), w);
+        let relative = !w.starts_with('/') && !w.starts_with('~');
+        if redirect && relative && !dirs.is_empty() && cand.norm.is_ok() {
+            // The line changes directory: which one the target is in is not certain.
+            cand.norm = Err("a relative path in a line that changes directory".into());
+        }
+        out.push(cand);
+        // The shell expands globs before the program runs.
+        if !redirect && w.contains(['*', '?', '[']) {
+            let (home, cwd) = self.home_and_cwd();
+            let case_fold = self.path_env().case_fold;
+            let expansion = path::expand_glob(w, home.as_deref(), cwd.as_deref(), case_fold);
+            for found in &expansion.found {
+                out.push(self.path_cand(PathSource::Word(key.to_string()), found));
+            }
+            if let Some(why) = expansion.incomplete {
+                budget.exceeded.get_or_insert(why);
+            }
+        }
+        if relative {
+            for d in dirs {
+                out.push(self.path_cand_in(PathSource::Word(key.to_string()), w, d));
+            }
+        }
+    }
+}
+
+/// How many command words a call may have checked as paths.
+#[derive(Default)]
+struct WordBudget {
+    taken: usize,
+    /// Why some words were not checked, once a bound is reached.
+    exceeded: Option<String>,
+}
+
+impl WordBudget {
+    /// Whether word W may be checked; past the bound, no.
+    fn take(&mut self, _w: &str) -> bool {
+        if self.taken >= MAX_WORD_PATHS {
+            self.exceeded.get_or_insert_with(|| {
+                format!("more than {MAX_WORD_PATHS} words to check as paths")
+            });
+            return false;
+        }
+        self.taken += 1;
+        true
     }
 }

@@ -19,7 +19,8 @@
 //!   backquotes, and the process substitutions `<(...)` and `>(...)`, whose text is itself
 //!   in the subset (their commands are part of the reading);
 //! - commands separated by `;`, `&`, `&&`, `||`, `|` and newlines; comments from a `#`
-//!   that starts a word to the end of the line; `time` and `time -p` before a command;
+//!   that starts a word to the end of the line; `time` and `time -p` at the start of a
+//!   pipeline (after `|`, `time` is a program);
 //! - subshells `( ... )`, groups `{ ...; }`, `if`/`elif`/`else`, `while`, `until` and
 //!   `for NAME in WORDS` loops (every command in them is part of the reading, whether it
 //!   runs or not);
@@ -40,7 +41,7 @@
 //! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`].
 
 use super::walk::RESERVED;
-use super::word::{is_inert_env, unbackquote};
+use super::word::{is_assignable, unbackquote};
 use super::MAX_DEPTH;
 
 /// A word of a certain line.
@@ -68,14 +69,22 @@ pub(crate) struct CertainCommand {
     pub stdin: Vec<String>,
 }
 
-/// The commands of SRC when every construct in it is in the certain subset, in the order
-/// bash starts them (a command substitution before the command whose word holds it);
-/// else why not, naming the first construct outside it.
-pub(crate) fn read(src: &str) -> Result<Vec<CertainCommand>, String> {
+/// A certain line: its commands, in the order bash starts them (a command substitution
+/// before the command whose word holds it), and every redirection target in the order
+/// brush-parser's walk finds them (a compound command's before its body's).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct CertainLine {
+    pub commands: Vec<CertainCommand>,
+    pub redirects: Vec<String>,
+}
+
+/// The reading of SRC when every construct in it is in the certain subset; else why
+/// not, naming the first construct outside it.
+pub(crate) fn read(src: &str) -> Result<CertainLine, String> {
     read_at(src, 0)
 }
 
-fn read_at(src: &str, depth: usize) -> Result<Vec<CertainCommand>, String> {
+fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
     let mut r = Reader {
         src,
         bytes: src.as_bytes(),
@@ -83,9 +92,14 @@ fn read_at(src: &str, depth: usize) -> Result<Vec<CertainCommand>, String> {
         depth,
         out: Vec::new(),
         pending: Vec::new(),
+        redirects: Vec::new(),
+        after_pipe: false,
     };
     r.list(Stop::Eof)?;
-    Ok(r.out)
+    Ok(CertainLine {
+        commands: r.out,
+        redirects: r.redirects,
+    })
 }
 
 /// What ends a command list.
@@ -129,6 +143,11 @@ struct Reader<'a> {
     depth: usize,
     out: Vec<CertainCommand>,
     pending: Vec<Pending>,
+    /// Every redirection target, in brush-parser's order.
+    redirects: Vec<String>,
+    /// The command being read comes after a `|`: `time` there is a program, not the
+    /// reserved word.
+    after_pipe: bool,
 }
 
 /// A word being read.
@@ -156,17 +175,6 @@ fn ends_word(c: Option<u8>) -> bool {
         c,
         None | Some(b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')')
     )
-}
-
-/// A name a certain line may assign: an inert environment variable, or a lower-case
-/// shell variable (which no program reads, but for the `*_proxy` ones).
-fn assignable(name: &str) -> bool {
-    is_inert_env(name)
-        || (name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-            && !name.ends_with("_proxy"))
 }
 
 /// Reserved words that end a list, by the compound command that reads it.
@@ -346,6 +354,7 @@ impl Reader<'_> {
         let mut command = CertainCommand::default();
         let mut heredocs: Vec<(String, bool, bool)> = Vec::new();
         let mut timed = false;
+        let after_pipe = std::mem::take(&mut self.after_pipe);
         loop {
             self.skip_blanks(false)?;
             let Some(c) = self.peek() else {
@@ -355,6 +364,7 @@ impl Reader<'_> {
                 return self.finish(command, heredocs, End::Close);
             };
             if let Some((len, end)) = self.operator(c, stop)? {
+                self.after_pipe = c == b'|' && len == 1;
                 self.i += len;
                 if end == End::List && c == b'\n' {
                     let end = self.finish(command, heredocs, end)?;
@@ -399,7 +409,7 @@ impl Reader<'_> {
                 continue;
             }
             if let Some(name) = assignment_name(&word) {
-                if !assignable(name) {
+                if !is_assignable(name) {
                     return Err(format!(
                         "an assignment to `{name}`, which may change what runs"
                     ));
@@ -416,6 +426,10 @@ impl Reader<'_> {
                         }
                         return Ok(End::Word(w));
                     }
+                }
+                if text == "time" && after_pipe {
+                    self.i = at;
+                    return Err(self.outside("`time` after `|` (bash runs the program `time`)"));
                 }
                 if text == "time" && !timed && command.assignments.is_empty() {
                     timed = true;
@@ -484,6 +498,7 @@ impl Reader<'_> {
     fn compound(&mut self, stop: Stop) -> Result<Option<End>, String> {
         let word_is = |r: &Self, w: &str| r.word_here(w);
         let mark = self.out.len();
+        let redirects_at = self.redirects.len();
         if self.peek() == Some(b'(') {
             if self.peek_at(1) == Some(b'(') {
                 return Err(self.outside("an arithmetic command"));
@@ -528,11 +543,13 @@ impl Reader<'_> {
                 if stop != Stop::Eof {
                     return Err(self.unterminated(stop));
                 }
-                return self.compound_end(mark, redirects, End::Close).map(Some);
+                return self
+                    .compound_end(mark, redirects_at, redirects, End::Close)
+                    .map(Some);
             };
             if let Some((len, end)) = self.operator(c, stop)? {
                 self.i += len;
-                let end = self.compound_end(mark, redirects, end)?;
+                let end = self.compound_end(mark, redirects_at, redirects, end)?;
                 if c == b'\n' {
                     self.bodies()?;
                 }
@@ -558,7 +575,9 @@ impl Reader<'_> {
             if let Stop::Words(words) = stop {
                 if let Some(w) = words.iter().find(|w| word_is(self, w)) {
                     self.i += w.len();
-                    return self.compound_end(mark, redirects, End::Word(w)).map(Some);
+                    return self
+                        .compound_end(mark, redirects_at, redirects, End::Word(w))
+                        .map(Some);
                 }
             }
             return Err(self.outside("a word after a compound command"));
@@ -573,9 +592,14 @@ impl Reader<'_> {
     fn compound_end(
         &mut self,
         mark: usize,
+        redirects_at: usize,
         redirects: CertainCommand,
         end: End,
     ) -> Result<End, String> {
+        // Read after the body, walked before it: move them to where it starts.
+        let n = redirects.redirects.len();
+        let len = self.redirects.len();
+        self.redirects[redirects_at..].rotate_right(n.min(len - redirects_at));
         for c in &mut self.out[mark..] {
             c.redirects.extend(redirects.redirects.iter().cloned());
         }
@@ -612,7 +636,7 @@ impl Reader<'_> {
     fn for_head(&mut self) -> Result<(), String> {
         self.skip_blanks(false)?;
         let name = self.word()?;
-        if name.quoted || name.word.dynamic || !assignable(&name.word.text) {
+        if name.quoted || name.word.dynamic || !is_assignable(&name.word.text) {
             return Err(format!(
                 "the loop variable `{}`, which may change what runs",
                 super::word::show(&name.word.text)
@@ -688,6 +712,7 @@ impl Reader<'_> {
             if target.word.glob {
                 return Err(self.outside("a glob in a redirection"));
             }
+            self.redirects.push(target.word.text.clone());
             command.redirects.push(target.word);
         }
         Ok(())
@@ -967,7 +992,9 @@ impl Reader<'_> {
         if self.depth >= MAX_DEPTH {
             return Err(format!("commands nested more than {MAX_DEPTH} deep"));
         }
-        self.out.extend(read_at(&body, self.depth + 1)?);
+        let inner = read_at(&body, self.depth + 1)?;
+        self.out.extend(inner.commands);
+        self.redirects.extend(inner.redirects);
         w.dynamic = true;
         w.text.push_str(&self.src[start..self.i]);
         Ok(())

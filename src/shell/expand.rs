@@ -104,13 +104,16 @@ pub(crate) fn pieces_into(
             WordPiece::CommandSubstitution(inner) => {
                 w.is_static = false;
                 w.text.push_str(raw);
-                parse_into(cx, &fr.deeper(), inner);
+                cx.isolated(|cx| parse_into(cx, &fr.deeper(), inner));
             }
             WordPiece::BackquotedCommandSubstitution(_) => {
                 w.is_static = false;
                 w.text.push_str(raw);
                 match raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
-                    Some(body) => parse_into(cx, &fr.deeper(), &unbackquote(body, quoted)),
+                    Some(body) => {
+                        let body = unbackquote(body, quoted);
+                        cx.isolated(|cx| parse_into(cx, &fr.deeper(), &body));
+                    }
                     None => cx.line_opaque(format!("cannot read `{}`", show(raw))),
                 }
             }

@@ -18,7 +18,7 @@ pub(crate) fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &s
                     skip_next = false;
                     let mut h = None;
                     let target = word(cx, fr, w, &mut h);
-                    cx.out.redirects.push(target.text);
+                    cx.redirect_to(target.text);
                 } else {
                     chunk.push(w);
                 }
@@ -91,11 +91,19 @@ pub(crate) fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleComman
         if let Some(first) = argv.first_mut() {
             *first = name.to_owned();
         }
+        let mut forms = vec![written.clone()];
+        if argv != written {
+            forms.push(argv.clone());
+        }
         out.push(super::SimpleCommand {
+            paths: argv.iter().skip(1).cloned().collect(),
+            forms,
             argv,
             written,
             privileged: false,
+            privileged_form: None,
             opaque: Some(format!("{why} (guessed)")),
+            redirects: Vec::new(),
         });
     }
     out

@@ -45,6 +45,65 @@ mod wrap;
 
 pub use scan::{second_looks, substitution_regions};
 
+/// Whether NAME, set in a command's environment, can change which programs run or
+/// load code into them (`PATH`, `LD_*`, `BASH_ENV`, `PAGER`, ...).
+pub fn is_dangerous_env(name: &str) -> bool {
+    word::is_dangerous_var(name)
+}
+
+/// Whether NAME may be set in a command's environment with its reading still
+/// certain: an environment variable known to be inert, or a lower-case shell name.
+pub fn is_assignable_env(name: &str) -> bool {
+    word::is_assignable(name)
+}
+
+/// Mark LINE opaque for WHY, unless it is already.
+pub fn note_opaque(line: &mut CommandLine, why: &str) {
+    if line.opaque.is_none() {
+        line.opaque = Some(why.to_string());
+    }
+}
+
+/// The directories the options of FORM (a command's words, its name a basename) move
+/// it to: `env -C DIR`/`--chdir=DIR`, `sudo -D DIR`/`--chdir=DIR`, `git -C DIR`,
+/// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
+/// `cargo -C DIR`, `pnpm -C DIR`/`--dir DIR`, `npm --prefix DIR`, `yarn --cwd DIR`.
+pub fn chdir_options(form: &[String]) -> Vec<String> {
+    let (short, long): (&[&str], &[&str]) = match form.first().map(String::as_str) {
+        Some("env") => (&["-C"], &["--chdir"]),
+        Some("sudo") => (&["-D"], &["--chdir"]),
+        Some("git" | "ninja" | "cargo") => (&["-C"], &[]),
+        Some("make" | "gmake" | "tar" | "gtar" | "bsdtar") => (&["-C"], &["--directory"]),
+        Some("pnpm") => (&["-C"], &["--dir"]),
+        Some("npm") => (&[], &["--prefix"]),
+        Some("yarn") => (&[], &["--cwd"]),
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut words = form.iter().skip(1);
+    while let Some(w) = words.next() {
+        if w == "--" {
+            break;
+        }
+        let value_of = |opt: &str, attached: &str| {
+            if w == opt {
+                words.clone().next().cloned()
+            } else {
+                w.strip_prefix(opt)
+                    .and_then(|rest| rest.strip_prefix(attached))
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+            }
+        };
+        let found = short
+            .iter()
+            .find_map(|o| value_of(o, ""))
+            .or_else(|| long.iter().find_map(|o| value_of(o, "=")));
+        out.extend(found);
+    }
+    out
+}
+
 /// One simple command after normalization.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SimpleCommand {
@@ -60,6 +119,33 @@ pub struct SimpleCommand {
     pub privileged: bool,
     /// Why this command cannot be read statically, if so.
     pub opaque: Option<String>,
+    /// Every form of the command a rule may name, outermost first: the words as
+    /// written, then the command at each wrapper looked through, its name reduced to
+    /// a basename (`nohup /usr/bin/sudo rm x` has `nohup /usr/bin/sudo rm x`,
+    /// `nohup sudo rm x`, `sudo rm x` and `rm x`). A deny rule matches any of them.
+    pub forms: Vec<Vec<String>>,
+    /// The form that starts at the first privilege wrapper (`sudo rm x`), when
+    /// `privileged`: the only form an allow rule may cover.
+    pub privileged_form: Option<usize>,
+    /// The words read as paths: the program's arguments, and the words of the
+    /// wrappers before it that look like paths (`env -C /etc`, `flock /tmp/lock`),
+    /// but never a wrapper's name or its other options (`nice -n 19`, `timeout 5`).
+    pub paths: Vec<String>,
+    /// The redirection targets of this command and of the compound commands around
+    /// it (not those of a command it is substituted into).
+    pub redirects: Vec<String>,
+}
+
+impl SimpleCommand {
+    /// The form an allow rule must cover: the privileged form when run through a
+    /// privilege wrapper, else the words that run.
+    pub fn allow_form(&self) -> usize {
+        match (self.privileged, self.privileged_form) {
+            (true, Some(i)) => i,
+            (true, None) => 0,
+            (false, _) => self.forms.len().saturating_sub(1),
+        }
+    }
 }
 
 /// A parsed command line.
@@ -76,6 +162,9 @@ pub struct CommandLine {
     /// construct outside the certain subset, or the reading reached a bound. A line
     /// whose reading is not certain is never allowed; deny rules still see it.
     pub uncertain: Option<String>,
+    /// Why some simple commands were not kept, if a bound was reached: every deny-side
+    /// command rule then matches the line.
+    pub truncated: Option<String>,
 }
 
 impl CommandLine {

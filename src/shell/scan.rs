@@ -1,144 +1,411 @@
-//! Raw scans of a command line's text, beside the parse: second looks that
-//! deny-side rules get at commands a parser might have read as quoted text.
+//! Raw scans of a command line's text, beside the parse: second looks that deny-side
+//! rules get at a line outside the certain subset, where a parser may read as data what
+//! bash runs.
+//!
+//! The scan follows bash's quoting contexts with a stack: single quotes, `$'...'` (where
+//! `\'` escapes the quote), double quotes, `${...}` (inside double quotes a `'` there is
+//! an ordinary character and `"` opens a nested string; outside, both quote), `$(...)`,
+//! backquotes, comments (a `#` that starts a word, to the end of the line), and
+//! here-documents read as bash reads them: the body starts after the line that holds the
+//! operator; in an unquoted body a backslash-newline joins two lines before the line is
+//! compared with the delimiter; `<<-` strips leading tabs from the joined line; a missing
+//! delimiter ends the body at the end of the text.
+//!
+//! Two readings come out: the text after each `$(`, `<(`, `>(` and backquote that bash
+//! would expand (a suffix of the text, parsed again; commands after the substitution's
+//! end are guessed too, which only widens what deny rules see), and the line with its
+//! here-document bodies taken out where bash ends them, each `<<WORD` made `</dev/null`
+//! (so that the commands after a body reach the parser), with the substitutions of its
+//! unquoted bodies.
 
 use super::CommandLine;
 
-/// Longest line scanned for substitution regions.
-const MAX_SCANNED: usize = 4096;
+/// Longest text scanned.
+const MAX_SCANNED: usize = 1 << 16;
 
-/// Most raw substitution regions scanned in one command line.
+/// Most second looks at one command line.
 const MAX_REGIONS: usize = 16;
 
-/// The text after each `$(` and backquote of LINE that bash would expand:
-/// outside single quotes (but inside double quotes, where a `'` is just a
-/// character), not escaped, not in a quoted here-document. A second look
-/// for deny-side rules at commands a parser might take for quoted text;
-/// parse errors in a region still show its commands (guessed) to deny rules.
-pub fn substitution_regions(line: &str) -> Vec<&str> {
-    if line.len() > MAX_SCANNED {
-        return Vec::new();
-    }
-    #[derive(PartialEq)]
-    enum Q {
-        Normal,
-        Single,
-        Double,
-    }
-    let bytes = line.as_bytes();
-    let mut out = Vec::new();
-    let mut state = Q::Normal;
-    // Here-documents waiting for the end of the line: (delimiter, quoted, strip tabs).
-    let mut pending: Vec<(String, bool, bool)> = Vec::new();
+/// Deepest nesting of quoting contexts followed.
+const MAX_CONTEXTS: usize = 256;
+
+/// A quoting context of bash's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ctx {
+    /// Unquoted text of a command line, or of a `$(...)` in it (`paren`: a `)` closes it).
+    Normal {
+        paren: bool,
+    },
+    Single,
+    /// `$'...'`.
+    AnsiC,
+    Double,
+    /// `${...}`, inside double quotes or not.
+    Brace {
+        in_double: bool,
+    },
+    Backquote,
+    /// The body of an unquoted here-document: quotes are ordinary characters.
+    Body,
+}
+
+/// A here-document waiting for its body.
+struct Pending {
+    delimiter: String,
+    quoted: bool,
+    strip_tabs: bool,
+}
+
+/// What one scan found.
+#[derive(Default)]
+struct Scan {
+    /// Byte offsets where a substitution's text starts.
+    regions: Vec<usize>,
+    /// Spans to take out of the text for the here-document view, with their
+    /// replacement: operators (`<<WORD` to `</dev/null`) and bodies (to nothing).
+    edits: Vec<(usize, usize, &'static str)>,
+    /// The unquoted bodies, backslash-newlines joined.
+    bodies: Vec<String>,
+}
+
+fn scan(text: &str, base: Ctx) -> Scan {
+    let bytes = text.as_bytes();
+    let mut out = Scan::default();
+    let mut stack = vec![base];
+    let mut pending: Vec<Pending> = Vec::new();
     let mut i = 0;
-    while i < bytes.len() && out.len() < MAX_REGIONS {
+    while i < bytes.len() && out.regions.len() < MAX_REGIONS * 4 {
         let b = bytes[i];
-        match state {
-            Q::Single => {
+        let top = *stack.last().unwrap_or(&base);
+        let push = |stack: &mut Vec<Ctx>, c: Ctx| {
+            if stack.len() < MAX_CONTEXTS {
+                stack.push(c);
+            }
+        };
+        let word_start = i == 0 || b" \t\n;&|()<>".contains(&bytes[i - 1]);
+        match top {
+            Ctx::Single => {
                 if b == b'\'' {
-                    state = Q::Normal;
+                    stack.pop();
+                }
+                i += 1;
+            }
+            Ctx::AnsiC => {
+                match b {
+                    b'\\' => i += 1,
+                    b'\'' => {
+                        stack.pop();
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            Ctx::Backquote => {
+                match b {
+                    b'\\' => i += 1,
+                    b'`' => {
+                        stack.pop();
+                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'(') => out.regions.push(i + 2),
+                    _ => {}
+                }
+                i += 1;
+            }
+            Ctx::Double | Ctx::Body | Ctx::Brace { .. } => {
+                let quotes_quote = matches!(top, Ctx::Brace { in_double: false });
+                match b {
+                    b'\\' => i += 2,
+                    b'$' if bytes.get(i + 1) == Some(&b'(') => {
+                        out.regions.push(i + 2);
+                        push(&mut stack, Ctx::Normal { paren: true });
+                        i += 2;
+                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                        let in_double = !quotes_quote;
+                        push(&mut stack, Ctx::Brace { in_double });
+                        i += 2;
+                    }
+                    b'`' => {
+                        out.regions.push(i + 1);
+                        push(&mut stack, Ctx::Backquote);
+                        i += 1;
+                    }
+                    b'"' if top == Ctx::Double => {
+                        stack.pop();
+                        i += 1;
+                    }
+                    b'"' if matches!(top, Ctx::Brace { .. }) => {
+                        push(&mut stack, Ctx::Double);
+                        i += 1;
+                    }
+                    b'\'' if quotes_quote => {
+                        push(&mut stack, Ctx::Single);
+                        i += 1;
+                    }
+                    b'}' if matches!(top, Ctx::Brace { .. }) => {
+                        stack.pop();
+                        i += 1;
+                    }
+                    _ => i += 1,
                 }
             }
-            Q::Normal | Q::Double => {
-                if b == b'\\' {
+            Ctx::Normal { paren } => match b {
+                b'\\' => i += 2,
+                b'\'' => {
+                    push(&mut stack, Ctx::Single);
+                    i += 1;
+                }
+                b'"' => {
+                    push(&mut stack, Ctx::Double);
+                    i += 1;
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'\'') => {
+                    push(&mut stack, Ctx::AnsiC);
                     i += 2;
-                    continue;
                 }
-                if b == b'$' && bytes.get(i + 1) == Some(&b'(') {
-                    out.push(&line[i + 2..]);
-                } else if b == b'`' {
-                    out.push(&line[i + 1..]);
-                } else if b == b'"' {
-                    state = if state == Q::Double {
-                        Q::Normal
-                    } else {
-                        Q::Double
-                    };
-                } else if b == b'\'' && state == Q::Normal {
-                    state = Q::Single;
-                } else if state == Q::Normal && bytes[i..].starts_with(b"<<<") {
+                b'$' | b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
+                    out.regions.push(i + 2);
+                    push(&mut stack, Ctx::Normal { paren: true });
+                    i += 2;
+                }
+                b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                    push(&mut stack, Ctx::Brace { in_double: false });
+                    i += 2;
+                }
+                b'`' => {
+                    out.regions.push(i + 1);
+                    push(&mut stack, Ctx::Backquote);
+                    i += 1;
+                }
+                b'(' if paren => {
+                    push(&mut stack, Ctx::Normal { paren: true });
+                    i += 1;
+                }
+                b')' if paren => {
+                    stack.pop();
+                    i += 1;
+                }
+                b'#' if word_start => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
                     i += 3;
-                    continue;
-                } else if state == Q::Normal && bytes[i..].starts_with(b"<<") {
-                    let mut j = i + 2;
-                    let strip = bytes.get(j) == Some(&b'-');
-                    if strip {
-                        j += 1;
-                    }
-                    while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
-                        j += 1;
-                    }
-                    let start = j;
-                    while bytes.get(j).is_some_and(|c| !b" \t\n;|&<>()".contains(c)) {
-                        j += 1;
-                    }
-                    let word = &line[start..j];
-                    let quoted = word.contains(['\'', '"', '\\']);
-                    let delim: String = word
-                        .chars()
-                        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
-                        .collect();
-                    if !delim.is_empty() {
-                        pending.push((delim, quoted, strip));
-                    }
-                    i = j;
-                    continue;
-                } else if b == b'\n' && state == Q::Normal && !pending.is_empty() {
-                    // Skip the bodies of quoted here-documents; unquoted ones
-                    // are scanned on (their expansions run).
-                    let mut k = i + 1;
-                    for (delim, quoted, strip) in std::mem::take(&mut pending) {
-                        loop {
-                            let end = line[k..].find('\n').map_or(line.len(), |e| k + e);
-                            let text = &line[k..end];
-                            let text = if strip {
-                                text.trim_start_matches('\t')
-                            } else {
-                                text
-                            };
-                            if !quoted {
-                                for (o, _) in text.match_indices("$(") {
-                                    if out.len() < MAX_REGIONS {
-                                        let at = end - text.len() + o;
-                                        out.push(&line[at + 2..]);
-                                    }
-                                }
-                            }
-                            k = (end + 1).min(line.len());
-                            if text == delim || end >= line.len() {
-                                break;
-                            }
-                        }
-                    }
-                    i = k;
-                    continue;
                 }
-            }
+                b'<' if bytes.get(i + 1) == Some(&b'<') => {
+                    i = heredoc_operator(text, i, &mut pending, &mut out);
+                }
+                b'\n' => {
+                    i += 1;
+                    if !pending.is_empty() {
+                        i = bodies(text, i, std::mem::take(&mut pending), &mut out);
+                    }
+                }
+                _ => i += 1,
+            },
         }
-        i += 1;
     }
     out
 }
 
-/// The second looks at LINE (whose reading is MAIN) for deny-side rules:
-/// its substitution regions, and those of the strings its simple commands
-/// give to a `-c`-style option (`sh -c STR`, `su -c STR`), at most
+/// Read the here-document operator at AT (`<<` or `<<-`, then its delimiter word);
+/// return where scanning goes on.
+fn heredoc_operator(text: &str, at: usize, pending: &mut Vec<Pending>, out: &mut Scan) -> usize {
+    let bytes = text.as_bytes();
+    let mut j = at + 2;
+    let strip_tabs = bytes.get(j) == Some(&b'-');
+    if strip_tabs {
+        j += 1;
+    }
+    while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
+        j += 1;
+    }
+    let start = j;
+    let mut quote: Option<u8> = None;
+    while let Some(&c) = bytes.get(j) {
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == b'\'' || c == b'"' => quote = Some(c),
+            None if c == b'\\' => j += 1,
+            None if b" \t\n;&|<>()".contains(&c) => break,
+            None => {}
+        }
+        j += 1;
+    }
+    let j = j.min(bytes.len());
+    let word = &text[start..j];
+    let quoted = word.contains(['\'', '"', '\\']);
+    let delimiter = unquote(word);
+    if !delimiter.is_empty() {
+        pending.push(Pending {
+            delimiter,
+            quoted,
+            strip_tabs,
+        });
+        out.edits.push((at, j, " </dev/null "));
+    }
+    j
+}
+
+/// WORD with its quotes and backslashes removed, as bash makes a delimiter of it.
+fn unquote(word: &str) -> String {
+    let mut out = String::new();
+    let mut chars = word.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => out.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '\\') => out.extend(chars.next()),
+            (None, c) => out.push(c),
+        }
+    }
+    out
+}
+
+/// Read the bodies of PENDING here-documents from AT (just after the newline that ends
+/// their line), as bash reads them; return where the text goes on.
+fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize {
+    let bytes = text.as_bytes();
+    let mut k = at;
+    for doc in pending {
+        let start = k;
+        let mut body = String::new();
+        loop {
+            if k >= bytes.len() {
+                // A missing delimiter: the body runs to the end of the text.
+                break;
+            }
+            // One logical line: an unquoted body joins backslash-newlines.
+            let mut line = String::new();
+            let mut end = k;
+            while end < bytes.len() {
+                let c = bytes[end];
+                if !doc.quoted && c == b'\\' && bytes.get(end + 1) == Some(&b'\n') {
+                    end += 2;
+                    continue;
+                }
+                if c == b'\n' {
+                    break;
+                }
+                if !doc.quoted && c == b'\\' && end + 1 < bytes.len() {
+                    // An escaped character (`\\` among them) is kept, and never joins.
+                    let n = next_char_len(text, end + 1);
+                    line.push_str(&text[end..end + 1 + n]);
+                    end += 1 + n;
+                    continue;
+                }
+                let n = next_char_len(text, end);
+                line.push_str(&text[end..end + n]);
+                end += n;
+            }
+            let next = (end + 1).min(bytes.len());
+            let compared = if doc.strip_tabs {
+                line.trim_start_matches('\t')
+            } else {
+                line.as_str()
+            };
+            if compared == doc.delimiter {
+                k = next;
+                break;
+            }
+            body.push_str(&line);
+            body.push('\n');
+            k = next;
+        }
+        out.edits.push((start, k, ""));
+        if !doc.quoted {
+            out.bodies.push(body);
+        }
+    }
+    k
+}
+
+/// The length of the character at byte I of TEXT (1 past the end).
+fn next_char_len(text: &str, i: usize) -> usize {
+    text.get(i..)
+        .and_then(|t| t.chars().next())
+        .map_or(1, char::len_utf8)
+}
+
+/// The text after each `$(`, `<(`, `>(` and backquote of LINE that bash would expand
+/// (see the module documentation), at most [`MAX_REGIONS`].
+pub fn substitution_regions(line: &str) -> Vec<&str> {
+    if line.len() > MAX_SCANNED {
+        return Vec::new();
+    }
+    let mut out: Vec<&str> = scan(line, Ctx::Normal { paren: false })
+        .regions
+        .into_iter()
+        .filter_map(|at| line.get(at..))
+        .collect();
+    out.truncate(MAX_REGIONS);
+    out
+}
+
+/// LINE with its here-document bodies taken out where bash ends them, and the texts of
+/// its unquoted bodies' substitutions; None when it has no here-document.
+fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
+    if line.len() > MAX_SCANNED || !line.contains("<<") {
+        return None;
+    }
+    let found = scan(line, Ctx::Normal { paren: false });
+    if found.edits.is_empty() {
+        return None;
+    }
+    let mut edits = found.edits;
+    edits.sort_by_key(|e| e.0);
+    let mut view = String::with_capacity(line.len());
+    let mut at = 0;
+    for (start, end, with) in edits {
+        if start < at {
+            continue;
+        }
+        view.push_str(line.get(at..start).unwrap_or(""));
+        view.push_str(with);
+        at = end;
+    }
+    view.push_str(line.get(at..).unwrap_or(""));
+    let mut substitutions = Vec::new();
+    for body in &found.bodies {
+        let inner = scan(body, Ctx::Body);
+        substitutions.extend(
+            inner
+                .regions
+                .iter()
+                .filter_map(|&a| body.get(a..))
+                .map(str::to_string),
+        );
+    }
+    Some((view, substitutions))
+}
+
+/// The second looks at LINE (whose reading is MAIN) for deny-side rules: its
+/// substitution regions, its here-document view, and the same for the strings its simple
+/// commands give to a `-c`-style option (`sh -c STR`, `su -c STR`), at most
 /// [`MAX_REGIONS`] in all.
 pub fn second_looks(line: &str, main: &CommandLine) -> Vec<String> {
-    let mut out: Vec<String> = substitution_regions(line)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
+    let mut out = Vec::new();
+    let look = |text: &str, out: &mut Vec<String>| {
+        out.extend(substitution_regions(text).into_iter().map(str::to_string));
+        if let Some((view, substitutions)) = heredoc_view(text) {
+            out.extend(substitution_regions(&view).into_iter().map(str::to_string));
+            out.push(view);
+            out.extend(substitutions);
+        }
+    };
+    look(line, &mut out);
     for c in &main.commands {
         for pair in c.written.windows(2) {
             if pair[0].starts_with('-') && pair[0].ends_with('c') {
-                out.extend(
-                    substitution_regions(&pair[1])
-                        .into_iter()
-                        .map(str::to_string),
-                );
+                look(&pair[1], &mut out);
             }
         }
     }
+    out.dedup();
     out.truncate(MAX_REGIONS);
     out
 }

@@ -29,6 +29,12 @@ pub(crate) const MAX_BRACES_IN_WORD: usize = 64;
 pub(crate) struct Outer {
     pub written: Vec<String>,
     pub privileged: bool,
+    /// The outer command's forms, up to the one that runs the string.
+    pub forms: Vec<Vec<String>>,
+    pub privileged_form: Option<usize>,
+    /// The outer command's path words, and redirections, which the string's commands
+    /// share.
+    pub paths: Vec<String>,
 }
 
 /// Where a command line is being read.
@@ -49,14 +55,11 @@ impl Frame {
         }
     }
 
-    /// One level deeper, inside a string given to a command written as WRITTEN.
-    pub fn inside(&self, written: Vec<String>, privileged: bool) -> Frame {
+    /// One level deeper, inside a string given to the command OUTER.
+    pub fn inside(&self, outer: Outer) -> Frame {
         Frame {
             depth: self.depth + 1,
-            outer: Some(Rc::new(Outer {
-                written,
-                privileged,
-            })),
+            outer: Some(Rc::new(outer)),
         }
     }
 }
@@ -73,6 +76,10 @@ pub(crate) struct Cx {
     /// Parse every line with brush-parser, certain ones too (see [`certain`]): what the
     /// certain reading must agree with.
     pub no_shortcut: bool,
+    /// The redirection targets of the simple command being read.
+    pub own_redirects: Vec<String>,
+    /// The redirection targets of the compound commands around it.
+    pub enclosing_redirects: Vec<String>,
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -96,6 +103,8 @@ impl Cx {
             too_deep: false,
             raw_only: false,
             no_shortcut: false,
+            own_redirects: Vec::new(),
+            enclosing_redirects: Vec::new(),
         }
     }
 
@@ -109,13 +118,40 @@ impl Cx {
         note(&mut self.out.uncertain, why);
     }
 
-    /// Add a simple command.
-    pub fn push(&mut self, command: super::SimpleCommand) {
+    /// Add a simple command, with the redirections that apply to it.
+    pub fn push(&mut self, mut command: super::SimpleCommand) {
         if self.out.commands.len() >= MAX_COMMANDS {
-            self.line_opaque(format!("more than {MAX_COMMANDS} commands"));
+            let why = format!("more than {MAX_COMMANDS} commands");
+            self.uncertain(why.clone());
+            note(&mut self.out.truncated, why.clone());
+            self.line_opaque(why);
         } else {
+            for r in self.own_redirects.iter().chain(&self.enclosing_redirects) {
+                if !command.redirects.contains(r) {
+                    command.redirects.push(r.clone());
+                }
+            }
             self.out.commands.push(command);
         }
+    }
+
+    /// Record redirection target TARGET for the simple command being read.
+    pub fn redirect_to(&mut self, target: String) {
+        if !self.own_redirects.contains(&target) {
+            self.own_redirects.push(target.clone());
+        }
+        self.out.redirects.push(target);
+    }
+
+    /// Run F with no redirections applying: the commands of a substitution do not
+    /// share the redirections of the command it is part of.
+    pub fn isolated<T>(&mut self, f: impl FnOnce(&mut Cx) -> T) -> T {
+        let own = std::mem::take(&mut self.own_redirects);
+        let enclosing = std::mem::take(&mut self.enclosing_redirects);
+        let out = f(self);
+        self.own_redirects = own;
+        self.enclosing_redirects = enclosing;
+        out
     }
 
     /// Mark the commands added since index FROM opaque for WHY, unless they already are.
@@ -201,8 +237,9 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         return;
     }
     match certain::read(src) {
-        Ok(commands) if !cx.no_shortcut => {
-            for c in commands {
+        Ok(line) if !cx.no_shortcut => {
+            cx.out.redirects.extend(line.redirects);
+            for c in line.commands {
                 let words: Vec<Word> = c
                     .words
                     .into_iter()
@@ -212,16 +249,17 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
                         pattern: w.glob,
                     })
                     .collect();
+                let own = std::mem::take(&mut cx.own_redirects);
                 for r in c.redirects {
-                    // A compound command's redirections are every inner command's.
-                    if !cx.out.redirects.contains(&r.text) {
-                        cx.out.redirects.push(r.text);
+                    if !cx.own_redirects.contains(&r.text) {
+                        cx.own_redirects.push(r.text);
                     }
                 }
                 // Only assignments (of inert names): they change the shell itself.
                 if !words.is_empty() {
                     wrap::command(cx, fr, words, None, c.stdin);
                 }
+                cx.own_redirects = own;
             }
             return;
         }
@@ -294,14 +332,20 @@ fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
         return;
     }
     match c {
-        ast::Command::Simple(s) => simple(cx, fr, s, d),
+        ast::Command::Simple(s) => {
+            let own = std::mem::take(&mut cx.own_redirects);
+            simple(cx, fr, s, d);
+            cx.own_redirects = own;
+        }
         ast::Command::Compound(cc, redirects) => {
-            redirect_list(cx, fr, redirects.as_ref(), d);
+            let mark = enclose(cx, fr, redirects.as_ref(), d);
             compound(cx, fr, cc, d);
+            cx.enclosing_redirects.truncate(mark);
         }
         ast::Command::Function(f) => {
-            redirect_list(cx, fr, f.body.1.as_ref(), d);
+            let mark = enclose(cx, fr, f.body.1.as_ref(), d);
             compound(cx, fr, &f.body.0, d);
+            cx.enclosing_redirects.truncate(mark);
         }
         ast::Command::ExtendedTest(t, redirects) => {
             redirect_list(cx, fr, redirects.as_ref(), d);
@@ -312,6 +356,17 @@ fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
             }
         }
     }
+}
+
+/// Walk the redirections LIST of a compound command and make them apply to every command
+/// in it; returns the length of the enclosing redirections to restore afterwards.
+fn enclose(cx: &mut Cx, fr: &Frame, list: Option<&ast::RedirectList>, d: usize) -> usize {
+    let mark = cx.enclosing_redirects.len();
+    let own = std::mem::take(&mut cx.own_redirects);
+    redirect_list(cx, fr, list, d);
+    let added = std::mem::replace(&mut cx.own_redirects, own);
+    cx.enclosing_redirects.extend(added);
+    mark
 }
 
 fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
@@ -498,7 +553,7 @@ fn item_into(
             }
         }
         ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
-            compound_list(cx, fr, &sub.list, d + 1);
+            cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
             let text = match kind {
                 ast::ProcessSubstitutionKind::Read => "<(...)",
                 ast::ProcessSubstitutionKind::Write => ">(...)",
@@ -586,11 +641,11 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
         ast::IoRedirect::File(_, _, target) => match target {
             ast::IoFileRedirectTarget::Filename(w) => {
                 let w = word(cx, fr, &w.value, h);
-                cx.out.redirects.push(w.text);
+                cx.redirect_to(w.text);
             }
             ast::IoFileRedirectTarget::Fd(_) => {}
             ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
-                compound_list(cx, fr, &sub.list, d + 1);
+                cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
             }
             ast::IoFileRedirectTarget::Duplicate(w) => {
                 // `>&word` with a word that is not a descriptor is `&>word`; bash
@@ -607,7 +662,7 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
                     t.chars().all(|c| c.is_ascii_digit())
                 };
                 if !fd {
-                    cx.out.redirects.push(w.text);
+                    cx.redirect_to(w.text);
                 }
             }
         },
@@ -621,7 +676,7 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
         }
         ast::IoRedirect::OutputAndError(w, _) => {
             let w = word(cx, fr, &w.value, h);
-            cx.out.redirects.push(w.text);
+            cx.redirect_to(w.text);
         }
     }
 }

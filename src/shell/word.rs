@@ -185,6 +185,7 @@ pub(crate) fn subscript_is_literal(sub: &str) -> bool {
 pub(crate) fn is_dangerous_var(name: &str) -> bool {
     const EXACT: &[&str] = &[
         "PATH",
+        "CDPATH",
         "BASH_ENV",
         "ENV",
         "PS1",
@@ -283,6 +284,17 @@ pub(crate) fn is_inert_env(name: &str) -> bool {
             && name[3..]
                 .bytes()
                 .all(|b| b.is_ascii_uppercase() || b == b'_'))
+}
+
+/// A name a certain line may assign: an inert environment variable, or a lower-case
+/// shell variable (which no program reads, but for the `*_proxy` ones).
+pub(crate) fn is_assignable(name: &str) -> bool {
+    is_inert_env(name)
+        || (name.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+            && !name.ends_with("_proxy"))
 }
 
 /// The words a brace expansion gives, as raw shell text, or None when there would be

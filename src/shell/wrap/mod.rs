@@ -16,8 +16,10 @@ mod special;
 use spec::*;
 use special::*;
 
-use super::walk::{note, parse_into, Cx, Frame};
-use super::word::{arith_is_literal, basename, is_dangerous_var, is_inert_var_name, show, Word};
+use super::walk::{note, parse_into, Cx, Frame, Outer};
+use super::word::{
+    arith_is_literal, basename, is_assignable, is_dangerous_var, is_inert_var_name, show, Word,
+};
 use super::SimpleCommand;
 
 /// Most wrappers looked through in one command.
@@ -31,6 +33,34 @@ struct State {
     pub(super) opaque: Option<String>,
     /// Here-documents and here-strings given to the command as standard input.
     pub(super) stdin: Vec<String>,
+    /// The forms of the command so far (see [`SimpleCommand::forms`]).
+    pub(super) forms: Vec<Vec<String>>,
+    /// The form of the first privilege wrapper.
+    pub(super) privileged_form: Option<usize>,
+    /// Words of the wrappers looked through that are read as paths.
+    pub(super) path_words: Vec<String>,
+    /// Why the reading of this command is not certain, if so.
+    pub(super) uncertain: Option<String>,
+}
+
+impl State {
+    /// A privilege wrapper (`sudo`, `doas`, ...) is the current form.
+    pub(super) fn privileged_here(&mut self) {
+        self.privileged = true;
+        if self.privileged_form.is_none() {
+            self.privileged_form = Some(self.forms.len().saturating_sub(1));
+        }
+    }
+}
+
+/// A wrapper's word that names a file or directory: an absolute or home-relative
+/// path, a relative one with a `/` or a leading `.`, or such a value after `=`.
+fn looks_like_path(word: &str) -> bool {
+    let value = match word.split_once('=') {
+        Some((_, v)) if word.starts_with('-') => v,
+        _ => word,
+    };
+    !value.starts_with('-') && (value.starts_with(['/', '~', '.']) || value.contains('/'))
 }
 
 /// Normalize WORDS, a simple command with its assignments removed, and add it to CX.
@@ -43,15 +73,28 @@ pub(crate) fn command(
     hazard: Option<String>,
     stdin: Vec<String>,
 ) {
-    let (written, privileged) = match &fr.outer {
-        Some(o) => (o.written.clone(), o.privileged),
-        None => (words.iter().map(|w| w.text.clone()).collect(), false),
-    };
-    let st = State {
-        written,
-        privileged,
-        opaque: hazard,
-        stdin,
+    let written: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    let st = match &fr.outer {
+        Some(o) => State {
+            written: o.written.clone(),
+            privileged: o.privileged,
+            opaque: hazard,
+            stdin,
+            forms: o.forms.clone(),
+            privileged_form: o.privileged_form,
+            path_words: o.paths.clone(),
+            uncertain: None,
+        },
+        None => State {
+            forms: vec![written.clone()],
+            written,
+            privileged: false,
+            opaque: hazard,
+            stdin,
+            privileged_form: None,
+            path_words: Vec::new(),
+            uncertain: None,
+        },
     };
     through(cx, fr, &words, st, 0);
 }
@@ -88,6 +131,11 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         return emit(cx, words, st);
     }
     let base = basename(&name.text);
+    let mut form: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    form[0] = base.to_owned();
+    if st.forms.last() != Some(&form) {
+        st.forms.push(form);
+    }
     let step = match base {
         "env" => env(cx, fr, words, &mut st, hops),
         "command" => simple_wrapper(words, &COMMAND).map_or_else(Step::from, |o| {
@@ -131,19 +179,19 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             Step::Done
         }
         "sudo" => {
-            st.privileged = true;
+            st.privileged_here();
             sudo(words, &mut st)
         }
         "sudoedit" => {
-            st.privileged = true;
+            st.privileged_here();
             Step::Itself
         }
         "doas" => {
-            st.privileged = true;
+            st.privileged_here();
             doas(words)
         }
         "pkexec" => {
-            st.privileged = true;
+            st.privileged_here();
             match simple_wrapper(words, &PKEXEC) {
                 Ok(o) if o.next < words.len() => Step::Inner(o.next),
                 Ok(_) => Step::Opaque("`pkexec` without a command starts a shell".into()),
@@ -151,11 +199,11 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
         }
         "su" => {
-            st.privileged = true;
+            st.privileged_here();
             su(cx, fr, words, &mut st, false)
         }
         "runuser" => {
-            st.privileged = true;
+            st.privileged_here();
             su(cx, fr, words, &mut st, true)
         }
         b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b),
@@ -163,7 +211,14 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
     };
     match step {
         Step::Inner(n) => match words.get(n..) {
-            Some(rest) if !rest.is_empty() => through(cx, fr, rest, st, hops + 1),
+            Some(rest) if !rest.is_empty() => {
+                for w in words.get(1..n).unwrap_or(&[]) {
+                    if looks_like_path(&w.text) {
+                        st.path_words.push(w.text.clone());
+                    }
+                }
+                through(cx, fr, rest, st, hops + 1)
+            }
             _ => final_command(cx, fr, words, st),
         },
         Step::Itself => final_command(cx, fr, words, st),
@@ -229,24 +284,47 @@ fn in_system_dir(path: &str) -> bool {
 }
 
 /// Add WORDS as a simple command.
-fn emit(cx: &mut Cx, words: &[Word], st: State) {
+fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     let mut argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     if let (Some(first), Some(w)) = (argv.first_mut(), words.first()) {
         if w.is_static {
             *first = basename(&w.text).to_owned();
         }
     }
+    if let Some(why) = st.uncertain.take() {
+        cx.uncertain(why);
+    }
+    let mut paths = st.path_words;
+    paths.extend(argv.iter().skip(1).cloned());
+    let mut forms = st.forms;
+    if forms.first() != Some(&st.written) {
+        forms.insert(0, st.written.clone());
+        st.privileged_form = st.privileged_form.map(|i| i + 1);
+    }
+    if forms.last() != Some(&argv) {
+        forms.push(argv.clone());
+    }
     cx.push(SimpleCommand {
         argv,
         written: st.written,
         privileged: st.privileged,
         opaque: st.opaque,
+        forms,
+        privileged_form: st.privileged_form,
+        paths,
+        redirects: Vec::new(),
     });
 }
 
 /// Parse S as a shell command line given to the command in ST.
 fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
-    let inner = fr.inside(st.written.clone(), st.privileged);
+    let inner = fr.inside(Outer {
+        written: st.written.clone(),
+        privileged: st.privileged,
+        forms: st.forms.clone(),
+        privileged_form: st.privileged_form,
+        paths: st.path_words.clone(),
+    });
     let from = cx.out.commands.len();
     parse_into(cx, &inner, s);
     if cx.out.commands.len() == from {
@@ -333,15 +411,6 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
                     &mut st.opaque,
                     format!("`{base} -i` or `-n` makes later assignments evaluate code"),
                 );
-            }
-            for w in &operands {
-                let name = w.text.split('=').next().unwrap_or("").trim_end_matches('+');
-                if is_dangerous_var(name) {
-                    note(
-                        &mut st.opaque,
-                        format!("assignment to `{name}` can change what runs"),
-                    );
-                }
             }
             check_names(&operands, base, &mut st);
         }
@@ -445,6 +514,17 @@ fn check_names(names: &[Word], cmd: &str, st: &mut State) {
             note(
                 &mut st.opaque,
                 format!("`{cmd}` variable name `{}` may run commands", show(&w.text)),
+            );
+        } else if is_dangerous_var(name) {
+            // `read PATH`, `printf -v PATH`, `mapfile BASH_ENV`: assignments.
+            note(
+                &mut st.opaque,
+                format!("`{cmd}` assigns `{name}`, which can change what runs"),
+            );
+        } else if !is_assignable(name.split('[').next().unwrap_or(name)) {
+            note(
+                &mut st.uncertain,
+                format!("`{cmd}` assigns `{name}`, which a program may read"),
             );
         }
     }

@@ -35,6 +35,11 @@ pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops:
                         &mut st.opaque,
                         format!("assignment to `{name}` can change what runs"),
                     );
+                } else if !is_assignable(name) {
+                    note(
+                        &mut st.uncertain,
+                        format!("`env` sets `{name}`, which a program may read"),
+                    );
                 }
                 j += 1;
             }
@@ -78,6 +83,11 @@ pub(super) fn sudo(words: &[Word], st: &mut State) -> Step {
                     note(
                         &mut st.opaque,
                         format!("assignment to `{name}` can change what runs"),
+                    );
+                } else if !is_assignable(name) {
+                    note(
+                        &mut st.uncertain,
+                        format!("`sudo` sets `{name}`, which a program may read"),
                     );
                 }
                 j += 1;
@@ -378,6 +388,17 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
         }
         if let Some(long) = t.strip_prefix("--") {
             if matches!(long, "rcfile" | "init-file") {
+                let file = words.get(j + 1).map_or("", |w| w.text.as_str());
+                note(
+                    &mut st.opaque,
+                    format!(
+                        "`{kind} --{long} {}` runs the commands in that file",
+                        show(file)
+                    ),
+                );
+                if !file.is_empty() {
+                    st.path_words.push(file.to_owned());
+                }
                 j += 2;
             } else if SHELL_LONG.contains(&long) {
                 j += 1;
@@ -397,6 +418,13 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
             match ch {
                 'c' => c = true,
                 's' => stdin = true,
+                // An interactive shell runs ~/.bashrc (or $ENV) first.
+                'i' if t.starts_with('-') => {
+                    note(
+                        &mut st.opaque,
+                        format!("`{kind} -i` runs its startup files first"),
+                    );
+                }
                 'o' | 'O' => values += 1,
                 ch if ch.is_ascii_alphabetic() => {}
                 _ => {

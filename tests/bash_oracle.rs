@@ -1,0 +1,505 @@
+//! Differential test of the shell reading against real bash.
+//!
+//! Generated command lines run in real bash (bash 5.2, `/bin/bash`) inside bubblewrap,
+//! with logging stand-ins for every program on a private `PATH`; what bash executed,
+//! word for word, is compared with what [`reading`] says the line runs.
+//!
+//! - `tests/oracle/gen.rs`: the generator, a grammar of bash drawn from a tape of
+//!   choices (deterministic from a seed, shrinkable). It also records what it knows:
+//!   which commands must run, which are only text, the constructs around each.
+//! - `tests/oracle/standin.rs`: the stand-in program and the driver run in the sandbox.
+//! - `tests/oracle/mod.rs`: the sandbox, the comparison rules ([`oracle::compare`]) and
+//!   the shrinker.
+//!
+//! # The comparison (details in `oracle::compare` and `oracle::Pat`)
+//!
+//! Soundness, on every line: every program bash ran must be one the reading has.
+//! - An exec matches a reading command when its words match the command's `argv`
+//!   (`argv[0]` compared by basename: `/usr/local/bin/rm` is `rm`). The exec of a wrapper
+//!   (`env`, `nohup`, `timeout`, `sudo`, `bash -c`...) matches a run of the command's
+//!   `written` words starting at that wrapper: `nohup sudo rm x` is one reading command
+//!   (argv `rm x`, written `nohup sudo rm x`) and three execs. A program bash ran under
+//!   `sudo`/`doas` (the stand-in marks everything below it) must match a command the
+//!   reading calls privileged.
+//! - Words the reading keeps as written (`$x`, `${x:-y}`, `$(cmd)`, backquotes, `$((..))`,
+//!   globs, `~`, `{}`, `<(...)`) cannot be compared with what bash made of them, which
+//!   nobody can know statically. Such a word is a pattern: each expansion matches any
+//!   text, the rest must be equal, and it may stand for several exec words (field
+//!   splitting, globs: they are compared joined by one blank) or none when it has no
+//!   literal part (`$e` empty). A reading word from quoted text looks the same (`'$x'`
+//!   unquoted is `$x`), so the rule can only be lenient: it hides a misread expansion,
+//!   never invents a difference. Behind `xargs` the exec may have more words at the end.
+//!   Every other word must be equal byte for byte.
+//! - `fromfile` (the commands of `rc.sh`, which no reading can see) is left out, except
+//!   that a certain line must not run it unless the reading shows the file being run.
+//!
+//! Exactness, on a line the reading calls certain: soundness (any miss is an allow
+//! bypass), and no program the reading invents. Control flow makes the second half
+//! checkable only where the line leaves no choice: the generator marks every command it
+//! writes `Must` (runs whatever happens), `Maybe` (`a || b` with `a` succeeding, an
+//! `if` branch, `${x:+...}`: bash decides) or `Data` (a comment, quoted text, a quoted
+//! here-document body). A reading command bash did not run is an over-report when it is
+//! `Data`, or when it has no id and the whole line is determined (no `Maybe` at all).
+//! Stand-ins exit 0 (`nope`, `false` exit 1) and print nothing, so the generator knows
+//! the status of what it writes. The generator is checked too: a `Must` command that did
+//! not run, a `Data` one that did, or a syntax error is a `Model` failure.
+//!
+//! The current reading has known bugs: [`KNOWN`] lists them by family, each with a
+//! minimal line that shows it. `generated_lines_agree_with_bash` fails on any
+//! disagreement outside those families; `known_disagreements_still_disagree` fails when
+//! a family's example stops disagreeing, so the list shrinks as the reading is fixed.
+//! `make fuzz` runs the generator with random seeds for `FUZZ_SECONDS` and prints every
+//! family it hit, with a shrunk line for each.
+
+mod oracle;
+
+use oracle::{Checked, Finding, Kind, ReadCommand, Reading};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// The reading under test: the one seam between this test and the project: the
+/// commands of `shell::parse`, certain when an allow rule may allow the line
+/// (`CommandLine::is_certain`: every construct in the certain subset, no bound reached).
+fn reading(line: &str) -> Reading {
+    let parsed = gptel_rust_hooks::shell::parse(line);
+    Reading {
+        certain: parsed.is_certain(),
+        readable: parsed.opaque.is_none(),
+        commands: parsed
+            .commands
+            .into_iter()
+            .map(|c| ReadCommand {
+                argv: c.argv,
+                written: c.written,
+                privileged: c.privileged,
+                opaque: c.opaque.is_some(),
+            })
+            .collect(),
+    }
+}
+
+/// The lines `make test` runs: the generator's lines for these seeds.
+const SEEDS: std::ops::Range<u64> = 0..2500;
+
+// ---------------------------------------------------------------------------------------
+// Known disagreements.
+
+/// A family of disagreements the current reading has.
+struct Known {
+    name: &'static str,
+    /// What goes wrong, and what it costs (printed by `make fuzz`).
+    what: &'static str,
+    /// A minimal line of the family; `known_disagreements_still_disagree` checks that
+    /// it still gives a disagreement of KIND.
+    example: &'static str,
+    kind: Kind,
+    /// Whether a disagreement on a generated line belongs to the family.
+    covers: fn(&Finding, &Checked) -> bool,
+}
+
+/// The line has construct TAG somewhere.
+fn line_has(c: &Checked, tag: &str) -> bool {
+    c.gen.tags.contains(tag)
+}
+
+/// A miss of a program, a wrong privilege or an over-report (not a wrapper's own run).
+fn misread(f: &Finding) -> bool {
+    matches!(f.kind, Kind::Missed | Kind::Unprivileged | Kind::OverReport)
+}
+
+const WRAPPER_NAMES: &[&str] = &[
+    "env", "nohup", "timeout", "nice", "xargs", "find", "stdbuf", "setsid", "taskset", "flock",
+    "ionice", "sudo", "doas", "exec", "command", "time",
+];
+
+/// Known families, most specific first: a disagreement counts for the first that covers
+/// it. A family is matched on the constructs of the whole line, so a new bug on a line
+/// that also holds a known construct hides behind it until that family is fixed.
+const KNOWN: &[Known] = &[
+    Known {
+        name: "hidden-wrapper",
+        what: "A wrapper inside a string the reading parses again (`bash -c`, `eval`, `sh -c`, a \
+               script on a shell's stdin) gets no command of its own: `bash -c 'nohup ls'` is read \
+               as `ls` written `bash -c 'nohup ls'`, so a rule for `nohup`, `env` or `sudo` as \
+               written does not match. Soundness (deny rules on the wrapper).",
+        example: "bash -c 'nohup ls _1'",
+        kind: Kind::HiddenWrapper,
+        covers: |f, _| f.kind == Kind::HiddenWrapper,
+    },
+    Known {
+        name: "option-runs-file",
+        what: "`bash --rcfile F -i -c CMD`, `--init-file`, `BASH_ENV=F bash -c CMD`, \
+               `ENV=F sh -i -c CMD` run F first; the line is certain and reads as CMD only. \
+               Exactness (an allow rule for CMD allows running F).",
+        example: "bash --rcfile rc.sh -i -c 'ls _1'",
+        kind: Kind::CertainRunsFile,
+        covers: |f, _| f.kind == Kind::CertainRunsFile,
+    },
+    Known {
+        name: "dynamic-name-behind-wrapper",
+        what: "`nohup $(echo cat) x`, `sudo $p x`: the reading keeps the wrapper as the command \
+               (opaque) instead of looking through it to a command whose name it cannot know. \
+               Never allowed; a deny rule sees only the wrapper. Soundness, minor.",
+        example: "env $(echo ls) _1",
+        kind: Kind::Missed,
+        covers: |f, c| {
+            // The reading kept the wrapper, opaque, with a `$` word, for this very command.
+            let id = f.words.iter().skip(1).find(|w| w.starts_with('_'));
+            misread(f)
+                && c.reading.commands.iter().any(|r| {
+                    r.opaque
+                        && r.argv.first().is_some_and(|a| WRAPPER_NAMES.contains(&a.as_str()))
+                        && r.argv.iter().any(|w| w.starts_with('$'))
+                        && id.is_some_and(|id| r.argv.contains(id))
+                })
+        },
+    },
+    Known {
+        name: "heredoc-continuation",
+        what: "In an unquoted here-document bash joins backslash-newline before it expands and \
+               before it looks for the delimiter: `$\\` newline `(cmd)` runs cmd, a delimiter split \
+               by `\\`-newline ends the document early, a body line ending in `\\` swallows the \
+               next. The reading misses the commands, often on a line it calls certain. \
+               Soundness and exactness.",
+        example: "cat _1 <<E\n$\\\n(rm _2)\nE\n",
+        kind: Kind::Missed,
+        covers: |f, c| {
+            misread(f)
+                && (line_has(c, "heredoc.cont-body")
+                    || line_has(c, "heredoc.cont-delim")
+                    || line_has(c, "heredoc.dollar-cont"))
+        },
+    },
+    Known {
+        name: "heredoc-line",
+        what: "A here-document operator followed by more on its line (`cat <<E | $(echo ls) x`), \
+               several documents on one command, a delimiter near-miss (`E ` or `E\\r`), a \
+               document left open at the end: the reading misplaces the body and loses or invents \
+               commands. Soundness and exactness.",
+        example: "ls _1 <<E |& $(echo ls) _2\ntext\nE\n",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "heredoc"),
+    },
+    Known {
+        name: "shell-string-without-command",
+        what: "`bash -c '(( 1 + 2 ))'`, `bash -c '[[ -n x ]]'`: a shell string with no simple \
+               command leaves no command at all, so the `bash` that ran is not in the reading. \
+               Soundness (a rule for `bash` does not match).",
+        example: "bash -c '(( 1 + 2 ))'",
+        kind: Kind::Missed,
+        covers: |f, c| {
+            // The string after `-c` is in no reading command's written words.
+            let string = f.words.iter().skip_while(|w| !(w.starts_with('-') && w.ends_with('c'))).nth(1);
+            f.kind == Kind::Missed
+                && f.words.iter().any(|w| w == "bash" || w == "sh")
+                && string.is_some_and(|s| !c.reading.commands.iter().any(|r| r.written.contains(s)))
+        },
+    },
+    Known {
+        name: "code-in-variable",
+        what: "`PS4='$(cmd)'; set -x`, `PATH=...`, `BASH_ENV=...` and the like: the value \
+               of a variable bash reads as code or as a place to find programs. The reading \
+               marks the command opaque (never allowed), but a deny rule does not see the \
+               command in the value. Soundness (deny rules), minor.",
+        example: "PS4='$(rm _1)'; set -x; ls _2",
+        kind: Kind::Missed,
+        // The generator's only code in a variable is `$(prog3 ps4)`.
+        covers: |f, _| f.kind == Kind::Missed && f.words.len() == 2 && f.words[0] == "prog3" && f.words[1] == "ps4",
+    },
+    Known {
+        name: "pexp-quotes",
+        what: "Inside double quotes, the single quotes in `${x:-'...'}` (and `=`, `:=`, `:+`, `-`...) \
+               are ordinary characters: a `$(...)` or backquote between them runs. The reading \
+               takes them as quotes. Soundness and exactness.",
+        example: "ls _1 \"a${u='`ls _2`'}\"",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && (line_has(c, "pexp.dq-sq") || line_has(c, "pexp.sq")),
+    },
+    Known {
+        name: "comment-in-substitution",
+        what: "A comment inside `$(...)` ending in `\\`: bash ends the comment at the newline, \
+               the reading joins the next line into it (and `$( # ...` comments, quotes or `$(` in \
+               comments). The command on the next line is missed, on a certain line. Soundness \
+               and exactness.",
+        example: "ls _1 a $(ls _2  #  ls _3 \\\nls _4)",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && (line_has(c, "comment.junk") || line_has(c, "comment.cmdsub")),
+    },
+    Known {
+        name: "procsub-word",
+        what: "A process substitution joined to more text (`<(cmd)x`) is one word for bash \
+               (`/dev/fd/63x`); the reading splits it in two. Exactness (words).",
+        example: "ls _1 <(ls _2)a",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "procsub"),
+    },
+    Known {
+        name: "brace-expansion",
+        what: "Brace expansion of odd forms (`{a,b{}`, an unclosed `{a,b` next to `{}`): bash \
+               leaves the word as it is, the reading expands it. Exactness (words).",
+        example: "ls _1 {a,b{}",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "brace"),
+    },
+    Known {
+        name: "sh-is-dash",
+        what: "`sh -c STR` runs dash, which does not read `$'...'`, brace expansion, `[[`... the way \
+               bash does; the reading reads STR as bash. Exactness (words).",
+        example: "sh -c \"ls _1 \\$'\\\\t'\"",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "shell-c.sh"),
+    },
+    Known {
+        name: "locale-string",
+        what: "`$\"...\"` (a string translated by the locale, otherwise double-quoted) holding a \
+               carriage return or a substitution is misread. Soundness.",
+        example: "( (\\ls _1 aa\nls _2 $\"\r\"))",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && line_has(c, "locale-dq"),
+    },
+    Known {
+        name: "unparsed-valid-bash",
+        what: "brush-parser rejects lines bash runs (a comment inside `$(`, a `case` inside `$(` in \
+               double quotes or a brace expansion, `$\"...\"`...): the line is never allowed (an \
+               over-block), and the commands guessed from its text for deny rules miss some \
+               (`ls 3>out` guessed as `ls 3`). Soundness (deny rules).",
+        example: "ls _1 3>out\nls _2 $( # c )\n)",
+        kind: Kind::Missed,
+        covers: |f, c| misread(f) && !c.reading.readable,
+    },
+];
+
+fn family(f: &Finding, c: &Checked) -> Option<&'static Known> {
+    KNOWN.iter().find(|k| (k.covers)(f, c))
+}
+
+/// Everything about one line, for a failure message.
+fn explain(c: &Checked) -> String {
+    let mut s = format!("line: {:?}\n", c.gen.line);
+    for f in &c.findings {
+        s.push_str(&format!("  {}\n", f.describe()));
+    }
+    for e in &c.outcome.execs {
+        s.push_str(&format!(
+            "  bash ran{}: {}\n",
+            if e.privileged { " (under sudo)" } else { "" },
+            oracle::show_words(&e.words)
+        ));
+    }
+    for r in &c.reading.commands {
+        let mut written = oracle::show_words(&r.written);
+        if written.len() > 160 {
+            written = format!("{}...", written.chars().take(160).collect::<String>());
+        }
+        s.push_str(&format!(
+            "  reading{}{}: {}{}\n",
+            if r.privileged { " (privileged)" } else { "" },
+            if r.opaque { " (opaque)" } else { "" },
+            oracle::show_words(&r.argv),
+            if r.written == r.argv {
+                String::new()
+            } else {
+                format!("   (written: {written})")
+            }
+        ));
+    }
+    s.push_str(&format!(
+        "  certain: {}, read as a whole: {}, bash status {}, stderr {:?}\n",
+        c.reading.certain, c.reading.readable, c.outcome.status, c.outcome.stderr
+    ));
+    s
+}
+
+// ---------------------------------------------------------------------------------------
+// The tests.
+
+#[test]
+fn generated_lines_agree_with_bash() {
+    let start = Instant::now();
+    let results = oracle::check_seeds(SEEDS, reading);
+    let elapsed = start.elapsed();
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut unknown = Vec::new();
+    for c in &results {
+        let mut bad = false;
+        for f in &c.findings {
+            match family(f, c) {
+                Some(k) if f.kind != Kind::Model => *counts.entry(k.name).or_default() += 1,
+                _ => bad = true,
+            }
+        }
+        if bad {
+            unknown.push(c);
+        }
+    }
+    eprintln!(
+        "bash oracle: {} lines in {:.1} s ({:.0} lines/s); known disagreements: {:?}",
+        results.len(),
+        elapsed.as_secs_f64(),
+        results.len() as f64 / elapsed.as_secs_f64(),
+        counts
+    );
+    let mut shown: Vec<String> = unknown.iter().take(3).map(|c| explain(c)).collect();
+    for c in unknown.iter().skip(3).take(40) {
+        let fs: Vec<String> = c
+            .findings
+            .iter()
+            .filter(|f| f.kind == Kind::Model || family(f, c).is_none())
+            .map(|f| f.describe())
+            .collect();
+        shown.push(format!("line: {:?}\n  {}", c.gen.line, fs.join("\n  ")));
+    }
+    assert!(
+        unknown.is_empty(),
+        "{} generated lines disagree with bash outside the known families (`Model` means the \
+         generator was wrong about bash); the first ones:\n{}",
+        unknown.len(),
+        shown.join("\n")
+    );
+}
+
+#[test]
+fn known_disagreements_still_disagree() {
+    let gens = KNOWN
+        .iter()
+        .map(|k| oracle::plain(k.example, true))
+        .collect();
+    let results = oracle::check(gens, reading);
+    let mut fixed = Vec::new();
+    for (k, c) in KNOWN.iter().zip(&results) {
+        if !c.findings.iter().any(|f| f.kind == k.kind) {
+            fixed.push(format!("{}: {}", k.name, explain(c)));
+        }
+    }
+    assert!(
+        fixed.is_empty(),
+        "these known families no longer disagree on their example; remove them from KNOWN (or \
+         give a line that still shows them):\n{}",
+        fixed.join("\n")
+    );
+}
+
+/// `make fuzz`: random seeds for FUZZ_SECONDS (default 300); every family of
+/// disagreement found, counted, with its first lines (FUZZ_EXAMPLES, default 2) shrunk.
+#[test]
+#[ignore = "run by `make fuzz` (FUZZ_SECONDS, FUZZ_SEED, FUZZ_EXAMPLES)"]
+fn fuzz() {
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let secs = env("FUZZ_SECONDS").unwrap_or(300);
+    let examples = env("FUZZ_EXAMPLES").unwrap_or(2) as usize;
+    let seed0 = env("FUZZ_SEED").unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos() as u64
+    });
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(secs);
+    let batch = 1000u64;
+    let mut lines = 0u64;
+    let mut next = seed0;
+    // family (or a description of a new disagreement) -> (count, first instances)
+    type Group = (usize, Vec<(Checked, Finding)>);
+    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
+    while Instant::now() < deadline {
+        let results = oracle::check_seeds(next..next + batch, reading);
+        next += batch;
+        lines += results.len() as u64;
+        for c in results {
+            for f in &c.findings {
+                let key = match family(f, &c) {
+                    Some(k) if f.kind != Kind::Model => format!("known {}", k.name),
+                    _ => format!(
+                        "NEW {:?}{}",
+                        f.kind,
+                        if f.certain { " (certain)" } else { "" }
+                    ),
+                };
+                let g = groups.entry(key).or_default();
+                g.0 += 1;
+                if g.1.len() < examples && g.1.iter().all(|(o, _)| o.gen.line != c.gen.line) {
+                    g.1.push((c.clone(), f.clone()));
+                }
+            }
+        }
+    }
+    let ran = start.elapsed();
+    println!(
+        "\nbash oracle fuzz: seeds {seed0}..{next}: {lines} lines in {:.0} s ({:.0} lines/s), {} kinds of disagreement\n",
+        ran.as_secs_f64(),
+        lines as f64 / ran.as_secs_f64(),
+        groups.len()
+    );
+    for (key, (count, firsts)) in &groups {
+        println!("== {key}: {count} disagreements");
+        if let Some(k) = KNOWN.iter().find(|k| key == &format!("known {}", k.name)) {
+            println!("{}", k.what);
+        }
+        let mut shown = Vec::new();
+        for (c, f) in firsts {
+            // Shrink while a disagreement of the same kind, certainty and family remains.
+            let (kind, certain) = (f.kind, f.certain);
+            let fam = family(f, c).map(|k| k.name);
+            let keep = |g: &Finding, cc: &Checked| {
+                g.kind == kind && (g.certain || !certain) && family(g, cc).map(|k| k.name) == fam
+            };
+            let budget = Instant::now() + Duration::from_secs(30);
+            let small = oracle::shrink(c, reading, &keep, budget);
+            if shown.contains(&small.gen.line) {
+                continue;
+            }
+            shown.push(small.gen.line.clone());
+            println!(
+                "-- shrunk from {} to {} bytes:",
+                c.gen.line.len(),
+                small.gen.line.len()
+            );
+            println!("{}", explain(&small));
+        }
+    }
+    println!("total time {:.0} s", start.elapsed().as_secs_f64());
+}
+
+/// Analysis aid: `N=5000 DUMP=/tmp/d.tsv cargo test --release --test bash_oracle --
+/// --ignored dump_findings` writes every disagreement of seeds START..START+N as a TSV line (kind,
+/// certain, tags of the command, tags of the line, finding, read as a whole, line, family).
+#[test]
+#[ignore = "analysis aid: set DUMP (and N)"]
+fn dump_findings() {
+    let path = std::env::var("DUMP").expect("set DUMP to the output file");
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let (start, n) = (env("START").unwrap_or(0), env("N").unwrap_or(2500));
+    let res = oracle::check_seeds(start..start + n, reading);
+    let mut out = String::new();
+    for c in &res {
+        for f in &c.findings {
+            let tags = |t: &std::collections::BTreeSet<&str>| {
+                t.iter().copied().collect::<Vec<_>>().join(",")
+            };
+            out.push_str(&format!(
+                "{:?}\t{}\t{}\t{}\t{}\t{}\t{:?}\t{}\n",
+                f.kind,
+                f.certain,
+                tags(&f.tags),
+                tags(&c.gen.tags),
+                f.describe().replace(['\t', '\n'], " "),
+                c.reading.readable,
+                c.gen.line,
+                family(f, c).map(|k| k.name).unwrap_or("-")
+            ));
+        }
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// Debugging: `LINE='...' cargo test --release --test bash_oracle -- --ignored explain_line
+/// --nocapture` prints what bash ran and what the reading says (DETERMINED=1: every
+/// command in the line runs, so a reading command bash did not run is an over-report).
+#[test]
+#[ignore = "debugging aid: set LINE"]
+fn explain_line() {
+    let line = std::env::var("LINE").expect("set LINE to the command line to explain");
+    let determined = std::env::var("DETERMINED").is_ok_and(|v| v == "1");
+    let results = oracle::check(vec![oracle::plain(&line, determined)], reading);
+    println!("{}", explain(&results[0]));
+}

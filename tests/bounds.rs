@@ -1,0 +1,121 @@
+//! Every bound of the reading fails closed: a line that reaches one is never allowed,
+//! deny rules still see it, and `explain` says which bound was reached.
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::explain;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::prepare::MAX_WORD_PATHS;
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+
+fn policy(rules: serde_json::Value) -> Policy {
+    let home = std::env::temp_dir().join("gptel-rust-hooks-bounds-home");
+    std::fs::create_dir_all(&home).expect("temp home");
+    let options = Options {
+        home: Some(home),
+        ..Options::default()
+    };
+    compile::compile(rule::rules_from_value(&rules).expect("rules"), options).expect("compile")
+}
+
+fn bash(command: &str) -> Call {
+    Call::from_value(&json!({"name": "bash", "args": {"command": command}, "cwd": "/tmp"}))
+        .expect("call")
+}
+
+/// The policy of these tests: cat and ls allowed, rm denied, ~/.ssh denied.
+fn rules() -> Policy {
+    policy(json!([
+        {"id": "allow", "tool": "bash", "command-prefix": ["cat", "ls"], "decision": "allow"},
+        {"id": "no-rm", "tool": "bash", "command-prefix": "rm", "decision": "deny"},
+        {"id": "no-ssh", "path": "~/.ssh/**", "decision": "deny"}
+    ]))
+}
+
+fn explained(p: &Policy, c: &Call) -> String {
+    explain::explain(p, c).to_string()
+}
+
+#[test]
+fn a_line_under_the_bounds_is_allowed() {
+    let p = rules();
+    let c = bash("cat a b c; ls -la");
+    assert_eq!(eval::evaluate(&p, &c).decision, Some(Decision::Allow));
+}
+
+#[test]
+fn too_many_words_to_check_as_paths_is_not_allowed_and_deny_path_rules_see_it() {
+    let p = rules();
+    let words: Vec<String> = (0..=MAX_WORD_PATHS).map(|i| format!("f{i}")).collect();
+    let c = bash(&format!("cat {}", words.join(" ")));
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    assert!(
+        explained(&p, &c).contains(&format!("more than {MAX_WORD_PATHS} words")),
+        "explain names the bound"
+    );
+}
+
+#[test]
+fn too_many_commands_is_not_allowed_and_deny_command_rules_match() {
+    let p = rules();
+    let line = "ls;".repeat(10_001);
+    let c = bash(&line);
+    let o = eval::evaluate(&p, &c);
+    let text = explained(&p, &c);
+    assert_eq!(
+        o.decision,
+        Some(Decision::Deny),
+        "{}",
+        &text[text.len().saturating_sub(2500)..]
+    );
+    assert_eq!(
+        o.by.map(|r| p.rules[r].label.clone()).as_deref(),
+        Some("no-rm")
+    );
+    assert!(explained(&p, &c).contains("more than 10000 commands"));
+}
+
+#[test]
+fn an_rm_past_the_command_bound_is_denied() {
+    let p = rules();
+    let line = format!("{}rm -rf ~", "ls;".repeat(10_001));
+    let o = eval::evaluate(&p, &bash(&line));
+    assert_eq!(o.decision, Some(Decision::Deny));
+}
+
+#[test]
+fn nesting_past_the_depth_bound_is_not_allowed() {
+    let p = rules();
+    let mut line = "ls".to_string();
+    for _ in 0..20 {
+        line = format!("ls $({line})");
+    }
+    let o = eval::evaluate(&p, &bash(&line));
+    assert_ne!(o.decision, Some(Decision::Allow));
+}
+
+#[test]
+fn a_glob_past_the_file_system_budget_is_not_allowed() {
+    // A tree wide enough that expanding */*/*/* takes more lookups than one
+    // decision may spend: 20 * 20 * 20 directories.
+    let root = std::env::temp_dir().join(format!("gptel-rust-hooks-bounds-{}", std::process::id()));
+    for a in 0..20 {
+        for b in 0..20 {
+            for c in 0..20 {
+                std::fs::create_dir_all(root.join(format!("{a}/{b}/{c}"))).expect("tree");
+            }
+        }
+    }
+    let p = rules();
+    let c = bash(&format!("cat {}/*/*/*/*.h", root.display()));
+    let o = eval::evaluate(&p, &c);
+    let text = explained(&p, &c);
+    let _ = std::fs::remove_dir_all(&root);
+    assert_ne!(o.decision, Some(Decision::Allow));
+    assert!(
+        text.contains("budget") || text.contains("glob"),
+        "explain names the bound: {text}"
+    );
+}
