@@ -21,8 +21,10 @@ GPTEL_LOAD := -L $(GPTEL_DIR) $(foreach d,$(wildcard $(GPTEL_DIR)/../compat-* $(
 else
 GPTEL_LOAD = $(foreach d,$(wildcard $(ELPA_SRC)/*),-L $(d))
 endif
+# The tests load the module cargo just built, and never touch the user's store.
 BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
-	--eval '(setq gptel-rust-hooks-module-directory "$(CURDIR)/target/release")'
+	--eval '(setq gptel-rust-hooks-module-directory "$(CURDIR)/target/release")' \
+	--eval '(setq gptel-rust-hooks-module-store (expand-file-name "gptel-rust-hooks-test-store/" temporary-file-directory))'
 BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
@@ -33,8 +35,8 @@ all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it bes
 help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
 
-$(MODULE): Cargo.toml Cargo.lock $(shell find src -name "*.rs")
-	$(CARGO) build --release
+$(MODULE): Cargo.toml Cargo.lock build.rs $(shell find src -name "*.rs")
+	$(CARGO) build --release --locked
 
 # A running Emacs may have the old copy mapped: write a new file, rename it into place.
 $(MODULE_COPY): $(MODULE)

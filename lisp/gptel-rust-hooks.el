@@ -3,7 +3,7 @@
 ;; Copyright (C) 2026 The gptel-rust-hooks developers
 
 ;; Author: The gptel-rust-hooks developers
-;; Version: 0.1.0
+;; Version: 0.2.0
 ;; Package-Requires: ((emacs "27.1") (gptel "0.9.9.5"))
 ;; Keywords: tools, convenience
 ;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
@@ -41,9 +41,13 @@
 ;;             (:tool "read_file" :path-outside "~/src" :decision ask)))
 ;;   (gptel-rust-hooks-mode 1)
 ;;
-;; The module loads when the mode turns on.  Build it with
-;; `gptel-rust-hooks-build-module' (needs cargo), or place a prebuilt
-;; `gptel-rust-hooks-module.so' in `gptel-rust-hooks-module-directory'.
+;; The module loads when the mode turns on.  With none yet, turning
+;; the mode on offers to download a prebuilt one
+;; (`gptel-rust-hooks-download-module', checked against the SHA-256
+;; shipped with the package) or to build it
+;; (`gptel-rust-hooks-build-module', needs cargo).  Modules live in
+;; `gptel-rust-hooks-module-store', one file per version and build, so
+;; an upgrade never writes over the module a running Emacs has loaded.
 ;;
 ;; The package fails closed: whatever goes wrong inside it (a missing
 ;; module, rules that do not compile, a malformed call) blocks the call
@@ -52,6 +56,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(require 'format-spec)
 (require 'json)
 (require 'subr-x)
 
@@ -62,7 +67,7 @@
   :group 'gptel
   :prefix "gptel-rust-hooks-")
 
-(defconst gptel-rust-hooks-version "0.1.0"
+(defconst gptel-rust-hooks-version "0.2.0"
   "The version of this package; the module must report the same.")
 
 (defconst gptel-rust-hooks--rule-options
@@ -226,8 +231,46 @@ is skipped."
   :group 'gptel-rust-hooks)
 
 (defcustom gptel-rust-hooks-module-directory nil
-  "Directory holding the compiled module, or nil for beside this package."
-  :type '(choice (const :tag "Beside the package" nil) directory)
+  "Directory holding a module you built or placed yourself, or nil.
+When set, its gptel-rust-hooks-module.so (or cargo's
+libgptel_rust_hooks.so) is loaded before any other module, whatever
+sources it was built from, provided it is of this version."
+  :type '(choice (const :tag "None" nil) directory)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-module-store (locate-user-emacs-file "gptel-rust-hooks/")
+  "Directory keeping the built and downloaded modules, one file per build.
+Its modules/ holds gptel-rust-hooks-module-VERSION-BUILDID.so; its
+target/ is cargo's build directory, shared by every version, so that a
+rebuild after an upgrade is incremental.  It lies outside every
+directory a package manager replaces; old builds are deleted once a
+newer one is in use."
+  :type 'directory
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-cargo-program nil
+  "The cargo program that builds the module, or nil to search for it.
+nil searches the variable `exec-path', then $CARGO_HOME/bin and ~/.cargo/bin."
+  :type '(choice (const :tag "Search" nil) file)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-module-url
+  "https://github.com/gptel-rust-hooks/gptel-rust-hooks/releases/download/v%v/%f"
+  "Where `gptel-rust-hooks-download-module' fetches a prebuilt module.
+%v is the package version, %s the system (such as x86_64-linux), %f the
+file name the manifest shipped with the package gives.  Whatever the
+URL, the file must have the SHA-256 that manifest gives."
+  :type 'string
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-module-install 'ask
+  "What turning the mode on does when there is no module.
+`ask' offers to download a prebuilt module or to build one (in batch,
+with no user to ask, it only warns); `download' downloads it, or builds
+it when none is listed for this system; `build' builds it; nil only
+warns.  Until a module is loaded, every tool call is blocked."
+  :type '(choice (const :tag "Ask" ask) (const :tag "Download" download)
+                 (const :tag "Build" build) (const :tag "Only warn" nil))
   :group 'gptel-rust-hooks)
 
 ;;;; Internal variables
@@ -243,9 +286,26 @@ is skipped."
 (defconst gptel-rust-hooks--module-name "gptel-rust-hooks-module"
   "The module's feature name and file name without suffix.")
 
-(defvar gptel-rust-hooks--package-directory
+(defconst gptel-rust-hooks--package-directory
   (file-name-directory (or load-file-name buffer-file-name default-directory))
-  "The directory this package was loaded from.")
+  "The directory this package was loaded from.
+A constant, so that reloading the package from a new directory (an
+upgrade) sets it again.")
+
+(defconst gptel-rust-hooks--manifest-name "gptel-rust-hooks-modules.sha256"
+  "The manifest of prebuilt modules, beside the package's Lisp.")
+
+(defconst gptel-rust-hooks--minimum-rust '(1 88)
+  "The oldest Rust (cargo) that builds the module.")
+
+(defvar gptel-rust-hooks--loaded-module nil
+  "The file the module was loaded from in this session, or nil.")
+
+(defvar gptel-rust-hooks--build-id-memo nil
+  "(ROOT . BUILD-ID) of the sources hashed last.")
+
+(defvar gptel-rust-hooks--offer-timer nil
+  "The idle timer that will offer to install the missing module, or nil.")
 
 (defvar gptel-rust-hooks--reported nil
   "Error messages already reported in *Messages*.")
@@ -293,6 +353,11 @@ costs a file system call.")
   "The policy found for a call from each directory, to reuse for the next.
 DIRECTORY -> its `gptel-rust-hooks--memo-entry', which says when the
 policy may be reused: see `gptel-rust-hooks--current-policy'.")
+
+;; Loaded again (an upgrade that reloads the package, from a new
+;; directory): no policy the old code compiled is reused, so the next call
+;; loads the module again, which refuses one of another version.
+(clrhash gptel-rust-hooks--memo)
 
 (defvar gptel-rust-hooks--last-schema nil
   "Why the latest decided call did not fit its tool's arguments, or nil.
@@ -364,6 +429,8 @@ runs, whose ARGS your edit replaces.  See
 (defvar gptel-tools)
 (defvar gptel--known-tools)
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
+(declare-function gptel-rust-hooks--mod-build-id "ext:gptel-rust-hooks-module" ())
+(defvar url-http-response-status)
 (declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
 (declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
@@ -386,28 +453,287 @@ runs, whose ARGS your edit replaces.  See
 
 ;;;; Module
 
+;; Where the module lives.  Builds and downloads go into
+;; `gptel-rust-hooks-module-store', outside every directory a package
+;; manager replaces: modules/ holds one file per build, named by version
+;; and build id, and target/ is cargo's build directory, shared by all
+;; versions.  Every file is written under a new name and renamed into
+;; place, so a module an Emacs has loaded is never written to.  A module
+;; file carries the text "gptel-rust-hooks-module VERSION BUILD-ID\n",
+;; read before it is loaded: a module of another version is never loaded.
+
 (defun gptel-rust-hooks--module-loaded-p ()
   "Return non-nil when the module is loaded."
   (fboundp 'gptel-rust-hooks--mod-pre))
+
+(defun gptel-rust-hooks--error-text (err)
+  "Return the text of the error ERR, without the quotes of its data.
+For the package's own errors that is the message they carry."
+  (if (and (symbolp (car-safe err))
+           (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
+           (stringp (cadr err)))
+      (cadr err)
+    (error-message-string err)))
 
 (defun gptel-rust-hooks--source-root ()
   "Return the directory holding Cargo.toml for this package, or nil."
   (locate-dominating-file gptel-rust-hooks--package-directory "Cargo.toml"))
 
+(defun gptel-rust-hooks--file-sha256-literal (file)
+  "Return the SHA-256 of FILE's bytes."
+  (with-temp-buffer
+    (set-buffer-multibyte nil)
+    (insert-file-contents-literally file)
+    (secure-hash 'sha256 (current-buffer))))
+
+(defun gptel-rust-hooks--sources-build-id (root)
+  "Return the build id of the Rust sources in ROOT, as scripts/build-id.sh.
+That is the first 16 hex digits of the SHA-256 of the lines
+\"SHA256  PATH\" of Cargo.toml, Cargo.lock, build.rs and src/**/*.rs,
+in bytewise order of their paths, each file read with its CR bytes
+removed.  build.rs gives the module the same id."
+  (let ((files (sort (append
+                      (cl-remove-if-not
+                       (lambda (f) (file-regular-p (expand-file-name f root)))
+                       (list "Cargo.toml" "Cargo.lock" "build.rs"))
+                      (mapcar (lambda (f) (file-relative-name f root))
+                              (directory-files-recursively
+                               (expand-file-name "src" root) "\\.rs\\'")))
+                     #'string<)))
+    (substring
+     (secure-hash
+      'sha256
+      (mapconcat
+       (lambda (f)
+         (with-temp-buffer
+           (set-buffer-multibyte nil)
+           (insert-file-contents-literally (expand-file-name f root))
+           (goto-char (point-min))
+           (while (search-forward "\r" nil t) (replace-match "" t t))
+           (concat (secure-hash 'sha256 (current-buffer)) "  " f "\n")))
+       files ""))
+     0 16)))
+
+(defun gptel-rust-hooks--manifest ()
+  "Return the shipped manifest as (:version V :build-id ID :entries ENTRIES).
+ENTRIES are (SYSTEM SHA256 FILE), one per system with a prebuilt
+module.  Return nil when the package has no manifest."
+  (let ((file (expand-file-name gptel-rust-hooks--manifest-name
+                                gptel-rust-hooks--package-directory))
+        version id entries)
+    (when (file-readable-p file)
+      (with-temp-buffer
+        (insert-file-contents file)
+        (dolist (line (split-string (buffer-string) "\n" t "[ \t\r]+"))
+          (cond ((string-match "\\`# version: *\\([^ ]+\\)\\'" line)
+                 (setq version (match-string 1 line)))
+                ((string-match "\\`# build-id: *\\([0-9a-f]+\\)\\'" line)
+                 (setq id (match-string 1 line)))
+                ((string-match "\\`\\([a-z0-9_]+-[a-z]+\\) +\\([0-9a-f]\\{64\\}\\) +\\([^ /\\\\]+\\)\\'"
+                               line)
+                 (push (list (match-string 1 line) (match-string 2 line)
+                             (match-string 3 line))
+                       entries)))))
+      (list :version version :build-id id :entries (nreverse entries)))))
+
+(defun gptel-rust-hooks--system ()
+  "Return this Emacs's system as the manifest names it, such as x86_64-linux.
+Return nil on a system with no prebuilt modules."
+  (let ((arch (car (split-string system-configuration "-")))
+        (os (pcase system-type
+              ('gnu/linux "linux")
+              ('darwin "darwin")
+              ((or 'windows-nt 'cygwin) "windows"))))
+    (and os (concat (if (member arch '("arm64" "aarch64")) "aarch64" arch) "-" os))))
+
+(defun gptel-rust-hooks--version-on-disk ()
+  "Return the version the package's file on disk defines, or nil.
+That is the value its `gptel-rust-hooks-version' gets (package-build
+rewrites the Version: header of a MELPA package).  After an upgrade
+in place that this Emacs has not reloaded (package-vc pulls into the
+same directory and keeps the old Lisp running) it is the new version,
+while `gptel-rust-hooks-version' is the old one."
+  (let ((file (expand-file-name "gptel-rust-hooks.el" gptel-rust-hooks--package-directory)))
+    (when (file-readable-p file)
+      (with-temp-buffer
+        (insert-file-contents file nil 0 16384)
+        (and (re-search-forward "^(defconst gptel-rust-hooks-version \"\\([0-9][0-9.]*\\)\"" nil t)
+             (match-string 1))))))
+
+(defun gptel-rust-hooks--installable-versions ()
+  "Return the versions whose modules may be installed.
+They are this one and the one on disk."
+  (delete-dups (delq nil (list gptel-rust-hooks-version
+                               (gptel-rust-hooks--version-on-disk)))))
+
+(defun gptel-rust-hooks--manifest-entry (&optional manifest)
+  "Return MANIFEST's (SYSTEM SHA256 FILE) for this system and version, or nil.
+MANIFEST defaults to the shipped one.  Its version must be this one, or
+the one on disk after an upgrade in place (whose manifest it is)."
+  (let ((manifest (or manifest (gptel-rust-hooks--manifest)))
+        (system (gptel-rust-hooks--system)))
+    (and system
+         (member (plist-get manifest :version) (gptel-rust-hooks--installable-versions))
+         (assoc system (plist-get manifest :entries)))))
+
+(defun gptel-rust-hooks--expected-build-id ()
+  "Return the build id the module should have, or nil when unknown.
+It is that of the Rust sources beside the package, else the manifest's."
+  (let ((root (gptel-rust-hooks--source-root)))
+    (if (not root)
+        (let ((manifest (gptel-rust-hooks--manifest)))
+          (and (equal (plist-get manifest :version) gptel-rust-hooks-version)
+               (plist-get manifest :build-id)))
+      (setq root (expand-file-name root))
+      (if (equal (car gptel-rust-hooks--build-id-memo) root)
+          (cdr gptel-rust-hooks--build-id-memo)
+        (let ((id (ignore-errors (gptel-rust-hooks--sources-build-id root))))
+          (setq gptel-rust-hooks--build-id-memo (cons root id))
+          id)))))
+
+(defun gptel-rust-hooks--modules-directory ()
+  "Return the store's directory of modules."
+  (expand-file-name "modules/" gptel-rust-hooks-module-store))
+
+(defun gptel-rust-hooks--store-file (build-id &optional version)
+  "Return the file in the store for the module of BUILD-ID and VERSION.
+VERSION defaults to this one."
+  (expand-file-name (format "%s-%s-%s%s" gptel-rust-hooks--module-name
+                            (or version gptel-rust-hooks-version) build-id
+                            (or module-file-suffix ".so"))
+                    (gptel-rust-hooks--modules-directory)))
+
+(defun gptel-rust-hooks--module-mark (file)
+  "Return (VERSION BUILD-ID) that the module FILE carries, or nil.
+Modules before 0.2.0 carry none."
+  (with-temp-buffer
+    (set-buffer-multibyte nil)
+    (insert-file-contents-literally file)
+    (goto-char (point-min))
+    (let (found)
+      (while (and (not found) (search-forward "gptel-rust-hooks-module " nil t))
+        (when (looking-at "\\([0-9][0-9.]*\\) \\([0-9a-f]\\{16\\}\\)\n")
+          (setq found (list (match-string 1) (match-string 2)))))
+      found)))
+
+(defun gptel-rust-hooks--cargo-file-name ()
+  "Return the name of the library cargo builds."
+  (concat (if (eq system-type 'windows-nt) "" "lib") "gptel_rust_hooks"
+          (or module-file-suffix ".so")))
+
+(defun gptel-rust-hooks--own-candidates ()
+  "Return the files in `gptel-rust-hooks-module-directory', or nil."
+  (when gptel-rust-hooks-module-directory
+    (list (expand-file-name (concat gptel-rust-hooks--module-name
+                                    (or module-file-suffix ".so"))
+                            gptel-rust-hooks-module-directory)
+          (expand-file-name (gptel-rust-hooks--cargo-file-name)
+                            gptel-rust-hooks-module-directory))))
+
 (defun gptel-rust-hooks--module-candidates ()
-  "Return the files the module may be loaded from, best first."
-  (let* ((suffix (or module-file-suffix ".so"))
-         (name (concat gptel-rust-hooks--module-name suffix))
-         (cargo-name (concat (if (eq system-type 'windows-nt) "" "lib")
-                             "gptel_rust_hooks" suffix))
-         (root (gptel-rust-hooks--source-root)))
-    (delq nil
-          (list (and gptel-rust-hooks-module-directory
-                     (expand-file-name name gptel-rust-hooks-module-directory))
-                (and gptel-rust-hooks-module-directory
-                     (expand-file-name cargo-name gptel-rust-hooks-module-directory))
-                (expand-file-name name gptel-rust-hooks--package-directory)
-                (and root (expand-file-name (concat "target/release/" cargo-name) root))))))
+  "Return the files the module may be loaded from, best first.
+They are the files of `gptel-rust-hooks-module-directory', the store's
+module of the expected build id, the copy `make' leaves beside the
+package, the checkout's target/release/, then the store's other modules
+of this version, newest first."
+  (let* ((root (gptel-rust-hooks--source-root))
+         (id (gptel-rust-hooks--expected-build-id))
+         (dir (gptel-rust-hooks--modules-directory))
+         (others (and (file-directory-p dir)
+                      (sort (directory-files
+                             dir t (concat "\\`" (regexp-quote gptel-rust-hooks--module-name)
+                                           "-" (regexp-quote gptel-rust-hooks-version)
+                                           "-[0-9a-f]\\{16\\}"
+                                           (regexp-quote (or module-file-suffix ".so"))
+                                           "\\'"))
+                            #'file-newer-than-file-p))))
+    (cl-remove-duplicates
+     (delq nil
+           (append (gptel-rust-hooks--own-candidates)
+                   (list (and id (gptel-rust-hooks--store-file id))
+                         (expand-file-name (concat gptel-rust-hooks--module-name
+                                                   (or module-file-suffix ".so"))
+                                           gptel-rust-hooks--package-directory)
+                         (and root (expand-file-name
+                                    (concat "target/release/" (gptel-rust-hooks--cargo-file-name))
+                                    root)))
+                   others))
+     :test #'equal :from-end t)))
+
+(defun gptel-rust-hooks--find-module ()
+  "Return the module file to load, or nil when there is none.
+A file of `gptel-rust-hooks-module-directory' is taken when it carries
+this version.  Of the others, the first that carries this version and
+the expected build id, else the first that carries this version (its
+build id is reported once it is loaded).  A file of another version, or
+one without the mark of a version (before 0.2.0), is never loaded; one
+in `gptel-rust-hooks-module-directory' is reported."
+  (let ((id (gptel-rust-hooks--expected-build-id))
+        (own (gptel-rust-hooks--own-candidates))
+        found fallback refused)
+    (dolist (file (gptel-rust-hooks--module-candidates))
+      (when (and (not found) (file-exists-p file))
+        (let ((mark (ignore-errors (gptel-rust-hooks--module-mark file))))
+          (cond ((not (equal (car mark) gptel-rust-hooks-version))
+                 (when (member file own)
+                   (push (format "%s is %s, not %s" (abbreviate-file-name file)
+                                 (if mark
+                                     (format "the module of gptel-rust-hooks %s" (car mark))
+                                   "a module of gptel-rust-hooks before 0.2.0")
+                                 gptel-rust-hooks-version)
+                         refused)))
+                ((or (member file own) (null id) (equal (cadr mark) id))
+                 (setq found file))
+                ((null fallback) (setq fallback file))))))
+    (when refused
+      (let ((text (format "%s; build this version there, or set `gptel-rust-hooks-module-directory' to nil"
+                          (string-join (nreverse refused) "; "))))
+        (if (or found fallback)
+            (gptel-rust-hooks--report (concat "gptel-rust-hooks: " text))
+          (signal 'gptel-rust-hooks-module-error (list text)))))
+    (or found fallback)))
+
+(defun gptel-rust-hooks--what-to-run ()
+  "Return what the user can run to get a module, as a string."
+  (let ((entry (ignore-errors (gptel-rust-hooks--manifest-entry)))
+        (root (gptel-rust-hooks--source-root)))
+    (string-join
+     (delq nil
+           (list (and entry (format "M-x gptel-rust-hooks-download-module (a prebuilt module for %s)"
+                                    (car entry)))
+                 (and root (format "M-x gptel-rust-hooks-build-module (needs cargo, Rust %d.%d+)"
+                                   (car gptel-rust-hooks--minimum-rust)
+                                   (cadr gptel-rust-hooks--minimum-rust)))
+                 ;; In a clone; a package manager's copy builds in the store.
+                 (and root (file-exists-p (expand-file-name "Makefile" root))
+                      (not (and (bound-and-true-p package-user-dir)
+                                (file-in-directory-p root package-user-dir)))
+                      (format "`make' in %s" (abbreviate-file-name root)))
+                 (and (not entry) (not root)
+                      "nothing here: install the package with its Rust sources, or set \
+`gptel-rust-hooks-module-directory' to where your module is")))
+     ", or ")))
+
+(defun gptel-rust-hooks--no-module-message ()
+  "Say that there is no module, where it was looked for and what to run."
+  (format "no module for gptel-rust-hooks %s (build %s) in %s; run %s"
+          gptel-rust-hooks-version
+          (or (gptel-rust-hooks--expected-build-id) "unknown")
+          (mapconcat #'abbreviate-file-name (gptel-rust-hooks--module-candidates) ", ")
+          (gptel-rust-hooks--what-to-run)))
+
+(defun gptel-rust-hooks--check-build-id ()
+  "Report the loaded module if it was built from other sources than those beside."
+  (let ((id (and (fboundp 'gptel-rust-hooks--mod-build-id)
+                 (gptel-rust-hooks--mod-build-id)))
+        (want (gptel-rust-hooks--expected-build-id)))
+    (when (and want (not (equal id want)))
+      (gptel-rust-hooks--report
+       (format "gptel-rust-hooks: the module loaded from %s was built from other sources \
+(build %s) than those beside the package (build %s); run M-x gptel-rust-hooks-build-module, \
+then restart Emacs"
+               (abbreviate-file-name (or gptel-rust-hooks--loaded-module "the module"))
+               (or id "unknown") want)))))
 
 (defun gptel-rust-hooks--load-module ()
   "Load the module unless it is loaded; signal a clear error when impossible."
@@ -415,20 +741,295 @@ runs, whose ARGS your edit replaces.  See
     (unless (and (fboundp 'module-load) module-file-suffix)
       (signal 'gptel-rust-hooks-module-error
               (list "this Emacs was built without dynamic module support (configure --with-modules)")))
-    (let ((file (cl-find-if #'file-exists-p (gptel-rust-hooks--module-candidates))))
+    (setq gptel-rust-hooks--build-id-memo nil)
+    (let ((file (gptel-rust-hooks--find-module)))
       (unless file
-        (signal 'gptel-rust-hooks-module-error
-                (list (format "module not found in %s; run M-x gptel-rust-hooks-build-module"
-                              (mapconcat #'abbreviate-file-name
-                                         (gptel-rust-hooks--module-candidates) ", ")))))
-      (module-load file)))
+        (signal 'gptel-rust-hooks-module-error (list (gptel-rust-hooks--no-module-message))))
+      (module-load file)
+      (setq gptel-rust-hooks--loaded-module (expand-file-name file))
+      (gptel-rust-hooks--check-build-id)
+      (gptel-rust-hooks--clean-store)))
   (let ((version (gptel-rust-hooks--mod-version)))
     (unless (equal version gptel-rust-hooks-version)
       (signal 'gptel-rust-hooks-module-error
-              (list (format "the loaded module is version %s but the package is %s; \
-rebuild it with M-x gptel-rust-hooks-build-module and restart Emacs \
-(a loaded module cannot be unloaded)"
-                            version gptel-rust-hooks-version))))))
+              (list (format "the module loaded from %s is version %s but the package is %s; \
+restart Emacs (a loaded module cannot be unloaded), then run %s if it is still missing"
+                            (abbreviate-file-name (or gptel-rust-hooks--loaded-module "the module"))
+                            version gptel-rust-hooks-version
+                            (gptel-rust-hooks--what-to-run)))))))
+
+;;;;; Installing into the store
+
+(defun gptel-rust-hooks--clean-store (&rest keep)
+  "Delete the store's modules but the expected one, the loaded one and KEEP.
+The expected one is that of this version and, after an upgrade in place
+not yet reloaded, that of the version on disk.  A module that another
+Emacs has loaded stays mapped in it; on Windows, where it cannot be
+deleted, it is tried again next time.  Unfinished copies more than a
+day old go too."
+  (let* ((dir (gptel-rust-hooks--modules-directory))
+         (id (gptel-rust-hooks--expected-build-id))
+         (keep (mapcar #'expand-file-name
+                       (delq nil (append (and id (mapcar (lambda (v) (gptel-rust-hooks--store-file id v))
+                                                         (gptel-rust-hooks--installable-versions)))
+                                         (list gptel-rust-hooks--loaded-module)
+                                         keep)))))
+    (when (file-directory-p dir)
+      (dolist (file (directory-files dir t (concat "\\`" (regexp-quote gptel-rust-hooks--module-name))))
+        (unless (member file keep)
+          (ignore-errors (delete-file file))))
+      (dolist (file (directory-files dir t "\\`\\.new-"))
+        (when (time-less-p (time-add (file-attribute-modification-time (file-attributes file))
+                                     86400)
+                           nil)
+          (ignore-errors (delete-file file)))))))
+
+(defun gptel-rust-hooks--install-module (file)
+  "Install the module FILE in the store under its version and build id.
+FILE is copied to a new name in the store and renamed into place, so a
+file an Emacs has loaded is never written to.  Load it when no module
+is loaded; else say that Emacs must restart to use it.  FILE may also
+be the module of the version on disk after an upgrade in place that
+this Emacs has not reloaded: it is installed for the next start.
+Return the file installed."
+  (let* ((mark (or (gptel-rust-hooks--module-mark file)
+                   (user-error "%s carries no version mark: it is not a module of gptel-rust-hooks %s"
+                               (abbreviate-file-name file) gptel-rust-hooks-version)))
+         (_ (unless (member (car mark) (gptel-rust-hooks--installable-versions))
+              (user-error "%s is the module of gptel-rust-hooks %s, not %s"
+                          (abbreviate-file-name file) (car mark)
+                          (string-join (gptel-rust-hooks--installable-versions) " or "))))
+         (dest (gptel-rust-hooks--store-file (cadr mark) (car mark)))
+         (dir (file-name-directory dest)))
+    (make-directory dir t)
+    (unless (file-exists-p dest)
+      (let ((tmp (make-temp-file (expand-file-name ".new-" dir) nil
+                                 (or module-file-suffix ".so"))))
+        (unwind-protect
+            (progn
+              (copy-file file tmp t)
+              (set-file-modes tmp #o755)
+              (condition-case nil
+                  (rename-file tmp dest)
+                ;; Another Emacs installed the same build meanwhile.
+                (file-already-exists nil)))
+          (when (file-exists-p tmp) (ignore-errors (delete-file tmp))))))
+    (cond ((not (equal (car mark) gptel-rust-hooks-version))
+           (message "gptel-rust-hooks: installed %s for gptel-rust-hooks %s, the version now on disk; \
+restart Emacs to use it (this session runs %s)"
+                    (abbreviate-file-name dest) (car mark) gptel-rust-hooks-version))
+          ((not (gptel-rust-hooks--module-loaded-p))
+           (gptel-rust-hooks--load-module)
+           (message "gptel-rust-hooks: installed and loaded %s" (abbreviate-file-name dest)))
+          ((equal (expand-file-name dest) gptel-rust-hooks--loaded-module)
+           (message "gptel-rust-hooks: %s is the module loaded now" (abbreviate-file-name dest)))
+          (t
+           (message "gptel-rust-hooks: installed %s; restart Emacs to use it \
+(the module loaded from %s cannot be unloaded)"
+                    (abbreviate-file-name dest)
+                    (abbreviate-file-name (or gptel-rust-hooks--loaded-module "elsewhere")))))
+    (gptel-rust-hooks--clean-store dest)
+    dest))
+
+;;;;; Building
+
+(defun gptel-rust-hooks--cargo ()
+  "Return the cargo program to build with, or nil.
+That is `gptel-rust-hooks-cargo-program', else cargo on the variable
+`exec-path', in $CARGO_HOME/bin or in ~/.cargo/bin (where rustup puts
+it, often not on the path of an Emacs started from a desktop menu)."
+  (let ((exe (if (memq system-type '(windows-nt ms-dos)) "cargo.exe" "cargo")))
+    (or (and gptel-rust-hooks-cargo-program
+             (or (executable-find gptel-rust-hooks-cargo-program)
+                 (let ((file (expand-file-name gptel-rust-hooks-cargo-program)))
+                   (and (file-executable-p file) file))))
+        (executable-find "cargo")
+        (cl-loop for dir in (list (let ((home (getenv "CARGO_HOME")))
+                                    (and home (not (string-empty-p home))
+                                         (expand-file-name "bin" home)))
+                                  (expand-file-name "~/.cargo/bin"))
+                 for file = (and dir (expand-file-name exe dir))
+                 when (and file (file-executable-p file)) return file))))
+
+(defun gptel-rust-hooks--cargo-version (cargo)
+  "Return CARGO's version as (MAJOR MINOR), or nil."
+  (with-temp-buffer
+    (when (eq 0 (ignore-errors (call-process cargo nil t nil "--version")))
+      (goto-char (point-min))
+      (when (re-search-forward "cargo \\([0-9]+\\)\\.\\([0-9]+\\)" nil t)
+        (list (string-to-number (match-string 1)) (string-to-number (match-string 2)))))))
+
+(defun gptel-rust-hooks--build-finished (built status)
+  "Install BUILT if the build finished with STATUS \"finished\"."
+  (if (not (string-prefix-p "finished" status))
+      (message "gptel-rust-hooks: cargo build failed: %s (see *gptel-rust-hooks-build*)"
+               (string-trim status))
+    (condition-case err
+        (gptel-rust-hooks--install-module built)
+      (error (message "gptel-rust-hooks: %s" (gptel-rust-hooks--error-text err))))))
+
+;;;###autoload
+(defun gptel-rust-hooks-build-module ()
+  "Build the module with cargo in a compilation buffer, then install it.
+cargo builds in `gptel-rust-hooks-module-store' (target/), and the module
+is installed there under its version and build id.  It is loaded unless
+a module is loaded already; then restart Emacs to use it.  Return the
+compilation buffer."
+  (interactive)
+  (let* ((root (or (gptel-rust-hooks--source-root)
+                   (user-error "No Cargo.toml found above %s: install the package with its Rust sources, \
+or run M-x gptel-rust-hooks-download-module"
+                               gptel-rust-hooks--package-directory)))
+         (cargo (or (gptel-rust-hooks--cargo)
+                    (user-error "Cargo is not installed (looked on exec-path, in $CARGO_HOME/bin and ~/.cargo/bin): \
+get it from https://rustup.rs or set gptel-rust-hooks-cargo-program, then run this again")))
+         (version (gptel-rust-hooks--cargo-version cargo))
+         (target (expand-file-name "target/" gptel-rust-hooks-module-store))
+         (built (expand-file-name (concat "release/" (gptel-rust-hooks--cargo-file-name)) target)))
+    (when (and version (version-list-< version gptel-rust-hooks--minimum-rust))
+      (user-error "%s is cargo %d.%d; the module needs Rust %d.%d or newer (rustup update)"
+                  cargo (car version) (cadr version)
+                  (car gptel-rust-hooks--minimum-rust) (cadr gptel-rust-hooks--minimum-rust)))
+    (setq gptel-rust-hooks--build-id-memo nil)
+    (make-directory target t)
+    (let* ((default-directory (file-name-as-directory (expand-file-name root)))
+           (process-environment
+            (append (list (concat "CARGO_TARGET_DIR=" (directory-file-name target))
+                          ;; rustc beside cargo, when cargo is off PATH.
+                          (concat "PATH=" (directory-file-name (file-name-directory cargo))
+                                  path-separator (or (getenv "PATH") "")))
+                    process-environment))
+           (buffer (compilation-start
+                    (concat (shell-quote-argument cargo) " build --release --locked")
+                    t (lambda (_) "*gptel-rust-hooks-build*"))))
+      (with-current-buffer buffer
+        (add-hook 'compilation-finish-functions
+                  (lambda (_buffer status) (gptel-rust-hooks--build-finished built status))
+                  nil t))
+      buffer)))
+
+;;;;; Downloading
+
+(defun gptel-rust-hooks--fetch (url file)
+  "Write what URL holds into FILE; signal a `user-error' unless it is there."
+  (require 'url)
+  (let ((buffer (condition-case err
+                    (url-retrieve-synchronously url t t 120)
+                  (error (user-error "Could not download %s: %s" url
+                                     (error-message-string err))))))
+    (unless buffer (user-error "Could not download %s" url))
+    (unwind-protect
+        (with-current-buffer buffer
+          (set-buffer-multibyte nil)
+          (goto-char (point-min))
+          (let ((coding-system-for-write 'binary))
+            (if (not (string-match-p "\\`https?:" url))
+                (write-region (point-min) (point-max) file nil 'silent)
+              (let ((status (bound-and-true-p url-http-response-status)))
+                (unless (eql status 200)
+                  (user-error "Could not download %s: HTTP status %s" url (or status "unknown"))))
+              (unless (re-search-forward "\r?\n\r?\n" nil t)
+                (user-error "Could not download %s: no body" url))
+              (write-region (point) (point-max) file nil 'silent))))
+      (kill-buffer buffer))))
+
+;;;###autoload
+(defun gptel-rust-hooks-download-module ()
+  "Download the prebuilt module for this system, check its SHA-256, install it.
+The file comes from `gptel-rust-hooks-module-url'.  It must have the
+SHA-256 that the manifest shipped with the package gives for this
+system and version, or it is refused.  It is installed in
+`gptel-rust-hooks-module-store' and loaded unless a module is loaded
+already; then restart Emacs to use it."
+  (interactive)
+  (let* ((manifest (or (gptel-rust-hooks--manifest)
+                       (user-error "No %s beside the package: build the module (M-x gptel-rust-hooks-build-module)"
+                                   gptel-rust-hooks--manifest-name)))
+         (system (or (gptel-rust-hooks--system)
+                     (user-error "No prebuilt modules for %s: build the module (M-x gptel-rust-hooks-build-module)"
+                                 system-configuration)))
+         (entry (or (gptel-rust-hooks--manifest-entry manifest)
+                    (user-error "No prebuilt module for %s in gptel-rust-hooks %s%s: build it (M-x gptel-rust-hooks-build-module)"
+                                system gptel-rust-hooks-version
+                                (if (equal (plist-get manifest :version) gptel-rust-hooks-version)
+                                    (format " (there are: %s)"
+                                            (if (plist-get manifest :entries)
+                                                (mapconcat #'car (plist-get manifest :entries) ", ")
+                                              "none"))
+                                  (format " (the manifest lists version %s)"
+                                          (plist-get manifest :version))))))
+         (_ (setq gptel-rust-hooks--build-id-memo nil))
+         (url (format-spec gptel-rust-hooks-module-url
+                           `((?v . ,(plist-get manifest :version)) (?s . ,system)
+                             (?f . ,(nth 2 entry)))))
+         (dir (gptel-rust-hooks--modules-directory))
+         (tmp (progn (make-directory dir t)
+                     (make-temp-file (expand-file-name ".new-" dir) nil
+                                     (or module-file-suffix ".so")))))
+    (unwind-protect
+        (progn
+          (message "gptel-rust-hooks: downloading %s..." url)
+          (gptel-rust-hooks--fetch url tmp)
+          (let ((sum (gptel-rust-hooks--file-sha256-literal tmp)))
+            (unless (equal sum (nth 1 entry))
+              (user-error "Refused %s: its SHA-256 is %s, the manifest shipped with the package says %s"
+                          url sum (nth 1 entry))))
+          (gptel-rust-hooks--install-module tmp))
+      (ignore-errors (delete-file tmp)))))
+
+;;;;; First use
+
+(defun gptel-rust-hooks--offer-module ()
+  "Offer to download or build the missing module.
+What it does is `gptel-rust-hooks-module-install'; with `ask' and no user
+to ask (batch), nothing: the warning said what to run."
+  (setq gptel-rust-hooks--offer-timer nil)
+  (unless (gptel-rust-hooks--module-loaded-p)
+    (let* ((entry (ignore-errors (gptel-rust-hooks--manifest-entry)))
+           (cargo (and (gptel-rust-hooks--source-root) (gptel-rust-hooks--cargo)))
+           (choice
+            (pcase gptel-rust-hooks-module-install
+              ('download (cond (entry ?d) (cargo ?b)))
+              ('build (and cargo ?b))
+              ('ask
+               (and (not noninteractive)
+                    (or entry cargo)
+                    (car (read-multiple-choice
+                          "gptel-rust-hooks has no module; until it has one, every tool call is blocked"
+                          (append
+                           (and entry
+                                `((?d "download"
+                                      ,(format "the prebuilt module for %s, checked against the SHA-256 shipped with the package"
+                                               (car entry)))))
+                           (and cargo '((?b "build" "cargo build --release, 1 to 5 minutes")))
+                           '((?n "not now" "later: M-x gptel-rust-hooks-download-module or -build-module"))))))))))
+      (pcase choice
+        (?d (condition-case err
+                (gptel-rust-hooks-download-module)
+              (error (message "gptel-rust-hooks: %s" (gptel-rust-hooks--error-text err))
+                     (when cargo (gptel-rust-hooks-build-module)))))
+        (?b (gptel-rust-hooks-build-module))))))
+
+(defun gptel-rust-hooks--offer-module-later ()
+  "Run `gptel-rust-hooks--offer-module' once Emacs waits for the user.
+During startup that is after the init files; in a daemon, when its
+first frame is made.  In batch it runs at once."
+  (cond (noninteractive
+         (condition-case err
+             (gptel-rust-hooks--offer-module)
+           (error (message "gptel-rust-hooks: %s" (gptel-rust-hooks--error-text err)))))
+        ((and (daemonp) (equal (terminal-name) "initial_terminal"))
+         (add-hook 'server-after-make-frame-hook #'gptel-rust-hooks--offer-module-in-frame))
+        (t
+         (when (timerp gptel-rust-hooks--offer-timer)
+           (cancel-timer gptel-rust-hooks--offer-timer))
+         (setq gptel-rust-hooks--offer-timer
+               (run-with-idle-timer 0 nil #'gptel-rust-hooks--offer-module)))))
+
+(defun gptel-rust-hooks--offer-module-in-frame ()
+  "Offer the missing module in the daemon's first frame, once."
+  (remove-hook 'server-after-make-frame-hook #'gptel-rust-hooks--offer-module-in-frame)
+  (gptel-rust-hooks--offer-module-later))
 
 ;;;; Policy
 
@@ -1602,31 +2203,6 @@ the buffer *gptel-rust-hooks-explain*."
       (gptel-rust-hooks-ui--show-explanation data call rules))
     data))
 
-;;;###autoload
-(defun gptel-rust-hooks-build-module ()
-  "Build the module with cargo in a compilation buffer, then load it."
-  (interactive)
-  (let ((root (gptel-rust-hooks--source-root)))
-    (unless root
-      (user-error "No Cargo.toml found above %s: install the package with its Rust sources"
-                  gptel-rust-hooks--package-directory))
-    (unless (executable-find "cargo")
-      (user-error "Cargo is not installed: get it from https://rustup.rs, then run this again"))
-    (let* ((default-directory root)
-           (buffer (compilation-start "cargo build --release" t
-                                      (lambda (_) "*gptel-rust-hooks-build*"))))
-      (with-current-buffer buffer
-        (add-hook 'compilation-finish-functions
-                  (lambda (_buffer status)
-                    (if (string-prefix-p "finished" status)
-                        (condition-case err
-                            (progn (gptel-rust-hooks--load-module)
-                                   (message "gptel-rust-hooks: module built and loaded"))
-                          (error (message "gptel-rust-hooks: %s" (error-message-string err))))
-                      (message "gptel-rust-hooks: cargo build failed: %s" (string-trim status))))
-                  nil t))
-      buffer)))
-
 (defun gptel-rust-hooks--save-option (symbol value)
   "Set the user option SYMBOL to VALUE and save it for future sessions.
 In an Emacs started without an init file, it is only set."
@@ -1704,8 +2280,10 @@ removes exactly those."
            ;; Stay on: every call is blocked until this is fixed.
            (display-warning 'gptel-rust-hooks
                             (format "%s; every tool call will be blocked until this is fixed"
-                                    (error-message-string err))
-                            :error)))
+                                    (gptel-rust-hooks--error-text err))
+                            :error)
+           (unless (gptel-rust-hooks--module-loaded-p)
+             (gptel-rust-hooks--offer-module-later))))
         (add-hook 'gptel-pre-tool-call-functions #'gptel-rust-hooks-pre-tool-call)
         (add-hook 'gptel-post-tool-call-functions #'gptel-rust-hooks-post-tool-call)
         (gptel-rust-hooks--guard-enable)

@@ -78,6 +78,28 @@ fn version() -> Result<&'static str> {
     Ok(VERSION)
 }
 
+/// The build id of the sources the module was built from (build.rs, the
+/// same id as scripts/build-id.sh).
+pub const BUILD_ID: &str = env!("GPTEL_RUST_HOOKS_BUILD_ID");
+
+/// The text the package looks for in a module file before it loads it, so
+/// that it never loads a module of another version.
+const MODULE_MARK: &str = concat!(
+    "gptel-rust-hooks-module ",
+    env!("CARGO_PKG_VERSION"),
+    " ",
+    env!("GPTEL_RUST_HOOKS_BUILD_ID"),
+    "\n"
+);
+
+/// Return the build id of the sources the module was built from.
+#[defun]
+fn build_id() -> Result<&'static str> {
+    // Read through black_box, so that the whole mark stays in the file.
+    let mark = std::hint::black_box(MODULE_MARK);
+    Ok(mark.trim_end().rsplit(' ').next().unwrap_or(BUILD_ID))
+}
+
 /// Do nothing with INFO and return nil: the floor of a module call.
 #[defun]
 fn noop(_info: Value<'_>) -> Result<()> {
