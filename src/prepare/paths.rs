@@ -10,7 +10,7 @@ use crate::shell;
 
 /// At most this many command words are checked as paths; past it, the rest
 /// counts as matching every deny-side path rule.
-pub const MAX_WORD_PATHS: usize = 20_000;
+pub const MAX_WORD_PATHS: usize = 4_096;
 
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -538,6 +538,12 @@ struct WordBudget {
 impl WordBudget {
     /// Whether word W may be checked; past the bound, no.
     fn take(&mut self, _w: &str) -> bool {
+        // Past the file-system budget every further word would be unchecked anyway.
+        if path::budget_spent() {
+            self.exceeded
+                .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
+            return false;
+        }
         if self.taken >= MAX_WORD_PATHS {
             self.exceeded.get_or_insert_with(|| {
                 format!("more than {MAX_WORD_PATHS} words to check as paths")
