@@ -570,7 +570,7 @@ fn property_policy(fx: &Fixture, one_rule: bool) -> Policy {
     .expect("property policy")
 }
 
-/// Whether the line of T is in the certain subset (see `src/shell/certain.rs`): only
+/// Whether the line of T is in the certain subset (see `src/shell/certain/`): only
 /// then may its allowed commands be allowed. `FOO=1` assigns a name not known to be
 /// inert; `|&`, `case`, functions, a here-document body with `$(...)`, `${v:-...}` and
 /// `[[ ]]` are outside the subset.

@@ -1,0 +1,256 @@
+//! Words of the certain subset: quotes, escapes, parameters and substitutions, read
+//! into a [`CWord`] (see the subset in the parent module).
+
+use super::{ends_word, is_name_start, is_word_char, read_at, CWord, Reader, Stop, WordText};
+use crate::shell::word::unbackquote;
+use crate::shell::MAX_DEPTH;
+
+impl Reader<'_> {
+    /// A word of the subset.
+    pub(super) fn word(&mut self) -> Result<WordText, String> {
+        let mut w = WordText::default();
+        let start = self.i;
+        let mut unquoted = true;
+        while let Some(c) = self.peek() {
+            match c {
+                b'<' | b'>' if self.peek_at(1) == Some(b'(') => {
+                    unquoted = false;
+                    let shown = if c == b'<' { "<(...)" } else { ">(...)" };
+                    self.i += 2;
+                    self.substitution(&mut w.word, None)?;
+                    w.word.text.push_str(shown);
+                }
+                b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b')' => break,
+                b'\'' => {
+                    unquoted = false;
+                    w.quoted = true;
+                    self.i += 1;
+                    let Some(len) = self.bytes[self.i..].iter().position(|&b| b == b'\'') else {
+                        return Err("an unterminated single quote".into());
+                    };
+                    let text = &self.src[self.i..self.i + len];
+                    if let Some(c) = text.chars().find(|&c| {
+                        (c.is_control() && c != '\t' && c != '\n')
+                            || crate::shell::guard::is_invisible(c)
+                    }) {
+                        return Err(format!("a quoted character U+{:04X}", u32::from(c)));
+                    }
+                    w.word.text.push_str(text);
+                    self.i += len + 1;
+                }
+                b'"' => {
+                    unquoted = false;
+                    w.quoted = true;
+                    self.i += 1;
+                    self.double_quoted(&mut w.word)?;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.i += 2,
+                    Some(_) => {
+                        unquoted = false;
+                        w.quoted = true;
+                        self.i += 1;
+                        let ch = self.char_here();
+                        if (ch.is_control() && ch != '\t') || crate::shell::guard::is_invisible(ch)
+                        {
+                            return Err(self.outside("a control or invisible character"));
+                        }
+                        w.word.text.push(ch);
+                        self.i += ch.len_utf8();
+                    }
+                    None => return Err("a backslash at the end of the text".into()),
+                },
+                b'$' => {
+                    unquoted = false;
+                    self.dollar(&mut w.word)?;
+                }
+                b'`' => {
+                    unquoted = false;
+                    self.backquoted(&mut w.word, false)?;
+                }
+                b'~' if self.i != start || !unquoted => {
+                    return Err(self.outside("`~` inside a word"));
+                }
+                b'~' => {
+                    if !(ends_word(self.peek_at(1)) || self.peek_at(1) == Some(b'/')) {
+                        return Err(self.outside("`~user`"));
+                    }
+                    w.word.text.push('~');
+                    self.i += 1;
+                }
+                b'=' | b'%' if self.i == start => {
+                    return Err(self.outside("a word that starts with `=` or `%`"));
+                }
+                b'{' if self.i == start
+                    && self.peek_at(1) == Some(b'}')
+                    && ends_word(self.peek_at(2)) =>
+                {
+                    w.word.text.push_str("{}");
+                    self.i += 2;
+                }
+                b'[' | b']' if self.i == start && ends_word(self.peek_at(1)) => {
+                    w.word.text.push(char::from(c));
+                    self.i += 1;
+                }
+                b'*' | b'?' | b'[' | b']' => {
+                    unquoted = false;
+                    w.word.glob = true;
+                    w.word.text.push(char::from(c));
+                    self.i += 1;
+                }
+                c if is_word_char(c) => {
+                    let ch = self.char_here();
+                    if ch.is_control() || crate::shell::guard::is_invisible(ch) {
+                        return Err(self.outside("a control or invisible character"));
+                    }
+                    w.word.text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+                _ => {
+                    let what = match c {
+                        b'{' | b'}' => "a brace",
+                        b'(' => "a parenthesis",
+                        b'!' => "`!`",
+                        _ => "a control character",
+                    };
+                    return Err(self.outside(what));
+                }
+            }
+            if unquoted {
+                w.unquoted_prefix = w.word.text.len();
+            }
+        }
+        Ok(w)
+    }
+
+    /// The rest of a double-quoted string, after its opening quote.
+    pub(super) fn double_quoted(&mut self, w: &mut CWord) -> Result<(), String> {
+        loop {
+            let Some(c) = self.peek() else {
+                return Err("an unterminated double quote".into());
+            };
+            match c {
+                b'"' => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                b'$' => self.dollar(w)?,
+                b'`' => self.backquoted(w, true)?,
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.i += 2,
+                    Some(e @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        w.text.push(char::from(e));
+                        self.i += 2;
+                    }
+                    _ => {
+                        w.text.push('\\');
+                        self.i += 1;
+                    }
+                },
+                _ => {
+                    let ch = self.char_here();
+                    if (ch.is_control() && ch != '\n' && ch != '\t')
+                        || crate::shell::guard::is_invisible(ch)
+                    {
+                        return Err(self.outside("a control or invisible character"));
+                    }
+                    w.text.push(ch);
+                    self.i += ch.len_utf8();
+                }
+            }
+        }
+    }
+
+    /// A `$` expansion of the subset: a parameter or a command substitution.
+    pub(super) fn dollar(&mut self, w: &mut CWord) -> Result<(), String> {
+        let start = self.i;
+        w.dynamic = true;
+        match self.peek_at(1) {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                Err(self.outside("an arithmetic expansion"))
+            }
+            Some(b'(') => {
+                self.i += 2;
+                self.substitution(w, Some(start))
+            }
+            Some(b'{') => {
+                let rest = &self.bytes[self.i + 2..];
+                let len = rest
+                    .iter()
+                    .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_')
+                    .count();
+                let named = len > 0 && is_name_start(rest[0]);
+                if !named || rest.get(len) != Some(&b'}') {
+                    return Err(self.outside("a parameter expansion with an operator"));
+                }
+                self.i += len + 3;
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            Some(c) if is_name_start(c) => {
+                self.i += 1;
+                while self
+                    .peek()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    self.i += 1;
+                }
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            Some(c) if c.is_ascii_digit() || b"#?@*$!-".contains(&c) => {
+                self.i += 2;
+                w.text.push_str(&self.src[start..self.i]);
+                Ok(())
+            }
+            _ => Err(self.outside("a `$` that is not a parameter or a substitution")),
+        }
+    }
+
+    /// The list of a `$(`, `<(` or `>(` substitution, after its opening; the word gets
+    /// its text as written from START, when given.
+    pub(super) fn substitution(
+        &mut self,
+        w: &mut CWord,
+        start: Option<usize>,
+    ) -> Result<(), String> {
+        self.enter()?;
+        let waiting = self.pending.len();
+        let listed = self.list(Stop::Paren);
+        self.depth -= 1;
+        listed?;
+        if self.pending.len() > waiting {
+            return Err("a here-document whose body is not inside its substitution".into());
+        }
+        w.dynamic = true;
+        if let Some(start) = start {
+            w.text.push_str(&self.src[start..self.i]);
+        }
+        Ok(())
+    }
+
+    /// A backquoted command substitution; QUOTED: inside double quotes.
+    pub(super) fn backquoted(&mut self, w: &mut CWord, quoted: bool) -> Result<(), String> {
+        let start = self.i;
+        self.i += 1;
+        loop {
+            match self.peek() {
+                None => return Err("an unterminated backquote".into()),
+                Some(b'\\') => self.i += 2,
+                Some(b'`') => break,
+                Some(_) => self.i += 1,
+            }
+        }
+        let body = unbackquote(&self.src[start + 1..self.i], quoted);
+        self.i += 1;
+        if self.depth >= MAX_DEPTH {
+            return Err(format!("commands nested more than {MAX_DEPTH} deep"));
+        }
+        let inner = read_at(&body, self.depth + 1)?;
+        self.out.extend(inner.commands);
+        self.redirects.extend(inner.redirects);
+        w.dynamic = true;
+        w.text.push_str(&self.src[start..self.i]);
+        Ok(())
+    }
+}
