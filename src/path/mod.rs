@@ -475,6 +475,11 @@ pub const MAX_FS_OPS: usize = 4096;
 /// Longest time one decision may spend on the file system.
 pub const MAX_FS_TIME: Duration = Duration::from_millis(12);
 
+/// Lookups a decision may always make, whatever the time: the time bound is for
+/// decisions that look at many files, so that a busy machine does not turn a
+/// decision of a few paths into a refusal.
+pub const MIN_FS_OPS: usize = 64;
+
 /// Why a file-system operation was refused: the decision's budget is spent.
 pub const BUDGET_SPENT: &str = "the file-system budget of one decision is spent";
 
@@ -513,7 +518,8 @@ pub fn spend(n: usize) -> bool {
     BUDGET.with(|b| match b.get() {
         None => true,
         Some((left, until)) => {
-            if left < n || Instant::now() > until {
+            let used = MAX_FS_OPS - left;
+            if left < n || (used >= MIN_FS_OPS && Instant::now() > until) {
                 b.set(Some((0, until)));
                 false
             } else {

@@ -146,7 +146,27 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
         }),
         "builtin" | "nohup" | "noglob" | "nocorrect" => inner_after(words, &NONE),
-        "exec" => inner_after(words, &EXEC),
+        "exec" => {
+            let step = inner_after(words, &EXEC);
+            if let Step::Inner(k) = &step {
+                // A `-` before argv[0] (`-l`, `-a -bash`) makes a shell a login shell.
+                let opts = words.get(1..*k).unwrap_or(&[]);
+                let login = opts.iter().any(|w| {
+                    w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('l')
+                }) || opts.windows(2).any(|p| {
+                    p[0].text.starts_with('-')
+                        && p[0].text.ends_with('a')
+                        && p[1].text.starts_with('-')
+                });
+                if login {
+                    note(
+                        &mut st.opaque,
+                        "`exec -l` (or `-a -NAME`) starts a login shell, which runs the profile files first",
+                    );
+                }
+            }
+            step
+        }
         "time" => inner_after(words, &TIME),
         "nice" => inner_after(words, &NICE),
         "stdbuf" => inner_after(words, &STDBUF),

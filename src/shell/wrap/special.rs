@@ -400,6 +400,12 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
                     st.path_words.push(file.to_owned());
                 }
                 j += 2;
+            } else if long == "login" {
+                note(
+                    &mut st.opaque,
+                    format!("`{kind} --login` runs the profile files first"),
+                );
+                j += 1;
             } else if SHELL_LONG.contains(&long) {
                 j += 1;
             } else {
@@ -423,6 +429,13 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
                     note(
                         &mut st.opaque,
                         format!("`{kind} -i` runs its startup files first"),
+                    );
+                }
+                // A login shell runs ~/.bash_profile or ~/.profile first.
+                'l' if t.starts_with('-') => {
+                    note(
+                        &mut st.opaque,
+                        format!("`{kind} -l` runs the profile files first"),
                     );
                 }
                 'o' | 'O' => values += 1,
@@ -458,7 +471,16 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
             }
             _ => {}
         }
+        // The words after the string are its positional parameters: what `$1` and
+        // `$@` hand its commands, so paths of theirs.
+        let params = words.iter().skip(j + 1).map(|w| w.text.clone());
+        st.path_words.extend(params);
+        let from = cx.out.commands.len();
         shell_string(cx, fr, &s.text, st);
+        // A string of no simple command (`x=1`, `[[ ... ]]`): the shell itself ran.
+        if cx.out.commands.len() == from {
+            emit(cx, words, st.clone());
+        }
         return Step::Done;
     }
     if stdin || j >= words.len() {
