@@ -50,23 +50,17 @@ pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<S
             None => return Vec::new(),
         }
     }
-    let mut parts: Vec<&str> = text
+    let parts: Vec<&str> = text
         .split('/')
         .filter(|p| !p.is_empty() && *p != ".")
         .collect();
-    if parts.len() >= 3 && parts[0] == "proc" && parts[2] == "root" {
-        parts.drain(..3);
-    }
     let lexical = join(&collapse(parts.iter().copied()));
     let mut forms = vec![lexical];
-    if let Some(rest) = process_relative(&parts) {
+    if let Some(view) = process_view(&parts, cwd) {
         // `/proc/self/cwd/x` is x in the directory of whatever process reads
         // it: the shell's (the request's directory), or Emacs's own. Never
         // resolve these against Emacs's /proc entries.
-        if let (Some(rest), Some(c)) = (rest, cwd) {
-            let comps = c.split('/').chain(rest.iter().copied());
-            forms.push(join(&collapse(comps)));
-        }
+        forms.extend(view);
         forms.dedup();
         return forms;
     }
@@ -117,6 +111,18 @@ pub fn expand_glob(
             None => return out,
         }
     };
+    // Bracket expressions with classes (`[[:alpha:]]`, `[[=h=]]`, `[[.h.]]`) and
+    // extended globs (`@(...)`, `!(...)`) mean what the glob library does not read.
+    if ["[:", "[=", "[.", "@(", "!(", "+(", "*(", "?("]
+        .iter()
+        .any(|p| text.contains(p))
+    {
+        out.incomplete = Some(format!(
+            "the glob `{}` has a bracket class or an extended pattern",
+            super::show(word)
+        ));
+        return out;
+    }
     let mut found = vec![String::new()];
     for part in text.split('/').filter(|p| !p.is_empty()) {
         let mut next = Vec::new();
@@ -198,26 +204,63 @@ pub fn diff_targets(text: &str) -> Vec<String> {
     out
 }
 
-/// When PARTS (an absolute path's components) name a file of a running process
-/// (`/proc/self/...`, `/proc/thread-self/...`, `/proc/PID/...`, `/dev/fd/...`,
-/// `/dev/stdin`...), which depends on the process that opens it: Some, with the
-/// components after `cwd` when the path goes through the process's directory.
-pub(crate) fn process_relative<'a>(parts: &[&'a str]) -> Option<Option<Vec<&'a str>>> {
-    match parts {
-        ["proc", who, rest @ ..]
-            if *who == "self"
-                || *who == "thread-self"
-                || who.bytes().all(|b| b.is_ascii_digit()) =>
-        {
-            let rest = match rest {
-                ["cwd", rest @ ..] => Some(rest.to_vec()),
-                ["task", _, "cwd", rest @ ..] => Some(rest.to_vec()),
-                _ => None,
-            };
-            let own = *who == "self" || *who == "thread-self";
-            Some(rest.filter(|_| own))
+/// How the kernel reads PARTS, the components of an absolute path (`..` kept), where it
+/// goes through `/proc` or `/dev/fd`, `/dev/stdin`...: those name files of the process
+/// that opens the path (the shell a command runs in, whose directory is CWD), never
+/// Emacs's. The links the kernel follows there (`/dev/fd` to `/proc/self/fd`,
+/// `/proc/net` to `self/net`, `PID` and `thread-self` as the process itself, `cwd`,
+/// `root`) are followed here, `..` after them included, so `/dev/fd/../cwd/x` is CWD/x.
+/// None when the path never enters `/proc`; Some(None) when where it ends cannot be
+/// known (through an open file, or `cwd` without CWD); else Some(the path it names).
+pub(crate) fn process_view(parts: &[&str], cwd: Option<&str>) -> Option<Option<String>> {
+    let own = |names: &[&str]| -> Vec<String> { names.iter().map(|s| s.to_string()).collect() };
+    let mut stack: Vec<String> = Vec::new();
+    let (mut touched, mut unknown) = (false, false);
+    for &p in parts {
+        match p {
+            "" | "." => continue,
+            ".." => {
+                stack.pop();
+            }
+            _ => stack.push(p.to_string()),
         }
-        ["dev", "fd" | "stdin" | "stdout" | "stderr", ..] => Some(None),
-        _ => None,
+        loop {
+            let s: Vec<&str> = stack.iter().map(String::as_str).collect();
+            let next = match s.as_slice() {
+                ["dev", "fd"] => own(&["proc", "self", "fd"]),
+                ["dev", "stdin"] => own(&["proc", "self", "fd", "0"]),
+                ["dev", "stdout"] => own(&["proc", "self", "fd", "1"]),
+                ["dev", "stderr"] => own(&["proc", "self", "fd", "2"]),
+                ["proc", "net"] => own(&["proc", "self", "net"]),
+                ["proc", "mounts"] => own(&["proc", "self", "mounts"]),
+                ["proc", "thread-self"] => own(&["proc", "self"]),
+                ["proc", pid] if pid.bytes().all(|b| b.is_ascii_digit()) => own(&["proc", "self"]),
+                ["proc", "self", "task", _] => own(&["proc", "self"]),
+                ["proc", "self", "root"] => Vec::new(),
+                ["proc", "self", "cwd"] => match cwd {
+                    Some(c) => c
+                        .split('/')
+                        .filter(|c| !c.is_empty())
+                        .map(String::from)
+                        .collect(),
+                    None => {
+                        unknown = true;
+                        break;
+                    }
+                },
+                ["proc", "self", "fd", _] => {
+                    unknown = true;
+                    break;
+                }
+                _ => break,
+            };
+            touched = true;
+            stack = next;
+        }
+        touched |= stack.len() >= 2 && stack[0] == "proc" && stack[1] == "self";
     }
+    if !touched {
+        return None;
+    }
+    Some((!unknown).then(|| format!("/{}", stack.join("/"))))
 }

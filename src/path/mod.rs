@@ -750,7 +750,7 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     let (abs, lexical) = lexical_parts(raw, env)?;
     let process_file = |comps: &[String]| {
         let comps: Vec<&str> = comps.iter().map(String::as_str).collect();
-        if forms::process_relative(&comps).is_some() {
+        if forms::process_view(&comps, None).is_some() {
             Err(error(format!(
                 "path `{}` names a file of a running process (`/{}`), which depends on the \
                  process that opens it",
@@ -763,7 +763,11 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     };
     process_file(&lexical)?;
     let raw_comps: Vec<&str> = abs.split('/').collect();
+    // `/dev/fd/../cwd/x`: the kernel follows `/dev/fd` before `..`.
+    process_file(&raw_comps.iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
     let physical = resolve(&raw_comps, Mode::Strict, raw)?;
+    // A link that leads into `/proc` (`lnk -> /dev/fd`).
+    process_file(&physical)?;
     if raw_comps.contains(&"..") {
         let via_lexical = resolve(&lexical, Mode::Strict, raw)?;
         if via_lexical != physical {
