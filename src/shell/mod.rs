@@ -68,38 +68,73 @@ pub fn note_opaque(line: &mut CommandLine, why: &str) {
 /// it to: `env -C DIR`/`--chdir=DIR`, `sudo -D DIR`/`--chdir=DIR`, `git -C DIR`,
 /// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
 /// `cargo -C DIR`, `pnpm -C DIR`/`--dir DIR`, `npm --prefix DIR`, `yarn --cwd DIR`.
+/// Read as getopt reads them: short options bundled (`env -iC DIR`, `tar -cC DIR`,
+/// tar's `cC DIR` without a dash), long ones abbreviated (`--chd=DIR`, `--dir DIR`).
+/// Every option of the program is not known here, so a word is never skipped as an
+/// option's value: what is not a directory here is only a path word elsewhere.
 pub fn chdir_options(form: &[String]) -> Vec<String> {
-    let (short, long): (&[&str], &[&str]) = match form.first().map(String::as_str) {
-        Some("env") => (&["-C"], &["--chdir"]),
-        Some("sudo") => (&["-D"], &["--chdir"]),
-        Some("git" | "ninja" | "cargo") => (&["-C"], &[]),
-        Some("make" | "gmake" | "tar" | "gtar" | "bsdtar") => (&["-C"], &["--directory"]),
-        Some("pnpm") => (&["-C"], &["--dir"]),
-        Some("npm") => (&[], &["--prefix"]),
-        Some("yarn") => (&[], &["--cwd"]),
+    // (the short option, the short options that take a value, the long option)
+    let (short, valued, long): (char, &str, &str) = match form.first().map(String::as_str) {
+        Some("env") => ('C', "uSC", "chdir"),
+        Some("sudo") => ('D', "CDghprtUuT", "chdir"),
+        Some("git") => ('C', "Cc", ""),
+        Some("ninja") => ('C', "Cfjkld", ""),
+        Some("cargo") => ('C', "CjpZ", ""),
+        Some("make" | "gmake") => ('C', "CfIjlOoW", "directory"),
+        Some("tar" | "gtar" | "bsdtar") => ('C', "CbfFgHIKLNTVX", "directory"),
+        Some("pnpm") => ('C', "C", "dir"),
+        Some("npm") => ('\0', "", "prefix"),
+        Some("yarn") => ('\0', "", "cwd"),
         _ => return Vec::new(),
     };
     let mut out = Vec::new();
-    let mut words = form.iter().skip(1);
-    while let Some(w) = words.next() {
+    let is_tar = matches!(
+        form.first().map(String::as_str),
+        Some("tar" | "gtar" | "bsdtar")
+    );
+    for (k, w) in form.iter().enumerate().skip(1) {
+        let next = || form.get(k + 1).cloned();
         if w == "--" {
             break;
         }
-        let value_of = |opt: &str, attached: &str| {
-            if w == opt {
-                words.clone().next().cloned()
-            } else {
-                w.strip_prefix(opt)
-                    .and_then(|rest| rest.strip_prefix(attached))
-                    .filter(|v| !v.is_empty())
-                    .map(str::to_string)
+        if let Some(opt) = w.strip_prefix("--") {
+            let (name, value) = match opt.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (opt, None),
+            };
+            if !long.is_empty() && name.len() >= 2 && long.starts_with(name) {
+                out.extend(value.or_else(next));
             }
+            continue;
+        }
+        // `tar cC DIR`: the first word is a bundle of options without a dash, whose
+        // values are the next words in order.
+        let old_style = is_tar && k == 1 && !w.starts_with('-');
+        let Some(cluster) = w.strip_prefix('-').or(old_style.then_some(w.as_str())) else {
+            continue;
         };
-        let found = short
-            .iter()
-            .find_map(|o| value_of(o, ""))
-            .or_else(|| long.iter().find_map(|o| value_of(o, "=")));
-        out.extend(found);
+        let mut values = 0;
+        for (at, ch) in cluster.char_indices() {
+            if !valued.contains(ch) {
+                continue;
+            }
+            let rest = &cluster[at + ch.len_utf8()..];
+            if old_style {
+                values += 1;
+                if ch == short {
+                    out.extend(form.get(k + values).cloned());
+                }
+                continue;
+            }
+            if ch == short {
+                out.extend(if rest.is_empty() {
+                    next()
+                } else {
+                    Some(rest.to_string())
+                });
+            }
+            break;
+        }
     }
     out
 }
