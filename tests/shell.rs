@@ -310,7 +310,7 @@ parses! {
         c(&["ls"]).w(&["sh", "-c", "ls && rm y"]),
         c(&["rm", "y"]).w(&["sh", "-c", "ls && rm y"]),
     ]),
-    bash_lc: "bash -lc \"rm x\"" => ok(vec![c(&["rm", "x"]).w(&["bash", "-lc", "rm x"])]),
+    bash_lc: "bash -lc \"rm x\"" => ok(vec![c(&["rm", "x"]).w(&["bash", "-lc", "rm x"]).op("`bash -l` runs the profile files first")]),
     bash_options_before_c: "bash --norc -e -o pipefail -c 'rm x'" =>
         ok(vec![c(&["rm", "x"]).w(&["bash", "--norc", "-e", "-o", "pipefail", "-c", "rm x"])]),
     dash_c: "dash -c 'rm x'" => ok(vec![c(&["rm", "x"]).w(&["dash", "-c", "rm x"])]),

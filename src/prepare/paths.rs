@@ -184,7 +184,10 @@ impl Prepared<'_> {
                                 dirs.extend(forms(t, Some(base)));
                             }
                         }
-                        forms(t, current.as_deref()).into_iter().next()
+                        // Lexically and through the links before `..` (`cd -P lnk/..`).
+                        let all = forms(t, current.as_deref());
+                        dirs.extend(all.iter().skip(1).cloned());
+                        all.into_iter().next()
                     }
                 };
                 if let Some(n) = next {

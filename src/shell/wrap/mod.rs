@@ -403,6 +403,33 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
             }
             check_names(&operands, base, &mut st);
         }
+        // Where later relative words are read: a directory the reading cannot know
+        // makes every one of them uncertain.
+        "cd" | "pushd" if args.iter().any(|w| !w.is_static || w.pattern) => note(
+            &mut st.uncertain,
+            format!("`{base}` goes to a directory the reading cannot know"),
+        ),
+        // Options that change how later lines are read: `set -k` makes `ls PATH=x`
+        // an assignment, `set -P` makes `cd` follow links, `shopt` changes globs and
+        // aliases.
+        "shopt" => note(&mut st.opaque, "`shopt` changes how later words are read"),
+        "set"
+            if args.iter().any(|w| {
+                let t = w.text.as_str();
+                !w.is_static
+                    || ((t.starts_with('-') || t.starts_with('+'))
+                        && !t.starts_with("--")
+                        && t.chars().skip(1).any(|c| !"euxvo".contains(c)))
+            }) || args.windows(2).any(|p| {
+                matches!(p[0].text.as_str(), "-o" | "+o")
+                    && !matches!(
+                        p[1].text.as_str(),
+                        "pipefail" | "errexit" | "nounset" | "xtrace" | "verbose"
+                    )
+            }) =>
+        {
+            note(&mut st.opaque, "`set` changes how later words are read")
+        }
         "hash" if has_option_letter(args, 'p') => {
             note(&mut st.opaque, "`hash -p` changes what a command name runs");
         }
