@@ -16,7 +16,7 @@ use std::rc::Rc;
 /// Deepest syntax tree walked; brush-parser's own bound (see `guard`) is larger.
 pub(crate) const MAX_AST_DEPTH: usize = 200;
 /// Most simple commands kept for one line.
-pub(crate) const MAX_COMMANDS: usize = 1_000;
+pub(crate) const MAX_COMMANDS: usize = 2_048;
 /// Most words brace expansion may add to one line.
 pub(crate) const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most words one brace expansion may give.
