@@ -166,21 +166,6 @@ const KNOWN: &[Known] = &[
         },
     },
     Known {
-        name: "shell-string-without-command",
-        what: "`bash -c '(( 1 + 2 ))'`, `bash -c '[[ -n x ]]'`: a shell string with no simple \
-               command leaves no command at all, so the `bash` that ran is not in the reading. \
-               Soundness (a rule for `bash` does not match).",
-        example: "bash -c '(( 1 + 2 ))'",
-        kind: Kind::Missed,
-        covers: |f, c| {
-            // The string after `-c` is in no reading command's written words.
-            let string = f.words.iter().skip_while(|w| !(w.starts_with('-') && w.ends_with('c'))).nth(1);
-            f.kind == Kind::Missed
-                && f.words.iter().any(|w| w == "bash" || w == "sh")
-                && string.is_some_and(|s| !c.reading.commands.iter().any(|r| r.written.contains(s)))
-        },
-    },
-    Known {
         name: "code-in-variable",
         what: "`PS4='$(cmd)'; set -x`, `PATH=...`, `BASH_ENV=...` and the like: the value \
                of a variable bash reads as code or as a place to find programs. The reading \

@@ -344,6 +344,7 @@ families! {
     assigning_builtins => "assigning-builtins",
     overblocks => "overblocks",
     agent_tools => "agent-tools",
+    readme_attacks => "readme-attacks",
 }
 
 #[test]
