@@ -449,6 +449,12 @@ impl Prepared<'_> {
                     push(out, true, target, &all);
                 }
             }
+            // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
+            if let (false, Some(Arg::Str(text))) = (cand.deny_only, self.call.arg(&cand.key)) {
+                for w in shell::value_words(text) {
+                    push(out, false, &w, &all);
+                }
+            }
         }
         if path::budget_spent() {
             budget

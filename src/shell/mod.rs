@@ -139,6 +139,45 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
     out
 }
 
+/// Words of LINE that reach commands through variables: the values of assignments
+/// (`f=~/.ssh/id_rsa; cat $f`) and the words of `for NAME in WORDS` lists, read from
+/// the raw text (quotes dropped), for deny-side path rules: what `$f` may name.
+pub fn value_words(line: &str) -> Vec<String> {
+    let tokens: Vec<String> = line
+        .split(|c: char| c.is_whitespace() || ";&|()`".contains(c))
+        .filter(|t| !t.is_empty())
+        .map(|t| t.replace(['\'', '"'], ""))
+        .collect();
+    let mut out = Vec::new();
+    let mut in_list = false;
+    for (i, t) in tokens.iter().enumerate() {
+        if in_list {
+            if t == "do" {
+                in_list = false;
+            } else {
+                out.push(t.clone());
+            }
+            continue;
+        }
+        if t == "in" && i >= 2 && tokens[i - 2] == "for" {
+            in_list = true;
+            continue;
+        }
+        if let Some((name, value)) = t.split_once('=') {
+            let name = name.trim_end_matches('+');
+            let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if is_name && !value.is_empty() {
+                out.push(value.to_string());
+            }
+        }
+        if out.len() >= 1024 {
+            break;
+        }
+    }
+    out
+}
+
 /// One simple command after normalization.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SimpleCommand {
