@@ -498,6 +498,18 @@ pub enum Arg {
 }
 
 impl Arg {
+    /// The strings of a list of strings (a command given as argv); None when
+    /// this is not a list or an item is not a string.
+    pub fn strings(items: &[Arg]) -> Option<Vec<String>> {
+        items
+            .iter()
+            .map(|w| match w {
+                Arg::Str(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Convert a serde value into an argument.
     pub fn from_json(value: &Json) -> Arg {
         match value {

@@ -76,13 +76,7 @@ impl Prepared<'_> {
                         lines.push((line, false));
                     }
                     Arg::List(items) => {
-                        let words: Option<Vec<String>> = items
-                            .iter()
-                            .map(|i| match i {
-                                Arg::Str(s) => Some(s.clone()),
-                                _ => None,
-                            })
-                            .collect();
+                        let words = Arg::strings(items);
                         match words {
                             Some(w) => {
                                 lines.push((shell::from_argv(&w), false));

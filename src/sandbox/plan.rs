@@ -229,13 +229,7 @@ fn confine(
                 )
             }
             Arg::List(items) => {
-                let words: Option<Vec<String>> = items
-                    .iter()
-                    .map(|w| match w {
-                        Arg::Str(s) => Some(s.clone()),
-                        _ => None,
-                    })
-                    .collect();
+                let words = Arg::strings(items);
                 match words {
                     Some(words) if !words.is_empty() => Wrapped::Argv(
                         sandbox
@@ -336,13 +330,7 @@ pub fn rewrap(plan: &Json, command: &Arg) -> Result<Wrapped, String> {
                 .map_err(|e| e.to_string())
         }
         Arg::List(items) => {
-            let words: Option<Vec<String>> = items
-                .iter()
-                .map(|w| match w {
-                    Arg::Str(s) => Some(s.clone()),
-                    _ => None,
-                })
-                .collect();
+            let words = Arg::strings(items);
             match words {
                 Some(words) if !words.is_empty() => sandbox
                     .wrap_argv(&confinement, &cwd, &words)
