@@ -30,23 +30,29 @@ pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops:
         }
         match w.text.split_once('=') {
             Some((name, _)) => {
-                if is_dangerous_var(name) {
-                    note(
-                        &mut st.opaque,
-                        format!("assignment to `{name}` can change what runs"),
-                    );
-                } else if !is_assignable(name) {
-                    note(
-                        &mut st.uncertain,
-                        format!("`env` sets `{name}`, which a program may read"),
-                    );
-                }
+                note_assignment("env", name, st);
                 j += 1;
             }
             None => break,
         }
     }
     Step::Inner(j)
+}
+
+/// An assignment `NAME=...` that the wrapper WHO makes for its command: a name that
+/// can change what runs makes it opaque, one outside the certain subset uncertain.
+fn note_assignment(who: &str, name: &str, st: &mut State) {
+    if is_dangerous_var(name) {
+        note(
+            &mut st.opaque,
+            format!("assignment to `{name}` can change what runs"),
+        );
+    } else if !is_assignable(name) {
+        note(
+            &mut st.uncertain,
+            format!("`{who}` sets `{name}`, which a program may read"),
+        );
+    }
 }
 
 pub(super) fn sudo(words: &[Word], st: &mut State) -> Step {
@@ -79,17 +85,7 @@ pub(super) fn sudo(words: &[Word], st: &mut State) -> Step {
         }
         match w.text.split_once('=') {
             Some((name, _)) if is_inert_var_name(name) || is_dangerous_var(name) => {
-                if is_dangerous_var(name) {
-                    note(
-                        &mut st.opaque,
-                        format!("assignment to `{name}` can change what runs"),
-                    );
-                } else if !is_assignable(name) {
-                    note(
-                        &mut st.uncertain,
-                        format!("`sudo` sets `{name}`, which a program may read"),
-                    );
-                }
+                note_assignment("sudo", name, st);
                 j += 1;
             }
             _ => break,
