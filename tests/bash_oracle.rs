@@ -138,12 +138,15 @@ const KNOWN: &[Known] = &[
     },
     Known {
         name: "heredoc-line",
-        what: "A here-document operator followed by more on its line (`cat <<E | $(echo ls) x`), \
-               several documents on one command, a delimiter near-miss (`E ` or `E\\r`), a \
-               document left open at the end: the reading misplaces the body and loses or invents \
-               commands. Soundness and exactness.",
-        example: "bash <<X_1\nprog1 _1 --\nX_1\r\n$'\\x63url' _3\n",
-        kind: Kind::Missed,
+        what: "A here-document whose operator shares its line with more syntax (a `$(...)` with \
+               `((...))`, `[[...]]` and a line continuation, a pipe, a brace group): \
+               brush-parser misplaces the body and reads its lines as commands (or loses \
+               some). The second look, which reads bodies as bash does and gives a shell \
+               reading its standard input the body bash gives it, has the commands. \
+               Exactness (deny rules see more).",
+        example: "{ l''s _1 %s \"$( (( 1 + 2 )) | printf -v x '%s' = && [[ \"#\" == a* ]];! \
+                  r\\\nm _2)'\" << E | $'\\x6cs' _4; }\na \\\ncp _3 -rf x\nE\n",
+        kind: Kind::OverReport,
         covers: |f, c| misread(f) && line_has(c, "heredoc"),
     },
     Known {
@@ -209,22 +212,12 @@ const KNOWN: &[Known] = &[
         covers: |f, c| misread(f) && line_has(c, "procsub"),
     },
     Known {
-        name: "comment-in-substitution",
-        what: "A comment inside `$(...)` ending in `\\`: bash ends the comment at the newline, \
-               the reading joins the next line into it (and `$( # ...` comments, quotes or `$(` in \
-               comments). The command on the next line is missed, on a certain line. Soundness \
-               and exactness.",
-        example: "(( 1 ? 2 : 3 )) | sudo -n ls _1 $( # mv _2 )\n'grep' _3 2>&1 >> log\n)",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && (line_has(c, "comment.junk") || line_has(c, "comment.cmdsub")),
-    },
-    Known {
         name: "unparsed-valid-bash",
-        what: "brush-parser rejects lines bash runs (a comment inside `$(`, a `case` inside `$(` in \
+        what: "brush-parser rejects lines bash runs (a `case` inside `$(` in \
                double quotes or a brace expansion, `$\"...\"`...): the line is never allowed (an \
                over-block), and the commands guessed from its text for deny rules miss some \
                (`ls 3>out` guessed as `ls 3`). Soundness (deny rules).",
-        example: "\"cat\" _1 $( # `make _3` )\nprog2 _4 4>/dev/null |& rm _5\n) <<e-f;git _6\nv=${u//a b/a b}\ne-f\n",
+        example: "ls _1 \"$(case x in x) ls _2 3>o;; esac)\"",
         kind: Kind::Missed,
         covers: |f, c| misread(f) && !c.reading.readable,
     },

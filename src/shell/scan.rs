@@ -14,11 +14,18 @@
 //! Two readings come out: the text after each `$(`, `<(`, `>(` and backquote that bash
 //! would expand (a suffix of the text, parsed again; commands after the substitution's
 //! end are guessed too, which only widens what deny rules see), and the line with its
-//! here-document bodies taken out where bash ends them, each `<<WORD` made `</dev/null`
-//! (so that the commands after a body reach the parser), with the substitutions of its
-//! unquoted bodies.
+//! here-document bodies taken out where bash ends them (so that the commands after a
+//! body reach the parser), each `<<WORD` made a single-quoted here-string of the body
+//! bash reads (so that a shell reading its standard input, `bash <<E`, is read with the
+//! script bash gives it), with the substitutions of its unquoted bodies.
 
 use super::CommandLine;
+
+/// The context a command line starts in.
+const TOP: Ctx = Ctx::Normal {
+    paren: false,
+    arith: false,
+};
 
 /// Longest text scanned.
 const MAX_SCANNED: usize = 1 << 16;
@@ -32,9 +39,11 @@ const MAX_CONTEXTS: usize = 256;
 /// A quoting context of bash's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Ctx {
-    /// Unquoted text of a command line, or of a `$(...)` in it (`paren`: a `)` closes it).
+    /// Unquoted text of a command line, or of a `$(...)` in it (`paren`: a `)` closes
+    /// it; `arith`: inside an arithmetic command `((...))`, where `#` starts no comment).
     Normal {
         paren: bool,
+        arith: bool,
     },
     Single,
     /// `$'...'`.
@@ -49,23 +58,46 @@ enum Ctx {
     Body,
 }
 
+/// A substitution found by a scan.
+enum Region {
+    /// The text from this byte offset on.
+    From(usize),
+    /// The command of a backquoted substitution.
+    Text(String),
+}
+
+impl Region {
+    fn text(self, whole: &str) -> Option<String> {
+        match self {
+            Region::From(at) => whole.get(at..).map(str::to_string),
+            Region::Text(t) => Some(t),
+        }
+    }
+}
+
 /// A here-document waiting for its body.
 struct Pending {
     delimiter: String,
     quoted: bool,
     strip_tabs: bool,
+    /// Which of the scan's edits replaces its operator.
+    edit: usize,
 }
 
 /// What one scan found.
 #[derive(Default)]
 struct Scan {
-    /// Byte offsets where a substitution's text starts.
-    regions: Vec<usize>,
+    /// Where a `$(`, `<(` or `>(` substitution's text starts (a byte offset), or the
+    /// text of a backquoted one as bash reads it.
+    regions: Vec<Region>,
     /// Spans to take out of the text for the here-document view, with their
-    /// replacement: operators (`<<WORD` to `</dev/null`) and bodies (to nothing).
-    edits: Vec<(usize, usize, &'static str)>,
+    /// replacement: operators (`<<WORD` to a here-string of the body bash reads) and
+    /// bodies (to nothing).
+    edits: Vec<(usize, usize, String)>,
     /// The unquoted bodies, backslash-newlines joined.
     bodies: Vec<String>,
+    /// Comments: from a `#` that starts a word to the end of its line.
+    comments: Vec<(usize, usize)>,
 }
 
 fn scan(text: &str, base: Ctx) -> Scan {
@@ -74,6 +106,9 @@ fn scan(text: &str, base: Ctx) -> Scan {
     let mut stack = vec![base];
     let mut pending: Vec<Pending> = Vec::new();
     let mut i = 0;
+    // Just past the last character a backslash escaped (`\ #` and `\<newline>#` start
+    // no comment).
+    let mut escaped = 0;
     while i < bytes.len() && out.regions.len() < MAX_REGIONS * 4 {
         let b = bytes[i];
         let top = *stack.last().unwrap_or(&base);
@@ -82,7 +117,7 @@ fn scan(text: &str, base: Ctx) -> Scan {
                 stack.push(c);
             }
         };
-        let word_start = i == 0 || b" \t\n;&|()<>".contains(&bytes[i - 1]);
+        let word_start = i == 0 || (i != escaped && b" \t\n;&|()<>".contains(&bytes[i - 1]));
         match top {
             Ctx::Single => {
                 if b == b'\'' {
@@ -106,7 +141,9 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     b'`' => {
                         stack.pop();
                     }
-                    b'$' if bytes.get(i + 1) == Some(&b'(') => out.regions.push(i + 2),
+                    b'$' if bytes.get(i + 1) == Some(&b'(') => {
+                        out.regions.push(Region::From(i + 2))
+                    }
                     _ => {}
                 }
                 i += 1;
@@ -116,9 +153,8 @@ fn scan(text: &str, base: Ctx) -> Scan {
                 match b {
                     b'\\' => i += 2,
                     b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                        out.regions.push(i + 2);
-                        push(&mut stack, Ctx::Normal { paren: true });
-                        i += 2;
+                        out.regions.push(Region::From(i + 2));
+                        i = open_substitution(bytes, i, &mut stack);
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
                         let in_double = !quotes_quote;
@@ -126,7 +162,8 @@ fn scan(text: &str, base: Ctx) -> Scan {
                         i += 2;
                     }
                     b'`' => {
-                        out.regions.push(i + 1);
+                        out.regions
+                            .push(backquoted(text, i + 1, top == Ctx::Double));
                         push(&mut stack, Ctx::Backquote);
                         i += 1;
                     }
@@ -149,8 +186,11 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     _ => i += 1,
                 }
             }
-            Ctx::Normal { paren } => match b {
-                b'\\' => i += 2,
+            Ctx::Normal { paren, arith } => match b {
+                b'\\' => {
+                    i += 2;
+                    escaped = i;
+                }
                 b'\'' => {
                     push(&mut stack, Ctx::Single);
                     i += 1;
@@ -164,35 +204,47 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     i += 2;
                 }
                 b'$' | b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
-                    out.regions.push(i + 2);
-                    push(&mut stack, Ctx::Normal { paren: true });
-                    i += 2;
+                    out.regions.push(Region::From(i + 2));
+                    i = open_substitution(bytes, i, &mut stack);
                 }
                 b'$' if bytes.get(i + 1) == Some(&b'{') => {
                     push(&mut stack, Ctx::Brace { in_double: false });
                     i += 2;
                 }
                 b'`' => {
-                    out.regions.push(i + 1);
+                    out.regions.push(backquoted(text, i + 1, false));
                     push(&mut stack, Ctx::Backquote);
                     i += 1;
                 }
+                b'(' if word_start && bytes.get(i + 1) == Some(&b'(') => {
+                    let c = Ctx::Normal {
+                        paren: true,
+                        arith: true,
+                    };
+                    push(&mut stack, c);
+                    push(&mut stack, c);
+                    i += 2;
+                }
                 b'(' if paren => {
-                    push(&mut stack, Ctx::Normal { paren: true });
+                    push(&mut stack, Ctx::Normal { paren: true, arith });
                     i += 1;
                 }
                 b')' if paren => {
                     stack.pop();
                     i += 1;
                 }
-                b'#' if word_start => {
+                b'#' if word_start && !arith => {
+                    let start = i;
                     while i < bytes.len() && bytes[i] != b'\n' {
                         i += 1;
                     }
+                    out.comments.push((start, i));
                 }
                 b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
                     i += 3;
                 }
+                // `<<` in arithmetic shifts bits.
+                b'<' if bytes.get(i + 1) == Some(&b'<') && arith => i += 2,
                 b'<' if bytes.get(i + 1) == Some(&b'<') => {
                     i = heredoc_operator(text, i, &mut pending, &mut out);
                 }
@@ -207,6 +259,42 @@ fn scan(text: &str, base: Ctx) -> Scan {
         }
     }
     out
+}
+
+/// Enter the `$(`, `<(` or `>(` at I of BYTES (`$((`: arithmetic, two contexts);
+/// return where scanning goes on.
+fn open_substitution(bytes: &[u8], i: usize, stack: &mut Vec<Ctx>) -> usize {
+    let arith = bytes[i] == b'$' && bytes.get(i + 2) == Some(&b'(');
+    let c = Ctx::Normal { paren: true, arith };
+    for _ in 0..1 + usize::from(arith) {
+        if stack.len() < MAX_CONTEXTS {
+            stack.push(c);
+        }
+    }
+    i + 2 + usize::from(arith)
+}
+
+/// The command of the backquoted substitution whose text starts at AT, as bash reads
+/// it: up to the first unescaped backquote (or the end of the text), with the
+/// backslashes of `\$`, ``\` `` and `\\` taken out (and of `\"` when it is inside
+/// double quotes, IN_DOUBLE).
+fn backquoted(text: &str, at: usize, in_double: bool) -> Region {
+    let mut out = String::new();
+    let mut chars = text.get(at..).unwrap_or("").chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '`' => break,
+            '\\' => match chars.peek() {
+                Some(&n) if matches!(n, '$' | '`' | '\\') || (in_double && n == '"') => {
+                    out.push(n);
+                    chars.next();
+                }
+                _ => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    Region::Text(out)
 }
 
 /// Read the here-document operator at AT (`<<` or `<<-`, then its delimiter word);
@@ -243,8 +331,10 @@ fn heredoc_operator(text: &str, at: usize, pending: &mut Vec<Pending>, out: &mut
             delimiter,
             quoted,
             strip_tabs,
+            edit: out.edits.len(),
         });
-        out.edits.push((at, j, " </dev/null "));
+        // A body never read (the text ends on the operator's line) is empty.
+        out.edits.push((at, j, " <<< '' ".to_string()));
     }
     j
 }
@@ -312,16 +402,45 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
                 k = next;
                 break;
             }
-            body.push_str(&line);
+            body.push_str(compared);
             body.push('\n');
             k = next;
         }
-        out.edits.push((start, k, ""));
+        out.edits.push((start, k, String::new()));
+        // What the command reads, as a here-string the parser reads exactly: a program
+        // that runs its standard input as a script (`bash <<E`) is read with it.
+        let text = if doc.quoted {
+            body.clone()
+        } else {
+            unescape_body(&body)
+        };
+        if let Some(edit) = out.edits.get_mut(doc.edit) {
+            edit.2 = format!(" <<< '{}' ", text.replace('\'', r"'\''"));
+        }
         if !doc.quoted {
             out.bodies.push(body);
         }
     }
     k
+}
+
+/// The text of an unquoted here-document BODY (backslash-newlines already joined) with
+/// what its expansion does to backslashes: `\$`, ``\` `` and `\\` lose theirs;
+/// expansions are kept as written.
+fn unescape_body(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            if let Some(&n) = chars.peek().filter(|n| matches!(n, '$' | '`' | '\\')) {
+                out.push(n);
+                chars.next();
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The length of the character at byte I of TEXT (1 past the end).
@@ -333,17 +452,37 @@ fn next_char_len(text: &str, i: usize) -> usize {
 
 /// The text after each `$(`, `<(`, `>(` and backquote of LINE that bash would expand
 /// (see the module documentation), at most [`MAX_REGIONS`].
-pub fn substitution_regions(line: &str) -> Vec<&str> {
+pub fn substitution_regions(line: &str) -> Vec<String> {
     if line.len() > MAX_SCANNED {
         return Vec::new();
     }
-    let mut out: Vec<&str> = scan(line, Ctx::Normal { paren: false })
+    let mut out: Vec<String> = scan(line, TOP)
         .regions
         .into_iter()
-        .filter_map(|at| line.get(at..))
+        .filter_map(|r| r.text(line))
         .collect();
     out.truncate(MAX_REGIONS);
     out
+}
+
+/// TEXT without its comments, as bash reads it (a parser that stumbles on a comment
+/// inside `$(...)` reads it then); None when it has none.
+pub fn without_comments(text: &str) -> Option<String> {
+    if text.len() > MAX_SCANNED || !text.contains('#') {
+        return None;
+    }
+    let comments = scan(text, TOP).comments;
+    if comments.is_empty() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for (start, end) in comments {
+        out.push_str(text.get(at..start)?);
+        at = end;
+    }
+    out.push_str(text.get(at..)?);
+    Some(out)
 }
 
 /// LINE with its here-document bodies taken out where bash ends them, and the texts of
@@ -352,7 +491,7 @@ fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
     if line.len() > MAX_SCANNED || !line.contains("<<") {
         return None;
     }
-    let found = scan(line, Ctx::Normal { paren: false });
+    let found = scan(line, TOP);
     if found.edits.is_empty() {
         return None;
     }
@@ -365,20 +504,14 @@ fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
             continue;
         }
         view.push_str(line.get(at..start).unwrap_or(""));
-        view.push_str(with);
+        view.push_str(&with);
         at = end;
     }
     view.push_str(line.get(at..).unwrap_or(""));
     let mut substitutions = Vec::new();
     for body in &found.bodies {
         let inner = scan(body, Ctx::Body);
-        substitutions.extend(
-            inner
-                .regions
-                .iter()
-                .filter_map(|&a| body.get(a..))
-                .map(str::to_string),
-        );
+        substitutions.extend(inner.regions.into_iter().filter_map(|r| r.text(body)));
     }
     Some((view, substitutions))
 }
@@ -390,9 +523,9 @@ fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
 pub fn second_looks(line: &str, main: &CommandLine) -> Vec<String> {
     let mut out = Vec::new();
     let look = |text: &str, out: &mut Vec<String>| {
-        out.extend(substitution_regions(text).into_iter().map(str::to_string));
+        out.extend(substitution_regions(text));
         if let Some((view, substitutions)) = heredoc_view(text) {
-            out.extend(substitution_regions(&view).into_iter().map(str::to_string));
+            out.extend(substitution_regions(&view));
             out.push(view);
             out.extend(substitutions);
         }

@@ -5,6 +5,7 @@ use super::certain;
 use super::expand::{arith, expand_word, heredoc, word};
 use super::guard;
 use super::guess::{fallback_raw, fallback_tokens};
+use super::scan;
 use super::word::{
     arith_is_literal, is_dangerous_var, is_inert_var_name, show, subscript_is_literal, Word,
 };
@@ -266,6 +267,10 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         Ok(_) => {}
         Err(why) => cx.uncertain(format!("outside the certain subset: {why}")),
     }
+    // brush-parser stumbles on a comment inside `$(...)`; bash ignores comments, so
+    // the parser reads the text without them.
+    let decommented = scan::without_comments(src);
+    let src = decommented.as_deref().unwrap_or(src);
     let tokens = match brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options()) {
         Ok(tokens) => tokens,
         Err(e) => {

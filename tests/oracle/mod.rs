@@ -577,12 +577,23 @@ fn pattern(w: &str) -> Pat {
                 k += 2;
                 continue;
             }
-            if b[k] == '\'' || b[k] == '"' {
-                let q = b[k];
-                k += 1 + b[k + 1..]
+            // A comment inside `$(`: to the end of its line, brackets and all.
+            if open == '(' && b[k] == '#' && k > 0 && " \t\n;&|(".contains(b[k - 1]) {
+                k += b[k..]
                     .iter()
-                    .position(|&c| c == q)
-                    .map_or(b.len(), |p| p + 1);
+                    .position(|&c| c == '\n')
+                    .unwrap_or(b.len() - k);
+                continue;
+            }
+            if b[k] == '\'' || b[k] == '"' {
+                // In `$'...'` and `"..."` a backslash escapes the quote; in `'...'` not.
+                let q = b[k];
+                let escapes = q == '"' || (k > 0 && b[k - 1] == '$');
+                k += 1;
+                while k < b.len() && b[k] != q {
+                    k += if escapes && b[k] == '\\' { 2 } else { 1 };
+                }
+                k += 1;
                 continue;
             }
             if b[k] == open {
