@@ -8,9 +8,11 @@
 //!
 //! The subset:
 //! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
-//!   character beyond ASCII that is not a control or invisible character; `~` only as
-//!   the first character, alone or before `/`; `=` and `%` not as the first character;
-//!   `{}`, `[` and `]` as whole words;
+//!   character beyond ASCII that is not a control or invisible character; `~` as the
+//!   first character, alone or before `/`, and as a letter later in a word with no `=`
+//!   before it (`HEAD~1`); `=` and `%` not as the first character; `{}`, `[` and `]` as
+//!   whole words; `{` and `}` after the first character of a word that has no `,`, no
+//!   `{`..`..`..`}`, no quote, escape or `$` (`stash@{0}`, `@{u}..`);
 //! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
 //!   newline and is kept before anything else; outside quotes a backslash escapes any
 //!   character, and a backslash-newline joins two lines;

@@ -68,8 +68,14 @@ impl Reader<'_> {
                     unquoted = false;
                     self.backquoted(&mut w.word, false)?;
                 }
-                b'~' if self.i != start || !unquoted => {
-                    return Err(self.outside("`~` inside a word"));
+                // Inside a word `~` is a letter, unless bash may take the word for an
+                // assignment (`a=~/x`, `a=b:~/x` expand it).
+                b'~' if self.i != start => {
+                    if self.src[start..self.i].contains('=') {
+                        return Err(self.outside("`~` after `=` in a word"));
+                    }
+                    w.word.text.push('~');
+                    self.i += 1;
                 }
                 b'~' => {
                     if !(ends_word(self.peek_at(1)) || self.peek_at(1) == Some(b'/')) {
@@ -87,6 +93,12 @@ impl Reader<'_> {
                 {
                     w.word.text.push_str("{}");
                     self.i += 2;
+                }
+                // A brace inside a word that brace expansion cannot take (`HEAD@{1}`,
+                // `@{u}..`): a letter.
+                b'{' | b'}' if self.i != start && !self.braces_may_expand(start) => {
+                    w.word.text.push(char::from(c));
+                    self.i += 1;
                 }
                 b'[' | b']' if self.i == start && ends_word(self.peek_at(1)) => {
                     w.word.text.push(char::from(c));
@@ -121,6 +133,22 @@ impl Reader<'_> {
             }
         }
         Ok(w)
+    }
+
+    /// True when the word that starts at START may hold a brace expansion: a `,`, a
+    /// `{` with `..` and then `}` after it, or a quote, escape or expansion (which this
+    /// look does not follow) anywhere in its text.
+    fn braces_may_expand(&self, start: usize) -> bool {
+        let end = (start..self.bytes.len())
+            .find(|&k| ends_word(Some(self.bytes[k])))
+            .unwrap_or(self.bytes.len());
+        let raw = &self.src[start..end];
+        if raw.contains([',', '\'', '"', '\\', '$', '`']) {
+            return true;
+        }
+        raw.find('{')
+            .and_then(|open| raw[open..].find("..").map(|dots| open + dots))
+            .is_some_and(|dots| raw[dots..].contains('}'))
     }
 
     /// The rest of a double-quoted string, after its opening quote.
