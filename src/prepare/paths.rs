@@ -157,9 +157,14 @@ impl Prepared<'_> {
         let cdpath = self.cdpath();
         for cand in self.commands() {
             for c in &cand.line.commands {
+                // Each directory option is relative to the one before it (`git -C .. -C
+                // home`, `env -C a env -C b`).
+                let mut base = current.clone();
                 for form in &c.forms {
                     for d in shell::chdir_options(form) {
-                        dirs.extend(forms(&d, current.as_deref()));
+                        let all = forms(&d, base.as_deref());
+                        base = all.first().cloned().or(base);
+                        dirs.extend(all);
                     }
                 }
                 if !matches!(
@@ -180,8 +185,11 @@ impl Prepared<'_> {
                             || t.starts_with("./")
                             || t.starts_with("../");
                         if !skips {
-                            for base in &cdpath {
-                                dirs.extend(forms(t, Some(base)));
+                            // A CDPATH entry is itself a path: `~`, relative entries.
+                            for entry in &cdpath {
+                                for base in forms(entry, current.as_deref()) {
+                                    dirs.extend(forms(t, Some(&base)));
+                                }
                             }
                         }
                         // Lexically and through the links before `..` (`cd -P lnk/..`).

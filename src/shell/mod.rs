@@ -102,7 +102,9 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (opt, None),
             };
-            if !long.is_empty() && name.len() >= 2 && long.starts_with(name) {
+            // Any prefix: getopt takes an unambiguous one (`env --c=DIR`), and an
+            // ambiguous one is an error that runs nothing.
+            if !long.is_empty() && !name.is_empty() && long.starts_with(name) {
                 out.extend(value.or_else(next));
             }
             continue;
@@ -139,43 +141,155 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
     out
 }
 
-/// Words of LINE that reach commands through variables: the values of assignments
-/// (`f=~/.ssh/id_rsa; cat $f`) and the words of `for NAME in WORDS` lists, read from
-/// the raw text (quotes dropped), for deny-side path rules: what `$f` may name.
+/// Words of LINE that reach commands through variables, read from the raw text for
+/// deny-side path rules (what `$f` may name): the values of assignments
+/// (`f=~/.ssh/id_rsa; cat $f`), of arrays (`a=(x y)`) and of parameter operators
+/// (`${x:-~/.ssh/id_rsa}`), the words of `for NAME in WORDS` lists, and the words that
+/// use those names with each value put in (`x=../home; cat $x/.ssh/id_rsa`). Each with
+/// its quotes dropped, and again with its backslashes taken as escapes.
 pub fn value_words(line: &str) -> Vec<String> {
-    let tokens: Vec<String> = line
-        .split(|c: char| c.is_whitespace() || ";&|()`".contains(c))
-        .filter(|t| !t.is_empty())
-        .map(|t| t.replace(['\'', '"'], ""))
-        .collect();
+    const MAX_VALUES: usize = 1024;
+    let tokens = value_tokens(line);
+    let mut values: Vec<(String, String)> = Vec::new();
     let mut out = Vec::new();
-    let mut in_list = false;
-    for (i, t) in tokens.iter().enumerate() {
-        if in_list {
-            if t == "do" {
-                in_list = false;
-            } else {
-                out.push(t.clone());
+    let mut i = 0;
+    while i < tokens.len() && out.len() < MAX_VALUES {
+        let t = tokens[i].as_str();
+        i += 1;
+        if t == "in" && i >= 3 && tokens[i - 3] == "for" {
+            let name = tokens[i - 2].clone();
+            while let Some(w) = tokens.get(i).filter(|w| !matches!(w.as_str(), "do" | ";")) {
+                values.push((name.clone(), w.clone()));
+                i += 1;
             }
-            continue;
-        }
-        if t == "in" && i >= 2 && tokens[i - 2] == "for" {
-            in_list = true;
             continue;
         }
         if let Some((name, value)) = t.split_once('=') {
             let name = name.trim_end_matches('+');
             let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if is_name && !value.is_empty() {
-                out.push(value.to_string());
+            if is_name && value.is_empty() && tokens.get(i).is_some_and(|w| w == "(") {
+                while let Some(w) = tokens.get(i + 1).filter(|w| *w != ")") {
+                    values.push((name.to_string(), w.clone()));
+                    i += 1;
+                }
+                i += 1;
+            } else if is_name && !value.is_empty() {
+                values.push((name.to_string(), value.to_string()));
             }
         }
-        if out.len() >= 1024 {
+        values.extend(operator_defaults(t));
+    }
+    for (_, v) in &values {
+        push_unquoted(&mut out, v);
+    }
+    // The words that use a name given a value here, with each value in its place (at
+    // most 256 of each, so that no line costs more than 65,536 replacements).
+    values.truncate(256);
+    for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
+        for (name, v) in &values {
+            if out.len() >= MAX_VALUES {
+                break;
+            }
+            let braced = format!("${{{name}}}");
+            let with = t.replace(&braced, v);
+            let with = replace_name(&with, name, v);
+            if with != *t {
+                push_unquoted(&mut out, &with);
+            }
+        }
+    }
+    out.truncate(MAX_VALUES);
+    out
+}
+
+/// The raw text of LINE split into words at blanks and `;&|` and backquotes, with `(`,
+/// `)` and `;` as words of their own; at most 4,096 words.
+fn value_tokens(line: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut cur = String::new();
+    for c in line.chars() {
+        if tokens.len() >= 4096 {
             break;
+        }
+        if c.is_whitespace() || "&|`;()".contains(c) {
+            if !cur.is_empty() {
+                tokens.push(std::mem::take(&mut cur));
+            }
+            if "();".contains(c) {
+                tokens.push(c.to_string());
+            }
+        } else {
+            cur.push(c);
+        }
+    }
+    if !cur.is_empty() {
+        tokens.push(cur);
+    }
+    tokens
+}
+
+/// The operands of the parameter operators in T that give a value (`${x:-W}`,
+/// `${x=W}`, `${x:+W}`...), with the parameter's name.
+fn operator_defaults(t: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(at) = rest.find("${") {
+        rest = &rest[at + 2..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(name_len);
+        let after = after.strip_prefix(':').unwrap_or(after);
+        let Some(operand) = after.strip_prefix(['-', '=', '+', '?']) else {
+            continue;
+        };
+        let end = operand.find('}').unwrap_or(operand.len());
+        if !name.is_empty() && end > 0 {
+            out.push((name.to_string(), operand[..end].to_string()));
         }
     }
     out
+}
+
+/// T with every `$NAME` (not followed by more of a name) made V.
+fn replace_name(t: &str, name: &str, v: &str) -> String {
+    let pat = format!("${name}");
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find(&pat) {
+        let after = &rest[at + pat.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(&pat);
+        } else {
+            out.push_str(v);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Push W with its quotes dropped, and again with its backslashes taken as escapes
+/// (`~/.s\sh` is `~/.ssh` to bash) when that differs.
+fn push_unquoted(out: &mut Vec<String>, w: &str) {
+    let plain = w.replace("$'", "'").replace(['\'', '"'], "");
+    let mut escaped = String::with_capacity(plain.len());
+    let mut chars = plain.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            escaped.extend(chars.next());
+        } else {
+            escaped.push(c);
+        }
+    }
+    if escaped != plain && !escaped.is_empty() {
+        out.push(escaped);
+    }
+    if !plain.is_empty() {
+        out.push(plain);
+    }
 }
 
 /// One simple command after normalization.

@@ -440,6 +440,11 @@ impl Reader<'_> {
                     self.skip_blanks(false)?;
                     if self.src[self.i..].starts_with("-p") && ends_word(self.peek_at(2)) {
                         self.i += 2;
+                        self.skip_blanks(false)?;
+                    }
+                    // `time [-p] [--] COMMAND`.
+                    if self.src[self.i..].starts_with("--") && ends_word(self.peek_at(2)) {
+                        self.i += 2;
                     }
                     continue;
                 }

@@ -146,13 +146,23 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
         }),
         "builtin" | "nohup" | "noglob" | "nocorrect" => inner_after(words, &NONE),
+        // `time -- CMD`: the parser leaves the `--` of the reserved word `time`.
+        "--" if words.len() > 1 => Step::Inner(1),
         "exec" => {
             let step = inner_after(words, &EXEC);
             if let Step::Inner(k) = &step {
                 // A `-` before argv[0] (`-l`, `-a -bash`) makes a shell a login shell.
                 let opts = words.get(1..*k).unwrap_or(&[]);
                 let login = opts.iter().any(|w| {
-                    w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('l')
+                    let Some(body) = w.text.strip_prefix('-').filter(|b| !b.starts_with('-'))
+                    else {
+                        return false;
+                    };
+                    // `-a NAME` glued: `-a-bash`, `-la-x`.
+                    match body.find('a') {
+                        Some(a) => body[..a].contains('l') || body[a + 1..].starts_with('-'),
+                        None => body.contains('l'),
+                    }
                 }) || opts.windows(2).any(|p| {
                     p[0].text.starts_with('-')
                         && p[0].text.ends_with('a')

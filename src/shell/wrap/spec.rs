@@ -307,6 +307,13 @@ pub(super) fn option_word(
 ) -> Result<usize, String> {
     let cmd = command_name(words);
     let t = words.get(j).map(|w| w.text.as_str()).unwrap_or("");
+    // `nice -10`, and `nice --10` (an adjustment of -10).
+    let body = t.get(1..).unwrap_or("");
+    let number = body.strip_prefix('-').unwrap_or(body);
+    if spec.digits && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
+        list.push(("n".to_owned(), Some(body.to_owned())));
+        return Ok(j + 1);
+    }
     if let Some(long) = t.strip_prefix("--") {
         let (given, inline) = match long.split_once('=') {
             Some((n, v)) => (n, Some(v)),
@@ -330,11 +337,6 @@ pub(super) fn option_word(
             }
         };
         list.push((name.to_owned(), value));
-        return Ok(j + 1);
-    }
-    let body = t.get(1..).unwrap_or("");
-    if spec.digits && !body.is_empty() && body.chars().all(|c| c.is_ascii_digit()) {
-        list.push(("n".to_owned(), Some(body.to_owned())));
         return Ok(j + 1);
     }
     for (k, ch) in body.char_indices() {

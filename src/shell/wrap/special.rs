@@ -296,10 +296,33 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
             Some(r) if !r.is_empty() && name.text.contains(r.as_str()) => {
                 Step::Opaque("`xargs` builds the command name from its input".into())
             }
-            _ => Step::Inner(o.next),
+            _ => {
+                // A program that runs its arguments as a command (`xargs env`, `xargs
+                // nice`, `xargs xargs`), or a shell that runs a script file named by
+                // them, may get its command from xargs's input.
+                let base = name.text.rsplit('/').next().unwrap_or("");
+                let with_c = words.iter().skip(o.next + 1).any(|w| {
+                    w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
+                });
+                if XARGS_RUNNERS.contains(&base) || (SHELLS.contains(&base) && !with_c) {
+                    note(
+                        &mut st.opaque,
+                        format!("`xargs {base}` may take the command it runs from the input"),
+                    );
+                }
+                Step::Inner(o.next)
+            }
         },
     }
 }
+
+/// Programs that run their arguments as a command.
+const XARGS_RUNNERS: &[&str] = &[
+    "xargs", "env", "nice", "nohup", "timeout", "sudo", "doas", "command", "exec", "builtin",
+    "time", "stdbuf", "setsid", "ionice", "chrt", "taskset", "flock", "chroot", "unbuffer",
+    "runuser", "su", "watch", "strace", "ltrace", "nsenter", "unshare", "firejail", "busybox",
+    "script", "parallel", "eval", "fakeroot", "proot", "systemd-run", "run-parts",
+];
 
 /// `find` is a command; each `-exec CMD ... ;` (`-execdir`, `-ok`, `-okdir`, or `+`
 /// after `{}`) is another, written as the whole find command.
@@ -315,7 +338,17 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
     let mut j = 1;
     while let Some(w) = words.get(j) {
         j += 1;
-        if !matches!(w.text.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+        // A primary's value is not a primary (`-name -exec`).
+        let t = w.text.as_str();
+        if FIND_VALUED.contains(&t) || (t.starts_with("-newer") && t.len() == 8) {
+            j += 1;
+            continue;
+        }
+        if t == "-fprintf" {
+            j += 2;
+            continue;
+        }
+        if !matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
             continue;
         }
         let start = j;
@@ -331,6 +364,19 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         let stop = end.unwrap_or(words.len());
         let segment = words.get(start..stop).unwrap_or(&[]);
         let mut inner = st.clone();
+        if matches!(w.text.as_str(), "-execdir" | "-okdir") {
+            note(
+                &mut inner.uncertain,
+                format!("`find {}` runs its command in each file's directory", w.text),
+            );
+        }
+        // GNU find puts each file's name in place of `{}` inside a word too.
+        if let Some(u) = segment.iter().find(|u| u.text != "{}" && u.text.contains("{}")) {
+            note(
+                &mut inner.uncertain,
+                format!("`find` puts each file's name into `{}`", show(&u.text)),
+            );
+        }
         if end.is_none() {
             note(
                 &mut inner.opaque,
@@ -345,6 +391,15 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         j = stop + 1;
     }
 }
+
+/// The primaries of `find` that take one value (`-newerXY` too).
+const FIND_VALUED: &[&str] = &[
+    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+    "-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm",
+    "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used", "-newer",
+    "-anewer", "-cnewer", "-samefile", "-inum", "-links", "-maxdepth", "-mindepth", "-printf",
+    "-fprint", "-fprint0", "-fls", "-context", "-regextype", "-files0-from", "-fstype",
+];
 
 pub(super) const SHELLS: &[&str] = &[
     "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh",
@@ -415,7 +470,8 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
         if body.is_empty() {
             break;
         }
-        let mut values = 0;
+        // Option letters whose value is the next word (`-o pipefail`, `-O extglob`).
+        let mut values = Vec::new();
         for ch in body.chars() {
             match ch {
                 'c' => c = true,
@@ -434,14 +490,36 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
                         format!("`{kind} -l` runs the profile files first"),
                     );
                 }
-                'o' | 'O' => values += 1,
-                ch if ch.is_ascii_alphabetic() => {}
+                'o' | 'O' => values.push(ch),
+                'e' | 'u' | 'x' | 'v' | 'n' | 'r' => {}
+                // `-k` makes `ls PS4=...` an assignment, `-f` turns globs off, `-B`,
+                // `-H`, `-P`, `-a`...: the string would not be read as bash reads it.
+                ch if ch.is_ascii_alphabetic() => note(
+                    &mut st.opaque,
+                    format!("`{kind} -{ch}` changes how its commands are read"),
+                ),
                 _ => {
                     return Step::Opaque(format!("unknown option `{}` of `{kind}`", show(t)));
                 }
             }
         }
-        j += 1 + values;
+        for (k, letter) in values.iter().enumerate() {
+            let value = words.get(j + 1 + k).map_or("", |w| w.text.as_str());
+            let inert = matches!(
+                value,
+                "pipefail" | "errexit" | "nounset" | "xtrace" | "verbose"
+            );
+            if *letter == 'O' || !inert {
+                note(
+                    &mut st.opaque,
+                    format!(
+                        "`{kind} -{letter} {}` changes how its commands are read",
+                        show(value)
+                    ),
+                );
+            }
+        }
+        j += 1 + values.len();
     }
     if c {
         let Some(s) = words.get(j) else {
