@@ -237,7 +237,12 @@ fn on_json(policy: &Policy, on: &On<'_>) -> Json {
         On::Name(name) => json!(name),
         On::Arg { key, value } => json!({"key": key, "value": value.map(Arg::to_json)}),
         On::Paths(cands) => paths_json(cands),
-        On::Commands { cands, rule, kind } => {
+        On::Commands {
+            cands,
+            rule,
+            kind,
+            uncertain,
+        } => {
             let prefixes: Vec<Vec<String>> = match kind {
                 CommandMatcher::Prefix => policy.rules[*rule]
                     .rule
@@ -247,7 +252,16 @@ fn on_json(policy: &Policy, on: &On<'_>) -> Json {
                     .collect(),
                 CommandMatcher::Regexp => Vec::new(),
             };
-            commands_json(cands, *rule, *kind, &prefixes)
+            let mut items = commands_json(cands, *rule, *kind, &prefixes);
+            if let Json::Array(list) = &mut items {
+                let mut seen = std::collections::HashSet::new();
+                for (key, why) in uncertain {
+                    if seen.insert((*key, *why)) {
+                        list.push(json!({"key": key, "uncertain": why, "matched": false}));
+                    }
+                }
+            }
+            items
         }
     }
 }

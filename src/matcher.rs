@@ -5,7 +5,7 @@
 use crate::index::BitSet;
 use crate::path;
 use crate::policy::{CArg, CRule, OutsideDir};
-use crate::prepare::{CmdCand, CmdHits, PathCand, PathSource, Prepared};
+use crate::prepare::{key_of, CmdCand, CmdHits, PathCand, PathSource, Prepared};
 use crate::rule::Arg;
 use serde_json::Value as Json;
 
@@ -41,6 +41,9 @@ pub enum On<'a> {
         cands: Vec<&'a CmdCand>,
         rule: usize,
         kind: CommandMatcher,
+        /// For an allow rule: the paths that keep their commands from being
+        /// covered (see [`PathCand::uncertain`]), as (command argument, why).
+        uncertain: Vec<(&'a str, &'a str)>,
     },
 }
 
@@ -404,6 +407,15 @@ impl<'p> Prepared<'p> {
                 cands: cands.clone(),
                 rule: r,
                 kind,
+                uncertain: if rule.allow_side {
+                    self.paths()
+                        .iter()
+                        .filter(|p| !p.cmds.is_empty())
+                        .filter_map(|p| Some((key_of(&p.source), p.uncertain.as_deref()?)))
+                        .collect()
+                } else {
+                    Vec::new()
+                },
             };
             if !checks.check(matcher, ok, on) {
                 return false;
@@ -427,6 +439,11 @@ impl<'p> Prepared<'p> {
         let (Some(simple), Some(h)) = (c.line.commands.get(cmd.1), c.hits.get(cmd.1)) else {
             return false;
         };
+        // A path only the running shell knows (`/proc/self/cwd/x`, `/dev/fd/3/x`):
+        // no allow rule covers its command.
+        if self.uncertain_cmds().contains(&cmd) {
+            return false;
+        }
         let form = simple.allow_form();
         let hit = (!rule.has_cmd_prefix || h.prefix_at(form, r))
             && (!rule.has_cmd_regexp || h.regexp_at(form, r));

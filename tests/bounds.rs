@@ -122,3 +122,40 @@ fn a_glob_past_the_file_system_budget_is_not_allowed() {
         "explain names the bound: {text}"
     );
 }
+
+/// A directory change through `/proc/self/cwd`, `/proc/self/root` or an open
+/// file is decided, and in bounded time: `cd /proc/self/cwd; cd ..` once read
+/// the tracked directory `/proc/self/cwd` as its own `cwd`, forever.
+#[test]
+fn a_cd_through_proc_then_dotdot_is_decided() {
+    let p = rules();
+    let lines = [
+        "cd /proc/self/cwd; cd ..",
+        "cd /proc/self/cwd; cd ..; cat .ssh/id_rsa",
+        "cd /proc/self/root; cd ../..",
+        "cd /dev/fd/3; cd ..",
+        "cd /dev/stdin; cd ../..; ls",
+        "cd /proc/thread-self/cwd; cd ../..; cd /proc/self/cwd/..",
+        "cd /proc/self/cwd/../../proc/self/cwd; cd /proc/self/cwd; cd ..",
+        "cd /proc/1/task/1/cwd; cd ..; env -C /proc/self/cwd/.. ls",
+    ];
+    for line in lines {
+        let o = eval::evaluate(&p, &bash(line));
+        assert_ne!(o.decision, Some(Decision::Allow), "{line}");
+    }
+    // The request's own directory names a process's directory.
+    for cwd in ["/proc/self/cwd", "/proc/thread-self/cwd/..", "/dev/fd/3"] {
+        let c = Call::from_value(&json!({
+            "name": "bash",
+            "args": {"command": "cat /proc/self/cwd/x; cd ..; cd /proc/self/cwd; cd ..; ls"},
+            "cwd": cwd
+        }))
+        .expect("call");
+        let o = eval::evaluate(&p, &c);
+        assert_ne!(o.decision, Some(Decision::Allow), "{cwd}");
+    }
+    // A long chain of them.
+    let line = "cd /proc/self/cwd; cd ..; ".repeat(500);
+    let o = eval::evaluate(&p, &bash(&line));
+    assert_ne!(o.decision, Some(Decision::Allow));
+}

@@ -582,6 +582,61 @@ fn norm_proc_magic_links() {
     );
 }
 
+/// Where a path through a process's directory leads for a shell in a given
+/// directory: the kernel's links by their meaning, `thread-self` a level below
+/// `self`, anything past an open file unknowable, and never a loop.
+#[test]
+fn readings_through_proc() {
+    use gptel_rust_hooks::path::{readings, Process};
+    let reads = |raw: &str, cwd: &str| readings(raw, Some("/home/u"), Some(cwd)).process;
+    let at = |s: &str| Process::Reads(s.to_string());
+    let cases: &[(&str, &str, Process)] = &[
+        ("/proc/self/cwd/x", "/w", at("/w/x")),
+        ("/proc/self/cwd/..", "/w/d", at("/w")),
+        ("/proc/self/root/etc/x", "/w", at("/etc/x")),
+        ("/proc/thread-self/../../root/etc/x", "/w", at("/etc/x")),
+        ("/proc/thread-self/../../cwd/../x", "/w/d", at("/w/x")),
+        ("/proc/thread-self/cwd/x", "/w", at("/w/x")),
+        ("/proc/self/task/7/../../root/x", "/w", at("/x")),
+        ("/proc//self/./cwd//x", "/w", at("/w/x")),
+        ("/proc/1/cwd", "/w", at("/w")),
+        ("/dev/fd/../cwd/x", "/w", at("/w/x")),
+        ("/proc/self/environ", "/w", at("/proc/self/environ")),
+        ("/proc/thread-self/environ", "/w", at("/proc/self/environ")),
+        ("/proc/self/../cpuinfo", "/w", at("/proc/cpuinfo")),
+        ("/dev/fd/3", "/w", Process::OpenFile),
+        ("/dev/stdin", "/w", Process::OpenFile),
+        ("/proc/self/fd/1", "/w", Process::OpenFile),
+        ("/dev/fd/3/x", "/w", Process::Unknowable),
+        ("/dev/fd/3/..", "/w", Process::Unknowable),
+        ("/dev/fd/3/", "/w", Process::Unknowable),
+        ("/dev/stdin/x", "/w", Process::Unknowable),
+        ("/proc/self/fd/3/x", "/w", Process::Unknowable),
+        ("/proc/thread-self/fd/0/x", "/w", Process::Unknowable),
+        // A directory that is itself a process's is no directory for `cwd`.
+        ("/proc/self/cwd/..", "/proc/self/cwd", Process::Unknowable),
+        ("/proc/self/cwd/x", "/dev/fd/3", Process::Unknowable),
+        ("..", "/proc/self/cwd", Process::Unknowable),
+        ("/proc/cpuinfo", "/w", Process::Outside),
+        ("/proc/meminfo", "/w", Process::Outside),
+        ("/procx/self/cwd", "/w", Process::Outside),
+        ("/dev/null", "/w", Process::Outside),
+    ];
+    for (raw, cwd, want) in cases {
+        assert_eq!(&reads(raw, cwd), want, "{raw:?} in {cwd:?}");
+    }
+    // `cwd` without a known directory: unknowable.
+    assert_eq!(
+        readings("/proc/self/cwd/x", None, None).process,
+        Process::Unknowable
+    );
+    // Long chains end: every component is read once.
+    let chain = "/proc/self/cwd/..".repeat(5_000);
+    assert_eq!(reads(&chain, "/proc/self/cwd"), Process::Unknowable);
+    let chain = format!("/{}", "dev/fd/../cwd/../../".repeat(5_000));
+    let _ = reads(&chain, "/w");
+}
+
 #[test]
 fn norm_too_long() {
     let raw = format!("/{}", "a/".repeat(40_000));

@@ -345,6 +345,7 @@ families! {
     overblocks => "overblocks",
     agent_tools => "agent-tools",
     readme_attacks => "readme-attacks",
+    second_attacks => "second-attacks",
 }
 
 #[test]

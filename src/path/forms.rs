@@ -14,6 +14,63 @@ const MAX_DIR_ENTRIES: usize = 4096;
 /// dropped, repeated slashes collapsed, `.` and `..` collapsed lexically,
 /// and the longest existing prefix resolved by the kernel before `..`.
 pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<String> {
+    readings(raw, home, cwd).forms
+}
+
+/// Where a path leads when it goes through a process's directory in `/proc`
+/// (`/proc/self`, `/proc/thread-self`, `/proc/PID`, `task/TID` under them) or
+/// through `/dev/fd`, `/dev/stdin`, `/dev/stdout`, `/dev/stderr`, which lead there.
+/// Such a path names a file of the process that opens it (the shell a command
+/// runs in), never Emacs's: it is never allowed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Process {
+    /// The path never enters a process's directory.
+    Outside,
+    /// It enters one and names this file, as far as it can be read here
+    /// (`/proc/self/cwd/x` is x in the command's directory, `/proc/self/root/x` is `/x`).
+    Reads(String),
+    /// It ends at one of the process's open files (`/dev/stdin`, `/dev/fd/3`,
+    /// `/proc/self/fd/1`): which file that is, only the redirection that opened
+    /// it says.
+    OpenFile,
+    /// It goes on through an open file (`/dev/fd/3/x`, `/dev/fd/3/..`), or through
+    /// `cwd` when the command's directory is not known: what it names only the
+    /// running shell knows.
+    Unknowable,
+}
+
+impl Process {
+    /// Why a path RAW that reads this way is never allowed, when it is not.
+    pub fn why(&self, raw: &str) -> Option<String> {
+        let raw = super::show(raw);
+        match self {
+            Process::Outside => None,
+            Process::Reads(_) | Process::OpenFile => Some(format!(
+                "`{raw}` names a file of the process that opens it (`/proc/self`, `/dev/fd`), \
+                 which only the running shell knows"
+            )),
+            Process::Unknowable => Some(format!(
+                "`{raw}` goes through an open file or a directory that only the running shell knows"
+            )),
+        }
+    }
+}
+
+/// What deny-side rules see of a path: its [`fallback_forms`], and where it
+/// leads through `/proc`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Readings {
+    pub forms: Vec<String>,
+    pub process: Process,
+}
+
+/// The readings of RAW (see [`fallback_forms`]) and, when it goes through a
+/// process's directory, where it leads for a shell whose directory is CWD.
+pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
+    let none = |process| Readings {
+        forms: Vec::new(),
+        process,
+    };
     let mut text: String = raw.chars().filter(|c| !c.is_control()).collect();
     if let Some(h) = home {
         for var in ["${HOME}", "$HOME"] {
@@ -41,41 +98,226 @@ pub fn fallback_forms(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Vec<S
     if text == "~" || text.starts_with("~/") {
         match home {
             Some(h) => text = format!("{h}{}", &text[1..]),
-            None => return Vec::new(),
+            None => return none(Process::Outside),
         }
     }
     if !text.starts_with('/') {
         match cwd {
             Some(c) => text = format!("{}/{text}", c.trim_end_matches('/')),
-            None => return Vec::new(),
+            // `/proc/self/cwd` is no directory to be relative to.
+            None => return none(Process::Outside),
         }
     }
-    let parts: Vec<&str> = text
-        .split('/')
+    let written: Vec<&str> = text.split('/').collect();
+    let parts: Vec<&str> = written
+        .iter()
+        .copied()
         .filter(|p| !p.is_empty() && *p != ".")
         .collect();
     let lexical = join(&collapse(parts.iter().copied()));
     let mut forms = vec![lexical];
-    if let Some(view) = process_view(&parts, cwd) {
-        // `/proc/self/cwd/x` is x in the directory of whatever process reads
-        // it: the shell's (the request's directory), or Emacs's own. Never
-        // resolve these against Emacs's /proc entries.
-        forms.extend(view);
-        forms.dedup();
-        return forms;
-    }
-    // The kernel resolves links before `..`: canonicalize the longest
-    // existing prefix as written, then collapse the rest.
-    for cut in (1..=parts.len()).rev() {
-        let prefix = format!("/{}", parts[..cut].join("/"));
-        if let Some(real) = realpath(&prefix) {
-            let comps = real.split('/').chain(parts[cut..].iter().copied());
-            forms.push(join(&collapse(comps)));
-            break;
+    let (process, physical) = walk(&written, cwd, true);
+    match &process {
+        Process::Outside => {
+            // The kernel resolves links before `..`: canonicalize the longest
+            // existing prefix as written, then collapse the rest.
+            for cut in (1..=parts.len()).rev() {
+                let prefix = format!("/{}", parts[..cut].join("/"));
+                if let Some(real) = realpath(&prefix) {
+                    let comps = real.split('/').chain(parts[cut..].iter().copied());
+                    forms.push(join(&collapse(comps)));
+                    break;
+                }
+            }
+            forms.push(physical);
         }
+        // Never resolved against Emacs's own /proc entries.
+        Process::Reads(view) => forms.push(view.clone()),
+        Process::OpenFile | Process::Unknowable => {}
     }
     forms.dedup();
-    forms
+    Readings { forms, process }
+}
+
+/// The name under which a process's directory holds the thread that
+/// `/proc/thread-self` is (`/proc/self/task/TID`).
+const THREAD: &str = "thread-self";
+
+/// How many components of STACK are a process's directory in `/proc`:
+/// `proc/PID` (or `self`) is 2, `proc/PID/task/TID` 4; None outside one.
+fn process_base(stack: &[String]) -> Option<usize> {
+    let is_process =
+        |p: &str| p == "self" || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    match stack {
+        [a, p, t, _, ..] if a == "proc" && is_process(p) && t == "task" => Some(4),
+        [a, p, ..] if a == "proc" && is_process(p) => Some(2),
+        _ => None,
+    }
+}
+
+/// Whether STACK ends at an open file of a process (`proc/self/fd/N`).
+fn at_open_file(stack: &[String]) -> bool {
+    process_base(stack).is_some_and(|b| stack.len() == b + 2 && stack[b] == "fd")
+}
+
+/// How the kernel reads COMPS, the components of an absolute path as written
+/// (`..`, `.` and empty ones kept), for a process whose directory is CWD, and
+/// the path it reaches. The links the kernel follows through `/proc` are
+/// followed here by their meaning, never by reading Emacs's own entries:
+/// `/dev/fd` is `/proc/self/fd`, `/dev/stdin` `/proc/self/fd/0`, `/proc/net`
+/// `self/net`, `/proc/thread-self` `self/task/TID` (so its `../..` is
+/// `/proc/self`), `cwd` CWD and `root` `/`; `PID` counts as the process itself.
+/// With FOLLOW, the other symbolic links along the path are followed as
+/// [`resolve`](super::resolve) does (spending the decision's file-system budget),
+/// so that a link into `/proc` is seen and `..` after a link means what it means
+/// to the kernel; without it nothing is looked up.
+///
+/// Bounded by construction: each component is read once, and at most
+/// [`MAX_SYMLINK_HOPS`](super::MAX_SYMLINK_HOPS) links are followed, past which
+/// (the kernel's ELOOP) the path is [`Process::Unknowable`]. CWD is taken as a
+/// physical directory: one that itself goes through a process's directory is
+/// no directory to read `cwd` as, and gives [`Process::Unknowable`].
+pub(crate) fn walk(comps: &[&str], cwd: Option<&str>, follow: bool) -> (Process, String) {
+    use super::{inspect, Node, MAX_SYMLINK_HOPS};
+    use std::collections::VecDeque;
+    let owned = |names: &[&str]| -> Vec<String> { names.iter().map(|s| s.to_string()).collect() };
+    let mut pending: VecDeque<String> = comps.iter().map(|c| c.to_string()).collect();
+    let mut stack: Vec<String> = Vec::new();
+    // `cur` is `join(stack)`; `ends[i]` is its length after `stack[i]`.
+    let mut cur = String::new();
+    let mut ends: Vec<usize> = Vec::new();
+    // Depth of the first component known not to exist (no lookup below it).
+    let mut missing: Option<usize> = None;
+    let (mut entered, mut hops) = (false, 0usize);
+    let unknowable = || (Process::Unknowable, String::new());
+    while let Some(c) = pending.pop_front() {
+        // Anything after an open file reads through it: a directory, or the
+        // parent of one, that only the shell knows (`/dev/fd/3/x`, `/dev/fd/3/.`).
+        if at_open_file(&stack) {
+            return unknowable();
+        }
+        match c.as_str() {
+            "" | "." => continue,
+            ".." => {
+                stack.pop();
+                ends.pop();
+                cur.truncate(ends.last().copied().unwrap_or(0));
+                if missing.is_some_and(|d| stack.len() < d) {
+                    missing = None;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        cur.push('/');
+        cur.push_str(&c);
+        stack.push(c);
+        ends.push(cur.len());
+        let s: Vec<&str> = stack.iter().map(String::as_str).collect();
+        let base = process_base(&stack);
+        // A link whose meaning is known: its target, from `/`.
+        let target: Option<Vec<String>> = match (s.as_slice(), base) {
+            (["dev", "fd"], _) => Some(owned(&["proc", "self", "fd"])),
+            (["dev", "stdin"], _) => Some(owned(&["proc", "self", "fd", "0"])),
+            (["dev", "stdout"], _) => Some(owned(&["proc", "self", "fd", "1"])),
+            (["dev", "stderr"], _) => Some(owned(&["proc", "self", "fd", "2"])),
+            (["proc", "net"], _) => Some(owned(&["proc", "self", "net"])),
+            (["proc", "mounts"], _) => Some(owned(&["proc", "self", "mounts"])),
+            (["proc", "thread-self"], _) => Some(owned(&["proc", "self", "task", THREAD])),
+            (_, Some(b)) if s.len() == b + 1 && s[b] == "root" => Some(Vec::new()),
+            (_, Some(b)) if s.len() == b + 1 && s[b] == "cwd" => {
+                let Some(dir) = cwd else {
+                    return unknowable();
+                };
+                let dir_comps: Vec<&str> = dir.split('/').collect();
+                if !dir.starts_with('/') || walk(&dir_comps, None, false).0 != Process::Outside {
+                    return unknowable();
+                }
+                // Already physical: onto the stack, not read again.
+                stack = collapse(dir_comps.iter().copied());
+                hops += 1;
+                if hops > MAX_SYMLINK_HOPS {
+                    return unknowable();
+                }
+                entered = true;
+                cur.clear();
+                ends.clear();
+                for c in &stack {
+                    cur.push('/');
+                    cur.push_str(c);
+                    ends.push(cur.len());
+                }
+                missing = None;
+                continue;
+            }
+            _ => None,
+        };
+        if let Some(t) = target {
+            hops += 1;
+            if hops > MAX_SYMLINK_HOPS {
+                return unknowable();
+            }
+            entered = true;
+            stack.clear();
+            ends.clear();
+            cur.clear();
+            missing = None;
+            for part in t.into_iter().rev() {
+                pending.push_front(part);
+            }
+            continue;
+        }
+        if base.is_some() {
+            // Inside a process's directory: never looked up (it is Emacs's here).
+            entered = true;
+            continue;
+        }
+        if !follow || missing.is_some() {
+            continue;
+        }
+        match inspect(&cur) {
+            Node::Link(Ok(target)) => {
+                hops += 1;
+                if hops > MAX_SYMLINK_HOPS {
+                    return unknowable();
+                }
+                let Ok(target) = target.into_string() else {
+                    missing = Some(stack.len());
+                    continue;
+                };
+                stack.pop();
+                ends.pop();
+                if target.starts_with('/') {
+                    stack.clear();
+                    ends.clear();
+                }
+                cur.truncate(ends.last().copied().unwrap_or(0));
+                for part in target.split('/').rev() {
+                    pending.push_front(part.to_string());
+                }
+            }
+            Node::Plain => {}
+            // A link whose text is not a path, a name that cannot be looked up
+            // or is not there: kept as written.
+            Node::Link(Err(_)) | Node::Missing | Node::Failed(_) => missing = Some(stack.len()),
+        }
+    }
+    if !entered {
+        return (Process::Outside, join(&stack));
+    }
+    if at_open_file(&stack) {
+        return (Process::OpenFile, join(&stack));
+    }
+    // A thread's files are its process's (`/proc/thread-self/environ`).
+    let shown = match process_base(&stack) {
+        Some(4) if stack.len() > 4 => {
+            let mut s = stack[..2].to_vec();
+            s.extend_from_slice(&stack[4..]);
+            join(&s)
+        }
+        _ => join(&stack),
+    };
+    (Process::Reads(shown.clone()), shown)
 }
 
 /// What expanding a shell glob found.
@@ -202,65 +444,4 @@ pub fn diff_targets(text: &str) -> Vec<String> {
         }
     }
     out
-}
-
-/// How the kernel reads PARTS, the components of an absolute path (`..` kept), where it
-/// goes through `/proc` or `/dev/fd`, `/dev/stdin`...: those name files of the process
-/// that opens the path (the shell a command runs in, whose directory is CWD), never
-/// Emacs's. The links the kernel follows there (`/dev/fd` to `/proc/self/fd`,
-/// `/proc/net` to `self/net`, `PID` and `thread-self` as the process itself, `cwd`,
-/// `root`) are followed here, `..` after them included, so `/dev/fd/../cwd/x` is CWD/x.
-/// None when the path never enters `/proc`; Some(None) when where it ends cannot be
-/// known (through an open file, or `cwd` without CWD); else Some(the path it names).
-pub(crate) fn process_view(parts: &[&str], cwd: Option<&str>) -> Option<Option<String>> {
-    let own = |names: &[&str]| -> Vec<String> { names.iter().map(|s| s.to_string()).collect() };
-    let mut stack: Vec<String> = Vec::new();
-    let (mut touched, mut unknown) = (false, false);
-    for &p in parts {
-        match p {
-            "" | "." => continue,
-            ".." => {
-                stack.pop();
-            }
-            _ => stack.push(p.to_string()),
-        }
-        loop {
-            let s: Vec<&str> = stack.iter().map(String::as_str).collect();
-            let next = match s.as_slice() {
-                ["dev", "fd"] => own(&["proc", "self", "fd"]),
-                ["dev", "stdin"] => own(&["proc", "self", "fd", "0"]),
-                ["dev", "stdout"] => own(&["proc", "self", "fd", "1"]),
-                ["dev", "stderr"] => own(&["proc", "self", "fd", "2"]),
-                ["proc", "net"] => own(&["proc", "self", "net"]),
-                ["proc", "mounts"] => own(&["proc", "self", "mounts"]),
-                ["proc", "thread-self"] => own(&["proc", "self"]),
-                ["proc", pid] if pid.bytes().all(|b| b.is_ascii_digit()) => own(&["proc", "self"]),
-                ["proc", "self", "task", _] => own(&["proc", "self"]),
-                ["proc", "self", "root"] => Vec::new(),
-                ["proc", "self", "cwd"] => match cwd {
-                    Some(c) => c
-                        .split('/')
-                        .filter(|c| !c.is_empty())
-                        .map(String::from)
-                        .collect(),
-                    None => {
-                        unknown = true;
-                        break;
-                    }
-                },
-                ["proc", "self", "fd", _] => {
-                    unknown = true;
-                    break;
-                }
-                _ => break,
-            };
-            touched = true;
-            stack = next;
-        }
-        touched |= stack.len() >= 2 && stack[0] == "proc" && stack[1] == "self";
-    }
-    if !touched {
-        return None;
-    }
-    Some((!unknown).then(|| format!("/{}", stack.join("/"))))
 }

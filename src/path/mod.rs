@@ -39,7 +39,9 @@ use std::time::{Duration, Instant};
 mod forms;
 mod pattern;
 
-pub use forms::{diff_targets, expand_glob, fallback_forms, Expansion};
+pub use forms::{
+    diff_targets, expand_glob, fallback_forms, readings, Expansion, Process, Readings,
+};
 pub use pattern::{glob, parse_pattern, parse_pattern_with, PathPattern};
 
 /// What normalization needs to know about the call.
@@ -750,7 +752,7 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     let (abs, lexical) = lexical_parts(raw, env)?;
     let process_file = |comps: &[String]| {
         let comps: Vec<&str> = comps.iter().map(String::as_str).collect();
-        if forms::process_view(&comps, None).is_some() {
+        if forms::walk(&comps, None, false).0 != Process::Outside {
             Err(error(format!(
                 "path `{}` names a file of a running process (`/{}`), which depends on the \
                  process that opens it",

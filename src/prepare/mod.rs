@@ -33,6 +33,8 @@ pub struct Prepared<'p> {
     pub(crate) paths: OnceCell<Vec<PathCand>>,
     pub(crate) commands: OnceCell<Vec<CmdCand>>,
     pub(crate) line_allowed: OnceCell<bool>,
+    /// The simple commands no allow rule may cover (see [`PathCand::uncertain`]).
+    pub(crate) uncertain_cmds: OnceCell<std::collections::HashSet<(usize, usize)>>,
     /// Leaf hits of each argument key, by the key's position in the policy.
     arg_leaves: Vec<OnceCell<BitSet>>,
 }
@@ -53,6 +55,7 @@ impl<'p> Prepared<'p> {
             paths: OnceCell::new(),
             commands: OnceCell::new(),
             line_allowed: OnceCell::new(),
+            uncertain_cmds: OnceCell::new(),
             arg_leaves: (0..policy.arg_index.len())
                 .map(|_| OnceCell::new())
                 .collect(),
@@ -231,6 +234,18 @@ impl<'p> Prepared<'p> {
             }
             bits
         }))
+    }
+
+    /// The simple commands, as (command argument, command), that a path of
+    /// theirs keeps every allow rule from covering (see [`PathCand::uncertain`]).
+    pub(crate) fn uncertain_cmds(&self) -> &std::collections::HashSet<(usize, usize)> {
+        self.uncertain_cmds.get_or_init(|| {
+            self.paths()
+                .iter()
+                .filter(|p| p.uncertain.is_some())
+                .flat_map(|p| p.cmds.iter().copied())
+                .collect()
+        })
     }
 
     /// The home directory and the request's directory, as text.

@@ -46,6 +46,10 @@ pub struct PathCand {
     /// The simple commands it belongs to, as (command argument, command)
     /// indexes into `Prepared::commands`; empty for a path argument.
     pub cmds: Vec<(usize, usize)>,
+    /// Why no allow rule may cover the commands it belongs to: it names a file
+    /// of the running shell's process (`/proc/self/...`, `/dev/fd/...`), or
+    /// stands for what a bound kept from being checked.
+    pub uncertain: Option<String>,
 }
 
 impl PathCand {
@@ -95,7 +99,13 @@ impl Prepared<'_> {
     }
 
     fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
-        let norm = path::normalize(raw, self.path_env()).map_err(|e| e.0);
+        self.path_cand_at(source, raw, None)
+    }
+
+    /// The candidate for RAW in a shell whose directory is DIR (the request's
+    /// when None): what `/proc/self/cwd` is there.
+    fn path_cand_at(&self, source: PathSource, raw: &str, dir: Option<&str>) -> PathCand {
+        let mut norm = path::normalize(raw, self.path_env()).map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),
             Err(_) => BitSet::new(self.n()),
@@ -108,11 +118,17 @@ impl Prepared<'_> {
             Some(l) => self.glob_hits_for(l),
             None => BitSet::new(0),
         };
+        let (home, cwd) = self.home_and_cwd();
+        let base = dir.map(str::to_string).or(cwd);
+        let read = path::readings(raw, home.as_deref(), base.as_deref());
+        let uncertain = read.process.why(raw);
+        if let (Some(why), true) = (&uncertain, norm.is_ok()) {
+            norm = Err(why.clone());
+        }
         if norm.is_err() {
             // A path refused for allow rules is still shown to deny-side
             // rules, read the ways the kernel or a shell could read it.
-            let (home, cwd) = self.home_and_cwd();
-            for form in path::fallback_forms(raw, home.as_deref(), cwd.as_deref()) {
+            for form in read.forms {
                 let form = if self.path_env().case_fold {
                     form.to_lowercase()
                 } else {
@@ -120,6 +136,13 @@ impl Prepared<'_> {
                 };
                 let more = self.glob_hits_for(&form);
                 hits.union_with(&more);
+            }
+        }
+        if read.process == path::Process::Unknowable {
+            // What only the running shell knows may be anything: every
+            // deny-side path rule sees it.
+            for r in 0..self.n() {
+                hits.set(r);
             }
         }
         PathCand {
@@ -130,6 +153,7 @@ impl Prepared<'_> {
             hits,
             lexical_hits,
             cmds: Vec::new(),
+            uncertain,
         }
     }
 
@@ -137,23 +161,50 @@ impl Prepared<'_> {
     /// (after `cd DIR`, or the tool's own working directory).
     fn path_cand_in(&self, source: PathSource, raw: &str, dir: &str) -> PathCand {
         let joined = format!("{}/{raw}", dir.trim_end_matches('/'));
-        self.path_cand(source, &joined)
+        self.path_cand_at(source, &joined, Some(dir))
     }
 
     /// Directories a command line's relative words may be relative to,
     /// besides the request's: the working directory the call names, `cd`
     /// and `pushd` targets in the line (in order, and through `CDPATH`), and
     /// the directories options move a command to (`env -C DIR`, `git -C DIR`,
-    /// `make -C DIR`, `tar -C DIR`, `sudo -D DIR`).
-    fn other_dirs(&self) -> Vec<String> {
+    /// `make -C DIR`, `tar -C DIR`, `sudo -D DIR`); and why one of them cannot
+    /// be known, when one cannot (`cd /dev/fd/3`: a directory only the shell
+    /// knows, and every relative word after it is in it).
+    ///
+    /// A directory through a process's directory in `/proc` is where it leads
+    /// (`cd /proc/self/cwd/..` is the parent of the directory the shell is in,
+    /// as tracked so far), never the path as written: a tracked directory is
+    /// always a physical one.
+    fn other_dirs(&self) -> (Vec<String>, Option<String>) {
         let (home, mut current) = self.home_and_cwd();
-        let forms = |d: &str, base: Option<&str>| path::fallback_forms(d, home.as_deref(), base);
+        let mut lost: Option<String> = None;
         let mut dirs = Vec::new();
+        // Where the directory D leads from BASE: its readings (the first as
+        // written, collapsed), or None when only the shell can know.
+        let go = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Option<Vec<String>> {
+            let read = path::readings(d, home.as_deref(), base);
+            match read.process {
+                path::Process::Outside => Some(read.forms),
+                path::Process::Reads(to) => Some(vec![to]),
+                path::Process::OpenFile | path::Process::Unknowable => {
+                    lost.get_or_insert_with(|| {
+                        format!(
+                            "`{}` is a directory only the running shell knows",
+                            d.chars().take(200).collect::<String>()
+                        )
+                    });
+                    None
+                }
+            }
+        };
         for key in path::DEFAULT_WORKDIR_KEYS {
             if let Some(Arg::Str(d)) = self.call.arg(key) {
-                dirs.extend(forms(d, current.as_deref()));
+                dirs.extend(go(d, current.as_deref(), &mut lost).unwrap_or_default());
             }
         }
+        // Whether the line's directory is one only the shell knows.
+        let mut unknown = false;
         let cdpath = self.cdpath();
         for cand in self.commands() {
             for c in &cand.line.commands {
@@ -162,7 +213,10 @@ impl Prepared<'_> {
                 let mut base = current.clone();
                 for form in &c.forms {
                     for d in shell::chdir_options(form) {
-                        let all = forms(&d, base.as_deref());
+                        if unknown && !d.starts_with(['/', '~']) {
+                            continue;
+                        }
+                        let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
                         base = all.first().cloned().or(base);
                         dirs.extend(all);
                     }
@@ -176,6 +230,8 @@ impl Prepared<'_> {
                 let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
                 let next = match target {
                     None => home.clone(),
+                    // Relative to a directory only the shell knows: still unknown.
+                    Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
                     Some(t) => {
                         // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
                         // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
@@ -187,26 +243,35 @@ impl Prepared<'_> {
                         if !skips {
                             // A CDPATH entry is itself a path: `~`, relative entries.
                             for entry in &cdpath {
-                                for base in forms(entry, current.as_deref()) {
-                                    dirs.extend(forms(t, Some(&base)));
+                                let bases = go(entry, current.as_deref(), &mut lost);
+                                for base in bases.unwrap_or_default() {
+                                    dirs.extend(go(t, Some(&base), &mut lost).unwrap_or_default());
                                 }
                             }
                         }
                         // Lexically and through the links before `..` (`cd -P lnk/..`).
-                        let all = forms(t, current.as_deref());
-                        dirs.extend(all.iter().skip(1).cloned());
-                        all.into_iter().next()
+                        match go(t, current.as_deref(), &mut lost) {
+                            Some(all) => {
+                                dirs.extend(all.iter().skip(1).cloned());
+                                all.into_iter().next()
+                            }
+                            None => {
+                                unknown = true;
+                                continue;
+                            }
+                        }
                     }
                 };
                 if let Some(n) = next {
                     dirs.push(n.clone());
                     current = Some(n);
+                    unknown = false;
                 }
             }
         }
         dirs.sort();
         dirs.dedup();
-        dirs
+        (dirs, lost)
     }
 
     /// The `CDPATH` directories a `cd` in the call may use: those the lines
@@ -250,6 +315,7 @@ impl Prepared<'_> {
             hits: BitSet::new(self.n()),
             lexical_hits: BitSet::new(0),
             cmds: Vec::new(),
+            uncertain: None,
         }
     }
 
@@ -396,7 +462,7 @@ impl Prepared<'_> {
         if self.commands().is_empty() {
             return;
         }
-        let dirs = self.other_dirs();
+        let (dirs, lost) = self.other_dirs();
         let mut budget = WordBudget::default();
         for (ci, cand) in self.commands().iter().enumerate() {
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
@@ -469,7 +535,7 @@ impl Prepared<'_> {
                 .exceeded
                 .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
         }
-        if let Some(why) = budget.exceeded {
+        for why in budget.exceeded.into_iter().chain(lost) {
             for (ci, cand) in self.commands().iter().enumerate() {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
@@ -477,8 +543,10 @@ impl Prepared<'_> {
         }
     }
 
-    /// A candidate for what a bound kept from being checked (WHY): it counts
-    /// as matching every deny-side path rule, and never satisfies an allow rule.
+    /// A candidate for what a bound kept from being checked, or what only the
+    /// running shell knows (WHY): it counts as matching every deny-side path
+    /// rule, never satisfies an allow rule, and no allow rule covers the
+    /// commands CMDS it belongs to.
     fn unchecked(&self, source: PathSource, why: String, cmds: Vec<(usize, usize)>) -> PathCand {
         let mut hits = BitSet::new(self.n());
         for r in 0..self.n() {
@@ -487,11 +555,12 @@ impl Prepared<'_> {
         PathCand {
             source,
             raw: format!("({why})"),
-            norm: Err(why),
+            norm: Err(why.clone()),
             lexical: None,
             hits,
             lexical_hits: BitSet::new(0),
             cmds,
+            uncertain: Some(why),
         }
     }
 
@@ -539,6 +608,11 @@ impl Prepared<'_> {
         if relative {
             for d in dirs {
                 out.push(self.path_cand_in(PathSource::Word(key.to_string()), w, d));
+            }
+        } else if out.last().is_some_and(|c| c.uncertain.is_some()) {
+            // `/proc/self/cwd/x` is x in whichever directory the line is in.
+            for d in dirs {
+                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
             }
         }
     }
