@@ -318,10 +318,41 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
 
 /// Programs that run their arguments as a command.
 const XARGS_RUNNERS: &[&str] = &[
-    "xargs", "env", "nice", "nohup", "timeout", "sudo", "doas", "command", "exec", "builtin",
-    "time", "stdbuf", "setsid", "ionice", "chrt", "taskset", "flock", "chroot", "unbuffer",
-    "runuser", "su", "watch", "strace", "ltrace", "nsenter", "unshare", "firejail", "busybox",
-    "script", "parallel", "eval", "fakeroot", "proot", "systemd-run", "run-parts",
+    "xargs",
+    "env",
+    "nice",
+    "nohup",
+    "timeout",
+    "sudo",
+    "doas",
+    "command",
+    "exec",
+    "builtin",
+    "time",
+    "stdbuf",
+    "setsid",
+    "ionice",
+    "chrt",
+    "taskset",
+    "flock",
+    "chroot",
+    "unbuffer",
+    "runuser",
+    "su",
+    "watch",
+    "strace",
+    "ltrace",
+    "nsenter",
+    "unshare",
+    "firejail",
+    "busybox",
+    "script",
+    "parallel",
+    "eval",
+    "fakeroot",
+    "proot",
+    "systemd-run",
+    "run-parts",
 ];
 
 /// `find` is a command; each `-exec CMD ... ;` (`-execdir`, `-ok`, `-okdir`, or `+`
@@ -367,11 +398,17 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         if matches!(w.text.as_str(), "-execdir" | "-okdir") {
             note(
                 &mut inner.uncertain,
-                format!("`find {}` runs its command in each file's directory", w.text),
+                format!(
+                    "`find {}` runs its command in each file's directory",
+                    w.text
+                ),
             );
         }
         // GNU find puts each file's name in place of `{}` inside a word too.
-        if let Some(u) = segment.iter().find(|u| u.text != "{}" && u.text.contains("{}")) {
+        if let Some(u) = segment
+            .iter()
+            .find(|u| u.text != "{}" && u.text.contains("{}"))
+        {
             note(
                 &mut inner.uncertain,
                 format!("`find` puts each file's name into `{}`", show(&u.text)),
@@ -394,11 +431,47 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
 
 /// The primaries of `find` that take one value (`-newerXY` too).
 const FIND_VALUED: &[&str] = &[
-    "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-    "-lname", "-ilname", "-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm",
-    "-size", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used", "-newer",
-    "-anewer", "-cnewer", "-samefile", "-inum", "-links", "-maxdepth", "-mindepth", "-printf",
-    "-fprint", "-fprint0", "-fls", "-context", "-regextype", "-files0-from", "-fstype",
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-lname",
+    "-ilname",
+    "-type",
+    "-xtype",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-perm",
+    "-size",
+    "-mtime",
+    "-atime",
+    "-ctime",
+    "-mmin",
+    "-amin",
+    "-cmin",
+    "-used",
+    "-newer",
+    "-anewer",
+    "-cnewer",
+    "-samefile",
+    "-inum",
+    "-links",
+    "-maxdepth",
+    "-mindepth",
+    "-printf",
+    "-fprint",
+    "-fprint0",
+    "-fls",
+    "-context",
+    "-regextype",
+    "-files0-from",
+    "-fstype",
 ];
 
 pub(super) const SHELLS: &[&str] = &[
