@@ -159,3 +159,16 @@ fn a_cd_through_proc_then_dotdot_is_decided() {
     let o = eval::evaluate(&p, &bash(&line));
     assert_ne!(o.decision, Some(Decision::Allow));
 }
+
+#[test]
+fn a_value_used_many_times_in_one_word_stays_bounded() {
+    // `x=AAA...; echo $x/$x/...`: putting the value into the word must not make a
+    // word of the square of the line's length.
+    let value = "A".repeat(20_000);
+    let uses = vec!["$x"; 3_000].join("/");
+    let line = format!("x={value}; ls {uses}");
+    let p = rules();
+    let d = eval::evaluate(&p, &bash(&line));
+    // Decided (a word past the path bounds fails closed), and never allowed.
+    assert_ne!(d.decision, Some(Decision::Allow), "{:?}", d.reason);
+}

@@ -185,16 +185,21 @@ pub fn value_words(line: &str) -> Vec<String> {
     }
     // The words that use a name given a value here, with each value in its place (at
     // most 256 of each, so that no line costs more than 65,536 replacements).
+    // A word made longer than 4,096 bytes is left out, and all of them hold at most
+    // 256 KB: a value used many times in one word must not make the line cost more.
     values.truncate(256);
+    let mut bytes = 0;
     for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
         for (name, v) in &values {
-            if out.len() >= MAX_VALUES {
-                break;
+            let uses = t.matches(name.as_str()).count();
+            if out.len() >= MAX_VALUES || t.len() + uses * v.len() > 4096 || bytes > 256 * 1024 {
+                continue;
             }
             let braced = format!("${{{name}}}");
             let with = t.replace(&braced, v);
             let with = replace_name(&with, name, v);
             if with != *t {
+                bytes += with.len();
                 push_unquoted(&mut out, &with);
             }
         }

@@ -106,8 +106,8 @@ fn scan(text: &str, base: Ctx) -> Scan {
     let mut stack = vec![base];
     let mut pending: Vec<Pending> = Vec::new();
     let mut i = 0;
-    // Just past the last character a backslash escaped (`\ #` and `\<newline>#` start
-    // no comment).
+    // Just past the last character a backslash escaped, or a `)` that closed a
+    // substitution (`\ #`, `\<newline>#` and `$(x)#` start no comment).
     let mut escaped = 0;
     while i < bytes.len() && out.regions.len() < MAX_REGIONS * 4 {
         let b = bytes[i];
@@ -229,9 +229,11 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     push(&mut stack, Ctx::Normal { paren: true, arith });
                     i += 1;
                 }
+                // `$(cmd)#x` is one word: a `#` right after a `)` starts no comment.
                 b')' if paren => {
                     stack.pop();
                     i += 1;
+                    escaped = i;
                 }
                 b'#' if word_start && !arith => {
                     let start = i;

@@ -267,26 +267,25 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         Ok(_) => {}
         Err(why) => cx.uncertain(format!("outside the certain subset: {why}")),
     }
-    // brush-parser stumbles on a comment inside `$(...)`; bash ignores comments, so
-    // the parser reads the text without them.
-    let decommented = scan::without_comments(src);
-    let src = decommented.as_deref().unwrap_or(src);
-    let tokens = match brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options()) {
-        Ok(tokens) => tokens,
-        Err(e) => {
-            let why = format!("parse error: {e}");
-            cx.line_opaque(why.clone());
-            fallback_raw(cx, fr, src, &why);
-            return;
-        }
+    let parsed = tokenize_and_parse(cx, src);
+    // brush-parser stumbles on a comment inside `$(...)`: when it cannot read the text,
+    // it reads the text without its comments, and the commands guessed from the text as
+    // written are kept too (the scan that finds comments is not bash's parser: what it
+    // took for a comment is never lost).
+    let parsed = match parsed {
+        Err(failed) => match scan::without_comments(src).map(|d| tokenize_and_parse(cx, &d)) {
+            Some(Ok(read)) => {
+                let why = failed.why();
+                cx.line_opaque(why.clone());
+                fallback_raw(cx, fr, src, &why);
+                Ok(read)
+            }
+            _ => Err(failed),
+        },
+        ok => ok,
     };
-    if let Err(why) = guard::check_tokens(&tokens) {
-        cx.line_opaque(why);
-        fallback_raw(cx, fr, src, "not parsed");
-        return;
-    }
-    match brush_parser::parse_tokens(&tokens, &cx.opts) {
-        Ok(program) => {
+    match parsed {
+        Ok((tokens, program)) => {
             let outer_deep = std::mem::take(&mut cx.too_deep);
             for list in &program.complete_commands {
                 compound_list(cx, fr, list, 0);
@@ -295,11 +294,50 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
                 fallback_tokens(cx, fr, &tokens, "nested too deep");
             }
         }
-        Err(e) => {
-            let why = format!("parse error: {e}");
+        Err(Failed::Tokens(why)) => {
+            cx.line_opaque(why.clone());
+            fallback_raw(cx, fr, src, &why);
+        }
+        Err(Failed::Checked(why)) => {
+            cx.line_opaque(why);
+            fallback_raw(cx, fr, src, "not parsed");
+        }
+        Err(Failed::Parse(tokens, why)) => {
             cx.line_opaque(why.clone());
             fallback_tokens(cx, fr, &tokens, &why);
         }
+    }
+}
+
+/// Why brush-parser could not read a text.
+enum Failed {
+    /// It could not tokenize it.
+    Tokens(String),
+    /// Its tokens are past a bound of [`guard::check_tokens`].
+    Checked(String),
+    /// It could not parse the tokens.
+    Parse(Vec<brush_parser::Token>, String),
+}
+
+impl Failed {
+    fn why(&self) -> String {
+        match self {
+            Failed::Tokens(w) | Failed::Checked(w) | Failed::Parse(_, w) => w.clone(),
+        }
+    }
+}
+
+/// SRC tokenized and parsed by brush-parser.
+fn tokenize_and_parse(
+    cx: &Cx,
+    src: &str,
+) -> Result<(Vec<brush_parser::Token>, ast::Program), Failed> {
+    let tokens = brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options())
+        .map_err(|e| Failed::Tokens(format!("parse error: {e}")))?;
+    guard::check_tokens(&tokens).map_err(Failed::Checked)?;
+    match brush_parser::parse_tokens(&tokens, &cx.opts) {
+        Ok(program) => Ok((tokens, program)),
+        Err(e) => Err(Failed::Parse(tokens, format!("parse error: {e}"))),
     }
 }
 

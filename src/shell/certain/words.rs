@@ -71,7 +71,9 @@ impl Reader<'_> {
                 // Inside a word `~` is a letter, unless bash may take the word for an
                 // assignment (`a=~/x`, `a=b:~/x` expand it).
                 b'~' if self.i != start => {
-                    if self.src[start..self.i].contains('=') {
+                    // After quotes that gave nothing (`""~/x`) the word would read as
+                    // `~/x`; and `a=~/x` is expanded.
+                    if w.word.text.is_empty() || self.src[start..self.i].contains('=') {
                         return Err(self.outside("`~` after `=` in a word"));
                     }
                     w.word.text.push('~');
@@ -136,14 +138,15 @@ impl Reader<'_> {
     }
 
     /// True when the word that starts at START may hold a brace expansion: a `,`, a
-    /// `{` with `..` and then `}` after it, or a quote, escape or expansion (which this
-    /// look does not follow) anywhere in its text.
+    /// `{` with `..` and then `}` after it, or a quote, escape, expansion, `<`, `>` or
+    /// parenthesis (which this look does not follow) anywhere in the text up to the next
+    /// blank or `;&|`.
     fn braces_may_expand(&self, start: usize) -> bool {
         let end = (start..self.bytes.len())
-            .find(|&k| ends_word(Some(self.bytes[k])))
+            .find(|&k| b" \t\n;&|".contains(&self.bytes[k]))
             .unwrap_or(self.bytes.len());
         let raw = &self.src[start..end];
-        if raw.contains([',', '\'', '"', '\\', '$', '`']) {
+        if raw.contains([',', '\'', '"', '\\', '$', '`', '<', '>', '(', ')']) {
             return true;
         }
         raw.find('{')

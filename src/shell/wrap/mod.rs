@@ -146,8 +146,15 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
         }),
         "builtin" | "nohup" | "noglob" | "nocorrect" => inner_after(words, &NONE),
-        // `time -- CMD`: the parser leaves the `--` of the reserved word `time`.
-        "--" if words.len() > 1 => Step::Inner(1),
+        // `time -- CMD`: the parser leaves the `--` of the reserved word `time`. Bash
+        // runs a program named `--` anywhere else: never allowed.
+        "--" if words.len() > 1 => {
+            note(
+                &mut st.uncertain,
+                "`--` as a command (after `time` it ends its options)",
+            );
+            Step::Inner(1)
+        }
         "exec" => {
             let step = inner_after(words, &EXEC);
             if let Step::Inner(k) = &step {
