@@ -78,8 +78,13 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
         }
     }
     if let Some(c) = cwd {
-        for var in ["${PWD}", "$PWD", "~+"] {
+        // `$OLDPWD` and `~-` name a directory the line was in: callers read the path
+        // against each of them as the directory.
+        for var in ["${PWD}", "$PWD", "~+", "${OLDPWD}", "$OLDPWD"] {
             text = text.replace(var, c);
+        }
+        if text == "~-" || text.starts_with("~-/") {
+            text = format!("{c}{}", &text[2..]);
         }
     }
     if let Some(rest) = text.strip_prefix("file://") {

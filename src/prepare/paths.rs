@@ -605,7 +605,15 @@ impl Prepared<'_> {
                 budget.exceeded.get_or_insert(why);
             }
         }
-        if relative {
+        // `$PWD/x` (and `$OLDPWD`, `~+`, `~-`) is x in whichever directory the line is in.
+        let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
+            .iter()
+            .any(|v| w.contains(v));
+        if names_dir {
+            for d in dirs {
+                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
+            }
+        } else if relative {
             for d in dirs {
                 out.push(self.path_cand_in(PathSource::Word(key.to_string()), w, d));
             }
