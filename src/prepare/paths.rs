@@ -466,36 +466,43 @@ impl Prepared<'_> {
         let mut budget = WordBudget::default();
         for (ci, cand) in self.commands().iter().enumerate() {
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
-            // A word judged once per line, for every command it belongs to.
-            let mut at: std::collections::HashMap<(bool, String), Vec<usize>> =
+            // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
+            let values = match (cand.deny_only, self.call.arg(&cand.key)) {
+                (false, Some(Arg::Str(text))) => shell::value_words(text),
+                _ => Vec::new(),
+            };
+            // A word judged once per line, for every command it belongs to: the
+            // candidates made for it are `out[range]`.
+            let mut at: std::collections::HashMap<(bool, &str), std::ops::Range<usize>> =
                 std::collections::HashMap::new();
-            let mut push =
-                |out: &mut Vec<PathCand>, redirect: bool, w: &str, cmds: &[(usize, usize)]| {
-                    if w.is_empty() {
-                        return;
-                    }
-                    if let Some(made) = at.get(&(redirect, w.to_string())) {
-                        for &k in made {
-                            for c in cmds {
-                                if !out[k].cmds.contains(c) {
-                                    out[k].cmds.push(*c);
-                                }
+            let mut push = words_of(|out, redirect, w, cmds, budget| {
+                // Past a bound every word is unchecked: the candidate that says so
+                // matches every deny-side path rule, for every command.
+                if w.is_empty() || budget.exceeded.is_some() {
+                    return;
+                }
+                if let Some(made) = at.get(&(redirect, w)) {
+                    for k in made.clone() {
+                        for c in cmds {
+                            if !out[k].cmds.contains(c) {
+                                out[k].cmds.push(*c);
                             }
                         }
-                        return;
                     }
-                    let first = out.len();
-                    self.word_cands(out, &cand.key, redirect, w, &dirs, &mut budget);
-                    for made in &mut out[first..] {
-                        made.cmds = cmds.to_vec();
-                    }
-                    at.insert((redirect, w.to_string()), (first..out.len()).collect());
-                };
+                    return;
+                }
+                let first = out.len();
+                self.word_cands(out, &cand.key, redirect, w, &dirs, budget);
+                for made in &mut out[first..] {
+                    made.cmds = cmds.to_vec();
+                }
+                at.insert((redirect, w), first..out.len());
+            });
             let mut attributed = std::collections::HashSet::new();
             for (i, c) in cand.line.commands.iter().enumerate() {
                 for target in &c.redirects {
                     attributed.insert(target.clone());
-                    push(out, true, target, &[(ci, i)]);
+                    push(out, true, target, &[(ci, i)], &mut budget);
                 }
                 for word in &c.paths {
                     match word.strip_prefix('-') {
@@ -503,15 +510,15 @@ impl Prepared<'_> {
                         // `--file=/etc/passwd`, `-t/root`.
                         Some(opt) => {
                             if let Some((_, after)) = opt.split_once('=') {
-                                push(out, false, after, &[(ci, i)]);
+                                push(out, false, after, &[(ci, i)], &mut budget);
                             } else if let Some(k) = opt.find(['/', '~']) {
-                                push(out, false, &opt[k..], &[(ci, i)]);
+                                push(out, false, &opt[k..], &[(ci, i)], &mut budget);
                             }
                         }
                         None => {
-                            push(out, false, word, &[(ci, i)]);
+                            push(out, false, word, &[(ci, i)], &mut budget);
                             if let Some((_, after)) = word.split_once('=') {
-                                push(out, false, after, &[(ci, i)]);
+                                push(out, false, after, &[(ci, i)], &mut budget);
                             }
                         }
                     }
@@ -520,14 +527,11 @@ impl Prepared<'_> {
             // A redirection of no simple command (`> f` alone): every command's.
             for target in &cand.line.redirects {
                 if !attributed.contains(target) {
-                    push(out, true, target, &all);
+                    push(out, true, target, &all, &mut budget);
                 }
             }
-            // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
-            if let (false, Some(Arg::Str(text))) = (cand.deny_only, self.call.arg(&cand.key)) {
-                for w in shell::value_words(text) {
-                    push(out, false, &w, &all);
-                }
+            for w in &values {
+                push(out, false, w, &all, &mut budget);
             }
         }
         if path::budget_spent() {
@@ -624,6 +628,15 @@ impl Prepared<'_> {
             }
         }
     }
+}
+
+/// F, as a closure over words that live as long as `'a` (which a closure's own
+/// signature cannot say).
+fn words_of<'a, F>(f: F) -> F
+where
+    F: FnMut(&mut Vec<PathCand>, bool, &'a str, &[(usize, usize)], &mut WordBudget),
+{
+    f
 }
 
 /// How many command words a call may have checked as paths.

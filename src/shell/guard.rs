@@ -105,6 +105,13 @@ pub(crate) fn check_text(text: &str) -> Result<(), String> {
 
 /// Why TEXT contains a character that makes it opaque, if so.
 pub(crate) fn check_chars(text: &str) -> Result<(), String> {
+    // No invisible character is ASCII.
+    if text.is_ascii() {
+        return match text.bytes().find(|&b| is_control(char::from(b))) {
+            Some(b) => Err(format!("control character U+{:04X}", u32::from(b))),
+            None => Ok(()),
+        };
+    }
     match text.chars().find(|&c| is_invisible(c) || is_control(c)) {
         Some(c) if is_invisible(c) => Err(format!(
             "invisible or direction-changing character U+{:04X}",

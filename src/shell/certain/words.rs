@@ -112,6 +112,15 @@ impl Reader<'_> {
                     w.word.text.push(char::from(c));
                     self.i += 1;
                 }
+                // A run of plain letters at once (the arm below, byte by byte).
+                c if is_plain(c) => {
+                    let run = self.bytes[self.i..]
+                        .iter()
+                        .position(|&b| !is_plain(b))
+                        .unwrap_or(self.bytes.len() - self.i);
+                    w.word.text.push_str(&self.src[self.i..self.i + run]);
+                    self.i += run;
+                }
                 c if is_word_char(c) => {
                     let ch = self.char_here();
                     if ch.is_control() || crate::shell::guard::is_invisible(ch) {
@@ -284,4 +293,9 @@ impl Reader<'_> {
         w.text.push_str(&self.src[start..self.i]);
         Ok(())
     }
+}
+
+/// A letter that every arm of [`Reader::word`] but the last leaves alone, wherever it is.
+fn is_plain(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'_' | b'-')
 }

@@ -131,9 +131,14 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         return emit(cx, words, st);
     }
     let base = basename(&name.text);
-    let mut form: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
-    form[0] = base.to_owned();
-    if st.forms.last() != Some(&form) {
+    let same = st.forms.last().is_some_and(|f| {
+        f.len() == words.len()
+            && f.first().is_some_and(|n| n == base)
+            && f.iter().zip(words).skip(1).all(|(a, w)| *a == w.text)
+    });
+    if !same {
+        let mut form: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+        form[0] = base.to_owned();
         st.forms.push(form);
     }
     let step = match base {
@@ -511,6 +516,9 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
             }
         }
         _ => {}
+    }
+    if strings.is_empty() {
+        return emit(cx, words, st);
     }
     let outer = st.clone();
     emit(cx, words, st);
