@@ -419,7 +419,7 @@ parses! {
     printf_v_subscript: "printf -v 'a[$i]' %s x" => ok(vec![c(&["printf", "-v", "a[$i]", "%s", "x"]).op("`printf` variable name `a[$i]` may run commands")]),
     test_v_subscript: "test -v 'a[$(rm x)]'" => ok(vec![c(&["test", "-v", "a[$(rm x)]"]).op("`test` variable name `a[$(rm x)]` may run commands")]),
     declare_integer: "declare -i x=5" => ok(vec![c(&["declare", "-i", "x=5"]).op("`declare -i` or `-n` makes later assignments evaluate code")]),
-    export_path: "export PATH=/tmp:$PATH" => ok(vec![c(&["export", "PATH=/tmp:$PATH"]).op("`export` assigns `PATH`, which can change what runs")]),
+    export_path: "export PATH=/tmp:$PATH" => ok(vec![c(&["export", "PATH=/tmp:$PATH"]).op("assignment to `PATH` can change what runs")]),
     let_arith: "let x=y+1" => ok(vec![c(&["let", "x=y+1"]).op("arithmetic `x=y+1` may run commands")]),
     mapfile_callback: "mapfile -C cb -c 1 arr < f" => redir(vec![c(&["mapfile", "-C", "cb", "-c", "1", "arr"]).op("`mapfile -C` runs a callback")], &["f"]),
     hash_p: "hash -p /tmp/x ls" => ok(vec![c(&["hash", "-p", "/tmp/x", "ls"]).op("`hash -p` changes what a command name runs")]),

@@ -57,6 +57,31 @@ pub(crate) struct CWord {
     pub dynamic: bool,
     /// It holds an unquoted glob: the program may receive the names it matches.
     pub glob: bool,
+    /// Why the reading cannot know what it expands to, if so: a variable the line
+    /// may give any value, a positional parameter, a command's output.
+    pub unknown: Option<String>,
+    /// It holds `$?`, `$#`, `$$`, `$!` or `$-` (digits or option letters).
+    pub numeric: bool,
+    /// The loop variables it expands.
+    pub loop_vars: Vec<String>,
+}
+
+impl CWord {
+    /// Note WHY the value of this word cannot be known, unless noted already.
+    fn unknowable(&mut self, why: impl FnOnce() -> String) {
+        if self.unknown.is_none() {
+            self.unknown = Some(why());
+        }
+    }
+}
+
+/// The word W, when its value is known: a word whose value only the running shell
+/// knows may name any file, which no rule can check.
+fn known(w: CWord) -> Result<CWord, String> {
+    match &w.unknown {
+        Some(why) => Err(why.clone()),
+        None => Ok(w),
+    }
 }
 
 /// One simple command of a certain line.
@@ -98,8 +123,15 @@ fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
         pending: Vec::new(),
         redirects: Vec::new(),
         after_pipe: false,
+        loops: Vec::new(),
+        loop_uses: Vec::new(),
     };
     r.list(Stop::Eof)?;
+    for name in &r.loop_uses {
+        if let Some(why) = assigned_elsewhere(src, name) {
+            return Err(why);
+        }
+    }
     Ok(CertainLine {
         commands: r.out,
         redirects: r.redirects,
@@ -152,6 +184,50 @@ struct Reader<'a> {
     /// The command being read comes after a `|`: `time` there is a program, not the
     /// reserved word.
     after_pipe: bool,
+    /// The `for` loops around the text being read, innermost last.
+    loops: Vec<Loop>,
+    /// The loop variables used as words (checked against the whole text at the end).
+    loop_uses: Vec<String>,
+}
+
+/// A `for` loop around the text being read.
+struct Loop {
+    name: String,
+    /// It has a list (`for NAME in WORDS`): else it runs over the positional
+    /// parameters, which the reading does not know.
+    listed: bool,
+    /// Every word of its list is plain (no expansion, glob or blank): the value of an
+    /// unquoted `$NAME` is then the word itself.
+    plain: bool,
+}
+
+/// Why NAME, a loop variable used in SRC, may hold a value that is not a word of a
+/// `for` list: SRC names it other than as `$NAME`, `${NAME}` or `for NAME` (`read
+/// NAME`, `NAME=...`, `printf -vNAME`, `unset NAME`...). Every occurrence that ends
+/// where a name may end counts, inside other words or quotes too.
+fn assigned_elsewhere(src: &str, name: &str) -> Option<String> {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = src.as_bytes();
+    for (at, _) in src.match_indices(name) {
+        let end = at + name.len();
+        if bytes.get(end).copied().is_some_and(ident) {
+            continue;
+        }
+        let before = &src[..at];
+        let header = before
+            .trim_end_matches([' ', '\t'])
+            .strip_suffix("for")
+            .is_some_and(|b| {
+                b.len() + 3 < before.len() && (b.is_empty() || !ident(b.as_bytes()[b.len() - 1]))
+            });
+        if before.ends_with('$') || before.ends_with("${") || header {
+            continue;
+        }
+        return Some(format!(
+            "the loop variable `{name}` may be given another value in the line"
+        ));
+    }
+    None
 }
 
 /// A word being read.
@@ -409,7 +485,7 @@ impl Reader<'_> {
                 continue;
             }
             if !command.words.is_empty() {
-                command.words.push(word.word);
+                command.words.push(known(word.word)?);
                 continue;
             }
             if let Some(name) = assignment_name(&word) {
@@ -451,7 +527,7 @@ impl Reader<'_> {
                 self.i = at;
                 return Err(self.outside(&format!("the reserved word `{text}`")));
             }
-            command.words.push(word.word);
+            command.words.push(known(word.word)?);
         }
     }
 
@@ -539,7 +615,9 @@ impl Reader<'_> {
         } else if word_is(self, "for") {
             self.i += 3;
             self.for_head()?;
-            self.nested(Stop::Words(DONE), Some("done"))?;
+            let body = self.nested(Stop::Words(DONE), Some("done"));
+            self.loops.pop();
+            body?;
         } else {
             return Ok(None);
         }
@@ -652,7 +730,10 @@ impl Reader<'_> {
             ));
         }
         self.skip_blanks(false)?;
-        if self.src[self.i..].starts_with("in") && ends_word(self.peek_at(2)) {
+        // Without `in`, the loop runs over the positional parameters.
+        let listed = self.src[self.i..].starts_with("in") && ends_word(self.peek_at(2));
+        let mut plain = true;
+        if listed {
             self.i += 2;
             loop {
                 self.skip_blanks(false)?;
@@ -663,11 +744,17 @@ impl Reader<'_> {
                         return Err(self.outside("an operator in a `for` loop's words"))
                     }
                     _ => {
-                        self.word()?;
+                        let w = known(self.word()?.word)?;
+                        plain &= !w.dynamic && !w.glob && !w.text.contains([' ', '\t', '\n']);
                     }
                 }
             }
         }
+        self.loops.push(Loop {
+            name: name.word.text,
+            listed,
+            plain: listed && plain,
+        });
         // `;` or newlines, then `do`.
         if self.peek() == Some(b';') {
             self.i += 1;
@@ -721,8 +808,9 @@ impl Reader<'_> {
             if target.word.glob {
                 return Err(self.outside("a glob in a redirection"));
             }
-            self.redirects.push(target.word.text.clone());
-            command.redirects.push(target.word);
+            let target = known(target.word)?;
+            self.redirects.push(target.text.clone());
+            command.redirects.push(target);
         }
         Ok(())
     }

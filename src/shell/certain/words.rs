@@ -2,7 +2,7 @@
 //! into a [`CWord`] (see the subset in the parent module).
 
 use super::{ends_word, is_name_start, is_word_char, read_at, CWord, Reader, Stop, WordText};
-use crate::shell::word::unbackquote;
+use crate::shell::word::{show, unbackquote};
 use crate::shell::MAX_DEPTH;
 
 impl Reader<'_> {
@@ -143,7 +143,41 @@ impl Reader<'_> {
                 w.unquoted_prefix = w.word.text.len();
             }
         }
+        self.word_value(&mut w.word, &self.src[start..self.i]);
         Ok(w)
+    }
+
+    /// Whether the value of W, written RAW, is known. `$?`, `$#`, `$$`, `$!` and `$-`
+    /// are digits or letters: known enough in a word without `/` (`/proc/$$/cwd` is
+    /// not). A loop variable's value is a word of its list when the word is the
+    /// variable alone, quoted (`"$f"`), or unquoted with a plain list; and only when
+    /// the line gives it no other value (checked at the end).
+    fn word_value(&mut self, w: &mut CWord, raw: &str) {
+        if w.numeric && (w.text.contains('/') || w.text.starts_with('~')) {
+            w.unknowable(|| format!("`{}`: a path built from a shell parameter", show(raw)));
+        }
+        let Some(name) = w.loop_vars.first().cloned() else {
+            return;
+        };
+        let alone = [format!("${name}"), format!("${{{name}}}")];
+        let quoted = alone.iter().any(|a| raw == format!("\"{a}\""));
+        let plain = alone.iter().any(|a| raw == a)
+            && self
+                .loops
+                .iter()
+                .rev()
+                .find(|l| l.name == name)
+                .is_some_and(|l| l.plain);
+        if w.loop_vars.len() > 1 || !(quoted || plain) {
+            w.unknowable(|| {
+                format!(
+                    "`{}`: a loop variable is known only as a word of its own (`\"${name}\"`)",
+                    show(raw)
+                )
+            });
+        } else if !self.loop_uses.contains(&name) {
+            self.loop_uses.push(name);
+        }
     }
 
     /// True when the word that starts at START may hold a brace expansion: a `,`, a
@@ -225,6 +259,7 @@ impl Reader<'_> {
                 }
                 self.i += len + 3;
                 w.text.push_str(&self.src[start..self.i]);
+                self.parameter(w, &self.src[start + 2..start + 2 + len]);
                 Ok(())
             }
             Some(c) if is_name_start(c) => {
@@ -236,14 +271,38 @@ impl Reader<'_> {
                     self.i += 1;
                 }
                 w.text.push_str(&self.src[start..self.i]);
+                self.parameter(w, &self.src[start + 1..self.i]);
                 Ok(())
             }
             Some(c) if c.is_ascii_digit() || b"#?@*$!-".contains(&c) => {
                 self.i += 2;
                 w.text.push_str(&self.src[start..self.i]);
+                if b"#?$!-".contains(&c) {
+                    w.numeric = true;
+                } else {
+                    let shown = &self.src[start..self.i];
+                    w.unknowable(|| {
+                        format!("`{shown}`, a positional parameter the reading does not know")
+                    });
+                }
                 Ok(())
             }
             _ => Err(self.outside("a `$` that is not a parameter or a substitution")),
+        }
+    }
+
+    /// The parameter NAME expanded in W: its value is known when it is `HOME`, `PWD` or
+    /// `OLDPWD` (which the path rules read), or the variable of a `for` loop around it
+    /// (see [`Reader::word`]); any other variable may hold anything.
+    fn parameter(&self, w: &mut CWord, name: &str) {
+        if matches!(name, "HOME" | "PWD" | "OLDPWD") {
+            return;
+        }
+        match self.loops.iter().rev().find(|l| l.name == name) {
+            Some(l) if l.listed => w.loop_vars.push(name.to_string()),
+            _ => w.unknowable(|| {
+                format!("`${name}`, a variable whose value the reading does not know")
+            }),
         }
     }
 
@@ -265,6 +324,7 @@ impl Reader<'_> {
         w.dynamic = true;
         if let Some(start) = start {
             w.text.push_str(&self.src[start..self.i]);
+            w.unknowable(|| "the output of a command substitution".into());
         }
         Ok(())
     }
@@ -291,6 +351,7 @@ impl Reader<'_> {
         self.redirects.extend(inner.redirects);
         w.dynamic = true;
         w.text.push_str(&self.src[start..self.i]);
+        w.unknowable(|| "the output of a command substitution".into());
         Ok(())
     }
 }
