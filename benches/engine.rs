@@ -340,3 +340,27 @@ fn adversarial_2048_commands(bencher: Bencher) {
     let (policy, call) = adversarial(&"ls a;".repeat(2_048));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
+
+#[divan::bench(sample_count = 10)]
+fn adversarial_5000_operators(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!("echo {}", "${x:-y} ".repeat(5_000)));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+#[divan::bench(sample_count = 10)]
+fn adversarial_3000_substitutions(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!("echo {}", "$(ls) ".repeat(3_000)));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// A link followed by `..`, 500 times in one word (each `..` goes back through it).
+#[divan::bench(sample_count = 10)]
+fn adversarial_link_dotdot(bencher: Bencher) {
+    let dir = std::env::temp_dir().join(format!("grh-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(dir.join("real/sub"));
+    let _ = std::os::unix::fs::symlink(dir.join("real"), dir.join("lnk"));
+    let word = format!("{}/{}x", dir.display(), "lnk/sub/../".repeat(500));
+    let (policy, call) = adversarial(&format!("cat {word}"));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+    let _ = std::fs::remove_dir_all(&dir);
+}

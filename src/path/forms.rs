@@ -125,14 +125,26 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
     match &process {
         Process::Outside => {
             // The kernel resolves links before `..`: canonicalize the longest
-            // existing prefix as written, then collapse the rest.
-            for cut in (1..=parts.len()).rev() {
-                let prefix = format!("/{}", parts[..cut].join("/"));
-                if let Some(real) = realpath(&prefix) {
-                    let comps = real.split('/').chain(parts[cut..].iter().copied());
-                    forms.push(join(&collapse(comps)));
-                    break;
+            // existing prefix as written, then collapse the rest. A prefix exists
+            // only if every shorter one does (the kernel walks from the left), so
+            // the longest is found by bisection: a path of many `lnk/..` costs
+            // a few lookups, not one per component.
+            let real_at = |cut: usize| realpath(&format!("/{}", parts[..cut].join("/")));
+            let (mut lo, mut hi) = (0, parts.len());
+            let mut found = None;
+            while lo < hi {
+                let mid = lo + (hi - lo).div_ceil(2);
+                match real_at(mid) {
+                    Some(real) => {
+                        lo = mid;
+                        found = Some((mid, real));
+                    }
+                    None => hi = mid - 1,
                 }
+            }
+            if let Some((cut, real)) = found.filter(|(cut, _)| *cut == lo) {
+                let comps = real.split('/').chain(parts[cut..].iter().copied());
+                forms.push(join(&collapse(comps)));
             }
             forms.push(physical);
         }

@@ -466,6 +466,7 @@ impl Prepared<'_> {
         let mut budget = WordBudget::default();
         for (ci, cand) in self.commands().iter().enumerate() {
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+            let every = all.len();
             // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
             let values = match (cand.deny_only, self.call.arg(&cand.key)) {
                 (false, Some(Arg::Str(text))) => shell::value_words(text),
@@ -482,10 +483,20 @@ impl Prepared<'_> {
                     return;
                 }
                 if let Some(made) = at.get(&(redirect, w)) {
+                    // Every candidate here belongs to commands of this line only: one
+                    // with `every` of them has them all.
                     for k in made.clone() {
+                        let have = &mut out[k].cmds;
+                        if have.len() == every {
+                            continue;
+                        }
+                        if cmds.len() == every {
+                            *have = cmds.to_vec();
+                            continue;
+                        }
                         for c in cmds {
-                            if !out[k].cmds.contains(c) {
-                                out[k].cmds.push(*c);
+                            if !have.contains(c) {
+                                have.push(*c);
                             }
                         }
                     }

@@ -336,6 +336,18 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     if let Some(why) = st.uncertain.take() {
         cx.uncertain(why);
     }
+    // `find -exec git -C {}`, `xargs -I{} env -C {}`: a directory found at run time.
+    let dirs = st
+        .forms
+        .iter()
+        .chain([&argv])
+        .flat_map(|f| super::chdir_options(f));
+    if let Some(d) = dirs.into_iter().find(|d| d.contains("{}")) {
+        cx.uncertain(format!(
+            "`{}` is a directory that `find` or `xargs` names at run time",
+            show(&d)
+        ));
+    }
     let mut paths = st.path_words;
     paths.extend(argv.iter().skip(1).cloned());
     let mut forms = st.forms;
@@ -367,6 +379,11 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
         privileged_form: st.privileged_form,
         paths: st.path_words.clone(),
     });
+    // `find -exec bash -c 'ls {}'`: what made the shell's command uncertain makes
+    // its string so.
+    if let Some(why) = &st.uncertain {
+        cx.uncertain(why.clone());
+    }
     let from = cx.out.commands.len();
     parse_into(cx, &inner, s);
     if cx.out.commands.len() == from {

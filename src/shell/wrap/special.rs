@@ -297,6 +297,20 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
                 Step::Opaque("`xargs` builds the command name from its input".into())
             }
             _ => {
+                // GNU xargs puts each input line in place of the string inside a word
+                // too (`sh -c 'ls {}'`): the word is data read at run time.
+                let inside = replace.as_deref().filter(|r| !r.is_empty()).and_then(|r| {
+                    words
+                        .iter()
+                        .skip(o.next + 1)
+                        .find(|w| w.text != r && w.text.contains(r))
+                });
+                if let Some(w) = inside {
+                    note(
+                        &mut st.uncertain,
+                        format!("`xargs` puts each input line into `{}`", show(&w.text)),
+                    );
+                }
                 // A program that runs its arguments as a command (`xargs env`, `xargs
                 // nice`, `xargs xargs`), or a shell that runs a script file named by
                 // them, may get its command from xargs's input.
