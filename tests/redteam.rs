@@ -346,6 +346,7 @@ families! {
     agent_tools => "agent-tools",
     readme_attacks => "readme-attacks",
     second_attacks => "second-attacks",
+    third_attacks => "third-attacks",
 }
 
 #[test]

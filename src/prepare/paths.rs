@@ -12,6 +12,9 @@ use crate::shell;
 /// counts as matching every deny-side path rule.
 pub const MAX_WORD_PATHS: usize = 4_096;
 
+/// How many directories a line may be in at one point (each `cd` may fail).
+pub const MAX_DIRS: usize = 32;
+
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSource {
@@ -203,69 +206,100 @@ impl Prepared<'_> {
                 dirs.extend(go(d, current.as_deref(), &mut lost).unwrap_or_default());
             }
         }
+        // Every directory the shell may be in at this point of the line: a `cd` may
+        // fail (`cd missing; cd ..` goes up from where the line started), so each
+        // adds where it leads and keeps where it was.
+        let mut currents: Vec<Option<String>> = vec![current.take()];
         // Whether the line's directory is one only the shell knows.
         let mut unknown = false;
         let cdpath = self.cdpath();
         for cand in self.commands() {
             for c in &cand.line.commands {
-                // Each directory option is relative to the one before it (`git -C .. -C
-                // home`, `env -C a env -C b`).
-                let mut base = current.clone();
-                for form in &c.forms {
-                    for d in shell::chdir_options(form) {
-                        if unknown && !d.starts_with(['/', '~']) {
-                            continue;
-                        }
-                        let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
-                        base = all.first().cloned().or(base);
-                        dirs.extend(all);
-                    }
-                }
-                if !matches!(
+                let is_cd = matches!(
                     c.argv.first().map(String::as_str),
                     Some("cd" | "pushd" | "popd")
-                ) {
-                    continue;
-                }
+                );
                 let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
-                let next = match target {
-                    None => home.clone(),
-                    // Relative to a directory only the shell knows: still unknown.
-                    Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
-                    Some(t) => {
-                        // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
-                        // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
-                        let skips = t.starts_with(['/', '~'])
-                            || t == "."
-                            || t == ".."
-                            || t.starts_with("./")
-                            || t.starts_with("../");
-                        if !skips {
-                            // A CDPATH entry is itself a path: `~`, relative entries.
-                            for entry in &cdpath {
-                                let bases = go(entry, current.as_deref(), &mut lost);
-                                for base in bases.unwrap_or_default() {
-                                    dirs.extend(go(t, Some(&base), &mut lost).unwrap_or_default());
+                let mut next: Vec<Option<String>> = Vec::new();
+                let mut reached = false;
+                for cur in &currents {
+                    // Each directory option is relative to the one before it (`git -C
+                    // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
+                    // starts (`env -C .. bash -c 'cd home'`) to the last.
+                    let mut base = cur.clone();
+                    for form in &c.forms {
+                        for d in shell::chdir_options(form) {
+                            if unknown && !d.starts_with(['/', '~']) {
+                                continue;
+                            }
+                            let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
+                            base = all.first().cloned().or(base);
+                            dirs.extend(all);
+                        }
+                    }
+                    if !is_cd {
+                        continue;
+                    }
+                    let to = match target {
+                        None => home.clone(),
+                        // Relative to a directory only the shell knows: still unknown.
+                        Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
+                        Some(t) => {
+                            // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
+                            // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
+                            let skips = t.starts_with(['/', '~'])
+                                || t == "."
+                                || t == ".."
+                                || t.starts_with("./")
+                                || t.starts_with("../");
+                            if !skips {
+                                // A CDPATH entry is itself a path: `~`, relative entries.
+                                for entry in &cdpath {
+                                    let bases = go(entry, base.as_deref(), &mut lost);
+                                    for b in bases.unwrap_or_default() {
+                                        let all = go(t, Some(&b), &mut lost).unwrap_or_default();
+                                        next.extend(all.first().cloned().map(Some));
+                                        dirs.extend(all);
+                                    }
+                                }
+                            }
+                            // Lexically and through the links before `..` (`cd -P lnk/..`).
+                            match go(t, base.as_deref(), &mut lost) {
+                                Some(all) => {
+                                    dirs.extend(all.iter().skip(1).cloned());
+                                    all.into_iter().next()
+                                }
+                                None => {
+                                    unknown = true;
+                                    continue;
                                 }
                             }
                         }
-                        // Lexically and through the links before `..` (`cd -P lnk/..`).
-                        match go(t, current.as_deref(), &mut lost) {
-                            Some(all) => {
-                                dirs.extend(all.iter().skip(1).cloned());
-                                all.into_iter().next()
-                            }
-                            None => {
-                                unknown = true;
-                                continue;
-                            }
-                        }
+                    };
+                    if let Some(n) = to {
+                        dirs.push(n.clone());
+                        next.push(Some(n));
+                        reached = true;
                     }
-                };
-                if let Some(n) = next {
-                    dirs.push(n.clone());
-                    current = Some(n);
-                    unknown = false;
+                }
+                if is_cd {
+                    // `popd` goes back to any directory the line was in.
+                    if c.argv.first().is_some_and(|n| n == "popd") {
+                        next.extend(dirs.iter().cloned().map(Some));
+                    }
+                    next.extend(currents.drain(..));
+                    next.sort();
+                    next.dedup();
+                    if reached {
+                        unknown = false;
+                    }
+                    currents = next;
+                }
+                if currents.len() > MAX_DIRS || dirs.len() > 4 * MAX_DIRS {
+                    lost.get_or_insert_with(|| {
+                        format!("more than {MAX_DIRS} directories the line may be in")
+                    });
+                    currents.truncate(MAX_DIRS);
                 }
             }
         }
@@ -522,6 +556,18 @@ impl Prepared<'_> {
                         Some(opt) => {
                             if let Some((_, after)) = opt.split_once('=') {
                                 push(out, false, after, &[(ci, i)], &mut budget);
+                            }
+                            // A cluster of short options whose last takes the rest as
+                            // its value (`-olnk/x`, `-cflnk/x`, `-f../x`): the value may
+                            // start after any letter before the first `/`.
+                            if !opt.starts_with('-') && opt.contains(['/', '~', '.']) {
+                                let end = opt.find('/').unwrap_or(opt.len());
+                                for (k, _) in opt.char_indices().skip(1).take(16) {
+                                    if k > end {
+                                        break;
+                                    }
+                                    push(out, false, &opt[k..], &[(ci, i)], &mut budget);
+                                }
                             } else if let Some(k) = opt.find(['/', '~']) {
                                 push(out, false, &opt[k..], &[(ci, i)], &mut budget);
                             }
@@ -608,16 +654,23 @@ impl Prepared<'_> {
             cand.norm = Err("a relative path in a line that changes directory".into());
         }
         out.push(cand);
-        // The shell expands globs before the program runs.
-        if !redirect && w.contains(['*', '?', '[']) {
+        // The shell expands globs before the program runs (in a redirection target
+        // too), in whichever directory the line is in.
+        if w.contains(['*', '?', '[']) {
             let (home, cwd) = self.home_and_cwd();
             let case_fold = self.path_env().case_fold;
-            let expansion = path::expand_glob(w, home.as_deref(), cwd.as_deref(), case_fold);
-            for found in &expansion.found {
-                out.push(self.path_cand(PathSource::Word(key.to_string()), found));
+            let mut bases = vec![cwd];
+            if relative {
+                bases.extend(dirs.iter().cloned().map(Some));
             }
-            if let Some(why) = expansion.incomplete {
-                budget.exceeded.get_or_insert(why);
+            for base in &bases {
+                let expansion = path::expand_glob(w, home.as_deref(), base.as_deref(), case_fold);
+                for found in &expansion.found {
+                    out.push(self.path_cand(source(), found));
+                }
+                if let Some(why) = expansion.incomplete {
+                    budget.exceeded.get_or_insert(why);
+                }
             }
         }
         // `$PWD/x` (and `$OLDPWD`, `~+`, `~-`) is x in whichever directory the line is in.

@@ -180,8 +180,21 @@ pub fn value_words(line: &str) -> Vec<String> {
         }
         values.extend(operator_defaults(t));
     }
-    for (_, v) in &values {
+    for (name, v) in &values {
         push_unquoted(&mut out, v);
+        // Each part of a `:` list (`x=a:~/b`, whose `~` bash expands), and the time
+        // zone file `TZ` names (`TZ=:/path`, relative to the zone directory).
+        if v.contains(':') {
+            for part in v.split(':').filter(|p| !p.is_empty()) {
+                push_unquoted(&mut out, part);
+            }
+        }
+        if name == "TZ" {
+            let zone = v.trim_start_matches(':');
+            if !zone.starts_with(['/', '~']) && !zone.is_empty() {
+                push_unquoted(&mut out, &format!("/usr/share/zoneinfo/{zone}"));
+            }
+        }
     }
     // The words that use a name given a value here, with each value in its place (at
     // most 256 of each, so that no line costs more than 65,536 replacements).

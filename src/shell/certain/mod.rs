@@ -16,10 +16,15 @@
 //! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
 //!   newline and is kept before anything else; outside quotes a backslash escapes any
 //!   character, and a backslash-newline joins two lines;
-//! - in words: the globs `*`, `?`, `[...]`; the parameters `$name`, `${name}`, `$0`..`$9`,
-//!   `$#`, `$?`, `$@`, `$*`, `$$`, `$!`, `$-`; the command substitutions `$(...)` and
-//!   backquotes, and the process substitutions `<(...)` and `>(...)`, whose text is itself
-//!   in the subset (their commands are part of the reading);
+//! - in words: the globs `*`, `?`, `[...]`; `$HOME`, `$PWD`, `$OLDPWD` (which the path
+//!   rules read); a `for` loop's variable as a word of its own (`"$f"`, or `$f` over a
+//!   list of plain words) when nothing else in the text names it; `$#`, `$?`, `$$`, `$!`,
+//!   `$-` in a word without `/`; the process substitutions `<(...)` and `>(...)`, and the
+//!   command substitutions `$(...)` and backquotes where their output is no command's word
+//!   (an assignment's value, a here-string), whose text is itself in the subset (their
+//!   commands are part of the reading). Any other expansion in a command's word or a
+//!   redirection target gives a value only the running shell knows, which may name any
+//!   file: see [`CWord::unknown`];
 //! - commands separated by `;`, `&`, `&&`, `||`, `|` and newlines; comments from a `#`
 //!   that starts a word to the end of the line; `time` and `time -p` at the start of a
 //!   pipeline (after `|`, `time` is a program);
@@ -29,7 +34,8 @@
 //! - assignments `NAME=WORD` alone or before a command, to names known to change nothing
 //!   that runs: the inert environment variables of [`super::word::is_inert_env`]
 //!   (`LANG`, `LC_*`, `TZ`, `NO_COLOR`, ...) and lower-case shell variables (not
-//!   `*_proxy`); the same for a `for` loop's variable;
+//!   `*_proxy`), but not a `TZ` that names a file or a locale name with a `/`; the same
+//!   for a `for` loop's variable;
 //! - redirections `<`, `>`, `>>` of an optional descriptor (`2>`) to a word without a
 //!   glob or `~`, the duplications `>&N`, `<&N`, `>&-`, `<&-`, here-strings `<<< WORD`,
 //!   and here-documents `<<WORD`, `<<-WORD` on a simple command, whose body has no `$`,
@@ -494,6 +500,9 @@ impl Reader<'_> {
                         "an assignment to `{name}`, which may change what runs"
                     ));
                 }
+                if let Some(why) = names_a_file(name, &word.word) {
+                    return Err(why);
+                }
                 command.assignments.push(word.word);
                 continue;
             }
@@ -854,6 +863,24 @@ impl Reader<'_> {
         heredocs.push((word.word.text, word.quoted, strip_tabs));
         Ok(())
     }
+}
+
+/// Why the assignment W to NAME, an inert variable, may make a program open a file:
+/// `TZ=:/path` and `TZ=/path` (and `TZ=../x`, under the zone directory) name a time
+/// zone file, a locale name with a `/` a locale directory.
+fn names_a_file(name: &str, w: &CWord) -> Option<String> {
+    let value = w.text.split_once('=').map_or("", |(_, v)| v);
+    let file = match name {
+        "TZ" => {
+            value.starts_with([':', '/'])
+                || value.split('/').any(|c| c == "..")
+                || value.contains('~')
+        }
+        _ if name == "LANG" || name == "LANGUAGE" || name.starts_with("LC_") => value.contains('/'),
+        _ => false,
+    };
+    (file || (w.dynamic && name.bytes().all(|b| !b.is_ascii_lowercase())))
+        .then(|| format!("`{}` may name a file", super::word::show(&w.text)))
 }
 
 /// The name WORD assigns to, when it is an assignment `NAME=...` or `NAME+=...` with the
