@@ -287,7 +287,7 @@ impl Prepared<'_> {
                     if c.argv.first().is_some_and(|n| n == "popd") {
                         next.extend(dirs.iter().cloned().map(Some));
                     }
-                    next.extend(currents.drain(..));
+                    next.append(&mut currents);
                     next.sort();
                     next.dedup();
                     if reached {
