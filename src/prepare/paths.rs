@@ -213,6 +213,9 @@ impl Prepared<'_> {
         // Whether the line's directory is one only the shell knows.
         let mut unknown = false;
         let cdpath = self.cdpath();
+        // The value words of each command argument, read once.
+        let mut values: std::collections::HashMap<&str, Vec<String>> =
+            std::collections::HashMap::new();
         for cand in self.commands() {
             for c in &cand.line.commands {
                 let is_cd = matches!(
@@ -261,6 +264,20 @@ impl Prepared<'_> {
                                         next.extend(all.first().cloned().map(Some));
                                         dirs.extend(all);
                                     }
+                                }
+                            }
+                            // `x=../home; cd $x`: any value the line gives a variable.
+                            if t.contains('$') {
+                                let of = values.entry(cand.key.as_str()).or_insert_with(|| {
+                                    match self.call.arg(&cand.key) {
+                                        Some(Arg::Str(text)) => shell::value_words(text),
+                                        _ => Vec::new(),
+                                    }
+                                });
+                                for v in of.iter().filter(|v| !v.contains('$')) {
+                                    let all = go(v, base.as_deref(), &mut lost).unwrap_or_default();
+                                    next.extend(all.first().cloned().map(Some));
+                                    dirs.extend(all);
                                 }
                             }
                             // Lexically and through the links before `..` (`cd -P lnk/..`).

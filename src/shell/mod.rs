@@ -165,12 +165,22 @@ pub fn value_words(line: &str) -> Vec<String> {
             continue;
         }
         if let Some((name, value)) = t.split_once('=') {
+            // `a[0]=V` assigns an element of `a`.
             let name = name.trim_end_matches('+');
+            let name = match name.split_once('[') {
+                Some((base, sub)) if sub.ends_with(']') => base,
+                _ => name,
+            };
             let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if is_name && value.is_empty() && tokens.get(i).is_some_and(|w| w == "(") {
                 while let Some(w) = tokens.get(i + 1).filter(|w| *w != ")") {
-                    values.push((name.to_string(), w.clone()));
+                    // `a=([1]=V)`: an element given its index.
+                    let element = match w.strip_prefix('[').and_then(|r| r.split_once("]=")) {
+                        Some((_, v)) => v.to_string(),
+                        None => w.clone(),
+                    };
+                    values.push((name.to_string(), element));
                     i += 1;
                 }
                 i += 1;
@@ -182,6 +192,10 @@ pub fn value_words(line: &str) -> Vec<String> {
     }
     for (name, v) in &values {
         push_unquoted(&mut out, v);
+        // `$'...'` as bash decodes it (`$'\x73'` is `s`).
+        if v.contains("$'") {
+            push_unquoted(&mut out, &decode_ansi_c(v));
+        }
         // Each part of a `:` list (`x=a:~/b`, whose `~` bash expands), and the time
         // zone file `TZ` names (`TZ=:/path`, relative to the zone directory).
         if v.contains(':') {
@@ -203,6 +217,11 @@ pub fn value_words(line: &str) -> Vec<String> {
     values.truncate(256);
     let mut bytes = 0;
     for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
+        // `${x:-../home}/.ssh/x`: the word with each operator's operand in its place.
+        let defaults = replace_operators(t);
+        if defaults != *t && out.len() < MAX_VALUES {
+            push_unquoted(&mut out, &defaults);
+        }
         for (name, v) in &values {
             let uses = t.matches(name.as_str()).count();
             if out.len() >= MAX_VALUES || t.len() + uses * v.len() > 4096 || bytes > 256 * 1024 {
@@ -211,6 +230,8 @@ pub fn value_words(line: &str) -> Vec<String> {
             let braced = format!("${{{name}}}");
             let with = t.replace(&braced, v);
             let with = replace_name(&with, name, v);
+            // `${a[0]}`, `${a[@]}`: any element of `a`.
+            let with = replace_elements(&with, name, v);
             if with != *t {
                 bytes += with.len();
                 push_unquoted(&mut out, &with);
@@ -267,6 +288,87 @@ fn operator_defaults(t: &str) -> Vec<(String, String)> {
             out.push((name.to_string(), operand[..end].to_string()));
         }
     }
+    out
+}
+
+/// T with every `${NAME[...]}` made V.
+fn replace_elements(t: &str, name: &str, v: &str) -> String {
+    let pat = format!("${{{name}[");
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find(&pat) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + pat.len()..];
+        match after.find("]}") {
+            Some(end) => {
+                out.push_str(v);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str(&pat);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// T with every `${NAME<op>WORD}` that gives a value (`:-`, `-`, `:=`, `=`, `:+`, `+`)
+/// made WORD (the innermost first, so nested ones are read too).
+fn replace_operators(t: &str) -> String {
+    let mut text = t.to_string();
+    for _ in 0..16 {
+        let Some(at) = text.rfind("${") else { break };
+        let rest = &text[at + 2..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let after = &rest[name_len..];
+        let colon = usize::from(after.starts_with(':'));
+        let after = &after[colon..];
+        let Some(end) = after.find('}') else { break };
+        match after.strip_prefix(['-', '=', '+']) {
+            Some(op) if name_len > 0 => {
+                let operand = op[..end - 1].to_string();
+                let stop = at + 2 + name_len + colon + end + 1;
+                text = format!("{}{operand}{}", &text[..at], &text[stop..]);
+            }
+            // Another form stays, out of the way of the outer ones.
+            _ => text.replace_range(at..at + 1, "\u{1}"),
+        }
+    }
+    text.replace('\u{1}', "$")
+}
+
+/// V with every `$'...'` decoded as bash does.
+fn decode_ansi_c(v: &str) -> String {
+    let mut out = String::new();
+    let mut rest = v;
+    while let Some(at) = rest.find("$'") {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + 2..];
+        // The closing quote: the first `'` not escaped by a backslash.
+        let mut end = None;
+        let mut escaped = false;
+        for (k, c) in body.char_indices() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '\'' if !escaped => {
+                    end = Some(k);
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        let Some(end) = end else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        out.push_str(&word::ansi_c(&body[..end]));
+        rest = &body[end + 1..];
+    }
+    out.push_str(rest);
     out
 }
 

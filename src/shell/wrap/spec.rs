@@ -307,9 +307,9 @@ pub(super) fn option_word(
 ) -> Result<usize, String> {
     let cmd = command_name(words);
     let t = words.get(j).map(|w| w.text.as_str()).unwrap_or("");
-    // `nice -10`, and `nice --10` (an adjustment of -10).
+    // `nice -10`, `nice --10` (an adjustment of -10) and `nice -+10`.
     let body = t.get(1..).unwrap_or("");
-    let number = body.strip_prefix('-').unwrap_or(body);
+    let number = body.strip_prefix(['-', '+']).unwrap_or(body);
     if spec.digits && !number.is_empty() && number.chars().all(|c| c.is_ascii_digit()) {
         list.push(("n".to_owned(), Some(body.to_owned())));
         return Ok(j + 1);
