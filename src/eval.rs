@@ -259,6 +259,7 @@ fn evaluate_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContex
         }
     }
     let by_default = by_default && refused.is_none();
+    let from_rule = refused.is_none();
     let reason = refused.or_else(|| {
         decision.map(|d| match by {
             Some(r) => {
@@ -274,6 +275,27 @@ fn evaluate_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContex
             ),
         })
     });
+    // A path rule that matched what a bound kept from being checked says so: the
+    // model (and the user) should not read `cat /usr/*/*.h` as touching a secret.
+    let reason = match (decision, by) {
+        (Some(Decision::Deny | Decision::Stop), Some(r))
+            if from_rule
+                && (policy.rules[r].has_path || !policy.rules[r].path_outside.is_empty()) =>
+        {
+            let unchecked = prepared.paths().iter().find_map(|p| {
+                let why = p.uncertain.as_deref()?;
+                (p.hits.get(r) && p.raw.strip_prefix('(')?.strip_suffix(')') == Some(why))
+                    .then_some(why)
+            });
+            match (reason, unchecked) {
+                (Some(text), Some(why)) => Some(format!(
+                    "{text} (what was not checked counts as matching: {why})"
+                )),
+                (reason, _) => reason,
+            }
+        }
+        _ => reason,
+    };
     Outcome {
         decided,
         decision,

@@ -51,6 +51,12 @@ fn too_many_words_to_check_as_paths_is_not_allowed_and_deny_path_rules_see_it() 
     let c = bash(&format!("cat {}", words.join(" ")));
     let o = eval::evaluate(&p, &c);
     assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    // The reason says the rule matched what was not checked, not a secret.
+    let reason = o.reason.unwrap_or_default();
+    assert!(
+        reason.contains("what was not checked counts as matching"),
+        "{reason}"
+    );
     // Whichever bound comes first: the words, or the file-system lookups they need.
     let text = explained(&p, &c);
     assert!(

@@ -201,6 +201,19 @@ impl Prepared<'_> {
                 }
             }
         };
+        // The directories a glob D names from BASE (`cd lnk?`, `git -C ../h*`).
+        let case_fold = self.path_env().case_fold;
+        let globbed = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Vec<String> {
+            if !d.contains(['*', '?', '[']) {
+                return Vec::new();
+            }
+            let text = with_dirs(d, home.as_deref(), base);
+            let found = path::expand_glob(&text, home.as_deref(), base, case_fold);
+            if let Some(why) = found.incomplete {
+                lost.get_or_insert(why);
+            }
+            found.found
+        };
         for key in path::DEFAULT_WORKDIR_KEYS {
             if let Some(Arg::Str(d)) = self.call.arg(key) {
                 dirs.extend(go(d, current.as_deref(), &mut lost).unwrap_or_default());
@@ -216,8 +229,12 @@ impl Prepared<'_> {
         // The value words of each command argument, read once.
         let mut values: std::collections::HashMap<&str, Vec<String>> =
             std::collections::HashMap::new();
-        for cand in self.commands() {
+        'commands: for cand in self.commands() {
             for c in &cand.line.commands {
+                // Past a bound every relative word counts as matching: no need to read on.
+                if lost.is_some() {
+                    break 'commands;
+                }
                 let is_cd = matches!(
                     c.argv.first().map(String::as_str),
                     Some("cd" | "pushd" | "popd")
@@ -235,6 +252,7 @@ impl Prepared<'_> {
                             if unknown && !d.starts_with(['/', '~']) {
                                 continue;
                             }
+                            dirs.extend(globbed(&d, base.as_deref(), &mut lost));
                             let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
                             base = all.first().cloned().or(base);
                             dirs.extend(all);
@@ -266,8 +284,15 @@ impl Prepared<'_> {
                                     }
                                 }
                             }
-                            // `x=../home; cd $x`: any value the line gives a variable.
+                            for g in globbed(t, base.as_deref(), &mut lost) {
+                                dirs.push(g.clone());
+                                next.push(Some(g));
+                            }
+                            // `x=../home; cd $x`: any value the line gives a variable,
+                            // and home (`cd $!` with no job is `cd`).
                             if t.contains('$') {
+                                next.push(home.clone());
+                                dirs.extend(home.clone());
                                 let of = values.entry(cand.key.as_str()).or_insert_with(|| {
                                     match self.call.arg(&cand.key) {
                                         Some(Arg::Str(text)) => shell::value_words(text),
@@ -676,12 +701,17 @@ impl Prepared<'_> {
         if w.contains(['*', '?', '[']) {
             let (home, cwd) = self.home_and_cwd();
             let case_fold = self.path_env().case_fold;
+            let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
+                .iter()
+                .any(|v| w.contains(v));
             let mut bases = vec![cwd];
-            if relative {
+            if relative || names_dir {
                 bases.extend(dirs.iter().cloned().map(Some));
             }
             for base in &bases {
-                let expansion = path::expand_glob(w, home.as_deref(), base.as_deref(), case_fold);
+                let text = with_dirs(w, home.as_deref(), base.as_deref());
+                let expansion =
+                    path::expand_glob(&text, home.as_deref(), base.as_deref(), case_fold);
                 for found in &expansion.found {
                     out.push(self.path_cand(source(), found));
                 }
@@ -709,6 +739,28 @@ impl Prepared<'_> {
             }
         }
     }
+}
+
+/// W with `$HOME` (and `${HOME}`) made HOME, and `$PWD`, `$OLDPWD`, `~+`, `~-` made
+/// DIR: a directory the line may be in.
+fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
+    let mut text = w.to_string();
+    if let Some(h) = home {
+        for var in ["${HOME}", "$HOME"] {
+            text = text.replace(var, h);
+        }
+    }
+    if let Some(d) = dir {
+        for var in ["${PWD}", "$PWD", "${OLDPWD}", "$OLDPWD"] {
+            text = text.replace(var, d);
+        }
+        for var in ["~+", "~-"] {
+            if text == var || text.starts_with(&format!("{var}/")) {
+                text = format!("{d}{}", &text[2..]);
+            }
+        }
+    }
+    text
 }
 
 /// F, as a closure over words that live as long as `'a` (which a closure's own

@@ -115,6 +115,17 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         let Some(cluster) = w.strip_prefix('-').or(old_style.then_some(w.as_str())) else {
             continue;
         };
+        // GNU tar also takes a dashed cluster's values from the next words in order
+        // (`tar -cfC - DIR`): read both ways.
+        if is_tar && !old_style {
+            let mut values = 0;
+            for ch in cluster.chars().filter(|c| valued.contains(*c)) {
+                values += 1;
+                if ch == short {
+                    out.extend(form.get(k + values).cloned());
+                }
+            }
+        }
         let mut values = 0;
         for (at, ch) in cluster.char_indices() {
             if !valued.contains(ch) {

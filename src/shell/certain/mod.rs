@@ -220,6 +220,21 @@ fn assigned_elsewhere(src: &str, name: &str) -> Option<String> {
             continue;
         }
         let before = &src[..at];
+        // Inside a longer name (`cd` for `d`), unless glued to an option that takes
+        // a name (`printf -vd`, `read -ad`, `wait -pd`).
+        if before.bytes().last().is_some_and(ident) {
+            let word = before
+                .rsplit([' ', '\t', '\n', ';', '&', '|', '(', '\'', '"'])
+                .next()
+                .unwrap_or("");
+            let glued = word.len() >= 2
+                && word.starts_with('-')
+                && word[1..].bytes().all(|b| b.is_ascii_alphabetic())
+                && word.ends_with(['v', 'a', 'p']);
+            if !glued {
+                continue;
+            }
+        }
         let header = before
             .trim_end_matches([' ', '\t'])
             .strip_suffix("for")

@@ -255,7 +255,9 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         Step::Inner(n) => match words.get(n..) {
             Some(rest) if !rest.is_empty() => {
                 for w in words.get(1..n).unwrap_or(&[]) {
-                    if looks_like_path(&w.text) {
+                    // An option with a path glued to it too (`xargs -alnk/x`).
+                    let glued = w.text.starts_with('-') && w.text.contains(['/', '~']);
+                    if looks_like_path(&w.text) || glued {
                         st.path_words.push(w.text.clone());
                     }
                 }

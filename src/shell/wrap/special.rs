@@ -299,11 +299,14 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
             _ => {
                 // GNU xargs puts each input line in place of the string inside a word
                 // too (`sh -c 'ls {}'`): the word is data read at run time.
+                // Given to a shell, even the whole word may be its script (`sh -c {}`).
+                let base = name.text.rsplit('/').next().unwrap_or("");
+                let shell = SHELLS.contains(&base);
                 let inside = replace.as_deref().filter(|r| !r.is_empty()).and_then(|r| {
                     words
                         .iter()
                         .skip(o.next + 1)
-                        .find(|w| w.text != r && w.text.contains(r))
+                        .find(|w| (shell || w.text != r) && w.text.contains(r))
                 });
                 if let Some(w) = inside {
                     note(
@@ -314,7 +317,6 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
                 // A program that runs its arguments as a command (`xargs env`, `xargs
                 // nice`, `xargs xargs`), or a shell that runs a script file named by
                 // them, may get its command from xargs's input.
-                let base = name.text.rsplit('/').next().unwrap_or("");
                 let with_c = words.iter().skip(o.next + 1).any(|w| {
                     w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
                 });
@@ -408,6 +410,7 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         );
     }
     emit(cx, words, own);
+    let mut execs = 0;
     let mut j = 1;
     while let Some(w) = words.get(j) {
         j += 1;
@@ -423,6 +426,16 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         }
         if !matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
             continue;
+        }
+        // Each command is read with the whole `find` line: a bound keeps many of
+        // them from costing the square of the line.
+        execs += 1;
+        if execs > MAX_FIND_EXECS {
+            let why = format!("more than {MAX_FIND_EXECS} commands in one `find`");
+            cx.uncertain(why.clone());
+            note(&mut cx.out.truncated, why.clone());
+            cx.line_opaque(why);
+            break;
         }
         let start = j;
         let mut end = None;
@@ -470,6 +483,9 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         j = stop + 1;
     }
 }
+
+/// Most `-exec` (and `-ok`...) commands read in one `find`.
+const MAX_FIND_EXECS: usize = 64;
 
 /// The primaries of `find` that take one value (`-newerXY` too).
 const FIND_VALUED: &[&str] = &[
