@@ -347,6 +347,7 @@ families! {
     readme_attacks => "readme-attacks",
     second_attacks => "second-attacks",
     third_attacks => "third-attacks",
+    review_attacks => "review-attacks",
 }
 
 #[test]

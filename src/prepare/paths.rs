@@ -240,6 +240,9 @@ impl Prepared<'_> {
                     Some("cd" | "pushd" | "popd")
                 );
                 let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
+                // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
+                let back = c.argv.first().is_some_and(|n| n == "cd")
+                    && c.argv.iter().skip(1).any(|w| w == "-");
                 let mut next: Vec<Option<String>> = Vec::new();
                 let mut reached = false;
                 for cur in &currents {
@@ -325,9 +328,15 @@ impl Prepared<'_> {
                     }
                 }
                 if is_cd {
-                    // `popd` goes back to any directory the line was in.
-                    if c.argv.first().is_some_and(|n| n == "popd") {
+                    // `popd` (and `cd -`) go back to any directory the line was in.
+                    if back || c.argv.first().is_some_and(|n| n == "popd") {
                         next.extend(dirs.iter().cloned().map(Some));
+                    }
+                    if back {
+                        if let Ok(old) = std::env::var("OLDPWD") {
+                            dirs.push(old.clone());
+                            next.push(Some(old));
+                        }
                     }
                     next.append(&mut currents);
                     next.sort();
@@ -604,7 +613,7 @@ impl Prepared<'_> {
                             // start after any letter before the first `/`.
                             if !opt.starts_with('-') && opt.contains(['/', '~', '.']) {
                                 let end = opt.find('/').unwrap_or(opt.len());
-                                for (k, _) in opt.char_indices().skip(1).take(16) {
+                                for (k, _) in opt.char_indices().skip(1) {
                                     if k > end {
                                         break;
                                     }

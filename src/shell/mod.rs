@@ -117,14 +117,9 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         };
         // GNU tar also takes a dashed cluster's values from the next words in order
         // (`tar -cfC - DIR`): read both ways.
-        if is_tar && !old_style {
-            let mut values = 0;
-            for ch in cluster.chars().filter(|c| valued.contains(*c)) {
-                values += 1;
-                if ch == short {
-                    out.extend(form.get(k + values).cloned());
-                }
-            }
+        if is_tar && !old_style && cluster.ends_with(short) {
+            let values = cluster.chars().filter(|c| valued.contains(*c)).count();
+            out.extend(form.get(k + values).cloned());
         }
         let mut values = 0;
         for (at, ch) in cluster.char_indices() {
@@ -329,7 +324,13 @@ fn replace_elements(t: &str, name: &str, v: &str) -> String {
 /// made WORD (the innermost first, so nested ones are read too).
 fn replace_operators(t: &str) -> String {
     let mut text = t.to_string();
-    for _ in 0..16 {
+    // Each turn takes one `${` away; a word longer than 4,096 bytes is left out.
+    let turns = if t.len() > 4096 {
+        0
+    } else {
+        t.matches("${").count()
+    };
+    for _ in 0..turns {
         let Some(at) = text.rfind("${") else { break };
         let rest = &text[at + 2..];
         let name_len = rest

@@ -81,6 +81,9 @@ pub(crate) struct Cx {
     pub own_redirects: Vec<String>,
     /// The redirection targets of the compound commands around it.
     pub enclosing_redirects: Vec<String>,
+    /// Bytes of outer commands copied into the commands of their strings (each command
+    /// of `bash -c '...'` carries the outer command as a form): bounded.
+    pub copied: usize,
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -106,6 +109,7 @@ impl Cx {
             no_shortcut: false,
             own_redirects: Vec::new(),
             enclosing_redirects: Vec::new(),
+            copied: 0,
         }
     }
 

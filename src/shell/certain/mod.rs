@@ -131,10 +131,11 @@ fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
         after_pipe: false,
         loops: Vec::new(),
         loop_uses: Vec::new(),
+        headers: Vec::new(),
     };
     r.list(Stop::Eof)?;
     for name in &r.loop_uses {
-        if let Some(why) = assigned_elsewhere(src, name) {
+        if let Some(why) = assigned_elsewhere(src, name, &r.headers) {
             return Err(why);
         }
     }
@@ -194,6 +195,8 @@ struct Reader<'a> {
     loops: Vec<Loop>,
     /// The loop variables used as words (checked against the whole text at the end).
     loop_uses: Vec<String>,
+    /// Where the name of each `for` loop starts.
+    headers: Vec<usize>,
 }
 
 /// A `for` loop around the text being read.
@@ -211,38 +214,29 @@ struct Loop {
 /// `for` list: SRC names it other than as `$NAME`, `${NAME}` or `for NAME` (`read
 /// NAME`, `NAME=...`, `printf -vNAME`, `unset NAME`...). Every occurrence that ends
 /// where a name may end counts, inside other words or quotes too.
-fn assigned_elsewhere(src: &str, name: &str) -> Option<String> {
+fn assigned_elsewhere(src: &str, name: &str, headers: &[usize]) -> Option<String> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = src.as_bytes();
     for (at, _) in src.match_indices(name) {
         let end = at + name.len();
-        if bytes.get(end).copied().is_some_and(ident) {
+        if bytes.get(end).copied().is_some_and(ident) || headers.contains(&at) {
             continue;
         }
         let before = &src[..at];
-        // Inside a longer name (`cd` for `d`), unless glued to an option that takes
-        // a name (`printf -vd`, `read -ad`, `wait -pd`).
+        if before.ends_with('$') || before.ends_with("${") {
+            continue;
+        }
+        // Inside a longer name (`cd` for `d`), unless at the end of an option word,
+        // which may take it as a name (`printf -vd`, `read -\ad`).
         if before.bytes().last().is_some_and(ident) {
             let word = before
-                .rsplit([' ', '\t', '\n', ';', '&', '|', '(', '\'', '"'])
+                .rsplit([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
                 .next()
-                .unwrap_or("");
-            let glued = word.len() >= 2
-                && word.starts_with('-')
-                && word[1..].bytes().all(|b| b.is_ascii_alphabetic())
-                && word.ends_with(['v', 'a', 'p']);
-            if !glued {
+                .unwrap_or("")
+                .replace(['\\', '\'', '"'], "");
+            if !word.starts_with('-') {
                 continue;
             }
-        }
-        let header = before
-            .trim_end_matches([' ', '\t'])
-            .strip_suffix("for")
-            .is_some_and(|b| {
-                b.len() + 3 < before.len() && (b.is_empty() || !ident(b.as_bytes()[b.len() - 1]))
-            });
-        if before.ends_with('$') || before.ends_with("${") || header {
-            continue;
         }
         return Some(format!(
             "the loop variable `{name}` may be given another value in the line"
@@ -746,6 +740,7 @@ impl Reader<'_> {
     /// `for NAME [in WORDS]` up to its `do`.
     fn for_head(&mut self) -> Result<(), String> {
         self.skip_blanks(false)?;
+        self.headers.push(self.i);
         let name = self.word()?;
         if name.quoted || name.word.dynamic || !is_assignable(&name.word.text) {
             return Err(format!(

@@ -291,11 +291,12 @@ impl Reader<'_> {
         }
     }
 
-    /// The parameter NAME expanded in W: its value is known when it is `HOME`, `PWD` or
-    /// `OLDPWD` (which the path rules read), or the variable of a `for` loop around it
+    /// The parameter NAME expanded in W: its value is known when it is `HOME` or `PWD`
+    /// (which the path rules read), or the variable of a `for` loop around it
     /// (see [`Reader::word`]); any other variable may hold anything.
     fn parameter(&self, w: &mut CWord, name: &str) {
-        if matches!(name, "HOME" | "PWD" | "OLDPWD") {
+        // Not `OLDPWD`: bash takes it from the environment, where it may be anything.
+        if matches!(name, "HOME" | "PWD") {
             return;
         }
         match self.loops.iter().rev().find(|l| l.name == name) {

@@ -25,6 +25,9 @@ use super::SimpleCommand;
 /// Most wrappers looked through in one command.
 const MAX_HOPS: usize = 32;
 
+/// Most bytes of outer commands copied into the commands read from their strings.
+const MAX_COPIED: usize = 4 << 20;
+
 /// What is known about the command being normalized.
 #[derive(Clone)]
 struct State {
@@ -73,6 +76,25 @@ pub(crate) fn command(
     hazard: Option<String>,
     stdin: Vec<String>,
 ) {
+    if let Some(o) = &fr.outer {
+        let size: usize = o
+            .written
+            .iter()
+            .chain(o.forms.iter().flatten())
+            .map(String::len)
+            .sum();
+        cx.copied += size + words.iter().map(|w| w.text.len()).sum::<usize>();
+        if cx.copied > MAX_COPIED {
+            let why = format!(
+                "the commands of its strings carry more than {} MB of the outer commands",
+                MAX_COPIED >> 20
+            );
+            cx.uncertain(why.clone());
+            note(&mut cx.out.truncated, why.clone());
+            cx.line_opaque(why);
+            return;
+        }
+    }
     let written: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let st = match &fr.outer {
         Some(o) => State {
@@ -256,7 +278,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             Some(rest) if !rest.is_empty() => {
                 for w in words.get(1..n).unwrap_or(&[]) {
                     // An option with a path glued to it too (`xargs -alnk/x`).
-                    let glued = w.text.starts_with('-') && w.text.contains(['/', '~']);
+                    let glued = w.text.starts_with('-') && w.text.len() > 2;
                     if looks_like_path(&w.text) || glued {
                         st.path_words.push(w.text.clone());
                     }
@@ -446,6 +468,11 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
         }
         // Where later relative words are read: a directory the reading cannot know
         // makes every one of them uncertain.
+        // `cd -` goes back to `$OLDPWD`, which may come from the environment.
+        "cd" if args.iter().any(|w| w.text == "-") => note(
+            &mut st.uncertain,
+            "`cd -` goes to a directory the reading cannot know",
+        ),
         "cd" | "pushd" if args.iter().any(|w| !w.is_static || w.pattern) => note(
             &mut st.uncertain,
             format!("`{base}` goes to a directory the reading cannot know"),

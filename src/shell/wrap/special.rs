@@ -314,6 +314,23 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
                         format!("`xargs` puts each input line into `{}`", show(&w.text)),
                     );
                 }
+                // `xargs -I X git -C X`: a directory read from the input.
+                if let Some(r) = replace.as_deref().filter(|r| !r.is_empty()) {
+                    let mut form: Vec<String> =
+                        words.iter().skip(o.next).map(|w| w.text.clone()).collect();
+                    if let Some(first) = form.first_mut() {
+                        *first = base.to_owned();
+                    }
+                    if super::super::chdir_options(&form)
+                        .iter()
+                        .any(|d| d.contains(r))
+                    {
+                        note(
+                            &mut st.uncertain,
+                            format!("`xargs -I {}` names a directory from its input", show(r)),
+                        );
+                    }
+                }
                 // A program that runs its arguments as a command (`xargs env`, `xargs
                 // nice`, `xargs xargs`), or a shell that runs a script file named by
                 // them, may get its command from xargs's input.
