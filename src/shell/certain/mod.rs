@@ -16,8 +16,8 @@
 //! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
 //!   newline and is kept before anything else; outside quotes a backslash escapes any
 //!   character, and a backslash-newline joins two lines;
-//! - in words: the globs `*`, `?`, `[...]`; `$HOME`, `$PWD`, `$OLDPWD` (which the path
-//!   rules read); a `for` loop's variable as a word of its own (`"$f"`, or `$f` over a
+//! - in words: the globs `*`, `?`, `[...]`; `$HOME` and `$PWD` (which the path rules
+//!   read; not `$OLDPWD`, which bash may take from the environment); a `for` loop's variable as a word of its own (`"$f"`, or `$f` over a
 //!   list of plain words) when nothing else in the text names it; `$#`, `$?`, `$$`, `$!`,
 //!   `$-` in a word without `/`; the process substitutions `<(...)` and `>(...)`, and the
 //!   command substitutions `$(...)` and backquotes where their output is no command's word
