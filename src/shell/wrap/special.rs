@@ -502,7 +502,7 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
 }
 
 /// Most `-exec` (and `-ok`...) commands read in one `find`.
-const MAX_FIND_EXECS: usize = 64;
+const MAX_FIND_EXECS: usize = 16;
 
 /// The primaries of `find` that take one value (`-newerXY` too).
 const FIND_VALUED: &[&str] = &[
