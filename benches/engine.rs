@@ -376,3 +376,10 @@ fn adversarial_shell_string_2000_commands(bencher: Bencher) {
     let (policy, call) = adversarial(&format!("bash -c '{}'", "ls x; ".repeat(2_000)));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
+
+#[divan::bench(sample_count = 10)]
+fn adversarial_300_pushd(bencher: Bencher) {
+    let line: Vec<String> = (0..300).map(|i| format!("pushd x{i}")).collect();
+    let (policy, call) = adversarial(&format!("{}; cat README", line.join("; ")));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}

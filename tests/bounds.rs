@@ -178,3 +178,17 @@ fn a_value_used_many_times_in_one_word_stays_bounded() {
     // Decided (a word past the path bounds fails closed), and never allowed.
     assert_ne!(d.decision, Some(Decision::Allow), "{:?}", d.reason);
 }
+
+#[test]
+fn words_in_many_directories_are_bounded_and_fail_closed() {
+    let p = rules();
+    let words: Vec<String> = (0..2_000).map(|i| format!("f{i}")).collect();
+    let c = bash(&format!("cd a; cd b; cd c; cd d; cat {}", words.join(" ")));
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    let reason = o.reason.unwrap_or_default();
+    assert!(
+        reason.contains("paths to check") || reason.contains(gptel_rust_hooks::path::BUDGET_SPENT),
+        "{reason}"
+    );
+}

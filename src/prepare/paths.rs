@@ -15,6 +15,9 @@ pub const MAX_WORD_PATHS: usize = 4_096;
 /// How many directories a line may be in at one point (each `cd` may fail).
 pub const MAX_DIRS: usize = 32;
 
+/// How many paths the words of a call may make (each word read in each directory).
+pub const MAX_PATH_CANDS: usize = 16_384;
+
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSource {
@@ -232,7 +235,7 @@ impl Prepared<'_> {
         'commands: for cand in self.commands() {
             for c in &cand.line.commands {
                 // Past a bound every relative word counts as matching: no need to read on.
-                if lost.is_some() {
+                if lost.is_some() || path::budget_spent() {
                     break 'commands;
                 }
                 let is_cd = matches!(
@@ -548,6 +551,8 @@ impl Prepared<'_> {
             return;
         }
         let (dirs, lost) = self.other_dirs();
+        // Past the bound on directories, every relative word counts as matching anyway.
+        let dirs = if lost.is_some() { Vec::new() } else { dirs };
         let mut budget = WordBudget::default();
         for (ci, cand) in self.commands().iter().enumerate() {
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
@@ -698,6 +703,8 @@ impl Prepared<'_> {
                 PathSource::Word(key.to_string())
             }
         };
+        // Each directory the word is read in costs one more path.
+        budget.cands += dirs.len();
         let mut cand = self.path_cand(source(), w);
         let relative = !w.starts_with('/') && !w.starts_with('~');
         if redirect && relative && !dirs.is_empty() && cand.norm.is_ok() {
@@ -785,6 +792,8 @@ where
 #[derive(Default)]
 struct WordBudget {
     taken: usize,
+    /// Paths made from them: each word in every directory the line may be in.
+    cands: usize,
     /// Why some words were not checked, once a bound is reached.
     exceeded: Option<String>,
 }
@@ -804,7 +813,14 @@ impl WordBudget {
             });
             return false;
         }
+        if self.cands >= MAX_PATH_CANDS {
+            self.exceeded.get_or_insert_with(|| {
+                format!("more than {MAX_PATH_CANDS} paths to check (words in every directory the line may be in)")
+            });
+            return false;
+        }
         self.taken += 1;
+        self.cands += 1;
         true
     }
 }
