@@ -383,3 +383,47 @@ fn adversarial_300_pushd(bencher: Bencher) {
     let (policy, call) = adversarial(&format!("{}; cat README", line.join("; ")));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
+
+/// Sixteen substitutions, then one command of 30,000 words: each substitution was read
+/// again up to the end of the line, and the words were copied into guesses (28 s).
+#[divan::bench(sample_count = 10)]
+fn adversarial_16_substitutions_30000_words(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!(
+        "echo {}; ls {}",
+        "$(ls) ".repeat(16),
+        "a ".repeat(30_000)
+    ));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// 200 nested substitutions around 3,000 commands.
+#[divan::bench(sample_count = 10)]
+fn adversarial_200_nested_substitutions(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!(
+        "echo {}{}{}",
+        "$(".repeat(200),
+        "ls a ".repeat(3_000),
+        ")".repeat(200)
+    ));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// 101 substitutions with a `case` (each read again to the end of the line), then 3,000
+/// commands.
+#[divan::bench(sample_count = 10)]
+fn adversarial_101_case_substitutions(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!(
+        "echo {}{}",
+        "$(case x in a) ls;; esac) ".repeat(101),
+        "ls a ".repeat(3_000)
+    ));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// A line of one megabyte (the longest read): 250,000 words after a substitution.
+#[divan::bench(sample_count = 10)]
+fn adversarial_one_megabyte(bencher: Bencher) {
+    let line = format!("ls \"$(ls)\" {}", "\"a\" ".repeat(250_000));
+    let (policy, call) = adversarial(&line[..line.len().min((1 << 20) - 16)]);
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}

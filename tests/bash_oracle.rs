@@ -150,17 +150,6 @@ const KNOWN: &[Known] = &[
         covers: |f, c| misread(f) && line_has(c, "heredoc"),
     },
     Known {
-        name: "comment-in-substitution",
-        what: "A comment inside `$(...)` on a line brush-parser reads without an error: it \
-               takes the comment to the end of the substitution or joins the next line into \
-               it, and loses commands (a line it cannot read at all is read again without its \
-               comments, with the commands guessed from the text as written kept too). Never \
-               allowed; deny rules miss some. Soundness (deny rules).",
-        example: "[[ -n \"$(mv _1 $( # prog1 _2 )\nls _3\n) ; $(echo curl) _6)\" ]]",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && (line_has(c, "comment.junk") || line_has(c, "comment.cmdsub")),
-    },
-    Known {
         name: "dynamic-name-behind-wrapper",
         what: "`nohup $(echo cat) x`, `sudo $p x`: the reading keeps the wrapper as the command \
                (opaque) instead of looking through it to a command whose name it cannot know. \

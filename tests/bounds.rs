@@ -192,3 +192,96 @@ fn words_in_many_directories_are_bounded_and_fail_closed() {
         "{reason}"
     );
 }
+
+/// Cat and ls allowed, ~/.ssh denied: no command rule denies anything.
+fn paths_only() -> Policy {
+    policy(json!([
+        {"id": "allow", "tool": "bash", "command-prefix": ["cat", "ls"], "decision": "allow"},
+        {"id": "no-ssh", "path": "~/.ssh/**", "decision": "deny"}
+    ]))
+}
+
+/// The rule that decided O, by id.
+fn by(p: &Policy, o: &eval::Outcome) -> Option<String> {
+    o.by.map(|r| p.rules[r].label.clone())
+}
+
+#[test]
+fn a_secret_past_the_command_bound_is_denied_by_the_path_rule() {
+    let p = paths_only();
+    let line = format!("{}cat ~/.ssh/id_rsa", "ls;".repeat(2_049));
+    let o = eval::evaluate(&p, &bash(&line));
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    assert_eq!(by(&p, &o).as_deref(), Some("no-ssh"));
+    assert!(o
+        .reason
+        .unwrap_or_default()
+        .contains("more than 2048 commands"));
+}
+
+#[test]
+fn a_line_past_the_word_bound_is_not_allowed_and_says_so() {
+    let p = paths_only();
+    let c = bash(&format!("ls {}", "a ".repeat(9_000)));
+    let o = eval::evaluate(&p, &c);
+    assert_ne!(o.decision, Some(Decision::Allow));
+    assert!(explained(&p, &c).contains("more than 8192 words"));
+    // Under the bound the same line is allowed.
+    let o = eval::evaluate(&p, &bash(&format!("ls {}", "a ".repeat(8_000))));
+    assert_eq!(o.decision, Some(Decision::Allow), "{:?}", o.reason);
+}
+
+#[test]
+fn more_substitutions_than_are_read_again_is_denied() {
+    let p = paths_only();
+    let subs: Vec<String> = (0..300).map(|i| format!("$(ls {i})")).collect();
+    let c = bash(&format!("echo {}", subs.join(" ")));
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    assert!(o.reason.unwrap_or_default().contains("substitutions"));
+}
+
+#[test]
+fn second_looks_past_their_words_are_denied() {
+    // Nested substitutions: each is read again with those inside it.
+    let p = paths_only();
+    let line = format!(
+        "echo {}{}{}",
+        "$(ls ".repeat(6),
+        "a ".repeat(1_000),
+        ")".repeat(6)
+    );
+    let c = bash(&line);
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    let reason = o.reason.unwrap_or_default();
+    assert!(reason.contains("to read again"), "{reason}");
+}
+
+#[test]
+fn guessed_commands_past_their_words_are_denied() {
+    // A stray `)`: the text does not parse and every word may start a command.
+    let p = paths_only();
+    let c = bash(&format!("ls {} )", "a ".repeat(400)));
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    assert!(o.reason.unwrap_or_default().contains("guessed commands"));
+    // A short one is only not allowed.
+    let o = eval::evaluate(&p, &bash("ls a a a )"));
+    assert_eq!(o.decision, None, "{:?}", o.reason);
+}
+
+#[test]
+fn a_substitution_is_read_again_up_to_its_end() {
+    // Many substitutions before a long command: each is read again alone, not to the
+    // end of the line (which took seconds), and the line is decided.
+    let p = paths_only();
+    let line = format!(
+        "echo {}; ls {} ~/.ssh/id_rsa",
+        "$(ls) ".repeat(16),
+        "a ".repeat(5_000)
+    );
+    let o = eval::evaluate(&p, &bash(&line));
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    assert_eq!(by(&p, &o).as_deref(), Some("no-ssh"));
+}

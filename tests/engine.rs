@@ -1658,21 +1658,40 @@ mod raw_scans {
         assert!(substitution_regions("echo \\$(rm x)").is_empty());
         assert_eq!(
             substitution_regions("echo \"${x:-'$(rm x)'}\""),
-            vec!["rm x)'}\""]
+            vec!["rm x"]
+        );
+        // Up to the `)` that closes it; to the end of the line when it holds a `case`
+        // (whose pattern's `)` closes nothing) or is not closed.
+        assert_eq!(
+            substitution_regions("echo $(ls) $(rm x) y"),
+            vec!["ls", "rm x"]
+        );
+        assert_eq!(
+            substitution_regions("echo $(case x in a) rm y;; esac) z"),
+            vec!["case x in a) rm y;; esac) z"]
+        );
+        assert_eq!(substitution_regions("echo $(rm x"), vec!["rm x"]);
+        assert_eq!(
+            substitution_regions("echo $(ls $(rm x))"),
+            vec!["ls $(rm x)", "rm x"]
+        );
+        assert_eq!(
+            substitution_regions("echo $(ls # )\nrm x)"),
+            vec!["ls # )\nrm x"]
         );
         assert!(substitution_regions("cat <<'E'\n$(rm x)\nE").is_empty());
         // Here-document bodies are read apart, where bash ends them: a quoted
         // body has no substitution, an unquoted one has.
-        let looks = |line: &str| second_looks(line, &parse(line));
+        let looks = |line: &str| second_looks(line, &parse(line)).texts;
         assert!(!looks("cat <<'E'\n$(rm x)\nE")
             .iter()
-            .any(|l| l.starts_with("rm x)")));
+            .any(|l| l.starts_with("rm x")));
         assert!(looks("cat <<E\n$(rm x)\nE")
             .iter()
-            .any(|l| l.starts_with("rm x)")));
+            .any(|l| l.starts_with("rm x")));
         assert_eq!(
             substitution_regions("grep x <<< \"é$(rm x)\""),
-            vec!["rm x)\""]
+            vec!["rm x"]
         );
     }
 }

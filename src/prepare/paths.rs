@@ -652,6 +652,13 @@ impl Prepared<'_> {
                 .exceeded
                 .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
         }
+        for (ci, cand) in self.commands().iter().enumerate() {
+            // Commands a bound kept out of the line may name any file.
+            if let Some(why) = &cand.line.truncated {
+                let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+            }
+        }
         for why in budget.exceeded.into_iter().chain(lost) {
             for (ci, cand) in self.commands().iter().enumerate() {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();

@@ -5,7 +5,6 @@
 //! Stack overflow aborts the process, so we bound the nesting cheaply first, with counts
 //! that can only over-estimate it, and run the whole parse on a thread with a large stack.
 
-use super::CommandLine;
 use brush_parser::Token;
 
 /// Stack of the parsing thread. Only the pages touched are committed.
@@ -14,8 +13,9 @@ const STACK_BYTES: usize = 256 << 20;
 pub(crate) const MAX_LINE: usize = 1 << 20;
 /// Most nesting openers (counted, not matched) in one string handed to brush-parser.
 const MAX_OPENERS: usize = 1_000;
-/// Most tokens in one string.
-const MAX_TOKENS: usize = 100_000;
+/// Most tokens in one string handed to brush-parser (about 1 µs each with the walk);
+/// past it, commands are guessed from the raw text.
+pub(crate) const MAX_TOKENS: usize = 8_192;
 
 /// Longest text parsed on the calling thread. Every nesting level takes at least two
 /// bytes of text and a few KB of brush-parser's stack, so this keeps the parse far
@@ -25,9 +25,10 @@ const INLINE_BYTES: usize = 256;
 
 /// Run F for a text of LEN bytes: inline when it is short, else on a thread with a large
 /// stack. A panic in F is caught either way. Err: why it gave no answer.
-pub(crate) fn run<F>(len: usize, f: F) -> Result<CommandLine, String>
+pub(crate) fn run<T, F>(len: usize, f: F) -> Result<T, String>
 where
-    F: FnOnce() -> CommandLine + Send + 'static,
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
 {
     if len <= INLINE_BYTES {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
@@ -39,9 +40,10 @@ where
 
 /// Run F on a fresh thread with a large stack. Err: why it gave no answer (it panicked,
 /// or the thread could not start).
-pub(crate) fn on_big_stack<F>(f: F) -> Result<CommandLine, String>
+pub(crate) fn on_big_stack<T, F>(f: F) -> Result<T, String>
 where
-    F: FnOnce() -> CommandLine + Send + 'static,
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
 {
     let spawned = std::thread::Builder::new()
         .name("gptel-rust-hooks-shell".into())

@@ -2,7 +2,7 @@
 //! error, so deny rules still get to see the commands we can guess.
 
 use super::expand::{expand_word, word};
-use super::walk::{Cx, Frame, MAX_COMMANDS, RESERVED};
+use super::walk::{note, Cx, Frame, MAX_COMMANDS, RESERVED};
 use super::word::{is_inert_var_name, Word};
 use super::wrap;
 use brush_parser::Token;
@@ -54,12 +54,15 @@ pub(crate) fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str)
             break;
         }
     }
+    if !cx.room_for(chunk.len()) {
+        return;
+    }
     let mut hazard = Some(why.to_owned());
     let mut words = Vec::new();
     for w in chunk.iter().skip(start) {
         words.extend(expand_word(cx, fr, w, &mut hazard));
     }
-    let guesses = inner_starts(&words, why);
+    let guesses = inner_starts(cx, &words, why);
     if !words.is_empty() {
         wrap::command(cx, fr, words, hazard, Vec::new());
     }
@@ -68,9 +71,14 @@ pub(crate) fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str)
     }
 }
 
+/// Most words copied into the commands guessed from one line (each guess copies the
+/// words after its start: a long chunk would make it quadratic).
+const MAX_GUESSED_WORDS: usize = 8_192;
+
 /// Where the parse failed, any word of WORDS may start a command: each plausible start
-/// as an opaque command, for deny rules. Bounded, and never parsed further.
-pub(crate) fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
+/// as an opaque command, for deny rules. Bounded, and never parsed further: past
+/// [`MAX_GUESSED_WORDS`] words copied into guesses in one line, the line is truncated.
+pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super::SimpleCommand> {
     const MAX_GUESSES: usize = 64;
     let mut out = Vec::new();
     for (k, w) in words.iter().enumerate().skip(1).take(MAX_GUESSES) {
@@ -85,6 +93,14 @@ pub(crate) fn inner_starts(words: &[Word], why: &str) -> Vec<super::SimpleComman
                 .all(|c| c.is_ascii_alphanumeric() || "_.+-".contains(c));
         if !plausible {
             continue;
+        }
+        cx.guessed += words.len() - k;
+        if cx.guessed > MAX_GUESSED_WORDS {
+            let why = format!("more than {MAX_GUESSED_WORDS} words in guessed commands");
+            cx.uncertain(why.clone());
+            note(&mut cx.out.truncated, why.clone());
+            cx.line_opaque(why);
+            break;
         }
         let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();
         let mut argv = written.clone();
@@ -118,6 +134,9 @@ pub(crate) fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
         .collect();
     for chunk in unquoted.split(|c: char| ";&|()<>`$\n{}".contains(c)) {
         let words: Vec<&str> = chunk.split_ascii_whitespace().collect();
+        if !cx.room_for(words.len()) {
+            break;
+        }
         let mut start = 0;
         while words
             .get(start)
@@ -130,7 +149,7 @@ pub(crate) fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
             .skip(start)
             .map(|w| Word::literal(*w))
             .collect();
-        let guesses = inner_starts(&words, why);
+        let guesses = inner_starts(cx, &words, why);
         if !words.is_empty() {
             wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
         }

@@ -43,7 +43,7 @@ mod walk;
 mod word;
 mod wrap;
 
-pub use scan::{second_looks, substitution_regions};
+pub use scan::{second_looks, substitution_regions, Looks};
 
 /// Whether NAME, set in a command's environment, can change which programs run or
 /// load code into them (`PATH`, `LD_*`, `BASH_ENV`, `PAGER`, ...).
@@ -516,13 +516,26 @@ pub fn parse(line: &str) -> CommandLine {
 /// second looks (for deny, ask and stop rules only), taken when the reading is not
 /// certain: the substitutions and here-documents of the line as bash reads them.
 pub fn read_for_rules(line: &str) -> (CommandLine, Vec<CommandLine>) {
-    let main = parse(line);
+    let mut main = parse(line);
     // A certain reading is exact: it needs no second look.
-    let second = if main.uncertain.is_some() {
-        second_looks(line, &main).iter().map(|l| parse(l)).collect()
-    } else {
-        Vec::new()
-    };
+    if main.uncertain.is_none() {
+        return (main, Vec::new());
+    }
+    let looks = second_looks(line, &main);
+    if let Some(why) = looks.cut {
+        main.truncated.get_or_insert(why);
+    }
+    // One thread for them all.
+    let texts = looks.texts;
+    let len = texts.iter().map(String::len).sum();
+    let batch = texts.clone();
+    let second = guard::run(len, move || {
+        batch
+            .iter()
+            .map(|t| walk::parse_line(t))
+            .collect::<Vec<_>>()
+    })
+    .unwrap_or_else(|_| texts.iter().map(|t| parse(t)).collect());
     (main, second)
 }
 

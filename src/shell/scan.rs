@@ -11,9 +11,11 @@
 //! compared with the delimiter; `<<-` strips leading tabs from the joined line; a missing
 //! delimiter ends the body at the end of the text.
 //!
-//! Two readings come out: the text after each `$(`, `<(`, `>(` and backquote that bash
-//! would expand (a suffix of the text, parsed again; commands after the substitution's
-//! end are guessed too, which only widens what deny rules see), and the line with its
+//! Two readings come out: the text of each `$(`, `<(`, `>(` and backquote that bash
+//! would expand (up to the `)` that closes it in the scan's model; when none does, or
+//! when a `case` in it may have a pattern's `)` that the model takes for the end, the
+//! rest of the text: commands after the substitution's end are then guessed too, which
+//! only widens what deny rules see), and the line with its
 //! here-document bodies taken out where bash ends them (so that the commands after a
 //! body reach the parser), each `<<WORD` made a single-quoted here-string of the body
 //! bash reads (so that a shell reading its standard input, `bash <<E`, is read with the
@@ -27,11 +29,21 @@ const TOP: Ctx = Ctx::Normal {
     arith: false,
 };
 
-/// Longest text scanned.
-const MAX_SCANNED: usize = 1 << 16;
+/// Longest text scanned: the longest line parsed.
+const MAX_SCANNED: usize = super::guard::MAX_LINE;
 
-/// Most second looks at one command line.
-const MAX_REGIONS: usize = 16;
+/// Most substitutions one scan collects.
+const MAX_REGIONS: usize = 256;
+
+/// Most second looks at one command line; past it the line is truncated.
+const MAX_LOOKS: usize = 256;
+
+/// Most words (counted by [`words`]) in the second looks at one command line; past it
+/// the line is truncated.
+const MAX_LOOK_WORDS: usize = 4_096;
+
+/// Most bytes in the second looks at one command line; past it the line is truncated.
+const MAX_LOOK_BYTES: usize = 2 << 20;
 
 /// Deepest nesting of quoting contexts followed.
 const MAX_CONTEXTS: usize = 256;
@@ -60,8 +72,10 @@ enum Ctx {
 
 /// A substitution found by a scan.
 enum Region {
-    /// The text from this byte offset on.
-    From(usize),
+    /// The text from byte offset `at` up to the `)` that closes it in the scan's model
+    /// (`end`), or to the end of the text when none does, or when the scan's model may
+    /// close it too early: a `case` pattern's `)` closes nothing in bash.
+    From { at: usize, end: Option<usize> },
     /// The command of a backquoted substitution.
     Text(String),
 }
@@ -69,7 +83,13 @@ enum Region {
 impl Region {
     fn text(self, whole: &str) -> Option<String> {
         match self {
-            Region::From(at) => whole.get(at..).map(str::to_string),
+            Region::From { at, end } => {
+                let span = end.and_then(|end| whole.get(at..end));
+                match span {
+                    Some(span) if !span.contains("case") => Some(span.to_string()),
+                    _ => whole.get(at..).map(str::to_string),
+                }
+            }
             Region::Text(t) => Some(t),
         }
     }
@@ -98,6 +118,42 @@ struct Scan {
     bodies: Vec<String>,
     /// Comments: from a `#` that starts a word to the end of its line.
     comments: Vec<(usize, usize)>,
+    /// More than [`MAX_REGIONS`] substitutions were found: the rest are not in `regions`.
+    cut: bool,
+    /// Words and operators read in unquoted text (see [`words`]).
+    words: usize,
+}
+
+impl Scan {
+    /// There is room for one more region.
+    fn room(&self) -> bool {
+        self.regions.len() < MAX_REGIONS
+    }
+
+    /// Keep region R, if there is room.
+    fn region(&mut self, r: Region) {
+        if self.room() {
+            self.regions.push(r);
+        } else {
+            self.cut = true;
+        }
+    }
+}
+
+/// The bytes of a shell operator.
+const OPERATOR: [bool; 256] = byte_set(b";&|()<>");
+
+/// The bytes after which a word starts: blanks, newline, operators.
+const SEPARATES: [bool; 256] = byte_set(b" \t\n;&|()<>");
+
+const fn byte_set(bytes: &[u8]) -> [bool; 256] {
+    let mut out = [false; 256];
+    let mut k = 0;
+    while k < bytes.len() {
+        out[bytes[k] as usize] = true;
+        k += 1;
+    }
+    out
 }
 
 fn scan(text: &str, base: Ctx) -> Scan {
@@ -109,7 +165,10 @@ fn scan(text: &str, base: Ctx) -> Scan {
     // Just past the last character a backslash escaped, or a `)` that closed a
     // substitution (`\ #`, `\<newline>#` and `$(x)#` start no comment).
     let mut escaped = 0;
-    while i < bytes.len() && out.regions.len() < MAX_REGIONS * 4 {
+    // The substitutions open in the scan's model: the depth of the stack below their
+    // context, and their region.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    while i < bytes.len() {
         let b = bytes[i];
         let top = *stack.last().unwrap_or(&base);
         let push = |stack: &mut Vec<Ctx>, c: Ctx| {
@@ -117,7 +176,7 @@ fn scan(text: &str, base: Ctx) -> Scan {
                 stack.push(c);
             }
         };
-        let word_start = i == 0 || (i != escaped && b" \t\n;&|()<>".contains(&bytes[i - 1]));
+        let word_start = i == 0 || (i != escaped && SEPARATES[usize::from(bytes[i - 1])]);
         match top {
             Ctx::Single => {
                 if b == b'\'' {
@@ -141,9 +200,10 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     b'`' => {
                         stack.pop();
                     }
-                    b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                        out.regions.push(Region::From(i + 2))
-                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'(') => out.region(Region::From {
+                        at: i + 2,
+                        end: None,
+                    }),
                     _ => {}
                 }
                 i += 1;
@@ -153,8 +213,7 @@ fn scan(text: &str, base: Ctx) -> Scan {
                 match b {
                     b'\\' => i += 2,
                     b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                        out.regions.push(Region::From(i + 2));
-                        i = open_substitution(bytes, i, &mut stack);
+                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
                         let in_double = !quotes_quote;
@@ -162,8 +221,11 @@ fn scan(text: &str, base: Ctx) -> Scan {
                         i += 2;
                     }
                     b'`' => {
-                        out.regions
-                            .push(backquoted(text, i + 1, top == Ctx::Double));
+                        if out.room() {
+                            out.region(backquoted(text, i + 1, top == Ctx::Double));
+                        } else {
+                            out.cut = true;
+                        }
                         push(&mut stack, Ctx::Backquote);
                         i += 1;
                     }
@@ -186,93 +248,121 @@ fn scan(text: &str, base: Ctx) -> Scan {
                     _ => i += 1,
                 }
             }
-            Ctx::Normal { paren, arith } => match b {
-                b'\\' => {
-                    i += 2;
-                    escaped = i;
+            Ctx::Normal { paren, arith } => {
+                if (word_start && !b.is_ascii_whitespace()) || OPERATOR[usize::from(b)] {
+                    out.words += 1;
                 }
-                b'\'' => {
-                    push(&mut stack, Ctx::Single);
-                    i += 1;
-                }
-                b'"' => {
-                    push(&mut stack, Ctx::Double);
-                    i += 1;
-                }
-                b'$' if bytes.get(i + 1) == Some(&b'\'') => {
-                    push(&mut stack, Ctx::AnsiC);
-                    i += 2;
-                }
-                b'$' | b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
-                    out.regions.push(Region::From(i + 2));
-                    i = open_substitution(bytes, i, &mut stack);
-                }
-                b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                    push(&mut stack, Ctx::Brace { in_double: false });
-                    i += 2;
-                }
-                b'`' => {
-                    out.regions.push(backquoted(text, i + 1, false));
-                    push(&mut stack, Ctx::Backquote);
-                    i += 1;
-                }
-                b'(' if word_start && bytes.get(i + 1) == Some(&b'(') => {
-                    let c = Ctx::Normal {
-                        paren: true,
-                        arith: true,
-                    };
-                    push(&mut stack, c);
-                    push(&mut stack, c);
-                    i += 2;
-                }
-                b'(' if paren => {
-                    push(&mut stack, Ctx::Normal { paren: true, arith });
-                    i += 1;
-                }
-                // `$(cmd)#x` is one word: a `#` right after a `)` starts no comment.
-                b')' if paren => {
-                    stack.pop();
-                    i += 1;
-                    escaped = i;
-                }
-                b'#' if word_start && !arith => {
-                    let start = i;
-                    while i < bytes.len() && bytes[i] != b'\n' {
+                match b {
+                    b'\\' => {
+                        i += 2;
+                        escaped = i;
+                    }
+                    b'\'' => {
+                        push(&mut stack, Ctx::Single);
                         i += 1;
                     }
-                    out.comments.push((start, i));
-                }
-                b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
-                    i += 3;
-                }
-                // `<<` in arithmetic shifts bits.
-                b'<' if bytes.get(i + 1) == Some(&b'<') && arith => i += 2,
-                b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                    i = heredoc_operator(text, i, &mut pending, &mut out);
-                }
-                b'\n' => {
-                    i += 1;
-                    if !pending.is_empty() {
-                        i = bodies(text, i, std::mem::take(&mut pending), &mut out);
+                    b'"' => {
+                        push(&mut stack, Ctx::Double);
+                        i += 1;
                     }
+                    b'$' if bytes.get(i + 1) == Some(&b'\'') => {
+                        push(&mut stack, Ctx::AnsiC);
+                        i += 2;
+                    }
+                    b'$' | b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
+                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
+                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'{') => {
+                        push(&mut stack, Ctx::Brace { in_double: false });
+                        i += 2;
+                    }
+                    b'`' => {
+                        if out.room() {
+                            out.region(backquoted(text, i + 1, false));
+                        } else {
+                            out.cut = true;
+                        }
+                        push(&mut stack, Ctx::Backquote);
+                        i += 1;
+                    }
+                    b'(' if word_start && bytes.get(i + 1) == Some(&b'(') => {
+                        let c = Ctx::Normal {
+                            paren: true,
+                            arith: true,
+                        };
+                        push(&mut stack, c);
+                        push(&mut stack, c);
+                        i += 2;
+                    }
+                    b'(' if paren => {
+                        push(&mut stack, Ctx::Normal { paren: true, arith });
+                        i += 1;
+                    }
+                    // `$(cmd)#x` is one word: a `#` right after a `)` starts no comment.
+                    b')' if paren => {
+                        stack.pop();
+                        if let Some(&(_, r)) = open.last().filter(|o| o.0 == stack.len()) {
+                            if let Some(Region::From { end, .. }) = out.regions.get_mut(r) {
+                                *end = Some(i);
+                            }
+                            open.pop();
+                        }
+                        i += 1;
+                        escaped = i;
+                    }
+                    b'#' if word_start && !arith => {
+                        let start = i;
+                        while i < bytes.len() && bytes[i] != b'\n' {
+                            i += 1;
+                        }
+                        out.comments.push((start, i));
+                    }
+                    b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
+                        i += 3;
+                    }
+                    // `<<` in arithmetic shifts bits.
+                    b'<' if bytes.get(i + 1) == Some(&b'<') && arith => i += 2,
+                    b'<' if bytes.get(i + 1) == Some(&b'<') => {
+                        i = heredoc_operator(text, i, &mut pending, &mut out);
+                    }
+                    b'\n' => {
+                        i += 1;
+                        if !pending.is_empty() {
+                            i = bodies(text, i, std::mem::take(&mut pending), &mut out);
+                        }
+                    }
+                    _ => i += 1,
                 }
-                _ => i += 1,
-            },
+            }
         }
     }
     out
 }
 
-/// Enter the `$(`, `<(` or `>(` at I of BYTES (`$((`: arithmetic, two contexts);
-/// return where scanning goes on.
-fn open_substitution(bytes: &[u8], i: usize, stack: &mut Vec<Ctx>) -> usize {
+/// Enter the `$(`, `<(` or `>(` at I of BYTES (`$((`: arithmetic, two contexts), a
+/// region of OUT, open until the stack is back below its contexts (OPEN); return where
+/// scanning goes on.
+fn open_region(
+    bytes: &[u8],
+    i: usize,
+    stack: &mut Vec<Ctx>,
+    out: &mut Scan,
+    open: &mut Vec<(usize, usize)>,
+) -> usize {
     let arith = bytes[i] == b'$' && bytes.get(i + 2) == Some(&b'(');
     let c = Ctx::Normal { paren: true, arith };
-    for _ in 0..1 + usize::from(arith) {
-        if stack.len() < MAX_CONTEXTS {
-            stack.push(c);
+    let depth = stack.len();
+    let contexts = 1 + usize::from(arith);
+    if depth + contexts <= MAX_CONTEXTS {
+        stack.extend(std::iter::repeat_n(c, contexts));
+        if out.room() {
+            open.push((depth, out.regions.len()));
         }
     }
+    out.region(Region::From {
+        at: i + 2,
+        end: None,
+    });
     i + 2 + usize::from(arith)
 }
 
@@ -452,19 +542,36 @@ fn next_char_len(text: &str, i: usize) -> usize {
         .map_or(1, char::len_utf8)
 }
 
-/// The text after each `$(`, `<(`, `>(` and backquote of LINE that bash would expand
-/// (see the module documentation), at most [`MAX_REGIONS`].
+/// The text of each `$(`, `<(`, `>(` and backquote of LINE that bash would expand (see
+/// the module documentation), at most [`MAX_REGIONS`].
 pub fn substitution_regions(line: &str) -> Vec<String> {
+    regions(line).0
+}
+
+/// The texts of LINE's substitutions, and whether some were left out.
+fn regions(line: &str) -> (Vec<String>, bool) {
     if line.len() > MAX_SCANNED {
-        return Vec::new();
+        return (Vec::new(), true);
     }
-    let mut out: Vec<String> = scan(line, TOP)
+    let found = scan(line, TOP);
+    let texts = found
         .regions
         .into_iter()
         .filter_map(|r| r.text(line))
         .collect();
-    out.truncate(MAX_REGIONS);
-    out
+    (texts, found.cut)
+}
+
+/// How many words and operators TEXT has outside quotes and here-document bodies (inside
+/// substitutions too): about as many tokens as brush-parser makes of it, and its
+/// substitutions.
+pub(crate) fn words(text: &str) -> usize {
+    scan(text, TOP).words
+}
+
+/// Whether TEXT has more than N words (see [`words`]); each takes a byte at least.
+pub(crate) fn more_words_than(text: &str, n: usize) -> bool {
+    text.len() > n && words(text) > n
 }
 
 /// TEXT without its comments, as bash reads it (a parser that stumbles on a comment
@@ -487,9 +594,17 @@ pub fn without_comments(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// LINE with its here-document bodies taken out where bash ends them, and the texts of
-/// its unquoted bodies' substitutions; None when it has no here-document.
-fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
+/// A command line with its here-document bodies taken out where bash ends them.
+struct View {
+    text: String,
+    /// The texts of its unquoted bodies' substitutions.
+    substitutions: Vec<String>,
+    /// Some substitutions were left out.
+    cut: bool,
+}
+
+/// LINE's here-document view; None when it has no here-document.
+fn heredoc_view(line: &str) -> Option<View> {
     if line.len() > MAX_SCANNED || !line.contains("<<") {
         return None;
     }
@@ -511,25 +626,44 @@ fn heredoc_view(line: &str) -> Option<(String, Vec<String>)> {
     }
     view.push_str(line.get(at..).unwrap_or(""));
     let mut substitutions = Vec::new();
+    let mut cut = found.cut;
     for body in &found.bodies {
         let inner = scan(body, Ctx::Body);
+        cut |= inner.cut;
         substitutions.extend(inner.regions.into_iter().filter_map(|r| r.text(body)));
     }
-    Some((view, substitutions))
+    Some(View {
+        text: view,
+        substitutions,
+        cut,
+    })
+}
+
+/// The second looks at a command line, for deny-side rules.
+pub struct Looks {
+    /// The texts to read again.
+    pub texts: Vec<String>,
+    /// Why some were left out, if a bound was reached: the line is then truncated.
+    pub cut: Option<String>,
 }
 
 /// The second looks at LINE (whose reading is MAIN) for deny-side rules: its
 /// substitution regions, its here-document view, and the same for the strings its simple
-/// commands give to a `-c`-style option (`sh -c STR`, `su -c STR`), at most
-/// [`MAX_REGIONS`] in all.
-pub fn second_looks(line: &str, main: &CommandLine) -> Vec<String> {
-    let mut out = Vec::new();
-    let look = |text: &str, out: &mut Vec<String>| {
-        out.extend(substitution_regions(text));
-        if let Some((view, substitutions)) = heredoc_view(text) {
-            out.extend(substitution_regions(&view));
-            out.push(view);
-            out.extend(substitutions);
+/// commands give to a `-c`-style option (`sh -c STR`, `su -c STR`); at most
+/// [`MAX_LOOKS`] texts of at most [`MAX_LOOK_WORDS`] words in all.
+pub fn second_looks(line: &str, main: &CommandLine) -> Looks {
+    let mut out: Vec<String> = Vec::new();
+    let mut cut = false;
+    let mut look = |text: &str, out: &mut Vec<String>| {
+        let (found, left_out) = regions(text);
+        cut |= left_out;
+        out.extend(found);
+        if let Some(view) = heredoc_view(text) {
+            let (found, left_out) = regions(&view.text);
+            cut |= left_out || view.cut;
+            out.extend(found);
+            out.push(view.text);
+            out.extend(view.substitutions);
         }
     };
     look(line, &mut out);
@@ -540,7 +674,29 @@ pub fn second_looks(line: &str, main: &CommandLine) -> Vec<String> {
             }
         }
     }
-    out.dedup();
-    out.truncate(MAX_REGIONS);
-    out
+    let mut why = cut.then(|| format!("more than {MAX_REGIONS} substitutions to read again"));
+    let mut seen = std::collections::HashSet::new();
+    let mut texts = Vec::new();
+    let (mut bytes, mut words_in) = (0, 0);
+    for text in out {
+        if seen.contains(&text) {
+            continue;
+        }
+        bytes += text.len();
+        if texts.len() < MAX_LOOKS && bytes <= MAX_LOOK_BYTES {
+            words_in += words(&text);
+        }
+        if texts.len() >= MAX_LOOKS || bytes > MAX_LOOK_BYTES || words_in > MAX_LOOK_WORDS {
+            why.get_or_insert_with(|| {
+                format!(
+                    "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
+                    MAX_LOOK_BYTES >> 20
+                )
+            });
+            break;
+        }
+        seen.insert(text.clone());
+        texts.push(text);
+    }
+    Looks { texts, cut: why }
 }

@@ -18,6 +18,8 @@ use std::rc::Rc;
 pub(crate) const MAX_AST_DEPTH: usize = 200;
 /// Most simple commands kept for one line.
 pub(crate) const MAX_COMMANDS: usize = 2_048;
+/// Most words in the simple commands kept for one line.
+pub(crate) const MAX_LINE_WORDS: usize = 16_384;
 /// Most words brace expansion may add to one line.
 pub(crate) const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most words one brace expansion may give.
@@ -84,6 +86,10 @@ pub(crate) struct Cx {
     /// Bytes of outer commands copied into the commands of their strings (each command
     /// of `bash -c '...'` carries the outer command as a form): bounded.
     pub copied: usize,
+    /// Words copied into commands guessed where a parse failed: bounded.
+    pub guessed: usize,
+    /// Words in the commands pushed: bounded.
+    pub words: usize,
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -110,6 +116,8 @@ impl Cx {
             own_redirects: Vec::new(),
             enclosing_redirects: Vec::new(),
             copied: 0,
+            guessed: 0,
+            words: 0,
         }
     }
 
@@ -123,10 +131,29 @@ impl Cx {
         note(&mut self.out.uncertain, why);
     }
 
+    /// Whether a command of N more words may be read; if not, the line is truncated.
+    pub fn room_for(&mut self, n: usize) -> bool {
+        if self.words + n <= MAX_LINE_WORDS {
+            return true;
+        }
+        let why = format!("more than {MAX_LINE_WORDS} words in its commands");
+        self.uncertain(why.clone());
+        note(&mut self.out.truncated, why.clone());
+        self.line_opaque(why);
+        false
+    }
+
     /// Add a simple command, with the redirections that apply to it.
     pub fn push(&mut self, mut command: super::SimpleCommand) {
-        if self.out.commands.len() >= MAX_COMMANDS {
-            let why = format!("more than {MAX_COMMANDS} commands");
+        self.words += command.written.len();
+        let why = if self.out.commands.len() >= MAX_COMMANDS {
+            Some(format!("more than {MAX_COMMANDS} commands"))
+        } else if self.words > MAX_LINE_WORDS {
+            Some(format!("more than {MAX_LINE_WORDS} words in its commands"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
             self.uncertain(why.clone());
             note(&mut self.out.truncated, why.clone());
             self.line_opaque(why);
@@ -236,6 +263,14 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         return;
     }
     if let Err(why) = guard::check_text(src) {
+        cx.uncertain(why.clone());
+        cx.line_opaque(why);
+        fallback_raw(cx, fr, src, "not parsed");
+        return;
+    }
+    // Reading costs about a microsecond a word: past the bound, only guesses.
+    if scan::more_words_than(src, guard::MAX_TOKENS) {
+        let why = format!("more than {} words", guard::MAX_TOKENS);
         cx.uncertain(why.clone());
         cx.line_opaque(why);
         fallback_raw(cx, fr, src, "not parsed");

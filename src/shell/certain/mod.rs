@@ -46,7 +46,8 @@
 //! other `$`; brace expansion; `case`, `select`, `[[ ]]`, functions, `coproc`, `!`;
 //! `&>`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a command of redirections
 //! only; an empty command and a trailing operator (syntax errors); control characters
-//! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`].
+//! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`]; more than
+//! [`MAX_WORDS`] words.
 
 mod words;
 
@@ -132,6 +133,7 @@ fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
         loops: Vec::new(),
         loop_uses: Vec::new(),
         headers: Vec::new(),
+        words: 0,
     };
     r.list(Stop::Eof)?;
     for name in &r.loop_uses {
@@ -197,7 +199,13 @@ struct Reader<'a> {
     loop_uses: Vec<String>,
     /// Where the name of each `for` loop starts.
     headers: Vec<usize>,
+    /// Words read so far: bounded by [`MAX_WORDS`].
+    words: usize,
 }
+
+/// Most words of one text read here (each costs about a microsecond to read and judge);
+/// a longer text is outside the subset.
+const MAX_WORDS: usize = 8_192;
 
 /// A `for` loop around the text being read.
 struct Loop {
@@ -488,6 +496,10 @@ impl Reader<'_> {
             }
             let at = self.i;
             let word = self.word()?;
+            self.words += 1;
+            if self.words > MAX_WORDS {
+                return Err(format!("more than {MAX_WORDS} words"));
+            }
             // A word of digits alone right before `<` or `>` is a descriptor.
             let descriptor = !word.quoted
                 && !word.word.dynamic
