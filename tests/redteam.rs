@@ -348,6 +348,7 @@ families! {
     second_attacks => "second-attacks",
     third_attacks => "third-attacks",
     review_attacks => "review-attacks",
+    fifth_round => "fifth-round",
 }
 
 #[test]

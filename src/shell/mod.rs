@@ -196,6 +196,7 @@ pub fn value_words(line: &str) -> Vec<String> {
         }
         values.extend(operator_defaults(t));
     }
+    values.extend(positional_values(&tokens));
     for (name, v) in &values {
         push_unquoted(&mut out, v);
         // `$'...'` as bash decodes it (`$'\x73'` is `s`).
@@ -245,6 +246,32 @@ pub fn value_words(line: &str) -> Vec<String> {
         }
     }
     out.truncate(MAX_VALUES);
+    out
+}
+
+/// What the positional parameters used in TOKENS may be when a `-c` string is given
+/// them (`sh -c 'cat $1/.ssh/x' _ ~`): each plain word after the first `-c` option, at
+/// most 16, for each of `$1`...`$9`, `$@`, `$*` the text uses.
+fn positional_values(tokens: &[String]) -> Vec<(String, String)> {
+    let Some(at) = tokens
+        .iter()
+        .position(|t| t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
+    else {
+        return Vec::new();
+    };
+    let words: Vec<&String> = tokens[at + 1..]
+        .iter()
+        .filter(|t| !t.contains('$') && !matches!(t.as_str(), "(" | ")" | ";"))
+        .take(16)
+        .collect();
+    let mut out = Vec::new();
+    for name in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"] {
+        let used =
+            |t: &String| t.contains(&format!("${name}")) || t.contains(&format!("${{{name}"));
+        if tokens.iter().any(used) {
+            out.extend(words.iter().map(|w| (name.to_string(), (*w).clone())));
+        }
+    }
     out
 }
 

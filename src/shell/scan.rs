@@ -549,16 +549,26 @@ pub fn substitution_regions(line: &str) -> Vec<String> {
 }
 
 /// The texts of LINE's substitutions, and whether some were left out.
+///
+/// With them, the text of each comment whose `#` comes right after `(` or `|`: in an
+/// extended pattern (`[[ x == @(a|#b) ]]; rm x`) that `#` starts no comment, and what
+/// follows it runs.
 fn regions(line: &str) -> (Vec<String>, bool) {
     if line.len() > MAX_SCANNED {
         return (Vec::new(), true);
     }
     let found = scan(line, TOP);
-    let texts = found
-        .regions
-        .into_iter()
-        .filter_map(|r| r.text(line))
-        .collect();
+    let bytes = line.as_bytes();
+    let tight = found.comments.iter().filter_map(|&(start, end)| {
+        let after = start.checked_sub(1).map(|k| bytes[k]);
+        if matches!(after, Some(b'(' | b'|')) {
+            line.get(start + 1..end).map(str::to_string)
+        } else {
+            None
+        }
+    });
+    let mut texts: Vec<String> = tight.collect();
+    texts.extend(found.regions.into_iter().filter_map(|r| r.text(line)));
     (texts, found.cut)
 }
 
