@@ -285,3 +285,27 @@ fn a_substitution_is_read_again_up_to_its_end() {
     assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
     assert_eq!(by(&p, &o).as_deref(), Some("no-ssh"));
 }
+
+#[test]
+fn a_path_word_longer_than_path_max_is_not_read_and_fails_closed() {
+    // `x/x/x/...` of 1 MB took minutes: a word past PATH_MAX is not read as a path.
+    let p = paths_only();
+    let c = bash(&format!("cat {}", "x/".repeat(500_000)));
+    let o = eval::evaluate(&p, &c);
+    assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    let o = eval::evaluate(&p, &bash(&format!("echo {}", "src/a/../".repeat(100_000))));
+    assert_ne!(o.decision, Some(Decision::Allow));
+}
+
+#[test]
+fn a_huge_glob_is_not_expanded_and_fails_closed() {
+    let p = paths_only();
+    for line in [
+        format!("ls {}", "*".repeat(1_000_000)),
+        format!("ls {}", "*".repeat(20_000)),
+        format!("echo {}", "[a-z]/".repeat(160_000)),
+    ] {
+        let o = eval::evaluate(&p, &bash(&line));
+        assert_eq!(o.decision, Some(Decision::Deny), "{:?}", o.reason);
+    }
+}

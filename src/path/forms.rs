@@ -356,6 +356,13 @@ pub fn expand_glob(
     case_fold: bool,
 ) -> Expansion {
     let mut out = Expansion::default();
+    if word.len() > super::MAX_PATH_BYTES {
+        out.incomplete = Some(format!(
+            "a glob longer than {} bytes is not expanded",
+            super::MAX_PATH_BYTES
+        ));
+        return out;
+    }
     let text = match (word.strip_prefix('~'), home) {
         (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
             format!("{h}{rest}")

@@ -162,8 +162,9 @@ pub const DEFAULT_PATH_JOINS: &[(&str, &str)] = &[("path", "filename"), ("parent
 /// Symbolic links followed in one path before giving up, as Linux does.
 pub const MAX_SYMLINK_HOPS: usize = 40;
 
-/// Longest path or pattern accepted, in bytes.
-pub const MAX_PATH_BYTES: usize = 65_536;
+/// Longest path or pattern accepted, in bytes (Linux's `PATH_MAX`). A longer word of a
+/// command is not read as a path: it counts as matching every deny-side path rule.
+pub const MAX_PATH_BYTES: usize = 4096;
 
 /// Largest `/etc/passwd` read for `~user`.
 const MAX_PASSWD_BYTES: u64 = 16 << 20;

@@ -111,6 +111,10 @@ impl Prepared<'_> {
     /// The candidate for RAW in a shell whose directory is DIR (the request's
     /// when None): what `/proc/self/cwd` is there.
     fn path_cand_at(&self, source: PathSource, raw: &str, dir: Option<&str>) -> PathCand {
+        if raw.len() > path::MAX_PATH_BYTES {
+            let why = format!("a path longer than {} bytes", path::MAX_PATH_BYTES);
+            return self.unchecked(source, why, Vec::new());
+        }
         let mut norm = path::normalize(raw, self.path_env()).map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),

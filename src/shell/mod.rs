@@ -64,6 +64,96 @@ pub fn note_opaque(line: &mut CommandLine, why: &str) {
     }
 }
 
+/// Why FORM (a command's words) reads the names of the files it opens from data, if it
+/// does: `--files0-from`, `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...), tar's
+/// `-T`, `cpio`.
+pub fn names_from_data(form: &[String]) -> Option<String> {
+    let name = form.first()?.as_str();
+    let args = form.get(1..).unwrap_or(&[]);
+    let long = args
+        .iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a.starts_with("--files0-from") || a.starts_with("--files-from"));
+    let tar_t = name == "tar"
+        && args
+            .iter()
+            .take_while(|a| *a != "--")
+            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('T'));
+    (long || tar_t || name == "cpio").then(|| {
+        format!("`{name}` reads the names of the files it opens from data the line does not show")
+    })
+}
+
+/// Why FORM (a command's words, its name a basename) reads what symbolic links lead to
+/// while it walks a directory tree, if it does: what it reads then depends on the links
+/// in the tree, which the line does not show (`grep -R x .` reads `~/.ssh` through a link
+/// to it). `grep -R`, `rg -L`, `find -L`/`-follow`, `ls -RL`, `du -L`, `cp -rL`, `tar -h`,
+/// `rsync -L`/`--copy-dirlinks`, `chmod`/`chown`/`chgrp -RL`, `tree -l`, and `zip -r`
+/// without `-y`.
+pub fn follows_links(form: &[String]) -> Option<String> {
+    let name = form.first()?.as_str();
+    let args = form.get(1..).unwrap_or(&[]);
+    // Short options, bundled or not, up to `--`; and the long ones.
+    let mut short = String::new();
+    let mut long: Vec<&str> = Vec::new();
+    for a in args {
+        if a == "--" {
+            break;
+        }
+        if let Some(l) = a.strip_prefix("--") {
+            long.push(l.split('=').next().unwrap_or(l));
+        } else if let Some(cluster) = a.strip_prefix('-') {
+            short.extend(cluster.chars().take_while(char::is_ascii_alphabetic));
+        }
+    }
+    let has = |c: char| short.contains(c);
+    let has_long = |l: &str| long.contains(&l);
+    let follows = match name {
+        "grep" | "egrep" | "fgrep" | "zgrep" => has('R') || has_long("dereference-recursive"),
+        "rg" => has('L') || has_long("follow"),
+        // `-follow` is a primary: a word of its own, anywhere.
+        "find" => {
+            args.iter()
+                .take_while(|a| a.starts_with('-'))
+                .any(|a| a == "-L")
+                || args.iter().any(|a| a == "-follow")
+        }
+        "ls" => (has('L') || has_long("dereference")) && (has('R') || has_long("recursive")),
+        "du" => has('L') || has_long("dereference"),
+        "cp" => {
+            (has('L') || has_long("dereference"))
+                && (has('r')
+                    || has('R')
+                    || has('a')
+                    || has_long("recursive")
+                    || has_long("archive"))
+        }
+        "tar" => {
+            has_long("dereference")
+                || args
+                    .first()
+                    .is_some_and(|a| !a.starts_with('-') && a.contains('h'))
+                || args
+                    .iter()
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('h'))
+        }
+        "rsync" => has('L') || has_long("copy-links") || has_long("copy-dirlinks") || has('K'),
+        "chmod" | "chown" | "chgrp" => (has('R') || has_long("recursive")) && has('L'),
+        "tree" => has('l'),
+        "zip" => {
+            (has('r') || has('R') || has_long("recurse-paths"))
+                && !has('y')
+                && !has_long("symlinks")
+        }
+        _ => false,
+    };
+    follows.then(|| {
+        format!(
+            "`{name}` follows symbolic links in the tree it walks: what it reads depends on them"
+        )
+    })
+}
+
 /// The directories the options of FORM (a command's words, its name a basename) move
 /// it to: `env -C DIR`/`--chdir=DIR`, `sudo -D DIR`/`--chdir=DIR`, `git -C DIR`,
 /// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
@@ -242,6 +332,15 @@ pub fn value_words(line: &str) -> Vec<String> {
             if with != *t {
                 bytes += with.len();
                 push_unquoted(&mut out, &with);
+            }
+        }
+    }
+    // `HOME` given a value in the line (`for HOME in .`, `HOME=/x`): `~` is that value.
+    for (_, v) in values.iter().filter(|(name, _)| name == "HOME").take(16) {
+        for t in tokens.iter().filter(|t| t.starts_with('~')).take(256) {
+            let rest = &t[1..];
+            if (rest.is_empty() || rest.starts_with('/')) && out.len() < MAX_VALUES {
+                push_unquoted(&mut out, &format!("{v}{rest}"));
             }
         }
     }

@@ -242,6 +242,10 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             find(cx, fr, words, &st, hops);
             Step::Done
         }
+        "tar" | "git" => {
+            option_code(cx, fr, words, &mut st, base);
+            Step::Itself
+        }
         "sudo" => {
             st.privileged_here();
             sudo(words, &mut st)
@@ -366,6 +370,14 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         .iter()
         .chain([&argv])
         .flat_map(|f| super::chdir_options(f));
+    if let Some(why) = st
+        .forms
+        .iter()
+        .chain([&argv])
+        .find_map(|f| super::follows_links(f).or_else(|| super::names_from_data(f)))
+    {
+        cx.uncertain(why);
+    }
     if let Some(d) = dirs.into_iter().find(|d| d.contains("{}")) {
         cx.uncertain(format!(
             "`{}` is a directory that `find` or `xargs` names at run time",

@@ -695,10 +695,16 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
         }
         // The words after the string are its positional parameters: what `$1` and
         // `$@` hand its commands, so paths of theirs.
-        let params = words.iter().skip(j + 1).map(|w| w.text.clone());
-        st.path_words.extend(params);
+        let params: Vec<String> = words.iter().skip(j + 1).map(|w| w.text.clone()).collect();
+        st.path_words.extend(params.iter().cloned());
         let from = cx.out.commands.len();
         shell_string(cx, fr, &s.text, st);
+        // For deny rules, the string again with its positional parameters put in
+        // (`bash -c '$0 -rf ~' rm`): the line is not certain anyway.
+        let given = with_positional(&s.text, &params);
+        if given != s.text {
+            shell_string(cx, fr, &given, st);
+        }
         // A string of no simple command (`x=1`, `[[ ... ]]`): the shell itself ran.
         if cx.out.commands.len() == from {
             emit(cx, words, st.clone());
@@ -734,4 +740,110 @@ pub(super) fn plain(s: &str) -> bool {
         word_start = c.is_ascii_whitespace() || ";|&".contains(c);
     }
     true
+}
+
+/// The commands that options of `tar` and `git` (NAME) give them to run, read as shell
+/// strings (for deny rules; the command is never allowed): tar's `-I PROG`,
+/// `--use-compress-program`, `--checkpoint-action=exec=CMD`, `--to-command`,
+/// `--rsh-command`, `-F`/`--info-script`, `--new-volume-script`; git's `-c KEY=VALUE`
+/// and `--config-env` before the subcommand (`alias.x=!CMD`, `core.sshCommand`,
+/// `core.pager`, ...: any value may be a command).
+pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, name: &str) {
+    let mut code: Vec<String> = Vec::new();
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let t = w.text.as_str();
+        let next = words.get(i + 1).map(|w| w.text.clone());
+        if name == "git" {
+            if !t.starts_with('-') || t == "--" {
+                break;
+            }
+            if t == "-c" || t == "--config-env" {
+                code.extend(next);
+                i += 2;
+                continue;
+            }
+            if let Some(v) = t
+                .strip_prefix("-c")
+                .or_else(|| t.strip_prefix("--config-env="))
+            {
+                code.push(v.to_string());
+            }
+            // Options that take the next word.
+            if matches!(
+                t,
+                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path"
+            ) {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        const LONG: &[&str] = &[
+            "--use-compress-program",
+            "--checkpoint-action",
+            "--to-command",
+            "--rsh-command",
+            "--info-script",
+            "--new-volume-script",
+        ];
+        if LONG
+            .iter()
+            .any(|l| t == *l || t.starts_with(&format!("{l}=")))
+        {
+            match t.split_once('=') {
+                Some((_, v)) => code.push(v.to_string()),
+                None => code.extend(next),
+            }
+        } else if t.starts_with('-') && !t.starts_with("--") {
+            // A short cluster: what follows `I` or `F` is the program, or the next word.
+            if let Some(k) = t.find(['I', 'F']) {
+                let v = &t[k + 1..];
+                if v.is_empty() {
+                    code.extend(next);
+                } else {
+                    code.push(v.to_string());
+                }
+            }
+        }
+        i += 1;
+    }
+    for c in code {
+        let c = c.strip_prefix("exec=").unwrap_or(&c);
+        let c = c
+            .split_once('=')
+            .filter(|_| name == "git")
+            .map_or(c, |(_, v)| v);
+        let c = c.strip_prefix('!').unwrap_or(c);
+        note(
+            &mut st.uncertain,
+            format!("`{name}` is given a command to run (`{}`)", show(c)),
+        );
+        shell_string(cx, fr, c, st);
+    }
+}
+
+/// TEXT with those of `$0`...`$9` (and `${N}`) that PARAMS give made their words, and
+/// `$@`, `$*` all of them from `$1` on; at most 64 KB longer.
+fn with_positional(text: &str, params: &[String]) -> String {
+    if !text.contains('$') || params.is_empty() {
+        return text.to_string();
+    }
+    let mut out = text.to_string();
+    if params.len() > 1 {
+        let all = params[1..].join(" ");
+        for pat in ["${@}", "$@", "${*}", "$*"] {
+            out = out.replace(pat, &all);
+        }
+    }
+    // Only those given: `xargs sh -c 'rm $1' _` appends what it reads.
+    for (n, value) in params.iter().enumerate().take(10) {
+        out = out
+            .replace(&format!("${{{n}}}"), value)
+            .replace(&format!("${n}"), value);
+        if out.len() > text.len() + (64 << 10) {
+            return text.to_string();
+        }
+    }
+    out
 }
