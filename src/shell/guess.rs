@@ -2,7 +2,7 @@
 //! error, so deny rules still get to see the commands we can guess.
 
 use super::expand::{expand_word, word};
-use super::walk::{note, Cx, Frame, MAX_COMMANDS, RESERVED};
+use super::walk::{Cx, Frame, MAX_COMMANDS, RESERVED};
 use super::word::{is_inert_var_name, Word};
 use super::wrap;
 use brush_parser::Token;
@@ -96,10 +96,9 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
         }
         cx.guessed += words.len() - k;
         if cx.guessed > MAX_GUESSED_WORDS {
-            let why = format!("more than {MAX_GUESSED_WORDS} words in guessed commands");
-            cx.uncertain(why.clone());
-            note(&mut cx.out.truncated, why.clone());
-            cx.line_opaque(why);
+            cx.truncate(format!(
+                "more than {MAX_GUESSED_WORDS} words in guessed commands"
+            ));
             break;
         }
         let written: Vec<String> = words.iter().skip(k).map(|w| w.text.clone()).collect();

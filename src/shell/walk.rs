@@ -131,15 +131,20 @@ impl Cx {
         note(&mut self.out.uncertain, why);
     }
 
+    /// Mark the line truncated for WHY: a bound kept commands out of it (uncertain and
+    /// opaque too).
+    pub fn truncate(&mut self, why: String) {
+        self.uncertain(why.clone());
+        note(&mut self.out.truncated, why.clone());
+        self.line_opaque(why);
+    }
+
     /// Whether a command of N more words may be read; if not, the line is truncated.
     pub fn room_for(&mut self, n: usize) -> bool {
         if self.words + n <= MAX_LINE_WORDS {
             return true;
         }
-        let why = format!("more than {MAX_LINE_WORDS} words in its commands");
-        self.uncertain(why.clone());
-        note(&mut self.out.truncated, why.clone());
-        self.line_opaque(why);
+        self.truncate(format!("more than {MAX_LINE_WORDS} words in its commands"));
         false
     }
 
@@ -154,9 +159,7 @@ impl Cx {
             None
         };
         if let Some(why) = why {
-            self.uncertain(why.clone());
-            note(&mut self.out.truncated, why.clone());
-            self.line_opaque(why);
+            self.truncate(why);
         } else {
             for r in self.own_redirects.iter().chain(&self.enclosing_redirects) {
                 if !command.redirects.contains(r) {

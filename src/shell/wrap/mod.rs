@@ -85,13 +85,10 @@ pub(crate) fn command(
             .sum();
         cx.copied += size + words.iter().map(|w| w.text.len()).sum::<usize>();
         if cx.copied > MAX_COPIED {
-            let why = format!(
+            cx.truncate(format!(
                 "the commands of its strings carry more than {} MB of the outer commands",
                 MAX_COPIED >> 20
-            );
-            cx.uncertain(why.clone());
-            note(&mut cx.out.truncated, why.clone());
-            cx.line_opaque(why);
+            ));
             return;
         }
     }

@@ -448,10 +448,7 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         // them from costing the square of the line.
         execs += 1;
         if execs > MAX_FIND_EXECS {
-            let why = format!("more than {MAX_FIND_EXECS} commands in one `find`");
-            cx.uncertain(why.clone());
-            note(&mut cx.out.truncated, why.clone());
-            cx.line_opaque(why);
+            cx.truncate(format!("more than {MAX_FIND_EXECS} commands in one `find`"));
             break;
         }
         let start = j;
