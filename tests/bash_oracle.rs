@@ -211,16 +211,6 @@ const KNOWN: &[Known] = &[
         kind: Kind::Missed,
         covers: |f, c| misread(f) && line_has(c, "procsub"),
     },
-    Known {
-        name: "unparsed-valid-bash",
-        what: "brush-parser rejects lines bash runs (a `case` inside `$(` in \
-               double quotes or a brace expansion, `$\"...\"`...): the line is never allowed (an \
-               over-block), and the commands guessed from its text for deny rules miss some \
-               (`ls 3>out` guessed as `ls 3`). Soundness (deny rules).",
-        example: "ls _1 \"$(case x in x) ls _2 3>o;; esac)\"",
-        kind: Kind::Missed,
-        covers: |f, c| misread(f) && !c.reading.readable,
-    },
 ];
 
 /// The known family of F, if any. A disagreement on a line the reading calls certain

@@ -272,6 +272,39 @@ fn guessed_commands_past_their_words_are_denied() {
 }
 
 #[test]
+fn a_bound_before_a_disguised_command_fails_closed() {
+    // Past the words handed to the parser, or after a line bash runs before a parse
+    // error, a command only bash decodes is still denied.
+    let p = policy(json!([
+        {"id": "allow", "tool": "bash", "command-prefix": ["cat", "ls", "echo"], "decision": "allow"},
+        {"id": "no-rm", "command-prefix": "rm", "decision": "deny"},
+        {"id": "no-ssh", "path": "~/.ssh/**", "decision": "deny"}
+    ]));
+    for tail in ["$'\\x72m' -rf x", "r\"\"m -rf x", "cat <(ls) ~/.ssh/id_rsa"] {
+        for line in [
+            // Past the words handed to the parser: only guessed, so truncated.
+            format!("{}{tail}", "echo a b c; ".repeat(1_900)),
+            // Bash runs the first line before it meets the open quote.
+            format!("{tail}\necho \"open"),
+            // A parse error: the tokens are read as commands and paths.
+            format!("{tail}\nfi"),
+            // Past the nested expansions brush-parser is given.
+            format!("echo {}; {tail}", "$(:)".repeat(1_001)),
+            // bash 5.3's `${ cmd; }`, which brush-parser misreads.
+            format!("echo ${{ x; }}\n{tail}"),
+        ] {
+            let o = eval::evaluate(&p, &bash(&line));
+            assert_eq!(
+                o.decision,
+                Some(Decision::Deny),
+                "{line:.60}: {:?}",
+                o.reason
+            );
+        }
+    }
+}
+
+#[test]
 fn a_substitution_is_read_again_up_to_its_end() {
     // Many substitutions before a long command: each is read again alone, not to the
     // end of the line (which took seconds), and the line is decided.

@@ -430,11 +430,11 @@ parses! {
     ], "parse error: syntax error at line 2 col 4"),
     unterminated_quote: "rm -rf / 'x" => CommandLine {
         commands: vec![
-            c(&["rm", "-rf", "/", "x"]).op("parse error: unterminated single quote at 1,10"),
-            c(&["x"]).op("parse error: unterminated single quote at 1,10 (guessed)"),
+            c(&["rm", "-rf", "/", "x"]).op("parse error (words): unterminated single quote at 1,10"),
+            c(&["x"]).op("parse error (words): unterminated single quote at 1,10 (guessed)"),
         ],
         redirects: vec![],
-        opaque: Some("parse error: unterminated single quote at 1,10".into()),
+        opaque: Some("parse error (words): unterminated single quote at 1,10".into()),
         ..CommandLine::default()
     },
     zero_width_space: "ls\u{200b} -l" => bad(
@@ -450,9 +450,9 @@ parses! {
     carriage_return: "ls\rrm" => bad(vec![c(&["ls\rrm"])], "control character U+000D"),
     bash_53_funsub: "echo ${ rm x; }" => CommandLine {
         commands: vec![
-            c(&["echo"]).op("not parsed"),
-            c(&["rm", "x"]).op("not parsed"),
-            c(&["x"]).op("not parsed (guessed)"),
+            c(&["echo"]).op("unsupported expansion near `${ rm x; }`"),
+            c(&["rm", "x"]).op("unsupported expansion near `${ rm x; }`"),
+            c(&["x"]).op("unsupported expansion near `${ rm x; }` (guessed)"),
         ],
         redirects: vec![],
         opaque: Some("unsupported expansion near `${ rm x; }`".into()),

@@ -299,7 +299,9 @@ pub(crate) fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>,
     if as_command && looks_like_command(text) {
         // A guess for deny rules: its commands are kept (opaque), its verdict is not.
         let mut guess = Cx::new();
+        guess.parse_budget = cx.parse_budget;
         parse_into(&mut guess, &deeper, text);
+        cx.parse_budget = guess.parse_budget;
         let from = cx.out.commands.len();
         for c in guess.out.commands {
             cx.push(c);

@@ -17,6 +17,15 @@ const MAX_OPENERS: usize = 1_000;
 /// past it, commands are guessed from the raw text.
 pub(crate) const MAX_TOKENS: usize = 8_192;
 
+/// Most bytes of text one reading hands to brush-parser, nested texts included (each
+/// `$(...)` of a line is parsed again at its depth); past it, commands are guessed from
+/// the raw text. About 10 ns a byte.
+pub(crate) const MAX_PARSED_BYTES: usize = 512 << 10;
+/// Most words (counted by the scan) one reading hands to brush-parser, nested texts
+/// included; past it, commands are guessed from the raw text. About 0.3 µs a word, with
+/// the walk.
+pub(crate) const MAX_PARSED_WORDS: usize = 2 * MAX_TOKENS;
+
 /// Longest text parsed on the calling thread. Every nesting level takes at least two
 /// bytes of text and a few KB of brush-parser's stack, so this keeps the parse far
 /// inside the caller's stack (Emacs's main thread has megabytes); starting the big-stack
@@ -81,24 +90,32 @@ pub(crate) fn check_text(text: &str) -> Result<(), String> {
     }
     // `${ cmd; }` and `${| cmd; }` run commands in bash 5.3 and ksh; brush-parser
     // misreads them, and zsh's `${(flags)x}` can evaluate code.
-    let bytes = text.as_bytes();
-    for (i, w) in bytes.windows(3).enumerate() {
-        if let [b'$', b'{', b' ' | b'\t' | b'\n' | b'|' | b'('] = w {
-            let near = text.get(i..).unwrap_or("");
-            return Err(format!(
-                "unsupported expansion near `{}`",
-                super::word::show(near)
-            ));
-        }
-    }
     // The tokenizer recurses once per `$(`, `${`, `<(`, `>(`, `$[` and backquote.
+    let bytes = text.as_bytes();
     let mut openers = 0usize;
-    for w in bytes.windows(2) {
-        if matches!(w, [b'$', b'(' | b'{' | b'['] | [b'<' | b'>', b'(']) {
-            openers += 1;
+    let mut unsupported = None;
+    for (i, &b) in bytes.iter().enumerate() {
+        let next = bytes.get(i + 1).copied();
+        match b {
+            b'`' => openers += 1,
+            b'$' if matches!(next, Some(b'(' | b'{' | b'[')) => {
+                openers += 1;
+                let odd = matches!(bytes.get(i + 2), Some(b' ' | b'\t' | b'\n' | b'|' | b'('));
+                if next == Some(b'{') && odd && unsupported.is_none() {
+                    unsupported = Some(i);
+                }
+            }
+            b'<' | b'>' if next == Some(b'(') => openers += 1,
+            _ => {}
         }
     }
-    openers += bytes.iter().filter(|&&b| b == b'`').count();
+    if let Some(i) = unsupported {
+        let near = text.get(i..).unwrap_or("");
+        return Err(format!(
+            "unsupported expansion near `{}`",
+            super::word::show(near)
+        ));
+    }
     if openers > MAX_OPENERS {
         return Err(format!("more than {MAX_OPENERS} nested expansions"));
     }

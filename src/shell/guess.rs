@@ -42,7 +42,25 @@ pub(crate) fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &s
     fallback_chunk(cx, fr, &chunk, why);
 }
 
+/// Read every word of the commands guessed since index FROM as a path too: a guess may
+/// take an argument for the command's name (`cat <(x) ~/.ssh/id_rsa` split at `<(`).
+fn widen_paths(cx: &mut Cx, from: usize) {
+    for c in cx.out.commands.iter_mut().skip(from) {
+        for w in &c.written {
+            if !c.paths.contains(w) {
+                c.paths.push(w.clone());
+            }
+        }
+    }
+}
+
 pub(crate) fn fallback_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
+    let from = cx.out.commands.len();
+    guess_chunk(cx, fr, chunk, why);
+    widen_paths(cx, from);
+}
+
+fn guess_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
     let mut start = 0;
     while let Some(w) = chunk.get(start) {
         let assignment = w
@@ -127,11 +145,27 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
 /// Guess commands from raw text that was not tokenized: quotes dropped, split at blanks
 /// and operators.
 pub(crate) fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
-    let unquoted: String = src
-        .chars()
-        .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+    let from = cx.out.commands.len();
+    guess_raw(cx, fr, src, why);
+    widen_paths(cx, from);
+}
+
+fn guess_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
+    // Quotes and backslashes are ASCII: dropping them leaves valid UTF-8.
+    let kept: Vec<u8> = src
+        .bytes()
+        .filter(|b| !matches!(b, b'\'' | b'"' | b'\\'))
         .collect();
-    for chunk in unquoted.split(|c: char| ";&|()<>`$\n{}".contains(c)) {
+    let unquoted = match String::from_utf8(kept) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    for chunk in unquoted.split(|c: char| {
+        matches!(
+            c,
+            ';' | '&' | '|' | '(' | ')' | '<' | '>' | '`' | '$' | '\n' | '{' | '}'
+        )
+    }) {
         let words: Vec<&str> = chunk.split_ascii_whitespace().collect();
         if !cx.room_for(words.len()) {
             break;
@@ -148,15 +182,19 @@ pub(crate) fn fallback_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
             .skip(start)
             .map(|w| Word::literal(*w))
             .collect();
-        let guesses = inner_starts(cx, &words, why);
-        if !words.is_empty() {
-            wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
+        if words.is_empty() {
+            continue;
         }
+        // A command left out is a bound reached: the line is truncated, never quietly
+        // shorter.
+        if cx.out.commands.len() >= MAX_COMMANDS {
+            cx.truncate(format!("more than {MAX_COMMANDS} commands"));
+            break;
+        }
+        let guesses = inner_starts(cx, &words, why);
+        wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
         for g in guesses {
             cx.push(g);
-        }
-        if cx.out.commands.len() >= MAX_COMMANDS {
-            break;
         }
     }
 }

@@ -80,17 +80,29 @@ enum Region {
     Text(String),
 }
 
+/// Most other ends tried for a substitution whose end the scan cannot tell.
+const MAX_CUTS: usize = 16;
+
 impl Region {
-    fn text(self, whole: &str) -> Option<String> {
+    /// The texts bash may read for this substitution of WHOLE: one, or, when the scan
+    /// cannot tell where it ends, the rest of WHOLE first, then the text up to each of
+    /// the next [`MAX_CUTS`] `)` (bash ends it at the `)` its parser closes it with).
+    fn texts(self, whole: &str) -> Vec<String> {
         match self {
             Region::From { at, end } => {
                 let span = end.and_then(|end| whole.get(at..end));
                 match span {
-                    Some(span) if !span.contains("case") => Some(span.to_string()),
-                    _ => whole.get(at..).map(str::to_string),
+                    Some(span) if !span.contains("case") => vec![span.to_string()],
+                    _ => {
+                        let rest = whole.get(at..).unwrap_or("");
+                        let mut out = vec![rest.to_string()];
+                        let cuts = rest.match_indices(')').map(|(k, _)| k).take(MAX_CUTS);
+                        out.extend(cuts.map(|k| rest[..k].to_string()));
+                        out
+                    }
                 }
             }
-            Region::Text(t) => Some(t),
+            Region::Text(t) => vec![t],
         }
     }
 }
@@ -146,6 +158,25 @@ const OPERATOR: [bool; 256] = byte_set(b";&|()<>");
 /// The bytes after which a word starts: blanks, newline, operators.
 const SEPARATES: [bool; 256] = byte_set(b" \t\n;&|()<>");
 
+/// The bytes that mean something in unquoted text (with the word separators): a run
+/// of other bytes inside a word is skipped at once.
+const NORMAL_SPECIAL: [bool; 256] = byte_set(b" \t\n;&|()<>\\'\"$`#");
+
+/// The bytes that mean something inside double quotes, `${...}` and unquoted
+/// here-document bodies.
+const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}");
+
+/// The byte that means something inside single quotes.
+const SINGLE_SPECIAL: [bool; 256] = byte_set(b"'");
+
+/// Where the run of bytes of BYTES from I that are not in SPECIAL ends.
+fn skip_plain(bytes: &[u8], i: usize, special: &[bool; 256]) -> usize {
+    bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| special[usize::from(b)]))
+        .map_or(bytes.len(), |k| i + k)
+}
+
 const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     let mut out = [false; 256];
     let mut k = 0;
@@ -157,6 +188,11 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
 }
 
 fn scan(text: &str, base: Ctx) -> Scan {
+    scan_words(text, base, usize::MAX)
+}
+
+/// [`scan`] TEXT, stopping once more than MAX_WORDS words are read (see [`words`]).
+fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
     let mut stack = vec![base];
@@ -181,8 +217,10 @@ fn scan(text: &str, base: Ctx) -> Scan {
             Ctx::Single => {
                 if b == b'\'' {
                     stack.pop();
+                    i += 1;
+                } else {
+                    i = skip_plain(bytes, i, &SINGLE_SPECIAL);
                 }
-                i += 1;
             }
             Ctx::AnsiC => {
                 match b {
@@ -245,12 +283,15 @@ fn scan(text: &str, base: Ctx) -> Scan {
                         stack.pop();
                         i += 1;
                     }
-                    _ => i += 1,
+                    _ => i = skip_plain(bytes, i + 1, &DOUBLE_SPECIAL),
                 }
             }
             Ctx::Normal { paren, arith } => {
                 if (word_start && !b.is_ascii_whitespace()) || OPERATOR[usize::from(b)] {
                     out.words += 1;
+                    if out.words > max_words {
+                        break;
+                    }
                 }
                 match b {
                     b'\\' => {
@@ -330,6 +371,10 @@ fn scan(text: &str, base: Ctx) -> Scan {
                         if !pending.is_empty() {
                             i = bodies(text, i, std::mem::take(&mut pending), &mut out);
                         }
+                    }
+                    // The rest of a run of ordinary bytes starts no word and means nothing.
+                    _ if !NORMAL_SPECIAL[usize::from(b)] => {
+                        i = skip_plain(bytes, i + 1, &NORMAL_SPECIAL);
                     }
                     _ => i += 1,
                 }
@@ -545,15 +590,20 @@ fn next_char_len(text: &str, i: usize) -> usize {
 /// The text of each `$(`, `<(`, `>(` and backquote of LINE that bash would expand (see
 /// the module documentation), at most [`MAX_REGIONS`].
 pub fn substitution_regions(line: &str) -> Vec<String> {
-    regions(line).0
+    regions(line)
+        .0
+        .into_iter()
+        .filter_map(|group| group.into_iter().next())
+        .collect()
 }
 
-/// The texts of LINE's substitutions, and whether some were left out.
+/// The texts of LINE's substitutions, each a group of the texts bash may read for it
+/// (see [`Region::texts`]), and whether some were left out.
 ///
 /// With them, the text of each comment whose `#` comes right after `(` or `|`: in an
 /// extended pattern (`[[ x == @(a|#b) ]]; rm x`) that `#` starts no comment, and what
 /// follows it runs.
-fn regions(line: &str) -> (Vec<String>, bool) {
+fn regions(line: &str) -> (Vec<Vec<String>>, bool) {
     if line.len() > MAX_SCANNED {
         return (Vec::new(), true);
     }
@@ -562,13 +612,13 @@ fn regions(line: &str) -> (Vec<String>, bool) {
     let tight = found.comments.iter().filter_map(|&(start, end)| {
         let after = start.checked_sub(1).map(|k| bytes[k]);
         if matches!(after, Some(b'(' | b'|')) {
-            line.get(start + 1..end).map(str::to_string)
+            line.get(start + 1..end).map(|t| vec![t.to_string()])
         } else {
             None
         }
     });
-    let mut texts: Vec<String> = tight.collect();
-    texts.extend(found.regions.into_iter().filter_map(|r| r.text(line)));
+    let mut texts: Vec<Vec<String>> = tight.collect();
+    texts.extend(found.regions.into_iter().map(|r| r.texts(line)));
     (texts, found.cut)
 }
 
@@ -579,9 +629,14 @@ pub(crate) fn words(text: &str) -> usize {
     scan(text, TOP).words
 }
 
+/// How many words TEXT has (see [`words`]), counting no further than N + 1.
+pub(crate) fn words_up_to(text: &str, n: usize) -> usize {
+    scan_words(text, TOP, n).words
+}
+
 /// Whether TEXT has more than N words (see [`words`]); each takes a byte at least.
 pub(crate) fn more_words_than(text: &str, n: usize) -> bool {
-    text.len() > n && words(text) > n
+    text.len() > n && scan_words(text, TOP, n).words > n
 }
 
 /// TEXT without its comments, as bash reads it (a parser that stumbles on a comment
@@ -607,8 +662,8 @@ pub fn without_comments(text: &str) -> Option<String> {
 /// A command line with its here-document bodies taken out where bash ends them.
 struct View {
     text: String,
-    /// The texts of its unquoted bodies' substitutions.
-    substitutions: Vec<String>,
+    /// The texts of its unquoted bodies' substitutions (see [`regions`]).
+    substitutions: Vec<Vec<String>>,
     /// Some substitutions were left out.
     cut: bool,
 }
@@ -640,7 +695,7 @@ fn heredoc_view(line: &str) -> Option<View> {
     for body in &found.bodies {
         let inner = scan(body, Ctx::Body);
         cut |= inner.cut;
-        substitutions.extend(inner.regions.into_iter().filter_map(|r| r.text(body)));
+        substitutions.extend(inner.regions.into_iter().map(|r| r.texts(body)));
     }
     Some(View {
         text: view,
@@ -653,6 +708,12 @@ fn heredoc_view(line: &str) -> Option<View> {
 pub struct Looks {
     /// The texts to read again.
     pub texts: Vec<String>,
+    /// For each text, its group: the texts of one group are the ends bash may give one
+    /// substitution, of which it reads one (see [`Region::texts`]).
+    pub groups: Vec<usize>,
+    /// Which text is the line's here-document view: the whole line as bash reads it,
+    /// its here-document bodies taken out where bash ends them.
+    pub whole: Option<usize>,
     /// Why some were left out, if a bound was reached: the line is then truncated.
     pub cut: Option<String>,
 }
@@ -662,24 +723,29 @@ pub struct Looks {
 /// commands give to a `-c`-style option (`sh -c STR`, `su -c STR`); at most
 /// [`MAX_LOOKS`] texts of at most [`MAX_LOOK_WORDS`] words in all.
 pub fn second_looks(line: &str, main: &CommandLine) -> Looks {
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<Vec<String>> = Vec::new();
     let mut cut = false;
-    let mut look = |text: &str, out: &mut Vec<String>| {
+    // Look at TEXT; the group of its here-document view, if it has one.
+    let mut look = |text: &str, out: &mut Vec<Vec<String>>| {
         let (found, left_out) = regions(text);
         cut |= left_out;
         out.extend(found);
-        if let Some(view) = heredoc_view(text) {
-            let (found, left_out) = regions(&view.text);
-            cut |= left_out || view.cut;
-            out.extend(found);
-            out.push(view.text);
-            out.extend(view.substitutions);
-        }
+        let view = heredoc_view(text)?;
+        let (found, left_out) = regions(&view.text);
+        cut |= left_out || view.cut;
+        out.extend(found);
+        out.push(vec![view.text]);
+        let group = out.len() - 1;
+        out.extend(view.substitutions);
+        Some(group)
     };
-    look(line, &mut out);
+    // The line's own here-document view is a reading of the whole line.
+    let whole_group = look(line, &mut out);
+    // Each command of a shell string carries the outer command: look at each string once.
+    let mut looked: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for c in &main.commands {
         for pair in c.written.windows(2) {
-            if pair[0].starts_with('-') && pair[0].ends_with('c') {
+            if pair[0].starts_with('-') && pair[0].ends_with('c') && looked.insert(&pair[1]) {
                 look(&pair[1], &mut out);
             }
         }
@@ -687,26 +753,36 @@ pub fn second_looks(line: &str, main: &CommandLine) -> Looks {
     let mut why = cut.then(|| format!("more than {MAX_REGIONS} substitutions to read again"));
     let mut seen = std::collections::HashSet::new();
     let mut texts = Vec::new();
+    let mut groups = Vec::new();
     let (mut bytes, mut words_in) = (0, 0);
-    for text in out {
-        if seen.contains(&text) {
-            continue;
+    'groups: for (group, members) in out.into_iter().enumerate() {
+        for text in members {
+            if seen.contains(&text) {
+                continue;
+            }
+            bytes += text.len();
+            if texts.len() < MAX_LOOKS && bytes <= MAX_LOOK_BYTES {
+                words_in += words(&text);
+            }
+            if texts.len() >= MAX_LOOKS || bytes > MAX_LOOK_BYTES || words_in > MAX_LOOK_WORDS {
+                why.get_or_insert_with(|| {
+                    format!(
+                        "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
+                        MAX_LOOK_BYTES >> 20
+                    )
+                });
+                break 'groups;
+            }
+            seen.insert(text.clone());
+            texts.push(text);
+            groups.push(group);
         }
-        bytes += text.len();
-        if texts.len() < MAX_LOOKS && bytes <= MAX_LOOK_BYTES {
-            words_in += words(&text);
-        }
-        if texts.len() >= MAX_LOOKS || bytes > MAX_LOOK_BYTES || words_in > MAX_LOOK_WORDS {
-            why.get_or_insert_with(|| {
-                format!(
-                    "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
-                    MAX_LOOK_BYTES >> 20
-                )
-            });
-            break;
-        }
-        seen.insert(text.clone());
-        texts.push(text);
     }
-    Looks { texts, cut: why }
+    let whole = whole_group.and_then(|g| groups.iter().position(|&k| k == g));
+    Looks {
+        texts,
+        groups,
+        whole,
+        cut: why,
+    }
 }

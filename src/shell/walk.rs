@@ -90,6 +90,43 @@ pub(crate) struct Cx {
     pub guessed: usize,
     /// Words in the commands pushed: bounded.
     pub words: usize,
+    /// What brush-parser may still be given in this reading: bytes, and words (see
+    /// [`scan::words`]). Every nested text a reading parses again spends from it.
+    pub parse_budget: Budget,
+}
+
+/// What brush-parser may still be given in one reading.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Budget {
+    pub bytes: usize,
+    pub words: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            bytes: guard::MAX_PARSED_BYTES,
+            words: guard::MAX_PARSED_WORDS,
+        }
+    }
+}
+
+impl Budget {
+    /// Spend what parsing TEXT costs; Err (spending nothing) when it is more than what
+    /// is left.
+    fn spend(&mut self, text: &str) -> Result<(), String> {
+        let words = scan::words_up_to(text, self.words);
+        if text.len() > self.bytes || words > self.words {
+            return Err(format!(
+                "more than {} KB or {} words handed to the shell parser in one line",
+                guard::MAX_PARSED_BYTES >> 10,
+                guard::MAX_PARSED_WORDS
+            ));
+        }
+        self.bytes -= text.len();
+        self.words -= words;
+        Ok(())
+    }
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -118,6 +155,7 @@ impl Cx {
             copied: 0,
             guessed: 0,
             words: 0,
+            parse_budget: Budget::default(),
         }
     }
 
@@ -206,6 +244,21 @@ pub(crate) fn parse_line(line: &str) -> CommandLine {
     cx.out
 }
 
+/// Parse each of LINES, as [`parse_line`] does, with one budget for them all.
+pub(crate) fn parse_lines(lines: &[String]) -> Vec<CommandLine> {
+    let mut budget = Budget::default();
+    lines
+        .iter()
+        .map(|line| {
+            let mut cx = Cx::new();
+            cx.parse_budget = budget;
+            parse_into(&mut cx, &Frame::default(), line);
+            budget = cx.parse_budget;
+            cx.out
+        })
+        .collect()
+}
+
 /// Parse LINE with brush-parser even when it is plain: what the shortcut of
 /// [`plain_commands`] must agree with.
 pub(crate) fn parse_line_slow(line: &str) -> CommandLine {
@@ -245,15 +298,26 @@ pub(crate) fn from_argv(argv: &[String]) -> CommandLine {
     cx.out
 }
 
+/// Read SRC, which could not be parsed for WHY, only by guessing its commands from the
+/// raw text. Guesses are not a reading (`$'\x72m'` and `r$()m` are `rm` to bash, and to
+/// no guess), so the line is truncated: never allowed, and every deny-side command and
+/// path rule matches it.
+fn guess_only(cx: &mut Cx, fr: &Frame, src: &str, why: String) {
+    cx.truncate(why.clone());
+    fallback_raw(cx, fr, src, &why);
+}
+
 /// Parse SRC as a command line read in frame FR and add what it runs to CX.
 pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
     if fr.depth > MAX_DEPTH {
-        let why = format!("nested more than {MAX_DEPTH} levels deep");
-        cx.uncertain(why.clone());
-        cx.line_opaque(why);
         // One level of guessing for deny rules; the guesses nest no further.
         if fr.depth == MAX_DEPTH + 1 {
-            fallback_raw(cx, fr, src, "nested too deep");
+            guess_only(
+                cx,
+                fr,
+                src,
+                format!("nested more than {MAX_DEPTH} levels deep"),
+            );
         }
         return;
     }
@@ -261,22 +325,21 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         cx.line_opaque(why);
     }
     if cx.raw_only {
-        cx.uncertain("not parsed");
-        fallback_raw(cx, fr, src, "not parsed");
+        guess_only(cx, fr, src, "not parsed".into());
         return;
     }
     if let Err(why) = guard::check_text(src) {
-        cx.uncertain(why.clone());
-        cx.line_opaque(why);
-        fallback_raw(cx, fr, src, "not parsed");
+        guess_only(cx, fr, src, why);
         return;
     }
     // Reading costs about a microsecond a word: past the bound, only guesses.
     if scan::more_words_than(src, guard::MAX_TOKENS) {
-        let why = format!("more than {} words", guard::MAX_TOKENS);
-        cx.uncertain(why.clone());
-        cx.line_opaque(why);
-        fallback_raw(cx, fr, src, "not parsed");
+        guess_only(
+            cx,
+            fr,
+            src,
+            format!("more than {} words", guard::MAX_TOKENS),
+        );
         return;
     }
     match certain::read(src) {
@@ -333,23 +396,23 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
                 compound_list(cx, fr, list, 0);
             }
             if std::mem::replace(&mut cx.too_deep, outer_deep) {
+                // Guesses are not a reading: see [`guess_only`].
+                cx.truncate(format!("commands nested more than {MAX_AST_DEPTH} deep"));
                 fallback_tokens(cx, fr, &tokens, "nested too deep");
             }
         }
-        Err(Failed::Tokens(why)) => {
-            cx.line_opaque(why.clone());
-            fallback_raw(cx, fr, src, &why);
-        }
-        Err(Failed::Checked(why)) => {
-            cx.line_opaque(why);
-            fallback_raw(cx, fr, src, "not parsed");
-        }
+        Err(Failed::Tokens(why) | Failed::Checked(why)) => guess_only(cx, fr, src, why),
+        // The tokens are bash's words: each run of them between operators is read as
+        // a command, and every word of it as a path.
         Err(Failed::Parse(tokens, why)) => {
             cx.line_opaque(why.clone());
             fallback_tokens(cx, fr, &tokens, &why);
         }
     }
 }
+
+/// How the reason for a text brush-parser could not split into words starts.
+pub(crate) const TOKENIZE_ERROR: &str = "parse error (words)";
 
 /// Why brush-parser could not read a text.
 enum Failed {
@@ -369,13 +432,14 @@ impl Failed {
     }
 }
 
-/// SRC tokenized and parsed by brush-parser.
+/// SRC tokenized and parsed by brush-parser, within the budget of CX.
 fn tokenize_and_parse(
-    cx: &Cx,
+    cx: &mut Cx,
     src: &str,
 ) -> Result<(Vec<brush_parser::Token>, ast::Program), Failed> {
+    cx.parse_budget.spend(src).map_err(Failed::Checked)?;
     let tokens = brush_parser::uncached_tokenize_str(src, &cx.opts.tokenizer_options())
-        .map_err(|e| Failed::Tokens(format!("parse error: {e}")))?;
+        .map_err(|e| Failed::Tokens(format!("{TOKENIZE_ERROR}: {e}")))?;
     guard::check_tokens(&tokens).map_err(Failed::Checked)?;
     match brush_parser::parse_tokens(&tokens, &cx.opts) {
         Ok(program) => Ok((tokens, program)),

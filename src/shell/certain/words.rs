@@ -221,6 +221,15 @@ impl Reader<'_> {
                         self.i += 1;
                     }
                 },
+                // A run of printable ASCII (and blanks) that means nothing here, at once.
+                c if is_plain_in_double(c) => {
+                    let run = self.bytes[self.i..]
+                        .iter()
+                        .position(|&b| !is_plain_in_double(b))
+                        .unwrap_or(self.bytes.len() - self.i);
+                    w.text.push_str(&self.src[self.i..self.i + run]);
+                    self.i += run;
+                }
                 _ => {
                     let ch = self.char_here();
                     if (ch.is_control() && ch != '\n' && ch != '\t')
@@ -360,4 +369,10 @@ impl Reader<'_> {
 /// A letter that every arm of [`Reader::word`] but the last leaves alone, wherever it is.
 fn is_plain(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'_' | b'-')
+}
+
+/// A byte that stands for itself inside double quotes: printable ASCII other than
+/// `"`, `$`, backquote and backslash, and the blanks.
+fn is_plain_in_double(c: u8) -> bool {
+    matches!(c, b' '..=b'~' | b'\t' | b'\n') && !matches!(c, b'"' | b'$' | b'`' | b'\\')
 }

@@ -1,0 +1,316 @@
+//! The values a command line gives its variables, read from its raw text for deny-side
+//! path rules: what `$f` may name in `f=~/.ssh/id_rsa; cat $f`.
+
+use super::word;
+
+/// Words of LINE that reach commands through variables, read from the raw text for
+/// deny-side path rules (what `$f` may name): the values of assignments
+/// (`f=~/.ssh/id_rsa; cat $f`), of arrays (`a=(x y)`) and of parameter operators
+/// (`${x:-~/.ssh/id_rsa}`), the words of `for NAME in WORDS` lists, and the words that
+/// use those names with each value put in (`x=../home; cat $x/.ssh/id_rsa`). Each with
+/// its quotes dropped, and again with its backslashes taken as escapes.
+pub fn value_words(line: &str) -> Vec<String> {
+    const MAX_VALUES: usize = 1024;
+    let tokens = value_tokens(line);
+    let mut values: Vec<(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() && out.len() < MAX_VALUES {
+        let t = tokens[i].as_str();
+        i += 1;
+        if t == "in" && i >= 3 && tokens[i - 3] == "for" {
+            let name = tokens[i - 2].clone();
+            while let Some(w) = tokens.get(i).filter(|w| !matches!(w.as_str(), "do" | ";")) {
+                values.push((name.clone(), w.clone()));
+                i += 1;
+            }
+            continue;
+        }
+        if let Some((name, value)) = t.split_once('=') {
+            // `a[0]=V` assigns an element of `a`.
+            let name = name.trim_end_matches('+');
+            let name = match name.split_once('[') {
+                Some((base, sub)) if sub.ends_with(']') => base,
+                _ => name,
+            };
+            let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if is_name && value.is_empty() && tokens.get(i).is_some_and(|w| w == "(") {
+                while let Some(w) = tokens.get(i + 1).filter(|w| *w != ")") {
+                    // `a=([1]=V)`: an element given its index.
+                    let element = match w.strip_prefix('[').and_then(|r| r.split_once("]=")) {
+                        Some((_, v)) => v.to_string(),
+                        None => w.clone(),
+                    };
+                    values.push((name.to_string(), element));
+                    i += 1;
+                }
+                i += 1;
+            } else if is_name && !value.is_empty() {
+                values.push((name.to_string(), value.to_string()));
+            }
+        }
+        values.extend(operator_defaults(t));
+    }
+    values.extend(positional_values(&tokens));
+    for (name, v) in &values {
+        push_unquoted(&mut out, v);
+        // `$'...'` as bash decodes it (`$'\x73'` is `s`).
+        if v.contains("$'") {
+            push_unquoted(&mut out, &decode_ansi_c(v));
+        }
+        // Each part of a `:` list (`x=a:~/b`, whose `~` bash expands), and the time
+        // zone file `TZ` names (`TZ=:/path`, relative to the zone directory).
+        if v.contains(':') {
+            for part in v.split(':').filter(|p| !p.is_empty()) {
+                push_unquoted(&mut out, part);
+            }
+        }
+        if name == "TZ" {
+            let zone = v.trim_start_matches(':');
+            if !zone.starts_with(['/', '~']) && !zone.is_empty() {
+                push_unquoted(&mut out, &format!("/usr/share/zoneinfo/{zone}"));
+            }
+        }
+    }
+    // The words that use a name given a value here, with each value in its place (at
+    // most 256 of each, so that no line costs more than 65,536 replacements).
+    // A word made longer than 4,096 bytes is left out, and all of them hold at most
+    // 256 KB: a value used many times in one word must not make the line cost more.
+    values.truncate(256);
+    let mut bytes = 0;
+    for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
+        // `${x:-../home}/.ssh/x`: the word with each operator's operand in its place.
+        let defaults = replace_operators(t);
+        if defaults != *t && out.len() < MAX_VALUES {
+            push_unquoted(&mut out, &defaults);
+        }
+        for (name, v) in &values {
+            let uses = t.matches(name.as_str()).count();
+            if out.len() >= MAX_VALUES || t.len() + uses * v.len() > 4096 || bytes > 256 * 1024 {
+                continue;
+            }
+            let braced = format!("${{{name}}}");
+            let with = t.replace(&braced, v);
+            let with = replace_name(&with, name, v);
+            // `${a[0]}`, `${a[@]}`: any element of `a`.
+            let with = replace_elements(&with, name, v);
+            if with != *t {
+                bytes += with.len();
+                push_unquoted(&mut out, &with);
+            }
+        }
+    }
+    // `HOME` given a value in the line (`for HOME in .`, `HOME=/x`): `~` is that value.
+    for (_, v) in values.iter().filter(|(name, _)| name == "HOME").take(16) {
+        for t in tokens.iter().filter(|t| t.starts_with('~')).take(256) {
+            let rest = &t[1..];
+            if (rest.is_empty() || rest.starts_with('/')) && out.len() < MAX_VALUES {
+                push_unquoted(&mut out, &format!("{v}{rest}"));
+            }
+        }
+    }
+    out.truncate(MAX_VALUES);
+    out
+}
+
+/// What the positional parameters used in TOKENS may be when a `-c` string is given
+/// them (`sh -c 'cat $1/.ssh/x' _ ~`): each plain word after the first `-c` option, at
+/// most 16, for each of `$1`...`$9`, `$@`, `$*` the text uses.
+fn positional_values(tokens: &[String]) -> Vec<(String, String)> {
+    let Some(at) = tokens
+        .iter()
+        .position(|t| t.starts_with('-') && !t.starts_with("--") && t.ends_with('c'))
+    else {
+        return Vec::new();
+    };
+    let words: Vec<&String> = tokens[at + 1..]
+        .iter()
+        .filter(|t| !t.contains('$') && !matches!(t.as_str(), "(" | ")" | ";"))
+        .take(16)
+        .collect();
+    let mut out = Vec::new();
+    for name in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"] {
+        let used =
+            |t: &String| t.contains(&format!("${name}")) || t.contains(&format!("${{{name}"));
+        if tokens.iter().any(used) {
+            out.extend(words.iter().map(|w| (name.to_string(), (*w).clone())));
+        }
+    }
+    out
+}
+
+/// The raw text of LINE split into words at blanks and `;&|` and backquotes, with `(`,
+/// `)` and `;` as words of their own; at most 4,096 words.
+fn value_tokens(line: &str) -> Vec<String> {
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    for (i, c) in line.char_indices() {
+        if tokens.len() >= 4096 {
+            return tokens;
+        }
+        if c.is_whitespace() || matches!(c, '&' | '|' | '`' | ';' | '(' | ')') {
+            if start < i {
+                tokens.push(line[start..i].to_string());
+            }
+            if matches!(c, '(' | ')' | ';') {
+                tokens.push(c.to_string());
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    if start < line.len() && tokens.len() < 4096 {
+        tokens.push(line[start..].to_string());
+    }
+    tokens
+}
+
+/// The operands of the parameter operators in T that give a value (`${x:-W}`,
+/// `${x=W}`, `${x:+W}`...), with the parameter's name.
+fn operator_defaults(t: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = t;
+    while let Some(at) = rest.find("${") {
+        rest = &rest[at + 2..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let (name, after) = rest.split_at(name_len);
+        let after = after.strip_prefix(':').unwrap_or(after);
+        let Some(operand) = after.strip_prefix(['-', '=', '+', '?']) else {
+            continue;
+        };
+        let end = operand.find('}').unwrap_or(operand.len());
+        if !name.is_empty() && end > 0 {
+            out.push((name.to_string(), operand[..end].to_string()));
+        }
+    }
+    out
+}
+
+/// T with every `${NAME[...]}` made V.
+fn replace_elements(t: &str, name: &str, v: &str) -> String {
+    let pat = format!("${{{name}[");
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find(&pat) {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + pat.len()..];
+        match after.find("]}") {
+            Some(end) => {
+                out.push_str(v);
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push_str(&pat);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// T with every `${NAME<op>WORD}` that gives a value (`:-`, `-`, `:=`, `=`, `:+`, `+`)
+/// made WORD (the innermost first, so nested ones are read too).
+fn replace_operators(t: &str) -> String {
+    let mut text = t.to_string();
+    // Each turn takes one `${` away; a word longer than 4,096 bytes is left out.
+    let turns = if t.len() > 4096 {
+        0
+    } else {
+        t.matches("${").count()
+    };
+    for _ in 0..turns {
+        let Some(at) = text.rfind("${") else { break };
+        let rest = &text[at + 2..];
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let after = &rest[name_len..];
+        let colon = usize::from(after.starts_with(':'));
+        let after = &after[colon..];
+        let Some(end) = after.find('}') else { break };
+        match after.strip_prefix(['-', '=', '+']) {
+            Some(op) if name_len > 0 => {
+                let operand = op[..end - 1].to_string();
+                let stop = at + 2 + name_len + colon + end + 1;
+                text = format!("{}{operand}{}", &text[..at], &text[stop..]);
+            }
+            // Another form stays, out of the way of the outer ones.
+            _ => text.replace_range(at..at + 1, "\u{1}"),
+        }
+    }
+    text.replace('\u{1}', "$")
+}
+
+/// V with every `$'...'` decoded as bash does.
+fn decode_ansi_c(v: &str) -> String {
+    let mut out = String::new();
+    let mut rest = v;
+    while let Some(at) = rest.find("$'") {
+        out.push_str(&rest[..at]);
+        let body = &rest[at + 2..];
+        // The closing quote: the first `'` not escaped by a backslash.
+        let mut end = None;
+        let mut escaped = false;
+        for (k, c) in body.char_indices() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '\'' if !escaped => {
+                    end = Some(k);
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        let Some(end) = end else {
+            out.push_str(&rest[at..]);
+            return out;
+        };
+        out.push_str(&word::ansi_c(&body[..end]));
+        rest = &body[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// T with every `$NAME` (not followed by more of a name) made V.
+fn replace_name(t: &str, name: &str, v: &str) -> String {
+    let pat = format!("${name}");
+    let mut out = String::new();
+    let mut rest = t;
+    while let Some(at) = rest.find(&pat) {
+        let after = &rest[at + pat.len()..];
+        out.push_str(&rest[..at]);
+        if after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+            out.push_str(&pat);
+        } else {
+            out.push_str(v);
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Push W with its quotes dropped, and again with its backslashes taken as escapes
+/// (`~/.s\sh` is `~/.ssh` to bash) when that differs.
+fn push_unquoted(out: &mut Vec<String>, w: &str) {
+    let plain = w.replace("$'", "'").replace(['\'', '"'], "");
+    let mut escaped = String::with_capacity(plain.len());
+    let mut chars = plain.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            escaped.extend(chars.next());
+        } else {
+            escaped.push(c);
+        }
+    }
+    if escaped != plain && !escaped.is_empty() {
+        out.push(escaped);
+    }
+    if !plain.is_empty() {
+        out.push(plain);
+    }
+}
