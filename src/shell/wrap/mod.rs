@@ -10,6 +10,7 @@
 //! command's name must be static, and every option must be known: otherwise the
 //! command is opaque, since an unknown option may take the next word as its value.
 
+mod options;
 mod spec;
 mod special;
 
@@ -239,8 +240,8 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             find(cx, fr, words, &st, hops);
             Step::Done
         }
-        "tar" | "git" => {
-            option_code(cx, fr, words, &mut st, base);
+        name if options::gives_code(name) => {
+            options::option_code(cx, fr, words, &mut st, base);
             Step::Itself
         }
         "sudo" => {
