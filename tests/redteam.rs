@@ -349,6 +349,10 @@ families! {
     third_attacks => "third-attacks",
     review_attacks => "review-attacks",
     fifth_round => "fifth-round",
+    sixth_wrappers => "sixth-wrappers",
+    sixth_options => "sixth-options",
+    sixth_looks => "sixth-looks",
+    sixth_paths => "sixth-paths",
 }
 
 #[test]
