@@ -122,7 +122,7 @@ fn a_glob_past_the_file_system_budget_is_not_allowed() {
     let o = eval::evaluate(&p, &c);
     let text = explained(&p, &c);
     let _ = std::fs::remove_dir_all(&root);
-    assert_ne!(o.decision, Some(Decision::Allow));
+    assert_ne!(o.decision, Some(Decision::Allow), "{text}");
     assert!(
         text.contains("budget") || text.contains("glob"),
         "explain names the bound: {text}"

@@ -72,6 +72,10 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
         process,
     };
     let mut text: String = raw.chars().filter(|c| !c.is_control()).collect();
+    match with_operators_read(&text) {
+        Some(read) => text = read,
+        None => return none(Process::Unknowable),
+    }
     if let Some(h) = home {
         for var in ["${HOME}", "$HOME"] {
             text = text.replace(var, h);
@@ -154,6 +158,43 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
     }
     forms.dedup();
     Readings { forms, process }
+}
+
+/// TEXT with each `${HOME...}`, `${PWD...}` and `${OLDPWD...}` that has an operator read:
+/// `:-`, `-`, `:=`, `=`, `:?`, `?` give the variable itself (these are always set), `:+`
+/// and `+` their operand. None when another operator makes a text of the value that
+/// only the shell computes (`${HOME%/}`, `${PWD/proj/.ssh}`, `${PWD::-4}`): what the
+/// path names is then unknowable.
+fn with_operators_read(text: &str) -> Option<String> {
+    let mut out = text.to_string();
+    for name in ["HOME", "PWD", "OLDPWD"] {
+        let open = format!("${{{name}");
+        let mut from = 0;
+        while let Some(found) = out[from..].find(&open) {
+            let at = from + found;
+            let rest = &out[at + open.len()..];
+            // `${HOME}` is read as it is, and `${HOMEDIR}` is another variable.
+            if rest.starts_with(|c: char| c == '}' || c.is_ascii_alphanumeric() || c == '_') {
+                from = at + open.len();
+                continue;
+            }
+            let end = rest.find('}')?;
+            let op = &rest[..end];
+            if op.contains("${") {
+                return None;
+            }
+            // One `:` (`${PWD::-4}` is a substring, `${PWD:-x}` a default).
+            let operand = op.strip_prefix(':').unwrap_or(op);
+            let with = match operand.chars().next() {
+                Some('-' | '=' | '?') => format!("${{{name}}}"),
+                Some('+') => operand[1..].to_string(),
+                _ => return None,
+            };
+            out.replace_range(at..at + open.len() + end + 1, &with);
+            from = at + with.len();
+        }
+    }
+    Some(out)
 }
 
 /// The name under which a process's directory holds the thread that
@@ -415,9 +456,14 @@ pub fn expand_glob(
                 continue;
             };
             for (n, entry) in entries.flatten().enumerate() {
-                if n >= MAX_DIR_ENTRIES || !super::spend(1) {
+                if n >= MAX_DIR_ENTRIES {
                     out.incomplete
                         .get_or_insert_with(|| format!("`{dir}` has too many entries to read"));
+                    break;
+                }
+                if !super::spend(1) {
+                    out.incomplete
+                        .get_or_insert_with(|| super::BUDGET_SPENT.into());
                     break;
                 }
                 let name = entry.file_name().to_string_lossy().into_owned();

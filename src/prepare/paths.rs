@@ -232,133 +232,214 @@ impl Prepared<'_> {
         let mut currents: Vec<Option<String>> = vec![current.take()];
         // Whether the line's directory is one only the shell knows.
         let mut unknown = false;
-        let cdpath = self.cdpath();
+        let (cdpath, cdpath_unknown) = self.cdpath();
         // The value words of each command argument, read once.
         let mut values: std::collections::HashMap<&str, Vec<String>> =
             std::collections::HashMap::new();
         'commands: for cand in self.commands() {
-            for c in &cand.line.commands {
-                // Past a bound every relative word counts as matching: no need to read on.
-                if lost.is_some() || path::budget_spent() {
-                    break 'commands;
-                }
-                let is_cd = matches!(
-                    c.argv.first().map(String::as_str),
-                    Some("cd" | "pushd" | "popd")
-                );
-                let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
-                // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
-                let back = c.argv.first().is_some_and(|n| n == "cd")
-                    && c.argv.iter().skip(1).any(|w| w == "-");
-                let mut next: Vec<Option<String>> = Vec::new();
-                let mut reached = false;
-                for cur in &currents {
-                    // Each directory option is relative to the one before it (`git -C
-                    // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
-                    // starts (`env -C .. bash -c 'cd home'`) to the last.
-                    let mut base = cur.clone();
-                    for form in &c.forms {
-                        for d in shell::chdir_options(form) {
-                            if unknown && !d.starts_with(['/', '~']) {
-                                continue;
+            // A `cd` in a loop or a function may run again and again (`for i in 1 2; do
+            // cd ..; done`): the line is read over once for each time it may run, or
+            // until the directories it may be in stop growing (each pass adds one at
+            // least, so the directory bound ends it).
+            let passes = cand
+                .line
+                .repeated
+                .iter()
+                .filter(|(k, _)| {
+                    cand.line.commands.get(*k).is_some_and(|c| {
+                        matches!(
+                            c.argv.first().map(String::as_str),
+                            Some("cd" | "pushd" | "popd")
+                        )
+                    })
+                })
+                .fold(shell::Runs::Once, |most, (_, runs)| match (most, *runs) {
+                    (shell::Runs::Any, _) | (_, shell::Runs::Any) => shell::Runs::Any,
+                    (shell::Runs::AtMost(a), shell::Runs::AtMost(b)) => {
+                        shell::Runs::AtMost(a.max(b))
+                    }
+                    (shell::Runs::Once, r) | (r, shell::Runs::Once) => r,
+                });
+            let mut pass = 1;
+            let mut seen = currents.clone();
+            'passes: loop {
+                for c in &cand.line.commands {
+                    // Past a bound every relative word counts as matching: no need to read on.
+                    if lost.is_some() || path::budget_spent() {
+                        break 'commands;
+                    }
+                    let is_cd = matches!(
+                        c.argv.first().map(String::as_str),
+                        Some("cd" | "pushd" | "popd")
+                    );
+                    let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
+                    // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
+                    let back = c.argv.first().is_some_and(|n| n == "cd")
+                        && c.argv.iter().skip(1).any(|w| w == "-");
+                    let mut next: Vec<Option<String>> = Vec::new();
+                    let mut reached = false;
+                    for cur in &currents {
+                        // Each directory option is relative to the one before it (`git -C
+                        // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
+                        // starts (`env -C .. bash -c 'cd home'`) to the last.
+                        let mut base = cur.clone();
+                        for form in &c.forms {
+                            for d in shell::chdir_options(form) {
+                                if unknown && !d.starts_with(['/', '~']) {
+                                    continue;
+                                }
+                                // `git -C "$f"`: where any value the line gives leads,
+                                // and home; `tar -C /proc -C $$`: only the shell knows.
+                                if !shell::values::only_known_parameters(&d) {
+                                    if shell::values::names_shell_state(&d) {
+                                        lost.get_or_insert_with(|| {
+                                            format!(
+                                                "`{}` is a directory only the running shell knows",
+                                                d.chars().take(200).collect::<String>()
+                                            )
+                                        });
+                                    }
+                                    dirs.extend(home.clone());
+                                    let of =
+                                        values.entry(cand.key.as_str()).or_insert_with(
+                                            || match self.call.arg(&cand.key) {
+                                                Some(Arg::Str(text)) => shell::value_words(text),
+                                                _ => Vec::new(),
+                                            },
+                                        );
+                                    for v in of.iter().filter(|v| !v.contains('$')) {
+                                        let all = go(v, base.as_deref(), &mut lost);
+                                        dirs.extend(all.unwrap_or_default());
+                                    }
+                                }
+                                dirs.extend(globbed(&d, base.as_deref(), &mut lost));
+                                let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
+                                base = all.first().cloned().or(base);
+                                dirs.extend(all);
                             }
-                            dirs.extend(globbed(&d, base.as_deref(), &mut lost));
-                            let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
-                            base = all.first().cloned().or(base);
-                            dirs.extend(all);
                         }
-                    }
-                    if !is_cd {
-                        continue;
-                    }
-                    let to = match target {
-                        None => home.clone(),
-                        // Relative to a directory only the shell knows: still unknown.
-                        Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
-                        Some(t) => {
-                            // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
-                            // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
-                            let skips = t.starts_with(['/', '~'])
-                                || t == "."
-                                || t == ".."
-                                || t.starts_with("./")
-                                || t.starts_with("../");
-                            if !skips {
-                                // A CDPATH entry is itself a path: `~`, relative entries.
-                                for entry in &cdpath {
-                                    let bases = go(entry, base.as_deref(), &mut lost);
-                                    for b in bases.unwrap_or_default() {
-                                        let all = go(t, Some(&b), &mut lost).unwrap_or_default();
+                        if !is_cd {
+                            continue;
+                        }
+                        let to = match target {
+                            None => home.clone(),
+                            // Relative to a directory only the shell knows: still unknown.
+                            Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
+                            Some(t) => {
+                                // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
+                                // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
+                                let skips = t.starts_with(['/', '~'])
+                                    || t == "."
+                                    || t == ".."
+                                    || t.starts_with("./")
+                                    || t.starts_with("../");
+                                if !skips && cdpath_unknown {
+                                    lost.get_or_insert_with(|| {
+                                        "`CDPATH` is given a value the reading cannot know"
+                                            .to_string()
+                                    });
+                                }
+                                if !skips {
+                                    // A CDPATH entry is itself a path: `~`, relative entries.
+                                    for entry in &cdpath {
+                                        let bases = go(entry, base.as_deref(), &mut lost);
+                                        for b in bases.unwrap_or_default() {
+                                            let all =
+                                                go(t, Some(&b), &mut lost).unwrap_or_default();
+                                            next.extend(all.first().cloned().map(Some));
+                                            dirs.extend(all);
+                                        }
+                                    }
+                                }
+                                for g in globbed(t, base.as_deref(), &mut lost) {
+                                    dirs.push(g.clone());
+                                    next.push(Some(g));
+                                }
+                                // `x=../home; cd $x`: any value the line gives a variable,
+                                // and home (`cd $!` with no job is `cd`).
+                                if t.contains('$') {
+                                    if shell::values::names_shell_state(t) {
+                                        lost.get_or_insert_with(|| {
+                                            format!(
+                                                "`{}` is a directory only the running shell knows",
+                                                t.chars().take(200).collect::<String>()
+                                            )
+                                        });
+                                    }
+                                    next.push(home.clone());
+                                    dirs.extend(home.clone());
+                                    let of =
+                                        values.entry(cand.key.as_str()).or_insert_with(
+                                            || match self.call.arg(&cand.key) {
+                                                Some(Arg::Str(text)) => shell::value_words(text),
+                                                _ => Vec::new(),
+                                            },
+                                        );
+                                    for v in of.iter().filter(|v| !v.contains('$')) {
+                                        let all =
+                                            go(v, base.as_deref(), &mut lost).unwrap_or_default();
                                         next.extend(all.first().cloned().map(Some));
                                         dirs.extend(all);
                                     }
                                 }
-                            }
-                            for g in globbed(t, base.as_deref(), &mut lost) {
-                                dirs.push(g.clone());
-                                next.push(Some(g));
-                            }
-                            // `x=../home; cd $x`: any value the line gives a variable,
-                            // and home (`cd $!` with no job is `cd`).
-                            if t.contains('$') {
-                                next.push(home.clone());
-                                dirs.extend(home.clone());
-                                let of = values.entry(cand.key.as_str()).or_insert_with(|| {
-                                    match self.call.arg(&cand.key) {
-                                        Some(Arg::Str(text)) => shell::value_words(text),
-                                        _ => Vec::new(),
+                                // Lexically and through the links before `..` (`cd -P lnk/..`).
+                                match go(t, base.as_deref(), &mut lost) {
+                                    Some(all) => {
+                                        dirs.extend(all.iter().skip(1).cloned());
+                                        all.into_iter().next()
                                     }
-                                });
-                                for v in of.iter().filter(|v| !v.contains('$')) {
-                                    let all = go(v, base.as_deref(), &mut lost).unwrap_or_default();
-                                    next.extend(all.first().cloned().map(Some));
-                                    dirs.extend(all);
+                                    None => {
+                                        unknown = true;
+                                        continue;
+                                    }
                                 }
                             }
-                            // Lexically and through the links before `..` (`cd -P lnk/..`).
-                            match go(t, base.as_deref(), &mut lost) {
-                                Some(all) => {
-                                    dirs.extend(all.iter().skip(1).cloned());
-                                    all.into_iter().next()
-                                }
-                                None => {
-                                    unknown = true;
-                                    continue;
-                                }
+                        };
+                        if let Some(n) = to {
+                            dirs.push(n.clone());
+                            next.push(Some(n));
+                            reached = true;
+                        }
+                    }
+                    if is_cd {
+                        // `popd` (and `cd -`) go back to any directory the line was in.
+                        if back || c.argv.first().is_some_and(|n| n == "popd") {
+                            next.extend(dirs.iter().cloned().map(Some));
+                        }
+                        if back {
+                            if let Ok(old) = std::env::var("OLDPWD") {
+                                dirs.push(old.clone());
+                                next.push(Some(old));
                             }
                         }
-                    };
-                    if let Some(n) = to {
-                        dirs.push(n.clone());
-                        next.push(Some(n));
-                        reached = true;
-                    }
-                }
-                if is_cd {
-                    // `popd` (and `cd -`) go back to any directory the line was in.
-                    if back || c.argv.first().is_some_and(|n| n == "popd") {
-                        next.extend(dirs.iter().cloned().map(Some));
-                    }
-                    if back {
-                        if let Ok(old) = std::env::var("OLDPWD") {
-                            dirs.push(old.clone());
-                            next.push(Some(old));
+                        next.append(&mut currents);
+                        next.sort();
+                        next.dedup();
+                        if reached {
+                            unknown = false;
                         }
+                        currents = next;
                     }
-                    next.append(&mut currents);
-                    next.sort();
-                    next.dedup();
-                    if reached {
-                        unknown = false;
+                    if currents.len() > MAX_DIRS || dirs.len() > 4 * MAX_DIRS {
+                        lost.get_or_insert_with(|| {
+                            format!("more than {MAX_DIRS} directories the line may be in")
+                        });
+                        currents.truncate(MAX_DIRS);
                     }
-                    currents = next;
                 }
-                if currents.len() > MAX_DIRS || dirs.len() > 4 * MAX_DIRS {
-                    lost.get_or_insert_with(|| {
-                        format!("more than {MAX_DIRS} directories the line may be in")
-                    });
-                    currents.truncate(MAX_DIRS);
+                let more = match passes {
+                    shell::Runs::Once => false,
+                    shell::Runs::AtMost(n) => pass < n,
+                    shell::Runs::Any => true,
+                };
+                if !more || currents.iter().all(|d| seen.contains(d)) {
+                    break 'passes;
                 }
+                pass += 1;
+                seen.extend(currents.iter().cloned());
+                seen.sort();
+                seen.dedup();
+                currents.clone_from(&seen);
             }
         }
         dirs.sort();
@@ -366,28 +447,32 @@ impl Prepared<'_> {
         (dirs, lost)
     }
 
-    /// The `CDPATH` directories a `cd` in the call may use: those the lines
-    /// assign (`CDPATH=/ cd etc`, `export CDPATH=...`) and the one Emacs runs with.
-    fn cdpath(&self) -> Vec<String> {
+    /// The `CDPATH` directories a `cd` in the call may use: those the lines give it
+    /// (`CDPATH=/ cd etc`, `export CDPATH=...`, `for CDPATH in ..`, `CDPATH+=..`, an
+    /// array, another variable's value) and the one Emacs runs with; and whether a
+    /// line names `CDPATH` where no value could be read (`read CDPATH`): a `cd` may
+    /// then lead anywhere.
+    fn cdpath(&self) -> (Vec<String>, bool) {
         let mut out: Vec<String> = std::env::var("CDPATH")
             .map(|v| v.split(':').map(str::to_string).collect())
             .unwrap_or_default();
+        let mut unknown = false;
         for (key, value) in &self.call.args {
             if let (true, Arg::Str(text)) = (self.is_command_key(key), value) {
-                for (at, _) in text.match_indices("CDPATH=") {
-                    let value: String = text[at + 7..]
-                        .chars()
-                        .take_while(|c| !c.is_whitespace() && !";&|)".contains(*c))
-                        .filter(|c| !matches!(c, '\'' | '"'))
-                        .collect();
-                    out.extend(value.split(':').map(str::to_string));
+                if !text.contains("CDPATH") {
+                    continue;
+                }
+                let values = shell::values::values_of(text, "CDPATH");
+                unknown |= values.is_empty();
+                for v in values {
+                    out.extend(v.split(':').map(str::to_string));
                 }
             }
         }
         out.retain(|d| !d.is_empty());
         out.sort();
         out.dedup();
-        out
+        (out, unknown)
     }
 
     /// A path that was not valid Unicode: deny-side rules match what could

@@ -42,7 +42,7 @@ mod guard;
 mod guess;
 mod programs;
 mod scan;
-mod values;
+pub(crate) mod values;
 mod walk;
 mod word;
 mod wrap;
@@ -131,6 +131,40 @@ pub struct CommandLine {
     /// Why some simple commands were not kept, if a bound was reached: every deny-side
     /// command rule then matches the line.
     pub truncated: Option<String>,
+    /// The commands that may run more than once, by index in `commands`, with how many
+    /// times: in the body or the condition of a loop, or in a function (a `cd` there
+    /// may go on and on).
+    pub repeated: Vec<(usize, Runs)>,
+}
+
+/// How many times a command may run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Runs {
+    #[default]
+    Once,
+    /// At most this many times (a `for` loop over a list of plain words).
+    AtMost(usize),
+    /// Any number of times (`while`, `until`, a function, a list only bash expands).
+    Any,
+}
+
+impl Runs {
+    /// A command run SELF times by each of N runs of what is around it.
+    pub fn times(self, n: Runs) -> Runs {
+        let count = |r: Runs| match r {
+            Runs::Once => Some(1),
+            Runs::AtMost(k) => Some(k),
+            Runs::Any => None,
+        };
+        match count(self)
+            .zip(count(n))
+            .and_then(|(a, b)| a.checked_mul(b))
+        {
+            Some(1) => Runs::Once,
+            Some(k) => Runs::AtMost(k),
+            None => Runs::Any,
+        }
+    }
 }
 
 impl CommandLine {

@@ -6,22 +6,102 @@ use super::word;
 /// Words of LINE that reach commands through variables, read from the raw text for
 /// deny-side path rules (what `$f` may name): the values of assignments
 /// (`f=~/.ssh/id_rsa; cat $f`), of arrays (`a=(x y)`) and of parameter operators
-/// (`${x:-~/.ssh/id_rsa}`), the words of `for NAME in WORDS` lists, and the words that
-/// use those names with each value put in (`x=../home; cat $x/.ssh/id_rsa`). Each with
-/// its quotes dropped, and again with its backslashes taken as escapes.
+/// (`${x:-~/.ssh/id_rsa}`), the words of `for` and `select` lists, and the words that
+/// use those names with the values put in, several names in one word and values made
+/// of other variables too (`x=~; y=$x/.ssh; cat $y/id_rsa`). Each with its quotes
+/// dropped, and again with its backslashes taken as escapes.
 pub fn value_words(line: &str) -> Vec<String> {
-    const MAX_VALUES: usize = 1024;
     let tokens = value_tokens(line);
-    let mut values: Vec<(String, String)> = Vec::new();
+    let values = resolved(variables(&tokens));
     let mut out = Vec::new();
+    for (name, v) in &values {
+        push_unquoted(&mut out, v);
+        // `$'...'` as bash decodes it (`$'\x73'` is `s`).
+        if v.contains("$'") {
+            push_unquoted(&mut out, &decode_ansi_c(v));
+        }
+        // Each part of a `:` list (`x=a:~/b`, whose `~` bash expands), and the time
+        // zone file `TZ` names (`TZ=:/path`, relative to the zone directory).
+        if v.contains(':') {
+            for part in v.split(':').filter(|p| !p.is_empty()) {
+                push_unquoted(&mut out, part);
+            }
+        }
+        if name == "TZ" {
+            let zone = v.trim_start_matches(':');
+            if !zone.starts_with(['/', '~']) && !zone.is_empty() {
+                push_unquoted(&mut out, &format!("/usr/share/zoneinfo/{zone}"));
+            }
+        }
+    }
+    // The words that use a name given a value here, with the values in their places.
+    // A word made longer than 4,096 bytes is left out, and all of them hold at most
+    // 256 KB: a value used many times in one word must not make the line cost more.
+    let mut bytes = 0;
+    for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
+        if out.len() >= MAX_VALUES || bytes > 256 * 1024 {
+            break;
+        }
+        // `${x:-../home}/.ssh/x`: the word with each operator's operand in its place.
+        let defaults = replace_operators(t);
+        if defaults != *t {
+            push_unquoted(&mut out, &defaults);
+        }
+        for with in substituted(t, &values) {
+            bytes += with.len();
+            push_unquoted(&mut out, &with);
+        }
+    }
+    // `HOME` given a value in the line (`for HOME in .`, `HOME=/x`): `~` is that value.
+    for (_, v) in values.iter().filter(|(name, _)| name == "HOME").take(16) {
+        for t in tokens.iter().filter(|t| t.starts_with('~')).take(256) {
+            let rest = &t[1..];
+            if (rest.is_empty() || rest.starts_with('/')) && out.len() < MAX_VALUES {
+                push_unquoted(&mut out, &format!("{v}{rest}"));
+            }
+        }
+    }
+    out.truncate(MAX_VALUES);
+    out
+}
+
+/// Most value words of one line.
+const MAX_VALUES: usize = 1024;
+/// Most values kept for the variables of one line.
+const MAX_VARIABLES: usize = 256;
+/// Most forms of one word with values put in.
+const MAX_FORMS: usize = 64;
+
+/// The values LINE gives the variable NAME (`CDPATH`), as [`value_words`] reads them:
+/// unquoted, other variables in them put in; an empty one as the empty string.
+pub fn values_of(line: &str, name: &str) -> Vec<String> {
+    let values = resolved(variables(&value_tokens(line)));
+    let mut out = Vec::new();
+    for (_, v) in values.iter().filter(|(n, _)| n == name) {
+        if v.is_empty() {
+            out.push(String::new());
+        }
+        push_unquoted(&mut out, v);
+    }
+    out
+}
+
+/// The variables TOKENS give values, with each value: assignments (`x=V`, `x+=V`,
+/// `a[0]=V`), arrays (`a=(V...)`, `a=([1]=V)`), the words of `for` and `select` lists,
+/// the operands of parameter operators that give a value (`${x:-V}`), and the words a
+/// `-c` string's positional parameters may be.
+fn variables(tokens: &[String]) -> Vec<(String, String)> {
+    let mut values: Vec<(String, String)> = Vec::new();
     let mut i = 0;
-    while i < tokens.len() && out.len() < MAX_VALUES {
+    while i < tokens.len() && values.len() < 4 * MAX_VARIABLES {
         let t = tokens[i].as_str();
         i += 1;
-        if t == "in" && i >= 3 && tokens[i - 3] == "for" {
+        if t == "in" && i >= 3 && matches!(tokens[i - 3].as_str(), "for" | "select") {
             let name = tokens[i - 2].clone();
             while let Some(w) = tokens.get(i).filter(|w| !matches!(w.as_str(), "do" | ";")) {
                 values.push((name.clone(), w.clone()));
+                // `for x in ~/.{ssh,aws}`: each word of the brace expansion.
+                values.extend(braces(w).into_iter().map(|b| (name.clone(), b)));
                 i += 1;
             }
             continue;
@@ -46,72 +126,104 @@ pub fn value_words(line: &str) -> Vec<String> {
                     i += 1;
                 }
                 i += 1;
-            } else if is_name && !value.is_empty() {
+            } else if is_name {
+                // `x=` too: an empty value is a value (`CDPATH=` has no directory).
                 values.push((name.to_string(), value.to_string()));
             }
         }
         values.extend(operator_defaults(t));
     }
-    values.extend(positional_values(&tokens));
-    for (name, v) in &values {
-        push_unquoted(&mut out, v);
-        // `$'...'` as bash decodes it (`$'\x73'` is `s`).
-        if v.contains("$'") {
-            push_unquoted(&mut out, &decode_ansi_c(v));
+    values.extend(positional_values(tokens));
+    values.truncate(MAX_VARIABLES);
+    values
+}
+
+/// The words brace expansion makes of W (`~/.{ssh,aws}`), at most 16; none when it
+/// has no brace expansion or more.
+fn braces(w: &str) -> Vec<String> {
+    use brush_parser::word::{parse_brace_expansions, BraceExpressionOrText};
+    if !w.contains('{') || !w.contains('}') || w.matches('{').count() > 8 {
+        return Vec::new();
+    }
+    match parse_brace_expansions(w, &brush_parser::ParserOptions::default()) {
+        Ok(Some(pieces))
+            if pieces
+                .iter()
+                .any(|p| matches!(p, BraceExpressionOrText::Expr(_))) =>
+        {
+            word::expand_braces(&pieces, 16).unwrap_or_default()
         }
-        // Each part of a `:` list (`x=a:~/b`, whose `~` bash expands), and the time
-        // zone file `TZ` names (`TZ=:/path`, relative to the zone directory).
-        if v.contains(':') {
-            for part in v.split(':').filter(|p| !p.is_empty()) {
-                push_unquoted(&mut out, part);
+        _ => Vec::new(),
+    }
+}
+
+/// VALUES with the values made of other variables read too (`x=~; y=$x/.ssh` gives `y`
+/// the value `~/.ssh`), three levels deep, and their operators' operands put in; at
+/// most [`MAX_VARIABLES`].
+fn resolved(mut values: Vec<(String, String)>) -> Vec<(String, String)> {
+    for _ in 0..3 {
+        let mut more = Vec::new();
+        for (name, v) in values.iter().filter(|(_, v)| v.contains('$')) {
+            let defaults = replace_operators(v);
+            if defaults != *v {
+                more.push((name.clone(), defaults));
+            }
+            for with in substituted(v, &values) {
+                more.push((name.clone(), with));
             }
         }
-        if name == "TZ" {
-            let zone = v.trim_start_matches(':');
-            if !zone.starts_with(['/', '~']) && !zone.is_empty() {
-                push_unquoted(&mut out, &format!("/usr/share/zoneinfo/{zone}"));
+        let before = values.len();
+        for pair in more {
+            if values.len() >= MAX_VARIABLES {
+                break;
             }
+            if !values.contains(&pair) {
+                values.push(pair);
+            }
+        }
+        if values.len() == before {
+            break;
         }
     }
-    // The words that use a name given a value here, with each value in its place (at
-    // most 256 of each, so that no line costs more than 65,536 replacements).
-    // A word made longer than 4,096 bytes is left out, and all of them hold at most
-    // 256 KB: a value used many times in one word must not make the line cost more.
-    values.truncate(256);
-    let mut bytes = 0;
-    for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
-        // `${x:-../home}/.ssh/x`: the word with each operator's operand in its place.
-        let defaults = replace_operators(t);
-        if defaults != *t && out.len() < MAX_VALUES {
-            push_unquoted(&mut out, &defaults);
-        }
-        for (name, v) in &values {
-            let uses = t.matches(name.as_str()).count();
-            if out.len() >= MAX_VALUES || t.len() + uses * v.len() > 4096 || bytes > 256 * 1024 {
-                continue;
+    values
+}
+
+/// The forms of the word T with the VALUES of the variables it uses put in, each name
+/// by each of its values, several names in one word (`$x$y`); T itself left out. At
+/// most [`MAX_FORMS`], none longer than 4,096 bytes.
+fn substituted(t: &str, values: &[(String, String)]) -> Vec<String> {
+    let mut names: Vec<&str> = values
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| t.contains(&format!("${n}")) || t.contains(&format!("${{{n}")))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut forms = vec![t.to_string()];
+    for name in names {
+        let mut next = forms.clone();
+        for f in &forms {
+            for (_, v) in values.iter().filter(|(n, _)| n == name) {
+                if next.len() >= MAX_FORMS {
+                    break;
+                }
+                let uses = f.matches(name).count();
+                if f.len() + uses * v.len() > 4096 {
+                    continue;
+                }
+                let with = f.replace(&format!("${{{name}}}"), v);
+                let with = replace_name(&with, name, v);
+                // `${a[0]}`, `${a[@]}`: any element of `a`.
+                let with = replace_elements(&with, name, v);
+                if with != *f && !next.contains(&with) {
+                    next.push(with);
+                }
             }
-            let braced = format!("${{{name}}}");
-            let with = t.replace(&braced, v);
-            let with = replace_name(&with, name, v);
-            // `${a[0]}`, `${a[@]}`: any element of `a`.
-            let with = replace_elements(&with, name, v);
-            if with != *t {
-                bytes += with.len();
-                push_unquoted(&mut out, &with);
-            }
         }
+        forms = next;
     }
-    // `HOME` given a value in the line (`for HOME in .`, `HOME=/x`): `~` is that value.
-    for (_, v) in values.iter().filter(|(name, _)| name == "HOME").take(16) {
-        for t in tokens.iter().filter(|t| t.starts_with('~')).take(256) {
-            let rest = &t[1..];
-            if (rest.is_empty() || rest.starts_with('/')) && out.len() < MAX_VALUES {
-                push_unquoted(&mut out, &format!("{v}{rest}"));
-            }
-        }
-    }
-    out.truncate(MAX_VALUES);
-    out
+    forms.retain(|f| f != t);
+    forms
 }
 
 /// What the positional parameters used in TOKENS may be when a `-c` string is given
@@ -313,4 +425,57 @@ fn push_unquoted(out: &mut Vec<String>, w: &str) {
     if !plain.is_empty() {
         out.push(plain);
     }
+}
+
+/// Whether every expansion in TEXT (a word after quote removal, expansions kept as
+/// written) is `$HOME` or `$PWD`, whose values the rules know: a directory such a word
+/// names is known. `$HOMEX`, `${HOME%/}`, `$$`, `$(pwd)` and backquotes are not.
+pub fn only_known_parameters(text: &str) -> bool {
+    if text.contains('`') {
+        return false;
+    }
+    let mut rest = text;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let name_len = |s: &str, name: &str| {
+            s.strip_prefix(name)
+                .filter(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+                .map(|_| name.len())
+        };
+        let skip = ["HOME", "PWD"]
+            .iter()
+            .find_map(|n| name_len(after, n))
+            .or_else(|| {
+                ["{HOME}", "{PWD}"]
+                    .iter()
+                    .find(|n| after.starts_with(**n))
+                    .map(|n| n.len())
+            });
+        match skip {
+            Some(len) => rest = &after[len..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Whether TEXT expands what only the running shell knows and no line can give: a
+/// special parameter (`$$`, `$!`, `$?`, `$#`, `$-`, `$_`, `$0`...`$9`, `$@`, `$*`),
+/// `$BASHPID`, or a command's output (`$(...)`, backquotes).
+pub fn names_shell_state(text: &str) -> bool {
+    if text.contains('`') || text.contains("$(") {
+        return true;
+    }
+    text.match_indices('$').any(|(at, _)| {
+        let after = text[at + 1..].trim_start_matches('{');
+        let mut chars = after.chars();
+        match chars.next() {
+            Some(c) if c.is_ascii_digit() || "$!?#-@*".contains(c) => true,
+            // `$_` alone, not `$_name`.
+            Some('_') => !chars
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'),
+            _ => after.starts_with("BASHPID"),
+        }
+    })
 }

@@ -9,7 +9,7 @@ use super::scan;
 use super::word::{
     arith_is_literal, is_dangerous_var, is_inert_var_name, show, subscript_is_literal, Word,
 };
-use super::{wrap, CommandLine, MAX_DEPTH};
+use super::{wrap, CommandLine, Runs, MAX_DEPTH};
 use brush_parser::ast;
 use brush_parser::ParserOptions;
 use std::rc::Rc;
@@ -93,6 +93,9 @@ pub(crate) struct Cx {
     /// What brush-parser may still be given in this reading: bytes, and words (see
     /// [`scan::words`]). Every nested text a reading parses again spends from it.
     pub parse_budget: Budget,
+    /// How many times the loops and function bodies around the command being read may
+    /// run it.
+    pub runs: Runs,
 }
 
 /// What brush-parser may still be given in one reading.
@@ -156,7 +159,26 @@ impl Cx {
             guessed: 0,
             words: 0,
             parse_budget: Budget::default(),
+            runs: Runs::Once,
         }
+    }
+
+    /// Run F with the commands it reads run N times more (a loop's, a function's).
+    pub fn repeated<T>(&mut self, n: Runs, f: impl FnOnce(&mut Cx) -> T) -> T {
+        let outer = self.runs;
+        self.runs = outer.times(n);
+        let out = f(self);
+        self.runs = outer;
+        out
+    }
+
+    /// Run F for commands that run in a subshell: a `cd` there ends with it, so it does
+    /// not carry from one pass of a loop to the next (they are not marked repeated).
+    pub fn subshell<T>(&mut self, f: impl FnOnce(&mut Cx) -> T) -> T {
+        let outer = std::mem::take(&mut self.runs);
+        let out = f(self);
+        self.runs = outer;
+        out
     }
 
     /// Mark the whole line opaque.
@@ -204,6 +226,9 @@ impl Cx {
                     command.redirects.push(r.clone());
                 }
             }
+            if self.runs != Runs::Once {
+                self.out.repeated.push((self.out.commands.len(), self.runs));
+            }
             self.out.commands.push(command);
         }
     }
@@ -221,7 +246,7 @@ impl Cx {
     pub fn isolated<T>(&mut self, f: impl FnOnce(&mut Cx) -> T) -> T {
         let own = std::mem::take(&mut self.own_redirects);
         let enclosing = std::mem::take(&mut self.enclosing_redirects);
-        let out = f(self);
+        let out = self.subshell(f);
         self.own_redirects = own;
         self.enclosing_redirects = enclosing;
         out
@@ -363,7 +388,11 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
                 }
                 // Only assignments (of inert names): they change the shell itself.
                 if !words.is_empty() {
-                    wrap::command(cx, fr, words, None, c.stdin);
+                    if c.runs != Runs::Once {
+                        cx.repeated(c.runs, |cx| wrap::command(cx, fr, words, None, c.stdin));
+                    } else {
+                        wrap::command(cx, fr, words, None, c.stdin);
+                    }
                 }
                 cx.own_redirects = own;
             }
@@ -470,7 +499,12 @@ fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
 
 fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
     for c in &p.seq {
-        command(cx, fr, c, d + 1);
+        // Each command of a pipeline runs in a subshell.
+        if p.seq.len() > 1 {
+            cx.subshell(|cx| command(cx, fr, c, d + 1));
+        } else {
+            command(cx, fr, c, d + 1);
+        }
     }
 }
 
@@ -493,7 +527,8 @@ fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
         }
         ast::Command::Function(f) => {
             let mark = enclose(cx, fr, f.body.1.as_ref(), d);
-            compound(cx, fr, &f.body.0, d);
+            // A function may be called any number of times.
+            cx.repeated(Runs::Any, |cx| compound(cx, fr, &f.body.0, d));
             cx.enclosing_redirects.truncate(mark);
         }
         ast::Command::ExtendedTest(t, redirects) => {
@@ -529,15 +564,27 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
             {
                 arith(cx, fr, &e.value, &mut h, false);
             }
-            compound_list(cx, fr, &f.body.list, d);
+            cx.repeated(Runs::Any, |cx| compound_list(cx, fr, &f.body.list, d));
         }
         ast::CompoundCommand::BraceGroup(b) => compound_list(cx, fr, &b.list, d),
-        ast::CompoundCommand::Subshell(s) => compound_list(cx, fr, &s.list, d),
+        ast::CompoundCommand::Subshell(s) => cx.subshell(|cx| compound_list(cx, fr, &s.list, d)),
         ast::CompoundCommand::ForClause(f) => {
             for w in f.values.iter().flatten() {
                 expand_word(cx, fr, &w.value, &mut h);
             }
-            compound_list(cx, fr, &f.body.list, d);
+            // Over a list of plain words, once a word; else any number of times.
+            let runs = match &f.values {
+                Some(words)
+                    if words.iter().all(|w| {
+                        !w.value
+                            .contains(['$', '`', '*', '?', '[', '{', '\\', '"', '\''])
+                    }) =>
+                {
+                    Runs::AtMost(words.len().max(1))
+                }
+                _ => Runs::Any,
+            };
+            cx.repeated(runs, |cx| compound_list(cx, fr, &f.body.list, d));
         }
         ast::CompoundCommand::CaseClause(c) => {
             word(cx, fr, &c.value.value, &mut h);
@@ -561,8 +608,10 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
             }
         }
         ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
-            compound_list(cx, fr, &w.0, d);
-            compound_list(cx, fr, &w.1.list, d);
+            cx.repeated(Runs::Any, |cx| {
+                compound_list(cx, fr, &w.0, d);
+                compound_list(cx, fr, &w.1.list, d);
+            });
         }
         ast::CompoundCommand::Coprocess(c) => command(cx, fr, &c.body, d + 1),
     }

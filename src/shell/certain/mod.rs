@@ -103,6 +103,8 @@ pub(crate) struct CertainCommand {
     pub redirects: Vec<CWord>,
     /// The here-documents and here-strings it reads as standard input.
     pub stdin: Vec<String>,
+    /// How many times the loops around it may run it.
+    pub runs: crate::shell::Runs,
 }
 
 /// A certain line: its commands, in the order bash starts them (a command substitution
@@ -132,6 +134,7 @@ fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
         after_pipe: false,
         loops: Vec::new(),
         loop_uses: Vec::new(),
+        runs: crate::shell::Runs::Once,
         headers: Vec::new(),
         words: 0,
     };
@@ -197,6 +200,8 @@ struct Reader<'a> {
     loops: Vec<Loop>,
     /// The loop variables used as words (checked against the whole text at the end).
     loop_uses: Vec<String>,
+    /// How many times the loops around the text being read may run it.
+    runs: crate::shell::Runs,
     /// Where the name of each `for` loop starts.
     headers: Vec<usize>,
     /// Words read so far: bounded by [`MAX_WORDS`].
@@ -583,7 +588,7 @@ impl Reader<'_> {
     /// The simple command read, with its here-documents waiting for the newline.
     fn finish(
         &mut self,
-        command: CertainCommand,
+        mut command: CertainCommand,
         heredocs: Vec<(String, bool, bool)>,
         end: End,
     ) -> Result<End, String> {
@@ -596,6 +601,7 @@ impl Reader<'_> {
             }
         }
         let index = self.out.len();
+        command.runs = self.runs;
         self.out.push(command);
         for (delimiter, quoted, strip_tabs) in heredocs {
             self.pending.push(Pending {
@@ -619,7 +625,11 @@ impl Reader<'_> {
                 return Err(self.outside("an arithmetic command"));
             }
             self.i += 1;
-            self.nested(Stop::Paren, None)?;
+            // A `cd` in a subshell ends with it: not repeated by a loop around.
+            let outer = std::mem::take(&mut self.runs);
+            let body = self.nested(Stop::Paren, None);
+            self.runs = outer;
+            body?;
         } else if word_is(self, "{") {
             self.i += 1;
             self.nested(Stop::Words(BRACE_END), Some("}"))?;
@@ -640,12 +650,20 @@ impl Reader<'_> {
             }
         } else if word_is(self, "while") || word_is(self, "until") {
             self.i += 5;
-            self.nested(Stop::Words(DO), Some("do"))?;
-            self.nested(Stop::Words(DONE), Some("done"))?;
+            let outer = self.runs;
+            self.runs = outer.times(crate::shell::Runs::Any);
+            let body = self
+                .nested(Stop::Words(DO), Some("do"))
+                .and_then(|_| self.nested(Stop::Words(DONE), Some("done")));
+            self.runs = outer;
+            body?;
         } else if word_is(self, "for") {
             self.i += 3;
-            self.for_head()?;
+            let runs = self.for_head()?;
+            let outer = self.runs;
+            self.runs = outer.times(runs);
             let body = self.nested(Stop::Words(DONE), Some("done"));
+            self.runs = outer;
             self.loops.pop();
             body?;
         } else {
@@ -749,8 +767,8 @@ impl Reader<'_> {
         Ok(ended)
     }
 
-    /// `for NAME [in WORDS]` up to its `do`.
-    fn for_head(&mut self) -> Result<(), String> {
+    /// `for NAME [in WORDS]` up to its `do`; how many times it runs its body.
+    fn for_head(&mut self) -> Result<crate::shell::Runs, String> {
         self.skip_blanks(false)?;
         self.headers.push(self.i);
         let name = self.word()?;
@@ -764,6 +782,7 @@ impl Reader<'_> {
         // Without `in`, the loop runs over the positional parameters.
         let listed = self.src[self.i..].starts_with("in") && ends_word(self.peek_at(2));
         let mut plain = true;
+        let mut count = 0;
         if listed {
             self.i += 2;
             loop {
@@ -777,6 +796,7 @@ impl Reader<'_> {
                     _ => {
                         let w = known(self.word()?.word)?;
                         plain &= !w.dynamic && !w.glob && !w.text.contains([' ', '\t', '\n']);
+                        count += 1;
                     }
                 }
             }
@@ -793,7 +813,11 @@ impl Reader<'_> {
         self.skip_blanks(true)?;
         if self.src[self.i..].starts_with("do") && ends_word(self.peek_at(2)) {
             self.i += 2;
-            Ok(())
+            Ok(if listed && plain {
+                crate::shell::Runs::AtMost(count.max(1))
+            } else {
+                crate::shell::Runs::Any
+            })
         } else {
             Err(self.outside("a `for` loop without `do`"))
         }

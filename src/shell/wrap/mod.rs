@@ -376,11 +376,19 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     {
         cx.uncertain(why);
     }
-    if let Some(d) = dirs.into_iter().find(|d| d.contains("{}")) {
-        cx.uncertain(format!(
-            "`{}` is a directory that `find` or `xargs` names at run time",
-            show(&d)
-        ));
+    for d in dirs {
+        if d.contains("{}") {
+            cx.uncertain(format!(
+                "`{}` is a directory that `find` or `xargs` names at run time",
+                show(&d)
+            ));
+        } else if !super::values::only_known_parameters(&d) {
+            // `tar -C /proc -C $$`, `git -C "$f"`: only the shell knows where it leads.
+            cx.uncertain(format!(
+                "`{}` is a directory the reading cannot know",
+                show(&d)
+            ));
+        }
     }
     let mut paths = st.path_words;
     paths.extend(argv.iter().skip(1).cloned());
@@ -483,10 +491,16 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
             &mut st.uncertain,
             "`cd -` goes to a directory the reading cannot know",
         ),
-        "cd" | "pushd" if args.iter().any(|w| !w.is_static || w.pattern) => note(
-            &mut st.uncertain,
-            format!("`{base}` goes to a directory the reading cannot know"),
-        ),
+        "cd" | "pushd"
+            if args.iter().any(|w| {
+                (!w.is_static && !super::values::only_known_parameters(&w.text)) || w.pattern
+            }) =>
+        {
+            note(
+                &mut st.uncertain,
+                format!("`{base}` goes to a directory the reading cannot know"),
+            )
+        }
         // Options that change how later lines are read: `set -k` makes `ls PATH=x`
         // an assignment, `set -P` makes `cd` follow links, `shopt` changes globs and
         // aliases.
