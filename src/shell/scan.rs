@@ -15,7 +15,8 @@
 //! would expand (up to the `)` that closes it in the scan's model; when none does, or
 //! when a `case` in it may have a pattern's `)` that the model takes for the end, the
 //! rest of the text: commands after the substitution's end are then guessed too, which
-//! only widens what deny rules see), and the line with its
+//! only widens what deny rules see; a `<(` or `>(` in an unquoted `${x:-...}`, of any
+//! operator, runs too), and the line with its
 //! here-document bodies taken out where bash ends them (so that the commands after a
 //! body reach the parser), each `<<WORD` made a single-quoted here-string of the body
 //! bash reads (so that a shell reading its standard input, `bash <<E`, is read with the
@@ -164,7 +165,7 @@ const NORMAL_SPECIAL: [bool; 256] = byte_set(b" \t\n;&|()<>\\'\"$`#");
 
 /// The bytes that mean something inside double quotes, `${...}` and unquoted
 /// here-document bodies.
-const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}");
+const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}<>");
 
 /// The byte that means something inside single quotes.
 const SINGLE_SPECIAL: [bool; 256] = byte_set(b"'");
@@ -251,6 +252,10 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                 match b {
                     b'\\' => i += 2,
                     b'$' if bytes.get(i + 1) == Some(&b'(') => {
+                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
+                    }
+                    // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
+                    b'<' | b'>' if quotes_quote && bytes.get(i + 1) == Some(&b'(') => {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
