@@ -20,9 +20,12 @@
 //! here-document bodies taken out where bash ends them (so that the commands after a
 //! body reach the parser), each `<<WORD` made a single-quoted here-string of the body
 //! bash reads (so that a shell reading its standard input, `bash <<E`, is read with the
-//! script bash gives it), with the substitutions of its unquoted bodies.
+//! script bash gives it), with the substitutions of its unquoted bodies, and each `<<`
+//! inside a `${...}` (no here-document for bash, one for brush-parser, which would
+//! swallow the lines after it) written `\<\<`.
 
 use super::CommandLine;
+use std::borrow::Cow;
 
 /// The context a command line starts in.
 const TOP: Ctx = Ctx::Normal {
@@ -126,7 +129,7 @@ struct Scan {
     /// Spans to take out of the text for the here-document view, with their
     /// replacement: operators (`<<WORD` to a here-string of the body bash reads) and
     /// bodies (to nothing).
-    edits: Vec<(usize, usize, String)>,
+    edits: Vec<(usize, usize, Cow<'static, str>)>,
     /// The unquoted bodies, backslash-newlines joined.
     bodies: Vec<String>,
     /// Comments: from a `#` that starts a word to the end of its line.
@@ -257,6 +260,17 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                     // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
                     b'<' | b'>' if quotes_quote && bytes.get(i + 1) == Some(&b'(') => {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
+                    }
+                    // `${x:1<<E}` holds no here-document for bash, but does for
+                    // brush-parser: the here-document view escapes it.
+                    b'<' if matches!(top, Ctx::Brace { .. }) && bytes.get(i + 1) == Some(&b'<') => {
+                        let run = bytes[i..].iter().take_while(|&&c| c == b'<').count();
+                        let with = match run {
+                            2 => Cow::Borrowed(r"\<\<"),
+                            _ => Cow::Owned(r"\<".repeat(run)),
+                        };
+                        out.edits.push((i, i + run, with));
+                        i += run;
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
                         let in_double = !quotes_quote;
@@ -476,7 +490,7 @@ fn heredoc_operator(text: &str, at: usize, pending: &mut Vec<Pending>, out: &mut
             edit: out.edits.len(),
         });
         // A body never read (the text ends on the operator's line) is empty.
-        out.edits.push((at, j, " <<< '' ".to_string()));
+        out.edits.push((at, j, Cow::Borrowed(" <<< '' ")));
     }
     j
 }
@@ -548,7 +562,7 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
             body.push('\n');
             k = next;
         }
-        out.edits.push((start, k, String::new()));
+        out.edits.push((start, k, Cow::Borrowed("")));
         // What the command reads, as a here-string the parser reads exactly: a program
         // that runs its standard input as a script (`bash <<E`) is read with it.
         let text = if doc.quoted {
@@ -557,7 +571,7 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
             unescape_body(&body)
         };
         if let Some(edit) = out.edits.get_mut(doc.edit) {
-            edit.2 = format!(" <<< '{}' ", text.replace('\'', r"'\''"));
+            edit.2 = Cow::Owned(format!(" <<< '{}' ", text.replace('\'', r"'\''")));
         }
         if !doc.quoted {
             out.bodies.push(body);
