@@ -1694,4 +1694,71 @@ mod raw_scans {
             vec!["rm x"]
         );
     }
+
+    /// What deny rules see of LINE: the commands of its reading and second looks.
+    fn seen(line: &str) -> Vec<Vec<String>> {
+        let (main, second) = gptel_rust_hooks::shell::read_for_rules(line);
+        let all = main
+            .commands
+            .into_iter()
+            .chain(second.into_iter().flat_map(|l| l.commands));
+        all.map(|c| c.argv).collect()
+    }
+
+    fn sees(line: &str, argv: &[&str]) -> bool {
+        seen(line).iter().any(|a| a == argv)
+    }
+
+    #[test]
+    fn process_substitutions_in_unquoted_parameter_operands() {
+        assert_eq!(substitution_regions("cat ${x:-<(rm y)}"), vec!["rm y"]);
+        assert_eq!(substitution_regions("cat ${x#>(rm y)}"), vec!["rm y"]);
+        assert_eq!(
+            substitution_regions("echo ${x:-${y:-a<(rm y)}}"),
+            vec!["rm y"]
+        );
+        // Quoted, they are text.
+        assert!(substitution_regions("echo \"${x:-<(rm y)}\"").is_empty());
+        assert!(substitution_regions("echo ${x:-\"<(rm y)\"}").is_empty());
+        assert!(substitution_regions("cat <<E\n${x:-<(rm y)}\nE").is_empty());
+        assert!(substitution_regions("echo \"${x:-a<b}\"").is_empty());
+    }
+
+    #[test]
+    fn heredoc_operators_in_parameters_start_no_heredoc() {
+        for line in [
+            "echo ${x:1<<EOF}\nrm y\nEOF",
+            "echo \"${x:1<<EOF}\"\nrm y\nEOF",
+            "cat ${x#<<EOF}\nrm y\nEOF",
+            "echo ${x:1<<<EOF}\nrm y",
+        ] {
+            assert!(sees(line, &["rm", "y"]), "{line:?}: {:?}", seen(line));
+        }
+    }
+
+    #[test]
+    fn heredocs_and_here_strings_are_scripts_on_lines_that_run_a_shell() {
+        for line in [
+            "bash /dev/stdin <<< 'rm x'",
+            "{ bash; } <<E\nrm x\nE",
+            "exec <<E\nrm x\nE\nbash",
+            "bash /dev/stdin <<< $'rm\\x20x'",
+            "bash /dev/stdin <<< \"rm \\\"x\\\"\"",
+            "{ bash; } <<'E'\n{ bash; } <<< 'rm x'\nE",
+            "bash -c '{ bash; } <<< \"rm x\"'",
+            "{ echo ${x:-<(bash)}; } <<< 'rm x'",
+            "s=bash; $s /dev/stdin <<< 'rm x'",
+            "source /dev/stdin <<< 'rm x'",
+        ] {
+            assert!(sees(line, &["rm", "x"]), "{line:?}: {:?}", seen(line));
+        }
+        // Without a shell, they are data.
+        for line in [
+            "cat > notes.md <<'E'\nrm x\nE",
+            "grep -c x <<< 'rm x'",
+            "cat <<'E'\nbash -c 'rm x'\nE",
+        ] {
+            assert!(!sees(line, &["rm", "x"]), "{line:?}: {:?}", seen(line));
+        }
+    }
 }

@@ -48,7 +48,7 @@ mod word;
 mod wrap;
 
 pub use programs::{chdir_options, follows_links, names_from_data};
-pub use scan::{second_looks, substitution_regions, Looks};
+pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub use values::value_words;
 
 /// Whether NAME, set in a command's environment, can change which programs run or
@@ -194,48 +194,168 @@ pub fn parse(line: &str) -> CommandLine {
 
 /// What rules see of LINE: its reading (for every rule), and the readings of its
 /// second looks (for deny, ask and stop rules only), taken when the reading is not
-/// certain: the substitutions and here-documents of the line as bash reads them.
+/// certain: the substitutions and here-documents of the line as bash reads them, and,
+/// when the line runs a shell, its here-documents and here-strings read as scripts.
 pub fn read_for_rules(line: &str) -> (CommandLine, Vec<CommandLine>) {
     let mut main = parse(line);
-    // A certain reading is exact: it needs no second look.
+    // A shell may read any here-document or here-string of its line as its script
+    // (`bash /dev/stdin <<E`, `{ bash; } <<E`, `exec <<E` then `bash`): not certain.
+    let feeds = line.contains("<<")
+        || main
+            .commands
+            .iter()
+            .any(|c| c.written.iter().any(|w| w.contains("<<")));
+    let shell = feeds && main.commands.iter().any(runs_scripts);
     if main.uncertain.is_none() {
-        return (main, Vec::new());
+        // A certain reading is exact: it needs no second look.
+        if !shell || !shell_may_be_fed(line) {
+            return (main, Vec::new());
+        }
+        main.uncertain = Some(
+            "a here-document or here-string on a line that runs a shell, which may read it".into(),
+        );
     }
     let looks = second_looks(line, &main);
     if let Some(why) = looks.cut {
         main.truncated.get_or_insert(why);
     }
-    // One thread for them all.
-    let texts = looks.texts;
-    let len = texts.iter().map(String::len).sum();
+    // One thread and one budget for them all. Each script is no longer than the line.
+    let Looks {
+        texts,
+        mut groups,
+        whole,
+        strings,
+        spent,
+        ..
+    } = looks;
+    let len = texts.iter().map(String::len).sum::<usize>() + if feeds { line.len() } else { 0 };
     let batch = texts.clone();
-    let mut second = guard::run(len, move || walk::parse_lines(&batch))
-        .unwrap_or_else(|_| texts.iter().map(|t| parse(t)).collect());
+    let source = feeds.then(|| line.to_owned());
+    let first = groups.last().map_or(0, |g| g + 1);
+    let read = guard::run(len, move || {
+        let feeding = source.map(|line| (line, strings, spent, first));
+        read_looks(batch, feeding, shell)
+    });
+    let mut second = match read {
+        Ok((second, scripts)) => {
+            if let Some(s) = scripts {
+                groups.extend(s.groups);
+                if let Some(why) = s.cut {
+                    main.truncated.get_or_insert(why);
+                }
+            }
+            second
+        }
+        Err(why) => {
+            // The scripts are not read: fail closed.
+            if shell {
+                main.truncated.get_or_insert(why);
+            }
+            texts.iter().map(|t| parse(t)).collect()
+        }
+    };
     // Of the ends a substitution may have, bash reads the one its parser closes it with:
     // where one of them parses, those the parser cannot even split into words are the
     // wrong ends, not texts bash runs.
-    let read: std::collections::HashSet<usize> = looks
-        .groups
+    let read: std::collections::HashSet<usize> = groups
         .iter()
         .zip(&second)
         .filter(|(_, l)| !unreadable(l))
         .map(|(g, _)| *g)
         .collect();
-    for (g, l) in looks.groups.iter().zip(second.iter_mut()) {
+    for (g, l) in groups.iter().zip(second.iter_mut()) {
         if read.contains(g) && unreadable(l) {
             *l = CommandLine::default();
         }
     }
     // A line brush-parser could not split into words (a here-document in a
     // substitution) whose here-document view it reads whole: the view is its reading.
-    let view_read = looks
-        .whole
+    let view_read = whole
         .and_then(|k| second.get(k))
         .is_some_and(|v| v.truncated.is_none());
     if unreadable(&main) && view_read {
         main.truncated = None;
     }
     (main, second)
+}
+
+/// Whether a shell of LINE, a line in the certain subset that runs one, may read one of
+/// its here-documents or here-strings: one runs outside the `$(...)` and `<(...)` that
+/// hold no `<<` (which bash runs with its own standard input: `grep x <<< "$(bash -c
+/// ls)"` feeds bash nothing).
+fn shell_may_be_fed(line: &str) -> bool {
+    scan::without_unfed_substitutions(line)
+        .is_none_or(|outside| parse(&outside).commands.iter().any(runs_scripts))
+}
+
+/// What a line's scripts are made from: the line, the strings its commands give to
+/// `-c`-style options, what its second looks spent of their bounds, and the first group
+/// free for them (see [`scripts`]).
+type Feeding = (String, Vec<String>, Spent, usize);
+
+/// Read TEXTS, the second looks at a line, in one budget; then, when the line feeds
+/// text to commands (FEEDING) and runs a shell (SHELL, or a command of TEXTS), its
+/// scripts, which are returned too.
+fn read_looks(
+    mut texts: Vec<String>,
+    feeding: Option<Feeding>,
+    shell: bool,
+) -> (Vec<CommandLine>, Option<Scripts>) {
+    let Some((line, strings, spent, first)) = feeding else {
+        return (walk::parse_lines(&texts), None);
+    };
+    let scripts_of = |texts: &[String]| scripts(&line, &strings, texts, spent, first);
+    if shell {
+        let mut s = scripts_of(&texts);
+        texts.append(&mut s.texts);
+        return (walk::parse_lines(&texts), Some(s));
+    }
+    // As `walk::parse_lines` does, deciding on the scripts on the way.
+    let mut budget = walk::Budget::default();
+    let mut read = |text: &String| {
+        let mut cx = walk::Cx::new();
+        cx.parse_budget = budget;
+        walk::parse_into(&mut cx, &walk::Frame::default(), text);
+        budget = cx.parse_budget;
+        cx.out
+    };
+    let mut out: Vec<CommandLine> = texts.iter().map(&mut read).collect();
+    if !out.iter().any(|l| l.commands.iter().any(runs_scripts)) {
+        return (out, None);
+    }
+    let s = scripts_of(&texts);
+    out.extend(s.texts.iter().map(read));
+    (out, Some(s))
+}
+
+/// Programs that may read their standard input (or a file given on it) as a script:
+/// shells, `source`, and programs that start a shell (`su`, `script`, `at`...).
+const SCRIPT_READERS: &[&str] = &[
+    "sh", "bash", "rbash", "dash", "ash", "hush", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh",
+    "oksh", "loksh", "yash", "posh", "fish", "csh", "tcsh", "source", ".", "su", "runuser",
+    "script", "at", "batch",
+];
+
+/// Programs that start a shell when given no command (`sudo -s`, `chroot DIR`).
+const SHELL_WITHOUT_COMMAND: &[&str] = &["sudo", "doas", "chroot", "busybox", "toybox"];
+
+/// Whether C may read a script its line feeds it: what runs after its wrappers (`nice
+/// bash /dev/stdin`, `bash -c bash`) is a shell (or a version of one: `bash5.2`,
+/// `zsh-5.9`), `source`, a program that starts one, or a name the reading cannot know
+/// (`$sh`, `b?sh`). A shell given `-c STR` reads STR: its commands are looked at instead.
+fn runs_scripts(c: &SimpleCommand) -> bool {
+    let Some(name) = c.argv.first() else {
+        return false;
+    };
+    let base = word::basename(name);
+    let dynamic = name.contains(['$', '`', '*', '?']) || (name.contains('[') && name.contains(']'));
+    let reader = |s: &&str| {
+        base.strip_prefix(*s).is_some_and(|rest| {
+            rest.is_empty()
+                || rest.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
+        })
+    };
+    dynamic || SCRIPT_READERS.iter().any(reader) || SHELL_WITHOUT_COMMAND.contains(&base)
 }
 
 /// Whether LINE could not be split into words: truncated by a tokenizer error.

@@ -15,13 +15,22 @@
 //! would expand (up to the `)` that closes it in the scan's model; when none does, or
 //! when a `case` in it may have a pattern's `)` that the model takes for the end, the
 //! rest of the text: commands after the substitution's end are then guessed too, which
-//! only widens what deny rules see), and the line with its
+//! only widens what deny rules see; a `<(` or `>(` in an unquoted `${x:-...}`, of any
+//! operator, runs too), and the line with its
 //! here-document bodies taken out where bash ends them (so that the commands after a
 //! body reach the parser), each `<<WORD` made a single-quoted here-string of the body
 //! bash reads (so that a shell reading its standard input, `bash <<E`, is read with the
-//! script bash gives it), with the substitutions of its unquoted bodies.
+//! script bash gives it), with the substitutions of its unquoted bodies, and each `<<`
+//! inside a `${...}` (no here-document for bash, one for brush-parser, which would
+//! swallow the lines after it) written `\<\<`.
+//!
+//! On a line that runs a shell, a third: its scripts (see [`scripts`]), the value of each
+//! here-string of the line and of those readings (here-document bodies among them),
+//! which a shell may read wherever it stands (`bash /dev/stdin <<E`, `{ bash; } <<E`,
+//! `exec <<E` then `bash`), each with its own second looks.
 
 use super::CommandLine;
+use std::borrow::Cow;
 
 /// The context a command line starts in.
 const TOP: Ctx = Ctx::Normal {
@@ -38,7 +47,7 @@ const MAX_REGIONS: usize = 256;
 /// Most second looks at one command line; past it the line is truncated.
 const MAX_LOOKS: usize = 256;
 
-/// Most words (counted by [`words`]) in the second looks at one command line; past it
+/// Most words (counted by [`words_up_to`]) in the second looks at one command line; past it
 /// the line is truncated.
 const MAX_LOOK_WORDS: usize = 4_096;
 
@@ -125,14 +134,16 @@ struct Scan {
     /// Spans to take out of the text for the here-document view, with their
     /// replacement: operators (`<<WORD` to a here-string of the body bash reads) and
     /// bodies (to nothing).
-    edits: Vec<(usize, usize, String)>,
+    edits: Vec<(usize, usize, Cow<'static, str>)>,
     /// The unquoted bodies, backslash-newlines joined.
     bodies: Vec<String>,
     /// Comments: from a `#` that starts a word to the end of its line.
     comments: Vec<(usize, usize)>,
+    /// The words of here-strings, as written.
+    strings: Vec<(usize, usize)>,
     /// More than [`MAX_REGIONS`] substitutions were found: the rest are not in `regions`.
     cut: bool,
-    /// Words and operators read in unquoted text (see [`words`]).
+    /// Words and operators read in unquoted text (see [`words_up_to`]).
     words: usize,
 }
 
@@ -164,7 +175,7 @@ const NORMAL_SPECIAL: [bool; 256] = byte_set(b" \t\n;&|()<>\\'\"$`#");
 
 /// The bytes that mean something inside double quotes, `${...}` and unquoted
 /// here-document bodies.
-const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}");
+const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}<>");
 
 /// The byte that means something inside single quotes.
 const SINGLE_SPECIAL: [bool; 256] = byte_set(b"'");
@@ -191,7 +202,7 @@ fn scan(text: &str, base: Ctx) -> Scan {
     scan_words(text, base, usize::MAX)
 }
 
-/// [`scan`] TEXT, stopping once more than MAX_WORDS words are read (see [`words`]).
+/// [`scan`] TEXT, stopping once more than MAX_WORDS words are read (see [`words_up_to`]).
 fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
     let bytes = text.as_bytes();
     let mut out = Scan::default();
@@ -204,9 +215,19 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
     // The substitutions open in the scan's model: the depth of the stack below their
     // context, and their region.
     let mut open: Vec<(usize, usize)> = Vec::new();
+    // The here-string word being read: where it starts, and the depth of its context.
+    let mut string: Option<(usize, usize)> = None;
     while i < bytes.len() {
         let b = bytes[i];
         let top = *stack.last().unwrap_or(&base);
+        if let Some((start, depth)) = string {
+            if stack.len() <= depth && SEPARATES[usize::from(b)] {
+                if i > start {
+                    out.strings.push((start, i));
+                }
+                string = None;
+            }
+        }
         let push = |stack: &mut Vec<Ctx>, c: Ctx| {
             if stack.len() < MAX_CONTEXTS {
                 stack.push(c);
@@ -252,6 +273,21 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                     b'\\' => i += 2,
                     b'$' if bytes.get(i + 1) == Some(&b'(') => {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
+                    }
+                    // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
+                    b'<' | b'>' if quotes_quote && bytes.get(i + 1) == Some(&b'(') => {
+                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
+                    }
+                    // `${x:1<<E}` holds no here-document for bash, but does for
+                    // brush-parser: the here-document view escapes it.
+                    b'<' if matches!(top, Ctx::Brace { .. }) && bytes.get(i + 1) == Some(&b'<') => {
+                        let run = bytes[i..].iter().take_while(|&&c| c == b'<').count();
+                        let with = match run {
+                            2 => Cow::Borrowed(r"\<\<"),
+                            _ => Cow::Owned(r"\<".repeat(run)),
+                        };
+                        out.edits.push((i, i + run, with));
+                        i += run;
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
                         let in_double = !quotes_quote;
@@ -360,6 +396,10 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                     }
                     b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
                         i += 3;
+                        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
+                            i += 1;
+                        }
+                        string = Some((i, stack.len()));
                     }
                     // `<<` in arithmetic shifts bits.
                     b'<' if bytes.get(i + 1) == Some(&b'<') && arith => i += 2,
@@ -380,6 +420,9 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                 }
             }
         }
+    }
+    if let Some((start, _)) = string.filter(|&(start, _)| start < bytes.len()) {
+        out.strings.push((start, bytes.len()));
     }
     out
 }
@@ -471,7 +514,7 @@ fn heredoc_operator(text: &str, at: usize, pending: &mut Vec<Pending>, out: &mut
             edit: out.edits.len(),
         });
         // A body never read (the text ends on the operator's line) is empty.
-        out.edits.push((at, j, " <<< '' ".to_string()));
+        out.edits.push((at, j, Cow::Borrowed(" <<< '' ")));
     }
     j
 }
@@ -543,7 +586,7 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
             body.push('\n');
             k = next;
         }
-        out.edits.push((start, k, String::new()));
+        out.edits.push((start, k, Cow::Borrowed("")));
         // What the command reads, as a here-string the parser reads exactly: a program
         // that runs its standard input as a script (`bash <<E`) is read with it.
         let text = if doc.quoted {
@@ -552,7 +595,7 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
             unescape_body(&body)
         };
         if let Some(edit) = out.edits.get_mut(doc.edit) {
-            edit.2 = format!(" <<< '{}' ", text.replace('\'', r"'\''"));
+            edit.2 = Cow::Owned(format!(" <<< '{}' ", text.replace('\'', r"'\''")));
         }
         if !doc.quoted {
             out.bodies.push(body);
@@ -623,18 +666,13 @@ fn regions(line: &str) -> (Vec<Vec<String>>, bool) {
 }
 
 /// How many words and operators TEXT has outside quotes and here-document bodies (inside
-/// substitutions too): about as many tokens as brush-parser makes of it, and its
-/// substitutions.
-pub(crate) fn words(text: &str) -> usize {
-    scan(text, TOP).words
-}
-
-/// How many words TEXT has (see [`words`]), counting no further than N + 1.
+/// substitutions too), counting no further than N + 1: about as many tokens as
+/// brush-parser makes of it, and its substitutions.
 pub(crate) fn words_up_to(text: &str, n: usize) -> usize {
     scan_words(text, TOP, n).words
 }
 
-/// Whether TEXT has more than N words (see [`words`]); each takes a byte at least.
+/// Whether TEXT has more than N words (see [`words_up_to`]); each takes a byte at least.
 pub(crate) fn more_words_than(text: &str, n: usize) -> bool {
     text.len() > n && scan_words(text, TOP, n).words > n
 }
@@ -656,6 +694,40 @@ pub fn without_comments(text: &str) -> Option<String> {
         at = end;
     }
     out.push_str(text.get(at..)?);
+    Some(out)
+}
+
+/// LINE with the text of each `$(...)` and `<(...)` that holds no `<<` taken out (`$()`,
+/// `<()`): bash runs them with its own standard input, so what runs there reads no
+/// here-document or here-string of the line (a `>(...)` reads what its command writes);
+/// None when it has none.
+pub fn without_unfed_substitutions(line: &str) -> Option<String> {
+    if line.len() > MAX_SCANNED || !line.contains(['(', '`']) {
+        return None;
+    }
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut at = 0;
+    for region in scan(line, TOP).regions {
+        let Region::From {
+            at: start,
+            end: Some(end),
+        } = region
+        else {
+            continue;
+        };
+        let opener = start.checked_sub(2).map(|k| bytes[k]);
+        let text = line.get(start..end)?;
+        if start < at || !matches!(opener, Some(b'$' | b'<')) || text.contains("<<") {
+            continue;
+        }
+        out.push_str(line.get(at..start)?);
+        at = end;
+    }
+    if at == 0 {
+        return None;
+    }
+    out.push_str(line.get(at..)?);
     Some(out)
 }
 
@@ -704,6 +776,76 @@ fn heredoc_view(line: &str) -> Option<View> {
     })
 }
 
+/// The values of TEXT's here-strings (see [`string_value`]), each once, at most
+/// [`MAX_LOOKS`] + 1.
+fn here_strings(text: &str) -> Vec<String> {
+    if text.len() > MAX_SCANNED || !text.contains("<<<") {
+        return Vec::new();
+    }
+    let found = scan(text, TOP);
+    let mut words = std::collections::HashSet::new();
+    found
+        .strings
+        .iter()
+        .filter_map(|&(start, end)| text.get(start..end))
+        .filter(|w| words.insert(*w))
+        .take(MAX_LOOKS + 1)
+        .map(string_value)
+        .collect()
+}
+
+/// The text the here-string WORD gives, as bash makes it: quotes taken out (`$'...'`
+/// decoded), and the backslashes that quote (`\x` unquoted; `\$`, ``\` ``, `\"`, `\\`
+/// and backslash-newline in double quotes); expansions kept as written.
+fn string_value(word: &str) -> String {
+    let mut out = String::with_capacity(word.len());
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => out.extend(chars.by_ref().take_while(|&c| c != '\'')),
+            '$' if chars.peek() == Some(&'\'') => {
+                chars.next();
+                let mut body = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            body.push(c);
+                            body.extend(chars.next());
+                        }
+                        '\'' => break,
+                        _ => body.push(c),
+                    }
+                }
+                out.push_str(&super::word::ansi_c(&body));
+            }
+            // `$"..."` is read as `"..."`.
+            '$' if chars.peek() == Some(&'"') => {}
+            '"' => {
+                while let Some(c) = chars.next() {
+                    match (c, chars.peek()) {
+                        ('"', _) => break,
+                        ('\\', Some('\n')) => {
+                            chars.next();
+                        }
+                        ('\\', Some(&n)) if matches!(n, '$' | '`' | '"' | '\\') => {
+                            out.push(n);
+                            chars.next();
+                        }
+                        _ => out.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                if let Some(n) = chars.next().filter(|&n| n != '\n') {
+                    out.push(n);
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// The second looks at a command line, for deny-side rules.
 pub struct Looks {
     /// The texts to read again.
@@ -716,6 +858,78 @@ pub struct Looks {
     pub whole: Option<usize>,
     /// Why some were left out, if a bound was reached: the line is then truncated.
     pub cut: Option<String>,
+    /// The strings given to `-c`-style options that were looked at.
+    pub strings: Vec<String>,
+    /// What `texts` spent of the bounds: texts, bytes and words (see [`words_up_to`]).
+    pub spent: Spent,
+}
+
+/// What second looks spent of their bounds ([`MAX_LOOKS`], [`MAX_LOOK_BYTES`],
+/// [`MAX_LOOK_WORDS`]).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct Spent {
+    texts: usize,
+    bytes: usize,
+    words: usize,
+}
+
+/// Look at TEXT: its substitution regions and its here-document view, as groups of OUT
+/// (CUT when some were left out); the group of the view, if it has one.
+fn look(text: &str, out: &mut Vec<Vec<String>>, cut: &mut bool) -> Option<usize> {
+    let (found, left_out) = regions(text);
+    *cut |= left_out;
+    out.extend(found);
+    let view = heredoc_view(text)?;
+    let (found, left_out) = regions(&view.text);
+    *cut |= left_out || view.cut;
+    out.extend(found);
+    out.push(vec![view.text]);
+    let group = out.len() - 1;
+    out.extend(view.substitutions);
+    Some(group)
+}
+
+/// Why second looks were left out at a bound.
+fn past_bounds() -> String {
+    format!(
+        "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
+        MAX_LOOK_BYTES >> 20
+    )
+}
+
+/// The texts of the groups OUT, numbered from FIRST, each once (not in SEEN), within the
+/// bounds (what SPENT has left): the texts and their groups, and whether some were left
+/// out.
+fn within_bounds(
+    out: Vec<Vec<String>>,
+    first: usize,
+    seen: &mut std::collections::HashSet<String>,
+    spent: &mut Spent,
+) -> (Vec<String>, Vec<usize>, bool) {
+    let mut texts = Vec::new();
+    let mut groups = Vec::new();
+    for (group, members) in out.into_iter().enumerate() {
+        for text in members {
+            if seen.contains(&text) {
+                continue;
+            }
+            spent.bytes += text.len();
+            if spent.texts < MAX_LOOKS && spent.bytes <= MAX_LOOK_BYTES {
+                spent.words += words_up_to(&text, MAX_LOOK_WORDS.saturating_sub(spent.words));
+            }
+            if spent.texts >= MAX_LOOKS
+                || spent.bytes > MAX_LOOK_BYTES
+                || spent.words > MAX_LOOK_WORDS
+            {
+                return (texts, groups, true);
+            }
+            spent.texts += 1;
+            seen.insert(text.clone());
+            texts.push(text);
+            groups.push(first + group);
+        }
+    }
+    (texts, groups, false)
 }
 
 /// The second looks at LINE (whose reading is MAIN) for deny-side rules: its
@@ -725,58 +939,24 @@ pub struct Looks {
 pub fn second_looks(line: &str, main: &CommandLine) -> Looks {
     let mut out: Vec<Vec<String>> = Vec::new();
     let mut cut = false;
-    // Look at TEXT; the group of its here-document view, if it has one.
-    let mut look = |text: &str, out: &mut Vec<Vec<String>>| {
-        let (found, left_out) = regions(text);
-        cut |= left_out;
-        out.extend(found);
-        let view = heredoc_view(text)?;
-        let (found, left_out) = regions(&view.text);
-        cut |= left_out || view.cut;
-        out.extend(found);
-        out.push(vec![view.text]);
-        let group = out.len() - 1;
-        out.extend(view.substitutions);
-        Some(group)
-    };
     // The line's own here-document view is a reading of the whole line.
-    let whole_group = look(line, &mut out);
+    let whole_group = look(line, &mut out, &mut cut);
     // Each command of a shell string carries the outer command: look at each string once.
-    let mut looked: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut strings: Vec<String> = Vec::new();
     for c in &main.commands {
         for pair in c.written.windows(2) {
-            if pair[0].starts_with('-') && pair[0].ends_with('c') && looked.insert(&pair[1]) {
-                look(&pair[1], &mut out);
+            if pair[0].starts_with('-') && pair[0].ends_with('c') && !strings.contains(&pair[1]) {
+                look(&pair[1], &mut out, &mut cut);
+                strings.push(pair[1].clone());
             }
         }
     }
     let mut why = cut.then(|| format!("more than {MAX_REGIONS} substitutions to read again"));
-    let mut seen = std::collections::HashSet::new();
-    let mut texts = Vec::new();
-    let mut groups = Vec::new();
-    let (mut bytes, mut words_in) = (0, 0);
-    'groups: for (group, members) in out.into_iter().enumerate() {
-        for text in members {
-            if seen.contains(&text) {
-                continue;
-            }
-            bytes += text.len();
-            if texts.len() < MAX_LOOKS && bytes <= MAX_LOOK_BYTES {
-                words_in += words(&text);
-            }
-            if texts.len() >= MAX_LOOKS || bytes > MAX_LOOK_BYTES || words_in > MAX_LOOK_WORDS {
-                why.get_or_insert_with(|| {
-                    format!(
-                        "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
-                        MAX_LOOK_BYTES >> 20
-                    )
-                });
-                break 'groups;
-            }
-            seen.insert(text.clone());
-            texts.push(text);
-            groups.push(group);
-        }
+    let mut spent = Spent::default();
+    let (texts, groups, left_out) =
+        within_bounds(out, 0, &mut std::collections::HashSet::new(), &mut spent);
+    if left_out {
+        why.get_or_insert_with(past_bounds);
     }
     let whole = whole_group.and_then(|g| groups.iter().position(|&k| k == g));
     Looks {
@@ -784,5 +964,73 @@ pub fn second_looks(line: &str, main: &CommandLine) -> Looks {
         groups,
         whole,
         cut: why,
+        strings,
+        spent,
+    }
+}
+
+/// The scripts of a line: its here-documents and here-strings as texts a shell may read.
+pub struct Scripts {
+    /// The texts to read.
+    pub texts: Vec<String>,
+    /// Their groups (see [`Looks::groups`]), numbered on from the second looks'.
+    pub groups: Vec<usize>,
+    /// Why some were left out, if a bound was reached: the line is then truncated.
+    pub cut: Option<String>,
+}
+
+/// The scripts of LINE, whose second looks are LOOKS and looked at its -c STRINGS, for
+/// when the line runs a shell, which may read any here-document or here-string of the
+/// line as its script (`bash /dev/stdin <<E`, `{ bash; } <<E`, `exec <<E` then `bash`):
+/// the value of each here-string of the line, its strings and its second looks (a
+/// here-document is one in a here-document view), read as a script with its own second
+/// looks, and so on [`super::MAX_DEPTH`] deep; within what LOOKS left of the bounds
+/// (SPENT); their groups numbered from FIRST.
+pub fn scripts(
+    line: &str,
+    strings: &[String],
+    looks: &[String],
+    spent: Spent,
+    first: usize,
+) -> Scripts {
+    let mut spent = spent;
+    let mut seen: std::collections::HashSet<String> = looks.iter().cloned().collect();
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut cut = false;
+    let sources = std::iter::once(line).chain(strings.iter().chain(looks).map(String::as_str));
+    let mut found: Vec<String> = sources.flat_map(here_strings).collect();
+    let mut values: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut built = spent.bytes;
+    for _ in 0..super::MAX_DEPTH {
+        let from = out.len();
+        for value in found {
+            if spent.texts + out.len() >= MAX_LOOKS || built + value.len() > MAX_LOOK_BYTES {
+                cut = true;
+                break;
+            }
+            if values.insert(value.clone()) {
+                let at = out.len();
+                out.push(vec![value.clone()]);
+                look(&value, &mut out, &mut cut);
+                built += out[at..].iter().flatten().map(String::len).sum::<usize>();
+            }
+        }
+        if cut {
+            break;
+        }
+        found = out[from..]
+            .iter()
+            .flatten()
+            .flat_map(|s| here_strings(s))
+            .collect();
+        if found.is_empty() {
+            break;
+        }
+    }
+    let (texts, groups, left_out) = within_bounds(out, first, &mut seen, &mut spent);
+    Scripts {
+        texts,
+        groups,
+        cut: (cut || left_out).then(past_bounds),
     }
 }
