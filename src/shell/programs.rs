@@ -154,10 +154,15 @@ pub(crate) fn git_subcommand(form: &[String]) -> Option<usize> {
 /// `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...) and their abbreviations
 /// (`--files0=-`), tar's `-T`, and its extraction (`-x`, `-d`: the members' names come from
 /// the archive, and may lead through links) or `--transform`; `cpio`, `patch` (names
-/// from the patch), `unzip`; git's `--pathspec-from-file`, `apply --unsafe-paths`,
+/// from the patch), `unzip`, `xargs` (the words it gives its command); git's `--pathspec-from-file`, `apply --unsafe-paths`,
 /// `hash-object --stdin-paths`, `update-index --stdin`, `checkout-index --stdin`.
 pub fn names_from_data(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
+    if name == "xargs" {
+        return Some(
+            "`xargs` gives its command words from its input, which the line does not show".into(),
+        );
+    }
     let args = form.get(1..).unwrap_or(&[]);
     let tar = is_tar(name);
     let opts = options(args, if tar { TAR_VALUED } else { "" }, tar);
