@@ -1157,3 +1157,161 @@ mod shortcut {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Options read as getopt_long reads them (`programs`, `wrap/options`).
+
+fn form(line: &str) -> Vec<String> {
+    line.split(' ').map(str::to_owned).collect()
+}
+
+#[test]
+fn links_followed_in_every_spelling() {
+    use gptel_rust_hooks::shell::follows_links;
+    for line in [
+        "grep --dere x .",
+        "grep -r x . --dereference-r",
+        "tar -cf o.tar --deref .",
+        "tar chf o.tar .",
+        "diff -rN src .",
+        "diff --recursive a b",
+        "diff . /tmp/key-link",
+        "find . -xtype f -exec cat {} +",
+        "find . -type l -exec cat {} +",
+        "find . -name x -exec ls {} ;",
+        "find . -type f -o -type l -exec cat {} +",
+        "find . -exec cat {} + -type f",
+        "find . ( -type f ) -exec cat {} +",
+    ] {
+        assert!(follows_links(&form(line)).is_some(), "{line}");
+    }
+    for line in [
+        "grep -rn TODO src",
+        "grep -eR x file",
+        "tar -czf out.tgz src",
+        "diff -u a b",
+        "diff -r --no-dereference src .",
+        "find . -type f -name *.rs -exec grep -o foo {} +",
+        "find . -type d -exec ls {} +",
+        "find . -name x -print",
+    ] {
+        assert!(follows_links(&form(line)).is_none(), "{line}");
+    }
+}
+
+#[test]
+fn names_from_data_in_every_spelling() {
+    use gptel_rust_hooks::shell::names_from_data;
+    for line in [
+        "wc --files0=-",
+        "sort --files0-f=-",
+        "wc --f=-",
+        "tar -c --files=list",
+        "tar -xf a.tar",
+        "tar xf a.tar",
+        "tar --get -f a.tar",
+        "tar -cf a.tar --xform s,a,b, a",
+        "git -C .. apply --unsafe-p",
+        "git hash-object --stdin-paths",
+        "git add --pathspec-from-file=-",
+        "patch -p1",
+        "xargs cat",
+    ] {
+        assert!(names_from_data(&form(line)).is_some(), "{line}");
+    }
+    for line in [
+        "tar --file=a.tar -c src",
+        "tar -tf a.tar",
+        "tar -cfx.tar src",
+        "git hash-object --stdin",
+        "sort -u file",
+        "wc -l file",
+    ] {
+        assert!(names_from_data(&form(line)).is_none(), "{line}");
+    }
+}
+
+/// The commands LINE runs, by name, and whether its reading is certain.
+fn run_names(line: &str) -> (Vec<String>, bool) {
+    let l = parse(line);
+    let names = l.commands.iter().map(|c| c.argv[0].clone()).collect();
+    (names, l.is_certain())
+}
+
+#[test]
+fn options_that_give_commands_in_every_spelling() {
+    for line in [
+        "tar -cf /dev/null --use=rm x",
+        "tar -c --use-compress-program rm -f /dev/null x",
+        "tar -cIrm -f /dev/null x",
+        "tar cIf rm a.tar x",
+        "tar cvIf rm a.tar x",
+        "tar -cf a.tar --checkpoint=1 --checkpoint-act=exec=rm x",
+        "tar -xf a.tar --to-c=rm",
+        "tar -cf a.tar --rmt-command=rm x:y",
+        "sort -S 1K --compress=rm",
+        "split --filter='rm $FILE'",
+        "sdiff --diff-prog=rm a b",
+        "zip -T -TT rm a.zip x",
+        "git ls-remote --upl=rm .",
+        "git archive --remote=. --exec=rm HEAD",
+        "git clone -c core.sshCommand=rm x:y c",
+        "git clone --config core.sshCommand=rm x:y c",
+        "git clone -u rm . c",
+        "git grep --no-index -Orm x",
+        "git difftool -yx rm a b",
+        "git difftool --extcmd=rm a b",
+        "git rebase -x rm HEAD~1",
+        "git bisect run rm b",
+        "git submodule foreach 'rm q'",
+        "git config --global alias.q '!rm x'",
+        "git config set alias.q '!rm x'",
+        "git config -f c --add core.pager rm",
+        "git -c alias.q='!rm x' q",
+        "git --config-env alias.q=rm q",
+    ] {
+        let (names, certain) = run_names(line);
+        assert!(names.iter().any(|n| n == "rm"), "{line}: {names:?}");
+        assert!(!certain, "{line}");
+    }
+    for line in [
+        "tar -czf out.tgz src",
+        "tar --checkpoint=1000 -czf out.tgz src",
+        "tar -cfI a.tar x",
+        "git log --oneline",
+        "git diff HEAD~1",
+        "git status",
+        "git config user.name",
+        "git config --get user.email",
+        "git config -l",
+        "sort -u file",
+        "git log --cc -1",
+    ] {
+        let (names, certain) = run_names(line);
+        assert!(certain, "{line}: {names:?}");
+        assert!(!names.iter().any(|n| n == "rm"), "{line}: {names:?}");
+    }
+}
+
+#[test]
+fn git_pathspec_magic_is_read_from_the_top() {
+    for line in [
+        "git add :/.ssh/id_rsa",
+        "git add ':(top).ssh/id_rsa'",
+        "git log -- ':!src'",
+        "git --exec-path=/tmp zz",
+        "git init --template=/tmp/t x",
+    ] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+    let l = parse("git --work-tree=/w add :/.ssh/id_rsa");
+    let paths = &l.commands[0].paths;
+    for p in [
+        "/w/.ssh/id_rsa",
+        ".ssh/id_rsa",
+        "../.ssh/id_rsa",
+        "../../.ssh/id_rsa",
+    ] {
+        assert!(paths.iter().any(|w| w == p), "{p} in {paths:?}");
+    }
+}

@@ -2,22 +2,216 @@
 //! options move them to, whether they follow symbolic links in the trees they walk, and
 //! whether they read the names of the files they open from data.
 
-/// Why FORM (a command's words) reads the names of the files it opens from data, if it
-/// does: `--files0-from`, `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...), tar's
-/// `-T`, `cpio`.
+// ---------------------------------------------------------------------------------------
+// Options as getopt_long reads them.
+
+/// One option of a command, read as getopt_long reads it (see [`options`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Opt<'a> {
+    /// A short option's letter (`I` of `-cI`), or a long one's name as written (`use`
+    /// of `--use=rm`).
+    pub name: &'a str,
+    pub long: bool,
+    /// A short option's value, or a long one's glued with `=`.
+    value: Option<&'a str>,
+    /// The word after the option's word: a long option's value when it takes one.
+    next: Option<&'a str>,
+}
+
+impl<'a> Opt<'a> {
+    /// This is the long option NAME, written out or abbreviated to any prefix (`--use`
+    /// for `--use-compress-program`): getopt_long takes an unambiguous prefix, and an
+    /// ambiguous one is an error that runs nothing, so reading it as NAME only blocks
+    /// such an error. SHADOWS: the program's other options whose names are prefixes of
+    /// NAME, which a word written out names (`--checkpoint` is not `--checkpoint-action`).
+    pub fn is_long(&self, name: &str, shadows: &[&str]) -> bool {
+        self.long
+            && !self.name.is_empty()
+            && name.starts_with(self.name)
+            && !shadows.contains(&self.name)
+    }
+
+    /// This is the short option SHORT or the long option LONG (see [`Opt::is_long`]);
+    /// `'\0'` and `""` name none.
+    pub fn is(&self, short: char, long: &str) -> bool {
+        if self.long {
+            self.is_long(long, &[])
+        } else {
+            self.name.starts_with(short) && self.name.len() == short.len_utf8()
+        }
+    }
+
+    /// The value of an option that takes one: a short one's, a long one's glued value
+    /// or the next word.
+    pub fn value(&self) -> Option<&'a str> {
+        if self.long {
+            self.value.or(self.next)
+        } else {
+            self.value
+        }
+    }
+}
+
+/// The options of ARGS (a command's words after its name) up to `--`, after operands too,
+/// read as getopt_long reads them: short ones bundled (`-xzf F`), those in VALUED taking
+/// the rest of the bundle or the next word; long ones abbreviated (see [`Opt::is_long`]),
+/// their value glued with `=` or the next word. With OLD (tar), a first word without a
+/// dash is a bundle too, whose letters in VALUED take the next words in order (`tar cIf
+/// PROG F`).
+pub(crate) fn options<'a>(args: &'a [String], valued: &str, old: bool) -> Vec<Opt<'a>> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        let next = args.get(k).map(String::as_str);
+        if w == "--" {
+            break;
+        }
+        if let Some(l) = w.strip_prefix("--") {
+            let (name, value) = match l.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (l, None),
+            };
+            out.push(Opt {
+                name,
+                long: true,
+                value,
+                next,
+            });
+            continue;
+        }
+        let old_style = old && k == 1 && !w.starts_with('-');
+        let Some(bundle) = w.strip_prefix('-').or(old_style.then_some(w.as_str())) else {
+            continue;
+        };
+        let mut taken = 0;
+        for (at, ch) in bundle.char_indices() {
+            let end = at + ch.len_utf8();
+            let name = &bundle[at..end];
+            let value = if !valued.contains(ch) {
+                None
+            } else if old_style {
+                taken += 1;
+                args.get(k + taken - 1).map(String::as_str)
+            } else if end < bundle.len() {
+                Some(&bundle[end..])
+            } else {
+                taken = 1;
+                next
+            };
+            out.push(Opt {
+                name,
+                long: false,
+                value,
+                next,
+            });
+            if value.is_some() && !old_style {
+                break;
+            }
+        }
+        k += taken;
+    }
+    out
+}
+
+/// The short options of tar that take a value.
+pub(crate) const TAR_VALUED: &str = "CbfFgHIKLNTVX";
+
+/// Whether NAME (a basename) is a tar.
+pub(crate) fn is_tar(name: &str) -> bool {
+    matches!(name, "tar" | "gtar" | "bsdtar")
+}
+
+/// Where git's subcommand is in FORM (`git -C DIR -c K=V log`): after the options of git
+/// itself, which git reads exactly (no abbreviations), those without `=` taking the next
+/// word.
+pub(crate) fn git_subcommand(form: &[String]) -> Option<usize> {
+    let mut k = 1;
+    while let Some(w) = form.get(k) {
+        if w == "--" {
+            return form.get(k + 1).map(|_| k + 1);
+        }
+        if !w.starts_with('-') {
+            return Some(k);
+        }
+        let valued = matches!(
+            w.as_str(),
+            "-C" | "-c"
+                | "--git-dir"
+                | "--work-tree"
+                | "--namespace"
+                | "--super-prefix"
+                | "--config-env"
+                | "--attr-source"
+        );
+        k += if valued { 2 } else { 1 };
+    }
+    None
+}
+
+/// Why FORM (a command's words, its name a basename) reads the names of the files it
+/// opens or writes from data the line does not show, if it does: `--files0-from`,
+/// `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...) and their abbreviations
+/// (`--files0=-`), tar's `-T`, and its extraction (`-x`, `-d`: the members' names come from
+/// the archive, and may lead through links) or `--transform`; `cpio`, `patch` (names
+/// from the patch), `unzip`, `xargs` (the words it gives its command); git's `--pathspec-from-file`, `apply --unsafe-paths`,
+/// `hash-object --stdin-paths`, `update-index --stdin`, `checkout-index --stdin`.
 pub fn names_from_data(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
+    if name == "xargs" {
+        return Some(
+            "`xargs` gives its command words from its input, which the line does not show".into(),
+        );
+    }
     let args = form.get(1..).unwrap_or(&[]);
-    let long = args
-        .iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a.starts_with("--files0-from") || a.starts_with("--files-from"));
-    let tar_t = name == "tar"
-        && args
+    let tar = is_tar(name);
+    let opts = options(args, if tar { TAR_VALUED } else { "" }, tar);
+    let has = |short: char, long: &str| opts.iter().any(|o| o.is(short, long));
+    // Abbreviated only as far as other programs' options allow (tar's `--file`).
+    let any = opts.iter().any(|o| {
+        o.long
+            && [
+                ("files0-from", "files0"),
+                ("files-from", "files-"),
+                ("pathspec-from-file", "pathspec"),
+            ]
             .iter()
-            .take_while(|a| *a != "--")
-            .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('T'));
-    (long || tar_t || name == "cpio").then(|| {
+            .any(|(full, least)| full.starts_with(o.name) && o.name.starts_with(least))
+    });
+    let reads = any
+        || match name {
+            "wc" | "du" | "sort" => has('\0', "files0-from"),
+            _ if tar => {
+                opts.iter().any(|o| o.is_long("files-from", &["file"]))
+                    || has('T', "")
+                    || has('x', "extract")
+                    || has('\0', "get")
+                    || has('d', "diff")
+                    || has('\0', "compare")
+                    || has('\0', "transform")
+                    || has('\0', "xform")
+                    || (name == "bsdtar" && has('s', ""))
+            }
+            "cpio" | "patch" => true,
+            "find" => args.iter().any(|a| a == "-files0-from"),
+            // Unless it only lists, tests or prints.
+            "unzip" => !"ltvpcZz".chars().any(|c| has(c, "")),
+            "git" => git_subcommand(form).is_some_and(|at| {
+                let sub = form.get(at).map_or("", String::as_str);
+                let opts = options(form.get(at + 1..).unwrap_or(&[]), "", false);
+                let has =
+                    |long: &str, shadows: &[&str]| opts.iter().any(|o| o.is_long(long, shadows));
+                match sub {
+                    "apply" => has("unsafe-paths", &[]),
+                    // `--stdin` is the content, not names.
+                    "hash-object" => has("stdin-paths", &["stdin"]),
+                    "update-index" | "checkout-index" => has("stdin", &[]),
+                    _ => false,
+                }
+            }),
+            _ => false,
+        };
+    reads.then(|| {
         format!("`{name}` reads the names of the files it opens from data the line does not show")
     })
 }
@@ -25,63 +219,56 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
 /// Why FORM (a command's words, its name a basename) reads what symbolic links lead to
 /// while it walks a directory tree, if it does: what it reads then depends on the links
 /// in the tree, which the line does not show (`grep -R x .` reads `~/.ssh` through a link
-/// to it). `grep -R`, `rg -L`, `find -L`/`-follow`, `ls -RL`, `du -L`, `cp -rL`, `tar -h`,
-/// `rsync -L`/`--copy-dirlinks`, `chmod`/`chown`/`chgrp -RL`, `tree -l`, and `zip -r`
-/// without `-y`.
+/// to it). `grep -R`, `rg -L`, `find -L`/`-follow` and `find -exec` without `-type`,
+/// `ls -RL`, `du -L`, `cp -rL`, `tar -h`, `rsync -L`/`-k`/`-K`, `chmod`/`chown`/`chgrp
+/// -RL`, `tree -l`, `zip -r` without `-y`, `diff -r`/`-N` or of a directory without
+/// `--no-dereference`; long options abbreviated too (`--deref`).
 pub fn follows_links(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
     let args = form.get(1..).unwrap_or(&[]);
-    // Short options, bundled or not, up to `--`; and the long ones.
-    let mut short = String::new();
-    let mut long: Vec<&str> = Vec::new();
-    for a in args {
-        if a == "--" {
-            break;
-        }
-        if let Some(l) = a.strip_prefix("--") {
-            long.push(l.split('=').next().unwrap_or(l));
-        } else if let Some(cluster) = a.strip_prefix('-') {
-            short.extend(cluster.chars().take_while(char::is_ascii_alphabetic));
-        }
-    }
-    let has = |c: char| short.contains(c);
-    let has_long = |l: &str| long.contains(&l);
+    let tar = is_tar(name);
+    let valued = match name {
+        "grep" | "egrep" | "fgrep" | "zgrep" => "efmABCdD",
+        "ls" => "ITw",
+        "cp" => "St",
+        "rsync" => "eBfTM",
+        "tree" => "LPIoHT",
+        "diff" => "CDFIUWLSxX",
+        _ if tar => TAR_VALUED,
+        _ => "",
+    };
+    let opts = options(args, valued, tar);
+    let has = |short: char, long: &str| opts.iter().any(|o| o.is(short, long));
     let follows = match name {
-        "grep" | "egrep" | "fgrep" | "zgrep" => has('R') || has_long("dereference-recursive"),
-        "rg" => has('L') || has_long("follow"),
-        // `-follow` is a primary: a word of its own, anywhere.
-        "find" => {
-            args.iter()
-                .take_while(|a| a.starts_with('-'))
-                .any(|a| a == "-L")
-                || args.iter().any(|a| a == "-follow")
-        }
-        "ls" => (has('L') || has_long("dereference")) && (has('R') || has_long("recursive")),
-        "du" => has('L') || has_long("dereference"),
+        "grep" | "egrep" | "fgrep" | "zgrep" => has('R', "dereference-recursive"),
+        "rg" => has('L', "follow"),
+        "find" => find_follows(args),
+        "ls" => has('L', "dereference") && has('R', "recursive"),
+        "du" => has('L', "dereference"),
         "cp" => {
-            (has('L') || has_long("dereference"))
-                && (has('r')
-                    || has('R')
-                    || has('a')
-                    || has_long("recursive")
-                    || has_long("archive"))
+            has('L', "dereference")
+                && (has('r', "recursive") || has('R', "") || has('a', "archive"))
         }
-        "tar" => {
-            has_long("dereference")
-                || args
-                    .first()
-                    .is_some_and(|a| !a.starts_with('-') && a.contains('h'))
+        _ if tar => has('h', "dereference"),
+        "rsync" => has('L', "copy-links") || has('k', "copy-dirlinks") || has('K', "keep-dirlinks"),
+        "chmod" | "chown" | "chgrp" => has('R', "recursive") && has('L', ""),
+        "tree" => has('l', ""),
+        "zip" => {
+            (has('r', "recurse-paths") || has('R', ""))
+                && !has('y', "")
+                && !args.iter().any(|a| a == "--symlinks")
+        }
+        // GNU diff reads through links in the directories it compares, at the top too
+        // (`diff . /tmp/x` reads `./x`): recursively, with `-N`, or given a directory
+        // the words show.
+        "diff" => {
+            (has('r', "recursive")
+                || has('N', "new-file")
+                || has('\0', "unidirectional-new-file")
                 || args
                     .iter()
-                    .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('h'))
-        }
-        "rsync" => has('L') || has_long("copy-links") || has_long("copy-dirlinks") || has('K'),
-        "chmod" | "chown" | "chgrp" => (has('R') || has_long("recursive")) && has('L'),
-        "tree" => has('l'),
-        "zip" => {
-            (has('r') || has('R') || has_long("recurse-paths"))
-                && !has('y')
-                && !has_long("symlinks")
+                    .any(|a| is_dir_word(a.rsplit('=').next().unwrap_or(a))))
+                && !has('\0', "no-dereference")
         }
         _ => false,
     };
@@ -90,6 +277,85 @@ pub fn follows_links(form: &[String]) -> Option<String> {
             "`{name}` follows symbolic links in the tree it walks: what it reads depends on them"
         )
     })
+}
+
+/// WORD names a directory whatever the file system holds: `.`, `..`, `~`, `/`, a
+/// trailing `/`, `/.` or `/..`.
+fn is_dir_word(word: &str) -> bool {
+    matches!(word, "." | ".." | "~" | "/")
+        || word.ends_with('/')
+        || word.ends_with("/.")
+        || word.ends_with("/..")
+}
+
+/// Whether `find` with ARGS (its words after its name) follows symbolic links: `-L`,
+/// `-follow`, or an `-exec`, `-execdir`, `-ok` or `-okdir` given `{}`, which hands the
+/// program the names of links it then opens through them, unless a `-type` without `l`
+/// before it keeps links out, in an expression without `-o`, `!`, `(`, `,` or `-xtype`
+/// (read conservatively: a primary not known here counts as following).
+fn find_follows(args: &[String]) -> bool {
+    // The primaries that take one value (`-newerXY` too), and those that take none.
+    const VALUED: &str = "-name -iname -path -ipath -wholename -iwholename -regex -iregex \
+        -lname -ilname -user -group -uid -gid -perm -size -mtime -atime -ctime -mmin -amin \
+        -cmin -used -newer -anewer -cnewer -samefile -inum -links -maxdepth -mindepth \
+        -printf -fprint -fprint0 -fls -context -regextype -fstype -files0-from";
+    const PLAIN: &str = "-print -print0 -ls -delete -prune -quit -true -false -empty \
+        -executable -readable -writable -nouser -nogroup -depth -d -mount -xdev -noleaf \
+        -ignore_readdir_race -noignore_readdir_race -daystart -warn -nowarn -a -and -H -P";
+    let listed = |list: &str, t: &str| list.split_whitespace().any(|p| p == t);
+    // Options before the starting points.
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        match a.as_str() {
+            "-L" => return true,
+            "-H" | "-P" => k += 1,
+            "-D" => k += 2,
+            _ if a.starts_with("-O") => k += 1,
+            _ => break,
+        }
+    }
+    let mut links_out = false;
+    let mut plain = true;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        let t = a.as_str();
+        if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let mut braces = false;
+            let mut prev = "";
+            while let Some(u) = args.get(k) {
+                k += 1;
+                if u == ";" || (u == "+" && prev == "{}") {
+                    break;
+                }
+                braces |= u.contains("{}");
+                prev = u;
+            }
+            if braces && !(links_out && plain) {
+                return true;
+            }
+            continue;
+        }
+        match t {
+            "-follow" | "-xtype" => return true,
+            "-type" => {
+                if args
+                    .get(k)
+                    .is_some_and(|v| !v.is_empty() && !v.contains('l'))
+                    && plain
+                {
+                    links_out = true;
+                }
+                k += 1;
+            }
+            _ if listed(VALUED, t) || (t.starts_with("-newer") && t.len() == 8) => k += 1,
+            "-fprintf" => k += 2,
+            _ if listed(PLAIN, t) => {}
+            // A starting point.
+            _ if !t.starts_with('-') && !matches!(t, "(" | ")" | "!" | ",") && !links_out => {}
+            _ => plain = false,
+        }
+    }
+    false
 }
 
 /// The directories the options of FORM (a command's words, its name a basename) move
@@ -109,7 +375,7 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         Some("ninja") => ('C', "Cfjkld", ""),
         Some("cargo") => ('C', "CjpZ", ""),
         Some("make" | "gmake") => ('C', "CfIjlOoW", "directory"),
-        Some("tar" | "gtar" | "bsdtar") => ('C', "CbfFgHIKLNTVX", "directory"),
+        Some("tar" | "gtar" | "bsdtar") => ('C', TAR_VALUED, "directory"),
         Some("pnpm") => ('C', "C", "dir"),
         Some("npm") => ('\0', "", "prefix"),
         Some("yarn") => ('\0', "", "cwd"),

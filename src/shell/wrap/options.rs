@@ -1,92 +1,317 @@
 //! Options that give a program a command to run: tar's `-I PROG`, git's `-c
-//! alias.x=!CMD` and the like. Such a command is read as a shell string for deny rules,
-//! and the line is never allowed.
+//! alias.x=!CMD`, `sort --compress-program=PROG` and the like, read as getopt_long reads
+//! them (abbreviated, bundled: see [`options`]). Such a command is read as a shell string
+//! for deny rules, and the line is never allowed.
 
 use super::*;
+use crate::shell::programs::{git_subcommand, is_tar, options, TAR_VALUED};
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
 /// which [`option_code`] reads.
 pub(super) fn gives_code(name: &str) -> bool {
-    matches!(name, "tar" | "git")
+    is_tar(name) || matches!(name, "git" | "sort" | "split" | "sdiff" | "diff3" | "zip")
 }
 
-/// The commands that options of `tar` and `git` (NAME) give them to run, read as shell
-/// strings (for deny rules; the command is never allowed): tar's `-I PROG`,
+/// The commands that the options of NAME (see [`gives_code`]) give it to run, read as
+/// shell strings (for deny rules; the command is never allowed): tar's `-I`/
 /// `--use-compress-program`, `--checkpoint-action=exec=CMD`, `--to-command`,
-/// `--rsh-command`, `-F`/`--info-script`, `--new-volume-script`; git's `-c KEY=VALUE`
-/// and `--config-env` before the subcommand (`alias.x=!CMD`, `core.sshCommand`,
-/// `core.pager`, ...: any value may be a command).
+/// `--rsh-command`, `--rmt-command`, `-F`/`--info-script`/`--new-volume-script`; `sort
+/// --compress-program`, `split --filter`, `sdiff`/`diff3 --diff-program`, `zip -TT`/
+/// `--unzip-command`; git's (see [`git`]).
 pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, name: &str) {
+    let form: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    let args = form.get(1..).unwrap_or(&[]);
     let mut code: Vec<String> = Vec::new();
-    let mut i = 1;
-    while let Some(w) = words.get(i) {
-        let t = w.text.as_str();
-        let next = words.get(i + 1).map(|w| w.text.clone());
-        if name == "git" {
-            if !t.starts_with('-') || t == "--" {
-                break;
+    if name == "git" {
+        git(&form, st, &mut code);
+    } else {
+        let tar = is_tar(name);
+        for o in options(args, if tar { TAR_VALUED } else { "" }, tar) {
+            let given = match name {
+                // `exec=CMD`.
+                _ if tar && o.is_long("checkpoint-action", &["checkpoint"]) => {
+                    code.extend(
+                        o.value()
+                            .map(|v| v.split_once('=').map_or(v, |(_, c)| c))
+                            .map(str::to_owned),
+                    );
+                    continue;
+                }
+                _ if tar => {
+                    o.is('I', "use-compress-program")
+                        || o.is('F', "info-script")
+                        || [
+                            "new-volume-script",
+                            "to-command",
+                            "rsh-command",
+                            "rmt-command",
+                        ]
+                        .iter()
+                        .any(|l| o.is_long(l, &[]))
+                }
+                "sort" => o.is_long("compress-program", &[]),
+                "split" => o.is_long("filter", &[]),
+                "sdiff" | "diff3" => o.is_long("diff-program", &[]),
+                "zip" => o.is_long("unzip-command", &[]),
+                _ => false,
+            };
+            if given {
+                code.extend(o.value().map(str::to_owned));
             }
-            if t == "-c" || t == "--config-env" {
-                code.extend(next);
-                i += 2;
-                continue;
-            }
-            if let Some(v) = t
-                .strip_prefix("-c")
-                .or_else(|| t.strip_prefix("--config-env="))
-            {
-                code.push(v.to_string());
-            }
-            // Options that take the next word.
-            if matches!(
-                t,
-                "-C" | "--git-dir" | "--work-tree" | "--namespace" | "--exec-path"
-            ) {
-                i += 1;
-            }
-            i += 1;
-            continue;
         }
-        const LONG: &[&str] = &[
-            "--use-compress-program",
-            "--checkpoint-action",
-            "--to-command",
-            "--rsh-command",
-            "--info-script",
-            "--new-volume-script",
-        ];
-        if LONG
-            .iter()
-            .any(|l| t == *l || t.starts_with(&format!("{l}=")))
-        {
-            match t.split_once('=') {
-                Some((_, v)) => code.push(v.to_string()),
-                None => code.extend(next),
-            }
-        } else if t.starts_with('-') && !t.starts_with("--") {
-            // A short cluster: what follows `I` or `F` is the program, or the next word.
-            if let Some(k) = t.find(['I', 'F']) {
-                let v = &t[k + 1..];
-                if v.is_empty() {
-                    code.extend(next);
-                } else {
-                    code.push(v.to_string());
+        // zip's `-TT CMD`, a short option of two letters.
+        if name == "zip" {
+            for (k, a) in args.iter().enumerate() {
+                match a.strip_prefix("-TT") {
+                    Some("") => code.extend(args.get(k + 1).cloned()),
+                    Some(v) => code.push(v.trim_start_matches('=').to_owned()),
+                    None => {}
                 }
             }
         }
-        i += 1;
     }
     for c in code {
-        let c = c.strip_prefix("exec=").unwrap_or(&c);
-        let c = c
-            .split_once('=')
-            .filter(|_| name == "git")
-            .map_or(c, |(_, v)| v);
-        let c = c.strip_prefix('!').unwrap_or(c);
         note(
             &mut st.uncertain,
-            format!("`{name}` is given a command to run (`{}`)", show(c)),
+            format!("`{name}` is given a command to run (`{}`)", show(&c)),
         );
-        shell_string(cx, fr, c, st);
+        shell_string(cx, fr, &c, st);
     }
+}
+
+/// Most directories above the line's that a git pathspec `:/x` is read in.
+const MAX_TOP: usize = 32;
+
+/// The commands git is given in FORM, into CODE; what else makes it uncertain, into ST:
+/// before the subcommand (read exactly, as git reads them) `-c KEY=VALUE` and
+/// `--config-env` (any value may be a command: `alias.x=!CMD`, `core.sshCommand`), and
+/// `--exec-path=DIR` (a directory of `git-*` programs); after it, `--upload-pack`,
+/// `--receive-pack`, `--exec`, `clone -c`/`-u`, `difftool -x`, `grep -O`, `rebase -x`,
+/// `filter-branch`, `send-email` and `instaweb` programs, `submodule foreach CMD`,
+/// `bisect run CMD`, `--template` (a directory of hooks), a `git config` that writes
+/// (see [`config`]), and pathspec magic (`:/x`, `:(top)x`: paths under the top of the
+/// work tree, which the reading cannot know).
+fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
+    let at = git_subcommand(form).unwrap_or(form.len());
+    let value = |kv: &str| kv.split_once('=').map_or(kv, |(_, v)| v).to_owned();
+    let mut trees: Vec<String> = Vec::new();
+    for (k, t) in form.iter().enumerate().take(at).skip(1) {
+        let next = form.get(k + 1);
+        match t.as_str() {
+            "-c" | "--config-env" => code.extend(next.map(|v| value(v))),
+            "--work-tree" => trees.extend(next.cloned()),
+            _ => {
+                if let Some(kv) = t.strip_prefix("--config-env=").or(t.strip_prefix("-c")) {
+                    code.push(value(kv));
+                }
+                if let Some(tree) = t.strip_prefix("--work-tree=") {
+                    trees.push(tree.to_owned());
+                }
+                if let Some(dir) = t.strip_prefix("--exec-path=") {
+                    note(
+                        &mut st.uncertain,
+                        format!("`git` runs the `git-*` programs of `{}`", show(dir)),
+                    );
+                }
+            }
+        }
+    }
+    let Some(sub) = form.get(at) else {
+        return;
+    };
+    let args = form.get(at + 1..).unwrap_or(&[]);
+    // The (short, long) options of SUB whose value is a command.
+    let given: &[(char, &str)] = match sub.as_str() {
+        "clone" => &[('u', "upload-pack"), ('c', "config")],
+        "fetch" | "pull" | "ls-remote" => &[('\0', "upload-pack")],
+        "fetch-pack" => &[('\0', "upload-pack"), ('\0', "exec")],
+        "push" | "send-pack" => &[('\0', "receive-pack"), ('\0', "exec")],
+        "archive" => &[('\0', "exec")],
+        "difftool" => &[('x', "extcmd")],
+        "grep" => &[('O', "open-files-in-pager")],
+        "rebase" => &[('x', "exec")],
+        "filter-branch" => &[
+            ('\0', "setup"),
+            ('\0', "env-filter"),
+            ('\0', "tree-filter"),
+            ('\0', "index-filter"),
+            ('\0', "parent-filter"),
+            ('\0', "msg-filter"),
+            ('\0', "commit-filter"),
+            ('\0', "tag-name-filter"),
+        ],
+        "send-email" => &[
+            ('\0', "sendmail-cmd"),
+            ('\0', "smtp-server"),
+            ('\0', "to-cmd"),
+            ('\0', "cc-cmd"),
+            ('\0', "header-cmd"),
+        ],
+        "instaweb" => &[('d', "httpd"), ('b', "browser")],
+        "daemon" => &[('\0', "access-hook")],
+        _ => &[],
+    };
+    let shorts: String = given
+        .iter()
+        .map(|(c, _)| *c)
+        .filter(|c| *c != '\0')
+        .collect();
+    for o in options(args, &shorts, false) {
+        if matches!(sub.as_str(), "clone" | "init") && o.is_long("template", &[]) {
+            note(
+                &mut st.uncertain,
+                format!("`git {sub} --template` copies hooks that git runs"),
+            );
+        }
+        if !given.iter().any(|(c, l)| o.is(*c, l)) {
+            continue;
+        }
+        let v = o.value().unwrap_or_default();
+        code.push(if o.is('c', "config") {
+            value(v)
+        } else {
+            v.to_owned()
+        });
+    }
+    // A command in the words after `foreach` or `run`: its first word is a shell string,
+    // the others its arguments.
+    let after = match sub.as_str() {
+        "submodule" => "foreach",
+        "bisect" => "run",
+        _ => "",
+    };
+    if let Some(p) = args.iter().position(|a| !after.is_empty() && a == after) {
+        let mut rest = args.iter().skip(p + 1).skip_while(|a| a.starts_with('-'));
+        if let Some(first) = rest.next() {
+            let mut cmd = first.clone();
+            for a in rest {
+                cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
+            }
+            code.push(cmd);
+        }
+    }
+    if sub == "config" {
+        config(args, st, code);
+    }
+    for a in args {
+        if let Some(spec) = a.strip_prefix(':') {
+            note(
+                &mut st.uncertain,
+                format!(
+                    "`git` pathspec `{}` names paths under the top of the work tree",
+                    show(a)
+                ),
+            );
+            st.path_words.extend(magic_paths(spec, &trees));
+        }
+    }
+    for c in code.iter_mut() {
+        if let Some(s) = c.strip_prefix('!') {
+            *c = s.to_owned();
+        }
+    }
+}
+
+/// A `git config` (ARGS, its words after `config`) that writes is never allowed, and the
+/// values it writes go into CODE: any of them may be a command a later git runs
+/// (`alias.x '!CMD'`, `core.fsmonitor`, `core.pager`...). It reads only with `--get`,
+/// `--get-all`, `--get-regexp`, `--get-urlmatch`, `--get-color`, `--get-colorbool`,
+/// `-l`/`--list`, `get` or `list`, or with one operand and no option that writes.
+fn config(args: &[String], st: &mut State, code: &mut Vec<String>) {
+    const READS: &[&str] = &[
+        "get",
+        "get-all",
+        "get-regexp",
+        "get-urlmatch",
+        "get-color",
+        "get-colorbool",
+        "list",
+    ];
+    const WRITES: &[&str] = &[
+        "add",
+        "replace-all",
+        "unset",
+        "unset-all",
+        "rename-section",
+        "remove-section",
+        "edit",
+    ];
+    // Long options that take the next word as their value.
+    const VALUED: &[&str] = &["file", "blob", "type", "default", "comment", "value"];
+    let (mut read, mut write) = (false, false);
+    let mut operands: Vec<&String> = Vec::new();
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        if a == "--" {
+            operands.extend(args.iter().skip(k));
+            break;
+        }
+        if let Some(l) = a.strip_prefix("--") {
+            let name = l.split('=').next().unwrap_or(l);
+            read |= READS.contains(&name);
+            write |= WRITES
+                .iter()
+                .any(|w| !name.is_empty() && w.starts_with(name));
+            if !l.contains('=') && name.len() > 1 && VALUED.iter().any(|v| v.starts_with(name)) {
+                k += 1;
+            }
+        } else if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
+            read |= bundle.starts_with('l');
+            write |= bundle.contains('e');
+            if bundle.ends_with(['f', 't']) {
+                k += 1;
+            }
+        } else {
+            operands.push(a);
+        }
+    }
+    let first = operands.first().map(|o| o.as_str());
+    let named = matches!(
+        first,
+        Some("set" | "unset" | "rename-section" | "remove-section" | "edit")
+    );
+    read |= matches!(first, Some("get" | "list"));
+    if !(write || named || (!read && operands.len() > 1)) {
+        return;
+    }
+    note(
+        &mut st.uncertain,
+        "`git config` writes settings that a later `git` may run as commands",
+    );
+    code.extend(
+        operands
+            .iter()
+            .skip(if named { 2 } else { 1 })
+            .map(|v| v.to_string()),
+    );
+}
+
+/// The paths of a git pathspec with magic (SPEC, after its `:`), for deny rules: its
+/// pattern under the top of the work tree when the magic says so (`:/x`, `:(top)x`): in
+/// each of TREES (`--work-tree`) and each directory above the line's; else under the
+/// line's directory (`:!x`, `:(glob)x`).
+fn magic_paths(spec: &str, trees: &[String]) -> Vec<String> {
+    let (top, pattern) = match spec.strip_prefix('(') {
+        Some(long) => match long.split_once(')') {
+            Some((magic, p)) => (magic.split(',').any(|m| m.trim() == "top"), p),
+            None => (false, long),
+        },
+        None => {
+            let body = spec.trim_start_matches(['/', '!', '^']);
+            let magic = spec.get(..spec.len() - body.len()).unwrap_or("");
+            (magic.contains('/'), body.strip_prefix(':').unwrap_or(body))
+        }
+    };
+    let pattern = if pattern.is_empty() { "." } else { pattern };
+    if !top {
+        return vec![pattern.to_owned()];
+    }
+    let mut out: Vec<String> = trees.iter().map(|t| format!("{t}/{pattern}")).collect();
+    let mut up = String::new();
+    for _ in 0..=MAX_TOP {
+        out.push(format!("{up}{pattern}"));
+        up.push_str("../");
+    }
+    out
 }
