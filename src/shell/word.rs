@@ -128,6 +128,32 @@ pub(crate) fn ansi_c(body: &str) -> String {
     out
 }
 
+/// TEXT made what bash reads as dash reads TEXT, for a second reading of a string run
+/// by `sh`: dash has no `$'...'` or `$"..."` (a `$`, then a quoted string: `'$''...'`
+/// to bash; brush-parser reads `\$'` as `$'`) and reads `&>` as `&` then `>`. Escaped
+/// ones stay as they are; inside double quotes only the words' text changes.
+pub(crate) fn as_dash(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut backslashes = 0;
+    let mut prev = '\0';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let escaped = backslashes % 2 == 1;
+        let next = chars.peek().copied();
+        if !escaped && c == '$' && matches!(next, Some('\'' | '"')) {
+            out.push_str("'$'");
+        } else {
+            out.push(c);
+        }
+        if !escaped && c == '&' && next == Some('>') && !matches!(prev, '<' | '>') {
+            out.push(' ');
+        }
+        backslashes = if c == '\\' { backslashes + 1 } else { 0 };
+        prev = c;
+    }
+    out
+}
+
 /// The command inside backquotes as the shell reads it: a backslash before `$`, a
 /// backquote or a backslash (and, inside double quotes, a double quote) is removed.
 pub(crate) fn unbackquote(body: &str, in_double_quotes: bool) -> String {
@@ -270,6 +296,11 @@ pub(crate) fn is_inert_env(name: &str) -> bool {
         "PYTHONDONTWRITEBYTECODE",
         "PYTHONHASHSEED",
         "NODE_ENV",
+        // A date format (`ls`, `du`) and a timestamp (reproducible builds): values
+        // that name no file. Not `TERM`: Emacs loads `term/TERM.el` from its load
+        // path, so a `TERM` with a `/` names a file of code.
+        "TIME_STYLE",
+        "SOURCE_DATE_EPOCH",
         "GIT_AUTHOR_NAME",
         "GIT_AUTHOR_EMAIL",
         "GIT_AUTHOR_DATE",

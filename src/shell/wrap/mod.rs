@@ -19,7 +19,8 @@ use special::*;
 
 use super::walk::{note, parse_into, Cx, Frame, Outer};
 use super::word::{
-    arith_is_literal, basename, is_assignable, is_dangerous_var, is_inert_var_name, show, Word,
+    arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
+    Word,
 };
 use super::SimpleCommand;
 
@@ -266,11 +267,11 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         }
         "su" => {
             st.privileged_here();
-            su(cx, fr, words, &mut st, false)
+            su(cx, fr, words, &mut st, false, hops)
         }
         "runuser" => {
             st.privileged_here();
-            su(cx, fr, words, &mut st, true)
+            su(cx, fr, words, &mut st, true, hops)
         }
         b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b),
         _ => Step::Itself,
@@ -436,6 +437,20 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
     cx.mark_since(from, &st.opaque);
 }
 
+/// Parse S, a string run by `sh` (dash on Debian), as bash reads it and, when that
+/// reading is not certain, again as dash reads it: dash has no `$'...'`, `$"..."` or
+/// `&>`, so `sh -c "echo $'a\\'<newline>rm y ..."` runs `rm y`. A certain reading has
+/// none of them outside quotes, where the two shells agree.
+fn posix_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
+    shell_string(cx, fr, s, st);
+    if cx.out.uncertain.is_some() {
+        let dash = as_dash(s);
+        if dash != s {
+            shell_string(cx, fr, &dash, st);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // The command itself.
 
@@ -550,6 +565,30 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
                     &mut st.opaque,
                     format!("`{base} -i` or `-n` makes later assignments evaluate code"),
                 );
+            }
+            // With `-a` or `-A` (or, for `declare`, `typeset` and `local`, a name that is
+            // an array already), a value in parentheses is parsed again as a compound
+            // assignment, so `declare -a a='($(rm x))'` runs `rm x`: its elements are
+            // read as a command's words.
+            let arrays = args
+                .iter()
+                .filter(|w| w.text.starts_with(['-', '+']))
+                .any(|w| w.text.contains(['a', 'A']));
+            if arrays || matches!(base, "declare" | "typeset" | "local") {
+                for w in &operands {
+                    let Some(value) = w
+                        .text
+                        .split_once('=')
+                        .and_then(|(_, v)| v.strip_prefix('('))
+                    else {
+                        continue;
+                    };
+                    note(
+                        &mut st.opaque,
+                        format!("`{base}` parses `{}` again as an array", show(&w.text)),
+                    );
+                    strings.push(format!(": {}", value.strip_suffix(')').unwrap_or(value)));
+                }
             }
             check_names(&operands, base, &mut st);
         }

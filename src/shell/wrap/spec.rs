@@ -214,9 +214,10 @@ pub(super) const PKEXEC: Spec = Spec {
     long_args: &["user"],
     ..NONE
 };
+// util-linux 2.38: `-E`/`--echo WHEN` takes a value (`-qEnever`).
 pub(super) const SCRIPT: Spec = Spec {
-    flags: "aefqkE",
-    args: "cBIOTmo",
+    flags: "aefqkVh",
+    args: "cBIOTmoE",
     opt_args: "t",
     long_flags: &["append", "return", "flush", "force", "quiet"],
     long_args: &[
@@ -247,6 +248,73 @@ pub(super) const SU: Spec = Spec {
     ],
     ..NONE
 };
+
+/// Read all of WORDS[1..] as GNU getopt_long does when it permutes (util-linux `su`,
+/// `runuser`, `script`): options anywhere before `--`, the operands in order (their
+/// indices). Any word that is not static fails: it may be an option.
+pub(super) fn permuted(words: &[Word], spec: &Spec) -> Result<(Opts, Vec<usize>), String> {
+    let mut list = Vec::new();
+    let mut operands = Vec::new();
+    let mut j = 1;
+    let mut dashes = false;
+    while let Some(w) = words.get(j) {
+        let t = w.text.as_str();
+        if !w.is_static {
+            return Err(format!(
+                "`{}` argument `{}` is not static",
+                show(command_name(words)),
+                show(t)
+            ));
+        }
+        if dashes || !t.starts_with('-') || t == "-" {
+            operands.push(j);
+            j += 1;
+        } else if t == "--" {
+            dashes = true;
+            j += 1;
+        } else {
+            j = option_word(words, j, spec, &mut list)?;
+        }
+    }
+    Ok((
+        Opts {
+            list,
+            next: words.len(),
+        },
+        operands,
+    ))
+}
+
+/// The values an unreadable option list may still give the option SHORT or a long
+/// option in LONG (or an abbreviation): read for deny rules when [`permuted`] fails,
+/// since an unknown option must not hide a command. Glued values too (`-qcCMD`,
+/// `--command=CMD`), and the next word after a cluster that ends with SHORT.
+pub(super) fn loose_values(words: &[Word], short: char, long: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    let next = |k: usize| words.get(k + 1).map(|w| w.text.clone());
+    for (k, w) in words.iter().enumerate().skip(1) {
+        let t = w.text.as_str();
+        if let Some(l) = t.strip_prefix("--") {
+            let (given, inline) = match l.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_owned())),
+                None => (l, None),
+            };
+            if !given.is_empty() && long.iter().any(|n| n.starts_with(given)) {
+                out.extend(inline.or_else(|| next(k)));
+            }
+        } else if let Some(body) = t.strip_prefix('-') {
+            if let Some(at) = body.find(short) {
+                let rest = body.get(at + short.len_utf8()..).unwrap_or("");
+                out.extend(if rest.is_empty() {
+                    next(k)
+                } else {
+                    Some(rest.to_owned())
+                });
+            }
+        }
+    }
+    out
+}
 
 /// Options found: (name, value) in order; `next` indexes the first word after them.
 pub(super) struct Opts {

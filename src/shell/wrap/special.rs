@@ -112,69 +112,134 @@ pub(super) fn doas(words: &[Word]) -> Step {
     }
 }
 
-/// `su` and `runuser`: options anywhere (getopt permutes them), `-c STR` runs STR in a
-/// shell, operands after the user go to that shell. `runuser -u USER CMD...` runs CMD.
-pub(super) fn su(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, runuser: bool) -> Step {
+/// `su` and `runuser`: options anywhere before `--` (getopt permutes them), the first
+/// operand the user, the others (also after `--`) the shell's own arguments: `su root --
+/// -ec STR` runs `bash -ec STR`, `su -c STR root x` runs `bash -c STR x`. The shell's
+/// argv is read as any shell's. `runuser -u USER CMD...` runs the operands.
+pub(super) fn su(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    runuser: bool,
+    hops: usize,
+) -> Step {
     let cmd = words.first().map(|w| w.text.clone()).unwrap_or_default();
-    if runuser {
-        match simple_wrapper(words, &SU) {
-            Ok(o) if o.has(&["u", "user"]) && !o.has(&["c", "command", "session-command"]) => {
-                return Step::Inner(o.next)
-            }
-            Ok(_) => {}
-            Err(why) => return Step::Opaque(why),
+    let (o, operands) = match permuted(words, &SU) {
+        Ok(p) => p,
+        Err(why) => {
+            let strings = loose_values(words, 'c', &["command", "session-command"]);
+            return unreadable_with_strings(cx, fr, words, st, why, &strings);
+        }
+    };
+    let has = |names: &[&str]| o.has(names);
+    if runuser && has(&["u", "user"]) {
+        if has(&[
+            "c",
+            "command",
+            "session-command",
+            "s",
+            "shell",
+            "f",
+            "fast",
+            "l",
+            "login",
+        ]) {
+            // runuser refuses these with `-u`: nothing runs.
+            return Step::Itself;
+        }
+        let inner: Vec<Word> = operands
+            .iter()
+            .filter_map(|&k| words.get(k).cloned())
+            .collect();
+        if inner.is_empty() {
+            return Step::Itself;
+        }
+        through(cx, fr, &inner, st.clone(), hops + 1);
+        return Step::Done;
+    }
+    // The last `-c` wins; a `-` before the user makes a login shell.
+    let string = o
+        .list
+        .iter()
+        .rev()
+        .find(|(n, _)| matches!(n.as_str(), "c" | "command" | "session-command"))
+        .and_then(|(_, v)| v.clone());
+    let mut operands = operands.into_iter().peekable();
+    let _login = operands.next_if(|&k| words.get(k).is_some_and(|w| w.text == "-"));
+    let _user = operands.next();
+    let extra: Vec<Word> = operands.filter_map(|k| words.get(k).cloned()).collect();
+    let mut kind = "bash";
+    if let Some(shell) = o
+        .list
+        .iter()
+        .rev()
+        .find(|(n, _)| n == "s" || n == "shell")
+        .and_then(|(_, v)| v.as_deref())
+    {
+        let base = basename(shell);
+        if !matches!(base, "sh" | "bash" | "dash") {
+            note(
+                &mut st.opaque,
+                format!("`{cmd}` runs its command in `{}`", show(base)),
+            );
+        }
+        if let Some(known) = SHELLS.iter().find(|s| **s == base) {
+            kind = known;
         }
     }
-    let mut strings: Vec<String> = Vec::new();
-    let mut operands = 0;
-    let mut j = 1;
-    let mut after_dashes = false;
-    while let Some(w) = words.get(j) {
-        let t = w.text.as_str();
-        if !w.is_static {
-            return Step::Opaque(format!("`{cmd}` argument `{}` is not static", show(t)));
+    if string.is_none() && extra.is_empty() {
+        // What a here-document or here-string feeds it is read for deny rules.
+        note(
+            &mut st.opaque,
+            format!("`{cmd}` without `-c` starts a shell"),
+        );
+        emit(cx, words, st.clone());
+        for text in std::mem::take(&mut st.stdin) {
+            shell_string(cx, fr, &text, st);
         }
-        if after_dashes || t == "-" || !t.starts_with('-') {
-            if t != "-" {
-                operands += 1;
-            }
-            j += 1;
-            continue;
-        }
-        if t == "--" {
-            after_dashes = true;
-            j += 1;
-            continue;
-        }
-        let mut list = Vec::new();
-        j = match option_word(words, j, &SU, &mut list) {
-            Ok(next) => next,
-            Err(why) => return Step::Opaque(why),
-        };
-        for (n, v) in list {
-            match n.as_str() {
-                "c" | "command" | "session-command" => strings.extend(v),
-                "s" | "shell" => {
-                    let shell = v.as_deref().map(basename).unwrap_or("");
-                    if !matches!(shell, "sh" | "bash" | "dash") {
-                        note(
-                            &mut st.opaque,
-                            format!("`{cmd}` runs its command in `{}`", show(shell)),
-                        );
-                    }
-                }
-                _ => {}
-            }
-        }
+        return Step::Done;
     }
-    if operands > 1 {
-        return Step::Opaque(format!("`{cmd}` passes extra arguments to the shell"));
+    if !extra.is_empty() {
+        note(
+            &mut st.opaque,
+            format!("`{cmd}` passes extra arguments to the shell"),
+        );
     }
+    // The shell's argv as su builds it: `-f`, `-c STR`, then the extra operands.
+    let mut argv = vec![Word::literal(kind)];
+    if has(&["f", "fast"]) {
+        argv.push(Word::literal("-f"));
+    }
+    if let Some(s) = string {
+        argv.push(Word::literal("-c"));
+        argv.push(Word::literal(s));
+    }
+    argv.extend(extra);
+    match shell(cx, fr, &argv, st, kind) {
+        // A script file: the shell runs it as the user.
+        Step::Itself => Step::Opaque(format!("`{cmd}` runs a script file in a shell")),
+        step => step,
+    }
+}
+
+/// WORDS could not be read for WHY: the command is opaque, and the shell strings its
+/// options may still give (STRINGS) are read for deny rules.
+fn unreadable_with_strings(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    why: String,
+    strings: &[String],
+) -> Step {
     if strings.is_empty() {
-        return Step::Opaque(format!("`{cmd}` without `-c` starts a shell"));
+        return Step::Opaque(why);
     }
-    for s in &strings {
-        shell_string(cx, fr, s, st);
+    note(&mut st.opaque, why);
+    emit(cx, words, st.clone());
+    for s in strings {
+        posix_string(cx, fr, s, st);
     }
     Step::Done
 }
@@ -206,7 +271,7 @@ pub(super) fn flock(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
     }
     match string {
         Some(s) => {
-            shell_string(cx, fr, &s, st);
+            posix_string(cx, fr, &s, st);
             Step::Done
         }
         None if file + 1 < words.len() => Step::Inner(file + 1),
@@ -234,41 +299,35 @@ pub(super) fn watch(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
         ));
     }
     let joined: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
-    shell_string(cx, fr, &joined.join(" "), st);
+    posix_string(cx, fr, &joined.join(" "), st);
     Step::Done
 }
 
-/// `script [options] [file]` runs a shell, or `-c STR` in one.
+/// `script [options] [file]` runs a shell, or `-c STR` in one. Options anywhere before
+/// `--` (getopt permutes them); the operand is the file it writes.
 pub(super) fn script(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
-    let mut j = 1;
-    let mut string = None;
-    while let Some(w) = words.get(j) {
-        if !w.is_static {
-            return Step::Opaque(format!(
-                "`script` argument `{}` is not static",
-                show(&w.text)
-            ));
+    let (o, operands) = match permuted(words, &SCRIPT) {
+        Ok(p) => p,
+        Err(why) => {
+            let strings = loose_values(words, 'c', &["command"]);
+            return unreadable_with_strings(cx, fr, words, st, why, &strings);
         }
-        if !w.text.starts_with('-') || w.text == "-" {
-            j += 1;
-            continue;
-        }
-        let mut list = Vec::new();
-        j = match option_word(words, j, &SCRIPT, &mut list) {
-            Ok(next) => next,
-            Err(why) => return Step::Opaque(why),
-        };
-        if let Some(v) = list
-            .into_iter()
-            .filter(|(n, _)| n == "c" || n == "command")
-            .find_map(|(_, v)| v)
-        {
-            string = Some(v);
-        }
-    }
+    };
+    st.path_words.extend(
+        operands
+            .iter()
+            .filter_map(|&k| words.get(k))
+            .map(|w| w.text.clone()),
+    );
+    let string = o
+        .list
+        .into_iter()
+        .rev()
+        .find(|(n, _)| n == "c" || n == "command")
+        .and_then(|(_, v)| v);
     match string {
         Some(s) => {
-            shell_string(cx, fr, &s, st);
+            posix_string(cx, fr, &s, st);
             Step::Done
         }
         None => Step::Opaque("`script` without `-c` starts a shell".into()),
@@ -280,6 +339,19 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
     };
+    // `--process-slot-var=NAME` sets NAME in each command's environment
+    // (`BASH_ENV` makes `bash -c` source a file).
+    if let Some(name) = o.value(&["process-slot-var"]) {
+        if !is_assignable(name) {
+            note(
+                &mut st.opaque,
+                format!(
+                    "`xargs --process-slot-var` sets `{}`, which a program may read",
+                    show(name)
+                ),
+            );
+        }
+    }
     let replace: Option<String> = o
         .list
         .iter()
@@ -414,6 +486,35 @@ const XARGS_RUNNERS: &[&str] = &[
     "xvfb-run",
     "pkexec",
     "dbus-run-session",
+    // Options that run a program, which xargs may append from its input
+    // (`--use-compress-program=`, `git -c alias.x=!cmd`, `sort --compress-program`,
+    // `rsync -e`, `ssh -oProxyCommand=`, `make --eval`, `vim -c '!cmd'`...).
+    "tar",
+    "gtar",
+    "bsdtar",
+    "git",
+    "sort",
+    "rsync",
+    "make",
+    "gmake",
+    "ssh",
+    "scp",
+    "sftp",
+    "zip",
+    "rg",
+    "less",
+    "man",
+    "vim",
+    "vi",
+    "view",
+    "ex",
+    "nvim",
+    "emacs",
+    "nano",
+    "gdb",
+    "sdiff",
+    "diff3",
+    "hg",
 ];
 
 /// `find` is a command; each `-exec CMD ... ;` (`-execdir`, `-ok`, `-okdir`, or `+`
@@ -570,6 +671,8 @@ pub(super) const SHELL_LONG: &[&str] = &[
 
 /// A shell: `-c STR` runs STR; otherwise a script file, or standard input.
 pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kind: &str) -> Step {
+    // Debian's `sh` is dash, and its strings are read as dash reads them too.
+    let posix = matches!(kind, "sh" | "dash" | "ash" | "posh");
     let mut c = false;
     let mut stdin = false;
     let mut j = 1;
@@ -695,7 +798,11 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
         let params: Vec<String> = words.iter().skip(j + 1).map(|w| w.text.clone()).collect();
         st.path_words.extend(params.iter().cloned());
         let from = cx.out.commands.len();
-        shell_string(cx, fr, &s.text, st);
+        if posix {
+            posix_string(cx, fr, &s.text, st);
+        } else {
+            shell_string(cx, fr, &s.text, st);
+        }
         // For deny rules, the string again with its positional parameters put in
         // (`bash -c '$0 -rf ~' rm`): the line is not certain anyway.
         let given = with_positional(&s.text, &params);
@@ -716,11 +823,63 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
         );
         emit(cx, words, st.clone());
         for text in std::mem::take(&mut st.stdin) {
-            shell_string(cx, fr, &text, st);
+            if posix {
+                posix_string(cx, fr, &text, st);
+            } else {
+                shell_string(cx, fr, &text, st);
+            }
         }
         return Step::Done;
     }
+    // The first operand is a script file (after `--` too: `bash -- -c` runs the file
+    // `-c`), and the words after it are its arguments, never options (`bash s -c ls`).
+    let Some(file) = words.get(j) else {
+        return Step::Itself;
+    };
+    if !file.is_static || file.text.contains("{}") {
+        // `bash -- <(...)`, `find -exec bash {}`: a script chosen at run time.
+        return Step::Opaque(format!(
+            "`{kind}` runs the script file `{}`, named at run time",
+            show(&file.text)
+        ));
+    }
+    if let Some(why) = named_before(cx, &file.text) {
+        note(&mut st.uncertain, why);
+    }
     Step::Itself
+}
+
+/// Most words of earlier commands compared with the name of a script file; past it, a
+/// command before may have written the script.
+const MAX_SCRIPT_LOOKS: usize = 4_096;
+
+/// Why the script file FILE may hold what the line wrote, if so: a command read before
+/// names it, as a redirection target or a word (`echo 'rm x' > s; bash s`, `sort -os`),
+/// so the line's own data would run as code, as with `echo 'rm x' | bash`.
+fn named_before(cx: &Cx, file: &str) -> Option<String> {
+    let name = basename(file);
+    let names = |w: &String| {
+        let Some(head) = w.strip_suffix(name) else {
+            return false;
+        };
+        head.is_empty() || head.ends_with(['/', '=']) || head.starts_with('-')
+    };
+    let earlier = cx
+        .out
+        .redirects
+        .iter()
+        .chain(cx.out.commands.iter().flat_map(|c| &c.paths));
+    let mut looked = 0;
+    for w in earlier {
+        looked += 1;
+        if looked > MAX_SCRIPT_LOOKS || (!name.is_empty() && names(w)) {
+            return Some(format!(
+                "the script file `{}` may be written by the line",
+                show(file)
+            ));
+        }
+    }
+    None
 }
 
 /// Text that zsh and ksh read as bash does: no globs, braces, parentheses, tildes,
