@@ -189,9 +189,10 @@ const KNOWN: &[Known] = &[
     },
     Known {
         name: "sh-is-dash",
-        what: "`sh -c STR` runs dash, which does not read `$'...'`, brace expansion, `[[`... the way \
-               bash does; the reading reads STR as bash. Exactness (words).",
-        example: "sh -c \"ls _1 \\$'\\\\t'\"",
+        what: "`sh -c STR` runs dash, which does not read brace expansion, `[[`... the way bash \
+               does; the reading reads STR as bash and again as dash reads `$'...'`, `$\"...\"` and \
+               `&>`, not brace expansion. Exactness (words).",
+        example: "sh -c \"ls _1 {a,b}\"",
         kind: Kind::Missed,
         covers: |f, c| misread(f) && line_has(c, "shell-c.sh"),
     },
