@@ -420,10 +420,57 @@ fn adversarial_101_case_substitutions(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// A line of one megabyte (the longest read): 250,000 words after a substitution.
+/// The longest line fully read, 256 KB less a little: `ls "$(ls)" "a" "a" ...`.
+#[divan::bench(sample_count = 10)]
+fn adversarial_longest_read(bencher: Bencher) {
+    let (policy, call) = adversarial(&fit("ls \"$(ls)\" ", "\"a\" ", ""));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// A line of one megabyte: past the longest read, only its first 256 KB are guessed at.
 #[divan::bench(sample_count = 10)]
 fn adversarial_one_megabyte(bencher: Bencher) {
     let line = format!("ls \"$(ls)\" {}", "\"a\" ".repeat(250_000));
     let (policy, call) = adversarial(&line[..line.len().min((1 << 20) - 16)]);
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// PREFIX, UNIT repeated, SUFFIX: as long as fits in a line fully read (255 KB).
+fn fit(prefix: &str, unit: &str, suffix: &str) -> String {
+    let n = (255 * 1024 - prefix.len() - suffix.len()) / unit.len();
+    format!("{prefix}{}{suffix}", unit.repeat(n))
+}
+
+/// A here-document of 52,000 commands given to `bash`: read as bash's script, with
+/// its second looks (the slowest line of this size we know).
+#[divan::bench(sample_count = 10)]
+fn adversarial_heredoc_to_bash(bencher: Bencher) {
+    let (policy, call) = adversarial(&fit("bash <<E\n", "ls a\n", "E"));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// Eight nested `$(echo` around a 255 KB string: each level was copied and parsed
+/// again (brush-parser's word parser reads a substitution once per level it is in).
+#[divan::bench(sample_count = 10)]
+fn adversarial_8_nested_around_a_long_string(bencher: Bencher) {
+    let (policy, call) = adversarial(&fit(
+        &format!("echo {}\"", "$(echo ".repeat(8)),
+        "a",
+        &format!("\"{}", ")".repeat(8)),
+    ));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// An assignment of 23,000 `${a:-$(ls)}`: values put into words (once 380 ms).
+#[divan::bench(sample_count = 10)]
+fn adversarial_operator_values(bencher: Bencher) {
+    let (policy, call) = adversarial(&fit("x=", "${a:-$(ls)}", ""));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// `sh -c` with 26,000 `ls \$'a'`: read as bash, then again as dash reads it.
+#[divan::bench(sample_count = 10)]
+fn adversarial_dash_string(bencher: Bencher) {
+    let (policy, call) = adversarial(&fit("sh -c \"", "ls \\$'a'; ", "\""));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }

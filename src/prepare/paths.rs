@@ -655,6 +655,10 @@ impl Prepared<'_> {
             // candidates made for it are `out[range]`.
             let mut at: std::collections::HashMap<(bool, &str), std::ops::Range<usize>> =
                 std::collections::HashMap::new();
+            // Which commands each of those candidates has (a word of every command of a
+            // long line is looked up once per command).
+            let mut has: std::collections::HashSet<(usize, (usize, usize))> =
+                std::collections::HashSet::new();
             let mut push = words_of(|out, redirect, w, cmds, budget| {
                 // Past a bound every word is unchecked: the candidate that says so
                 // matches every deny-side path rule, for every command.
@@ -674,7 +678,7 @@ impl Prepared<'_> {
                             continue;
                         }
                         for c in cmds {
-                            if !have.contains(c) {
+                            if has.insert((k, *c)) {
                                 have.push(*c);
                             }
                         }
@@ -683,8 +687,12 @@ impl Prepared<'_> {
                 }
                 let first = out.len();
                 self.word_cands(out, &cand.key, redirect, w, &dirs, budget);
-                for made in &mut out[first..] {
+                for (k, made) in out.iter_mut().enumerate().skip(first) {
                     made.cmds = cmds.to_vec();
+                    // One with every command needs no more.
+                    if cmds.len() < every {
+                        has.extend(cmds.iter().map(|c| (k, *c)));
+                    }
                 }
                 at.insert((redirect, w), first..out.len());
             });

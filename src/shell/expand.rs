@@ -42,6 +42,13 @@ pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<Str
 
 /// SRC as one word: quotes removed, nested commands added to CX, hazards noted in H.
 pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Word {
+    if !afford(cx, src) {
+        return Word {
+            text: src.to_owned(),
+            is_static: false,
+            pattern: true,
+        };
+    }
     match bw::parse(src, &cx.opts) {
         Ok(pieces) => {
             let mut w = Word::literal("");
@@ -55,6 +62,19 @@ pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -
                 is_static: false,
                 pattern: true,
             }
+        }
+    }
+}
+
+/// Whether the word parser may read TEXT within the line's parse budget (see
+/// [`Budget::spend_word`](super::walk::Budget::spend_word)); if not, the line is
+/// truncated.
+fn afford(cx: &mut Cx, text: &str) -> bool {
+    match cx.parse_budget.spend_word(text) {
+        Ok(()) => true,
+        Err(why) => {
+            cx.truncate(why);
+            false
         }
     }
 }
@@ -287,7 +307,7 @@ pub(crate) fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>,
         cx.line_opaque(format!("nested more than {MAX_DEPTH} levels deep"));
         return;
     }
-    if text.contains(['$', '`']) {
+    if text.contains(['$', '`']) && afford(cx, text) {
         match bw::parse(text, &cx.opts) {
             Ok(pieces) => {
                 let mut sink = Word::literal("");
@@ -329,6 +349,9 @@ pub(crate) fn looks_like_command(text: &str) -> bool {
 
 /// An unquoted here-document body, which undergoes expansion.
 pub(crate) fn heredoc(cx: &mut Cx, fr: &Frame, body: &str, h: &mut Option<String>) {
+    if !afford(cx, body) {
+        return;
+    }
     match bw::parse_heredoc(body, &cx.opts) {
         Ok(pieces) => {
             let mut sink = Word::literal("");

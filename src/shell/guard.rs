@@ -9,8 +9,9 @@ use brush_parser::Token;
 
 /// Stack of the parsing thread. Only the pages touched are committed.
 const STACK_BYTES: usize = 256 << 20;
-/// Longest line parsed; longer ones are opaque.
-pub(crate) const MAX_LINE: usize = 1 << 20;
+/// Longest line read; of a longer one, only guesses from its first `MAX_LINE` bytes
+/// (truncated: never allowed). Every look at a line costs tens of nanoseconds a byte.
+pub(crate) const MAX_LINE: usize = 256 << 10;
 /// Most nesting openers (counted, not matched) in one string handed to brush-parser.
 const MAX_OPENERS: usize = 1_000;
 /// Most tokens in one string handed to brush-parser (about 1 µs each with the walk);
@@ -20,11 +21,16 @@ pub(crate) const MAX_TOKENS: usize = 8_192;
 /// Most bytes of text one reading hands to brush-parser, nested texts included (each
 /// `$(...)` of a line is parsed again at its depth); past it, commands are guessed from
 /// the raw text. About 10 ns a byte.
-pub(crate) const MAX_PARSED_BYTES: usize = 512 << 10;
+pub(crate) const MAX_PARSED_BYTES: usize = 384 << 10;
 /// Most words (counted by the scan) one reading hands to brush-parser, nested texts
 /// included; past it, commands are guessed from the raw text. About 0.3 µs a word, with
 /// the walk.
 pub(crate) const MAX_PARSED_WORDS: usize = 2 * MAX_TOKENS;
+
+/// Most bytes of raw text one reading guesses commands from where it does not parse,
+/// nested texts and second looks included; past it, the rest is not guessed at (the
+/// line is truncated either way).
+pub(crate) const MAX_GUESSED_BYTES: usize = 384 << 10;
 
 /// Longest text parsed on the calling thread. Every nesting level takes at least two
 /// bytes of text and a few KB of brush-parser's stack, so this keeps the parse far
@@ -75,6 +81,22 @@ pub(crate) fn is_invisible(c: char) -> bool {
         | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}'
         | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}'
         | '\u{FFF9}'..='\u{FFFB}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// The first character of TEXT that the certain subset does not take in quoted text
+/// or a here-document body: a control character other than tab (and newline, when
+/// NEWLINE is true), or an invisible one.
+pub(crate) fn hidden(text: &str, newline: bool) -> Option<char> {
+    let shown = |c: char| c == '\t' || (newline && c == '\n');
+    // No invisible character is ASCII.
+    if text.is_ascii() {
+        return text
+            .bytes()
+            .map(char::from)
+            .find(|&c| c.is_ascii_control() && !shown(c));
+    }
+    text.chars()
+        .find(|&c| (c.is_control() && !shown(c)) || is_invisible(c))
 }
 
 /// A control character other than tab and newline.

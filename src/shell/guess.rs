@@ -191,6 +191,10 @@ fn guess_raw(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
             cx.truncate(format!("more than {MAX_COMMANDS} commands"));
             break;
         }
+        if cx.full() {
+            cx.truncate("a bound on what one line keeps is reached".into());
+            break;
+        }
         let guesses = inner_starts(cx, &words, why);
         wrap::command(cx, fr, words, Some(why.to_owned()), Vec::new());
         for g in guesses {

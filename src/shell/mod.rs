@@ -185,8 +185,11 @@ pub const MAX_DEPTH: usize = 8;
 
 /// Parse LINE as a shell would.
 pub fn parse(line: &str) -> CommandLine {
+    if let Some(head) = too_long(line) {
+        return head;
+    }
     let owned = line.to_owned();
-    match guard::run(line.len(), move || walk::parse_line(&owned)) {
+    match on_parser(line.len(), move || walk::parse_line(&owned)) {
         Ok(parsed) => parsed,
         Err(why) => guessed(line.to_owned(), why),
     }
@@ -197,6 +200,47 @@ pub fn parse(line: &str) -> CommandLine {
 /// certain: the substitutions and here-documents of the line as bash reads them, and,
 /// when the line runs a shell, its here-documents and here-strings read as scripts.
 pub fn read_for_rules(line: &str) -> (CommandLine, Vec<CommandLine>) {
+    if let Some(head) = too_long(line) {
+        return (head, Vec::new());
+    }
+    scan::with_scans(|| read_for_rules_in(line))
+}
+
+/// When LINE is longer than [`guard::MAX_LINE`], its reading: the commands guessed
+/// from its first [`guard::MAX_LINE`] bytes (for deny rules), truncated, so never
+/// allowed. Reading costs tens of nanoseconds a byte on every look at the line;
+/// the bound keeps a decision within its time.
+fn too_long(line: &str) -> Option<CommandLine> {
+    if line.len() <= guard::MAX_LINE {
+        return None;
+    }
+    let mut end = guard::MAX_LINE;
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let why = format!(
+        "longer than {} bytes (only its first {} are guessed at)",
+        guard::MAX_LINE,
+        guard::MAX_LINE
+    );
+    let mut out = guessed(line[..end].to_owned(), why.clone());
+    out.uncertain.get_or_insert_with(|| why.clone());
+    out.truncated.get_or_insert(why);
+    Some(out)
+}
+
+/// Run F for a text of LEN bytes where brush-parser may run (see [`guard::run`]), with
+/// the scans of long texts kept while it runs.
+fn on_parser<T, F>(len: usize, f: F) -> Result<T, String>
+where
+    T: Send + 'static,
+    F: FnOnce() -> T + Send + 'static,
+{
+    guard::run(len, move || scan::with_scans(f))
+}
+
+/// [`read_for_rules`], in one scope of kept scans.
+fn read_for_rules_in(line: &str) -> (CommandLine, Vec<CommandLine>) {
     let mut main = parse(line);
     // A shell may read any here-document or here-string of its line as its script
     // (`bash /dev/stdin <<E`, `{ bash; } <<E`, `exec <<E` then `bash`): not certain.
@@ -232,7 +276,7 @@ pub fn read_for_rules(line: &str) -> (CommandLine, Vec<CommandLine>) {
     let batch = texts.clone();
     let source = feeds.then(|| line.to_owned());
     let first = groups.last().map_or(0, |g| g + 1);
-    let read = guard::run(len, move || {
+    let read = on_parser(len, move || {
         let feeding = source.map(|line| (line, strings, spent, first));
         read_looks(batch, feeding, shell)
     });
@@ -370,7 +414,7 @@ fn unreadable(line: &CommandLine) -> bool {
 #[doc(hidden)]
 pub fn parse_slow(line: &str) -> CommandLine {
     let owned = line.to_owned();
-    match guard::run(line.len(), move || walk::parse_line_slow(&owned)) {
+    match on_parser(line.len(), move || walk::parse_line_slow(&owned)) {
         Ok(parsed) => parsed,
         Err(why) => guessed(line.to_owned(), why),
     }
@@ -381,7 +425,7 @@ pub fn parse_slow(line: &str) -> CommandLine {
 pub fn from_argv(argv: &[String]) -> CommandLine {
     let owned = argv.to_vec();
     let len = argv.iter().map(|w| w.len() + 1).sum();
-    match guard::run(len, move || walk::from_argv(&owned)) {
+    match on_parser(len, move || walk::from_argv(&owned)) {
         Ok(parsed) => parsed,
         Err(why) => guessed(argv.join(" "), why),
     }
@@ -391,7 +435,7 @@ pub fn from_argv(argv: &[String]) -> CommandLine {
 /// raw text of LINE without brush-parser, so that deny rules still see them.
 fn guessed(line: String, why: String) -> CommandLine {
     let len = line.len();
-    let mut out = guard::run(len, move || walk::guess_line(&line)).unwrap_or_default();
+    let mut out = on_parser(len, move || walk::guess_line(&line)).unwrap_or_default();
     out.opaque = Some(why);
     out
 }

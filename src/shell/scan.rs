@@ -52,7 +52,7 @@ const MAX_LOOKS: usize = 256;
 const MAX_LOOK_WORDS: usize = 4_096;
 
 /// Most bytes in the second looks at one command line; past it the line is truncated.
-const MAX_LOOK_BYTES: usize = 2 << 20;
+const MAX_LOOK_BYTES: usize = 2 * super::guard::MAX_LINE;
 
 /// Deepest nesting of quoting contexts followed.
 const MAX_CONTEXTS: usize = 256;
@@ -80,6 +80,7 @@ enum Ctx {
 }
 
 /// A substitution found by a scan.
+#[derive(Clone)]
 enum Region {
     /// The text from byte offset `at` up to the `)` that closes it in the scan's model
     /// (`end`), or to the end of the text when none does, or when the scan's model may
@@ -126,7 +127,7 @@ struct Pending {
 }
 
 /// What one scan found.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Scan {
     /// Where a `$(`, `<(` or `>(` substitution's text starts (a byte offset), or the
     /// text of a backquoted one as bash reads it.
@@ -198,8 +199,77 @@ const fn byte_set(bytes: &[u8]) -> [bool; 256] {
     out
 }
 
+/// Shortest text whose scan is kept for the rest of a reading (see [`with_scans`]).
+const MEMO_BYTES: usize = 4096;
+/// Most scans kept.
+const MEMO_SCANS: usize = 4;
+
+thread_local! {
+    /// The scans of long texts made in the current [`with_scans`] scope: one reading
+    /// looks at the same line several times (its words, substitutions, comments,
+    /// here-document view, here-strings), and each scan of a long line costs
+    /// milliseconds.
+    static SCANS: std::cell::RefCell<Option<Vec<(String, Scan)>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run F with the scans of long texts kept until it returns (the outermost scope
+/// drops them).
+pub(crate) fn with_scans<T>(f: impl FnOnce() -> T) -> T {
+    struct Drop_(bool);
+    impl Drop for Drop_ {
+        fn drop(&mut self) {
+            if self.0 {
+                SCANS.with(|m| m.borrow_mut().take());
+            }
+        }
+    }
+    let outermost = SCANS.with(|m| {
+        let mut m = m.borrow_mut();
+        let outermost = m.is_none();
+        if outermost {
+            *m = Some(Vec::new());
+        }
+        outermost
+    });
+    let _drop = Drop_(outermost);
+    f()
+}
+
+/// F of the scan of TEXT from the top context kept in the [`with_scans`] scope, if
+/// there is one.
+fn kept<R>(text: &str, f: impl FnOnce(&Scan) -> R) -> Option<R> {
+    if text.len() < MEMO_BYTES {
+        return None;
+    }
+    SCANS.with(|m| {
+        m.borrow()
+            .as_ref()?
+            .iter()
+            .find(|(t, _)| t == text)
+            .map(|(_, found)| f(found))
+    })
+}
+
 fn scan(text: &str, base: Ctx) -> Scan {
-    scan_words(text, base, usize::MAX)
+    if base != TOP {
+        return scan_words(text, base, usize::MAX);
+    }
+    if let Some(found) = kept(text, Scan::clone) {
+        return found;
+    }
+    let found = scan_words(text, base, usize::MAX);
+    if text.len() >= MEMO_BYTES {
+        SCANS.with(|m| {
+            if let Some(m) = m.borrow_mut().as_mut() {
+                if m.len() >= MEMO_SCANS {
+                    m.remove(0);
+                }
+                m.push((text.to_owned(), found.clone()));
+            }
+        });
+    }
+    found
 }
 
 /// [`scan`] TEXT, stopping once more than MAX_WORDS words are read (see [`words_up_to`]).
@@ -544,13 +614,34 @@ fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize
     for doc in pending {
         let start = k;
         let mut body = String::new();
+        let mut line = String::new();
         loop {
             if k >= bytes.len() {
                 // A missing delimiter: the body runs to the end of the text.
                 break;
             }
+            let newline = bytes[k..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(bytes.len(), |p| k + p);
+            let raw = &text[k..newline];
+            // A line without a backslash (or of a quoted body) is the line as written.
+            if doc.quoted || !raw.contains('\\') {
+                let compared = if doc.strip_tabs {
+                    raw.trim_start_matches('\t')
+                } else {
+                    raw
+                };
+                k = (newline + 1).min(bytes.len());
+                if compared == doc.delimiter {
+                    break;
+                }
+                body.push_str(compared);
+                body.push('\n');
+                continue;
+            }
             // One logical line: an unquoted body joins backslash-newlines.
-            let mut line = String::new();
+            line.clear();
             let mut end = k;
             while end < bytes.len() {
                 let c = bytes[end];
@@ -669,12 +760,13 @@ fn regions(line: &str) -> (Vec<Vec<String>>, bool) {
 /// substitutions too), counting no further than N + 1: about as many tokens as
 /// brush-parser makes of it, and its substitutions.
 pub(crate) fn words_up_to(text: &str, n: usize) -> usize {
-    scan_words(text, TOP, n).words
+    kept(text, |found| found.words.min(n.saturating_add(1)))
+        .unwrap_or_else(|| scan_words(text, TOP, n).words)
 }
 
 /// Whether TEXT has more than N words (see [`words_up_to`]); each takes a byte at least.
 pub(crate) fn more_words_than(text: &str, n: usize) -> bool {
-    text.len() > n && scan_words(text, TOP, n).words > n
+    text.len() > n && words_up_to(text, n) > n
 }
 
 /// TEXT without its comments, as bash reads it (a parser that stumbles on a comment
@@ -892,8 +984,8 @@ fn look(text: &str, out: &mut Vec<Vec<String>>, cut: &mut bool) -> Option<usize>
 /// Why second looks were left out at a bound.
 fn past_bounds() -> String {
     format!(
-        "more than {MAX_LOOKS} texts, {} MB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
-        MAX_LOOK_BYTES >> 20
+        "more than {MAX_LOOKS} texts, {} KB or {MAX_LOOK_WORDS} words to read again in its substitutions and here-documents",
+        MAX_LOOK_BYTES >> 10
     )
 }
 

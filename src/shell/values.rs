@@ -12,7 +12,8 @@ use super::word;
 /// dropped, and again with its backslashes taken as escapes.
 pub fn value_words(line: &str) -> Vec<String> {
     let tokens = value_tokens(line);
-    let values = resolved(variables(&tokens));
+    let mut work = MAX_PUT_IN;
+    let values = resolved(variables(&tokens), &mut work);
     let mut out = Vec::new();
     for (name, v) in &values {
         push_unquoted(&mut out, v);
@@ -47,7 +48,7 @@ pub fn value_words(line: &str) -> Vec<String> {
         if defaults != *t {
             push_unquoted(&mut out, &defaults);
         }
-        for with in substituted(t, &values) {
+        for with in substituted(t, &values, &mut work) {
             bytes += with.len();
             push_unquoted(&mut out, &with);
         }
@@ -71,11 +72,20 @@ const MAX_VALUES: usize = 1024;
 const MAX_VARIABLES: usize = 256;
 /// Most forms of one word with values put in.
 const MAX_FORMS: usize = 64;
+/// Most values put into words for one line (each a copy of the word): past it, no
+/// more forms are made.
+const MAX_PUT_IN: usize = 4_096;
 
 /// The values LINE gives the variable NAME (`CDPATH`), as [`value_words`] reads them:
-/// unquoted, other variables in them put in; an empty one as the empty string.
+/// unquoted, other variables in them put in; an empty one as the empty string. No
+/// value at all when they are too many to read (see [`MAX_PUT_IN`]).
 pub fn values_of(line: &str, name: &str) -> Vec<String> {
-    let values = resolved(variables(&value_tokens(line)));
+    let mut work = MAX_PUT_IN;
+    let values = resolved(variables(&value_tokens(line)), &mut work);
+    if work == 0 {
+        // Not every value was read: none is known.
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (_, v) in values.iter().filter(|(n, _)| n == name) {
         if v.is_empty() {
@@ -159,8 +169,8 @@ fn braces(w: &str) -> Vec<String> {
 
 /// VALUES with the values made of other variables read too (`x=~; y=$x/.ssh` gives `y`
 /// the value `~/.ssh`), three levels deep, and their operators' operands put in; at
-/// most [`MAX_VARIABLES`].
-fn resolved(mut values: Vec<(String, String)>) -> Vec<(String, String)> {
+/// most [`MAX_VARIABLES`]; each value put in spends one of WORK.
+fn resolved(mut values: Vec<(String, String)>, work: &mut usize) -> Vec<(String, String)> {
     for _ in 0..3 {
         let mut more = Vec::new();
         for (name, v) in values.iter().filter(|(_, v)| v.contains('$')) {
@@ -168,7 +178,7 @@ fn resolved(mut values: Vec<(String, String)>) -> Vec<(String, String)> {
             if defaults != *v {
                 more.push((name.clone(), defaults));
             }
-            for with in substituted(v, &values) {
+            for with in substituted(v, &values, work) {
                 more.push((name.clone(), with));
             }
         }
@@ -190,23 +200,22 @@ fn resolved(mut values: Vec<(String, String)>) -> Vec<(String, String)> {
 
 /// The forms of the word T with the VALUES of the variables it uses put in, each name
 /// by each of its values, several names in one word (`$x$y`); T itself left out. At
-/// most [`MAX_FORMS`], none longer than 4,096 bytes.
-fn substituted(t: &str, values: &[(String, String)]) -> Vec<String> {
-    let mut names: Vec<&str> = values
-        .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| t.contains(&format!("${n}")) || t.contains(&format!("${{{n}")))
-        .collect();
+/// most [`MAX_FORMS`], none longer than 4,096 bytes; each value put in spends one of
+/// WORK, and none is once it is spent.
+fn substituted(t: &str, values: &[(String, String)], work: &mut usize) -> Vec<String> {
+    let mut names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
     names.sort_unstable();
     names.dedup();
+    names.retain(|n| t.contains(&format!("${n}")) || t.contains(&format!("${{{n}")));
     let mut forms = vec![t.to_string()];
     for name in names {
         let mut next = forms.clone();
         for f in &forms {
             for (_, v) in values.iter().filter(|(n, _)| n == name) {
-                if next.len() >= MAX_FORMS {
+                if next.len() >= MAX_FORMS || *work == 0 {
                     break;
                 }
+                *work -= 1;
                 let uses = f.matches(name).count();
                 if f.len() + uses * v.len() > 4096 {
                     continue;

@@ -20,6 +20,8 @@ pub(crate) const MAX_AST_DEPTH: usize = 200;
 pub(crate) const MAX_COMMANDS: usize = 2_048;
 /// Most words in the simple commands kept for one line.
 pub(crate) const MAX_LINE_WORDS: usize = 16_384;
+/// Most bytes of outer commands copied into the commands read from their strings.
+pub(crate) const MAX_COPIED: usize = 4 << 20;
 /// Most words brace expansion may add to one line.
 pub(crate) const MAX_EXPANDED_WORDS: usize = 10_000;
 /// Most words one brace expansion may give.
@@ -103,6 +105,10 @@ pub(crate) struct Cx {
 pub(crate) struct Budget {
     pub bytes: usize,
     pub words: usize,
+    /// Bytes of raw text commands may still be guessed from.
+    pub guessed: usize,
+    /// What the certain subset's reader may still be given (bytes, times nesting).
+    pub certain: usize,
 }
 
 impl Default for Budget {
@@ -110,6 +116,8 @@ impl Default for Budget {
         Budget {
             bytes: guard::MAX_PARSED_BYTES,
             words: guard::MAX_PARSED_WORDS,
+            guessed: guard::MAX_GUESSED_BYTES,
+            certain: guard::MAX_PARSED_BYTES,
         }
     }
 }
@@ -119,17 +127,88 @@ impl Budget {
     /// is left.
     fn spend(&mut self, text: &str) -> Result<(), String> {
         let words = scan::words_up_to(text, self.words);
-        if text.len() > self.bytes || words > self.words {
+        // The tokenizer copies a substitution's text into each token it is nested in.
+        let cost = text.len().saturating_mul(nesting(text).max(1));
+        if cost > self.bytes || words > self.words {
             return Err(format!(
                 "more than {} KB or {} words handed to the shell parser in one line",
                 guard::MAX_PARSED_BYTES >> 10,
                 guard::MAX_PARSED_WORDS
             ));
         }
-        self.bytes -= text.len();
+        self.bytes -= cost;
         self.words -= words;
         Ok(())
     }
+
+    /// Spend what the certain subset's reader costs on TEXT: it copies a
+    /// substitution's text into each word it is nested in. Err (spending nothing,
+    /// the text then outside the subset) when that is more than what is left.
+    pub(crate) fn spend_certain(&mut self, text: &str) -> Result<(), String> {
+        let cost = text.len().saturating_mul(nesting(text).max(1));
+        if cost > self.certain {
+            return Err(format!(
+                "more than {} KB read in one line",
+                guard::MAX_PARSED_BYTES >> 10
+            ));
+        }
+        self.certain -= cost;
+        Ok(())
+    }
+
+    /// Spend what brush-parser's word parser costs on WORD beyond its tokenizing:
+    /// it reads each substitution of the word again at every level it is nested
+    /// in (`$(echo $(echo ...))`), so its length once a level. Err (spending
+    /// nothing) when that is more than what is left.
+    pub(crate) fn spend_word(&mut self, word: &str) -> Result<(), String> {
+        let cost = word.len().saturating_mul(nesting(word));
+        if cost > self.bytes {
+            return Err(format!(
+                "a word of {} bytes with substitutions nested {} deep: more than {} KB handed to the shell parser in one line",
+                word.len(),
+                nesting(word),
+                guard::MAX_PARSED_BYTES >> 10
+            ));
+        }
+        self.bytes -= cost;
+        Ok(())
+    }
+}
+
+/// How deep substitutions (`$(`, `<(`, `>(`, backquotes) nest in TEXT, with the
+/// parentheses inside them, counted on the raw bytes (quotes ignored): what the
+/// parser's cost grows with.
+fn nesting(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    // For each open parenthesis, whether it is counted.
+    let mut open: Vec<bool> = Vec::new();
+    let (mut depth, mut deepest, mut backquoted) = (0usize, 0usize, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => {
+                let opens = depth > 0
+                    || i.checked_sub(1)
+                        .is_some_and(|k| matches!(bytes[k], b'$' | b'<' | b'>'));
+                open.push(opens);
+                if opens {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+            }
+            b')' if open.pop() == Some(true) => depth = depth.saturating_sub(1),
+            b'`' => {
+                if backquoted {
+                    depth = depth.saturating_sub(1);
+                } else {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                }
+                backquoted = !backquoted;
+            }
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Record WHY in SLOT unless a reason is already there.
@@ -197,6 +276,14 @@ impl Cx {
         self.uncertain(why.clone());
         note(&mut self.out.truncated, why.clone());
         self.line_opaque(why);
+    }
+
+    /// Whether a bound on what one line keeps (commands, words, copied outer
+    /// commands) is reached: nothing more can be added, so reading on is wasted.
+    pub fn full(&self) -> bool {
+        self.out.commands.len() >= MAX_COMMANDS
+            || self.words >= MAX_LINE_WORDS
+            || self.copied > MAX_COPIED
     }
 
     /// Whether a command of N more words may be read; if not, the line is truncated.
@@ -329,7 +416,25 @@ pub(crate) fn from_argv(argv: &[String]) -> CommandLine {
 /// path rule matches it.
 fn guess_only(cx: &mut Cx, fr: &Frame, src: &str, why: String) {
     cx.truncate(why.clone());
-    fallback_raw(cx, fr, src, &why);
+    guess(cx, fr, src, &why);
+}
+
+/// Guess the commands of SRC from its raw text (see [`fallback_raw`]), as far as the
+/// line's budget for guesses reaches; past it, the line is truncated.
+fn guess(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
+    // Guessing costs tens of nanoseconds a byte: one budget for the line and its looks.
+    let mut end = src.len().min(cx.parse_budget.guessed);
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    if end < src.len() {
+        cx.truncate(format!(
+            "more than {} KB guessed at in one line",
+            guard::MAX_GUESSED_BYTES >> 10
+        ));
+    }
+    cx.parse_budget.guessed -= end;
+    fallback_raw(cx, fr, &src[..end], why);
 }
 
 /// Parse SRC as a command line read in frame FR and add what it runs to CX.
@@ -367,7 +472,11 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         );
         return;
     }
-    match certain::read(src) {
+    let certain = cx
+        .parse_budget
+        .spend_certain(src)
+        .and_then(|()| certain::read(src));
+    match certain {
         Ok(line) if !cx.no_shortcut => {
             cx.out.redirects.extend(line.redirects);
             for c in line.commands {
@@ -411,7 +520,7 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
             Some(Ok(read)) => {
                 let why = failed.why();
                 cx.line_opaque(why.clone());
-                fallback_raw(cx, fr, src, &why);
+                guess(cx, fr, src, &why);
                 Ok(read)
             }
             _ => Err(failed),

@@ -437,10 +437,7 @@ impl Reader<'_> {
                         doc.delimiter
                     ));
                 }
-                if let Some(c) = line
-                    .chars()
-                    .find(|&c| (c.is_control() && c != '\t') || super::guard::is_invisible(c))
-                {
+                if let Some(c) = super::guard::hidden(line, false) {
                     return Err(format!(
                         "a here-document body with the character U+{:04X}",
                         u32::from(c)

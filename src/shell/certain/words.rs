@@ -29,10 +29,7 @@ impl Reader<'_> {
                         return Err("an unterminated single quote".into());
                     };
                     let text = &self.src[self.i..self.i + len];
-                    if let Some(c) = text.chars().find(|&c| {
-                        (c.is_control() && c != '\t' && c != '\n')
-                            || crate::shell::guard::is_invisible(c)
-                    }) {
+                    if let Some(c) = crate::shell::guard::hidden(text, true) {
                         return Err(format!("a quoted character U+{:04X}", u32::from(c)));
                     }
                     w.word.text.push_str(text);

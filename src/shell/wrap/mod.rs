@@ -17,7 +17,7 @@ mod special;
 use spec::*;
 use special::*;
 
-use super::walk::{note, parse_into, Cx, Frame, Outer};
+use super::walk::{note, parse_into, Cx, Frame, Outer, MAX_COPIED};
 use super::word::{
     arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
     Word,
@@ -26,9 +26,6 @@ use super::SimpleCommand;
 
 /// Most wrappers looked through in one command.
 const MAX_HOPS: usize = 32;
-
-/// Most bytes of outer commands copied into the commands read from their strings.
-const MAX_COPIED: usize = 4 << 20;
 
 /// What is known about the command being normalized.
 #[derive(Clone)]
