@@ -481,7 +481,7 @@ pub const MAX_FS_TIME: Duration = Duration::from_millis(12);
 /// Lookups a decision may always make, whatever the time: the time bound is for
 /// decisions that look at many files, so that a busy machine does not turn a
 /// decision of a few paths into a refusal.
-pub const MIN_FS_OPS: usize = 64;
+pub const MIN_FS_OPS: usize = 512;
 
 /// Why a file-system operation was refused: the decision's budget is spent.
 pub const BUDGET_SPENT: &str = "the file-system budget of one decision is spent";
