@@ -474,3 +474,49 @@ fn adversarial_dash_string(bencher: Bencher) {
     let (policy, call) = adversarial(&fit("sh -c \"", "ls \\$'a'; ", "\""));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
+
+/// `a=x; v0=$a$a; v1=$v0$v0; ...` 250 links, then 50 `git -C $v249 status`, in
+/// `sh -c`: values put into words, each in every directory the line may be in (a
+/// timing adversary's slowest line, 213 ms before path candidates were bounded).
+#[divan::bench(sample_count = 10)]
+fn adversarial_variable_chain(bencher: Bencher) {
+    let mut line = "a=x; ".to_string();
+    for i in 0..250 {
+        let prev = if i == 0 {
+            "a".to_string()
+        } else {
+            format!("v{}", i - 1)
+        };
+        line.push_str(&format!("v{i}=${prev}${prev}; "));
+    }
+    let tail: Vec<String> = (0..50)
+        .map(|i| format!("git -C $v{} status", 249 - i))
+        .collect();
+    line.push_str(&tail.join(" ; "));
+    let (policy, call) = adversarial(&format!("sh -c '{line}'"));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// A `for` loop over 4,000 words of four brace expansions each.
+#[divan::bench(sample_count = 10)]
+fn adversarial_for_over_braces(bencher: Bencher) {
+    let words = vec!["{a,b}{c,d}{e,f}{g,h}"; 4000].join(" ");
+    let (policy, call) = adversarial(&format!("for i in {words}; do cat $i; done"));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// 255 values of 1 KB for one variable, `cd $x`, 100 `git -C $x status`, 256 `$x/$x`.
+#[divan::bench(sample_count = 10)]
+fn adversarial_many_long_values(bencher: Bencher) {
+    let values: Vec<String> = (0..255)
+        .map(|i| format!("x={}{i}", "y".repeat(1000)))
+        .collect();
+    let line = format!(
+        "{}; cd $x; {}cat {}",
+        values.join("; "),
+        "git -C $x status; ".repeat(100),
+        vec!["$x/$x"; 256].join(" ")
+    );
+    let (policy, call) = adversarial(&line);
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}

@@ -16,7 +16,11 @@ pub const MAX_WORD_PATHS: usize = 4_096;
 pub const MAX_DIRS: usize = 32;
 
 /// How many paths the words of a call may make (each word read in each directory).
-pub const MAX_PATH_CANDS: usize = 16_384;
+pub const MAX_PATH_CANDS: usize = 4_096;
+
+/// How many bytes those paths may hold in all: each is normalized and resolved, at
+/// tens of nanoseconds a byte.
+pub const MAX_PATH_CAND_BYTES: usize = 1 << 20;
 
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -800,6 +804,7 @@ impl Prepared<'_> {
         if !budget.take(w) {
             return;
         }
+        budget.bytes += w.len() + dirs.iter().map(|d| d.len() + w.len()).sum::<usize>();
         let source = || {
             if redirect {
                 PathSource::Redirect(key.to_string())
@@ -898,6 +903,8 @@ struct WordBudget {
     taken: usize,
     /// Paths made from them: each word in every directory the line may be in.
     cands: usize,
+    /// Bytes of the paths made from them.
+    bytes: usize,
     /// Why some words were not checked, once a bound is reached.
     exceeded: Option<String>,
 }
@@ -914,6 +921,15 @@ impl WordBudget {
         if self.taken >= MAX_WORD_PATHS {
             self.exceeded.get_or_insert_with(|| {
                 format!("more than {MAX_WORD_PATHS} words to check as paths")
+            });
+            return false;
+        }
+        if self.bytes >= MAX_PATH_CAND_BYTES {
+            self.exceeded.get_or_insert_with(|| {
+                format!(
+                    "more than {} KB of paths to check (words in every directory the line may be in)",
+                    MAX_PATH_CAND_BYTES >> 10
+                )
             });
             return false;
         }

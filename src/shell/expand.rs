@@ -1,7 +1,9 @@
 //! Words: quote removal, brace expansion, and the command lines nested in words
 //! (`$(...)`, backticks, parameter expansion operands, arithmetic, here-documents).
 
-use super::walk::{note, parse_into, subscript, Cx, Frame, BRACE_LIMIT, MAX_BRACES_IN_WORD};
+use super::walk::{
+    note, parse_into, subscript, Cx, Frame, BRACE_LIMIT, MAX_BRACES_IN_WORD, MAX_EXPANDED_WORDS,
+};
 use super::word::{arith_is_literal, expand_braces, show, unbackquote, Word};
 use super::MAX_DEPTH;
 use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPieceWithSource};
@@ -9,12 +11,20 @@ use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPiece
 /// SRC as the words it becomes after brace expansion.
 pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -> Vec<Word> {
     if src.contains('{') && src.contains('}') {
-        if src.matches('{').count() > MAX_BRACES_IN_WORD {
-            note(h, format!("too many braces in `{}`", show(src)));
+        // Each word brace expansion is tried on costs a parse, which grows with its
+        // braces: that many of the line's expanded words.
+        let braces = src.matches('{').count();
+        if braces > MAX_BRACES_IN_WORD || cx.words_left < braces {
+            let why = match braces > MAX_BRACES_IN_WORD {
+                false => format!("brace expansion past {MAX_EXPANDED_WORDS} words in one line"),
+                true => format!("too many braces in `{}`", show(src)),
+            };
+            note(h, why);
             let mut w = word(cx, fr, src, h);
             w.pattern = true;
             return vec![w];
         }
+        cx.words_left -= braces;
         if let Ok(Some(pieces)) = bw::parse_brace_expansions(src, &cx.opts) {
             if pieces
                 .iter()

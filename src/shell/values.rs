@@ -72,9 +72,9 @@ const MAX_VALUES: usize = 1024;
 const MAX_VARIABLES: usize = 256;
 /// Most forms of one word with values put in.
 const MAX_FORMS: usize = 64;
-/// Most values put into words for one line (each a copy of the word): past it, no
-/// more forms are made.
-const MAX_PUT_IN: usize = 4_096;
+/// Most bytes read and written while putting values into words for one line (each
+/// form a copy of the word): past it, no more forms are made.
+const MAX_PUT_IN: usize = 1 << 20;
 
 /// The values LINE gives the variable NAME (`CDPATH`), as [`value_words`] reads them:
 /// unquoted, other variables in them put in; an empty one as the empty string. No
@@ -169,7 +169,7 @@ fn braces(w: &str) -> Vec<String> {
 
 /// VALUES with the values made of other variables read too (`x=~; y=$x/.ssh` gives `y`
 /// the value `~/.ssh`), three levels deep, and their operators' operands put in; at
-/// most [`MAX_VARIABLES`]; each value put in spends one of WORK.
+/// most [`MAX_VARIABLES`]; the bytes read and made spend WORK (see [`MAX_PUT_IN`]).
 fn resolved(mut values: Vec<(String, String)>, work: &mut usize) -> Vec<(String, String)> {
     for _ in 0..3 {
         let mut more = Vec::new();
@@ -183,11 +183,13 @@ fn resolved(mut values: Vec<(String, String)>, work: &mut usize) -> Vec<(String,
             }
         }
         let before = values.len();
+        let mut kept: std::collections::HashSet<(String, String)> =
+            values.iter().cloned().collect();
         for pair in more {
             if values.len() >= MAX_VARIABLES {
                 break;
             }
-            if !values.contains(&pair) {
+            if kept.insert(pair.clone()) {
                 values.push(pair);
             }
         }
@@ -200,24 +202,26 @@ fn resolved(mut values: Vec<(String, String)>, work: &mut usize) -> Vec<(String,
 
 /// The forms of the word T with the VALUES of the variables it uses put in, each name
 /// by each of its values, several names in one word (`$x$y`); T itself left out. At
-/// most [`MAX_FORMS`], none longer than 4,096 bytes; each value put in spends one of
-/// WORK, and none is once it is spent.
+/// most [`MAX_FORMS`], none longer than 4,096 bytes; the bytes read and made spend
+/// WORK, and no form is made once it is spent.
 fn substituted(t: &str, values: &[(String, String)], work: &mut usize) -> Vec<String> {
-    let mut names: Vec<&str> = values.iter().map(|(n, _)| n.as_str()).collect();
+    if !spend(work, t.len()) {
+        return Vec::new();
+    }
+    let mut names: Vec<&str> = used_names(t).collect();
     names.sort_unstable();
     names.dedup();
-    names.retain(|n| t.contains(&format!("${n}")) || t.contains(&format!("${{{n}")));
+    names.retain(|name| values.iter().any(|(n, _)| n == name));
     let mut forms = vec![t.to_string()];
     for name in names {
         let mut next = forms.clone();
         for f in &forms {
             for (_, v) in values.iter().filter(|(n, _)| n == name) {
-                if next.len() >= MAX_FORMS || *work == 0 {
+                if next.len() >= MAX_FORMS || !spend(work, f.len()) {
                     break;
                 }
-                *work -= 1;
                 let uses = f.matches(name).count();
-                if f.len() + uses * v.len() > 4096 {
+                if f.len() + uses * v.len() > 4096 || !spend(work, uses * v.len()) {
                     continue;
                 }
                 let with = f.replace(&format!("${{{name}}}"), v);
@@ -233,6 +237,37 @@ fn substituted(t: &str, values: &[(String, String)], work: &mut usize) -> Vec<St
     }
     forms.retain(|f| f != t);
     forms
+}
+
+/// Spend N of WORK; false (WORK then spent) when less is left.
+fn spend(work: &mut usize, n: usize) -> bool {
+    match work.checked_sub(n) {
+        Some(left) => {
+            *work = left;
+            true
+        }
+        None => {
+            *work = 0;
+            false
+        }
+    }
+}
+
+/// The names T expands with `$NAME` or `${NAME...`: a run of letters, digits and `_`,
+/// or one digit, `@` or `*`.
+fn used_names(t: &str) -> impl Iterator<Item = &str> {
+    t.match_indices('$').filter_map(move |(at, _)| {
+        let rest = &t[at + 1..];
+        let rest = rest.strip_prefix('{').unwrap_or(rest);
+        let first = rest.chars().next()?;
+        if first.is_ascii_digit() || first == '@' || first == '*' {
+            return Some(&rest[..1]);
+        }
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        (end > 0).then(|| &rest[..end])
+    })
 }
 
 /// What the positional parameters used in TOKENS may be when a `-c` string is given

@@ -22,8 +22,8 @@ pub(crate) const MAX_COMMANDS: usize = 2_048;
 pub(crate) const MAX_LINE_WORDS: usize = 16_384;
 /// Most bytes of outer commands copied into the commands read from their strings.
 pub(crate) const MAX_COPIED: usize = 4 << 20;
-/// Most words brace expansion may add to one line.
-pub(crate) const MAX_EXPANDED_WORDS: usize = 10_000;
+/// Most words brace expansion may add to one line (and words it is tried on).
+pub(crate) const MAX_EXPANDED_WORDS: usize = 2_048;
 /// Most words one brace expansion may give.
 pub(crate) const BRACE_LIMIT: usize = 256;
 /// Most `{` in a word handed to brush-parser's (recursive) brace expansion parser.
