@@ -28,6 +28,7 @@ pub mod record;
 pub mod redact;
 pub mod rule;
 pub mod sandbox;
+mod scope;
 pub mod shell;
 pub mod stamp;
 

@@ -543,24 +543,7 @@ const MAX_MEMO: usize = 4096;
 /// One call decision is one scope; nothing is remembered across them, so a
 /// link changed between two calls is seen by the second.
 pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
-    struct Reset(bool);
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            if self.0 {
-                MEMO.with(|m| *m.borrow_mut() = None);
-            }
-        }
-    }
-    let outermost = MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        let outermost = m.is_none();
-        if outermost {
-            *m = Some(HashMap::new());
-        }
-        outermost
-    });
-    let _reset = Reset(outermost);
-    f()
+    crate::scope::within(&MEMO, f)
 }
 
 /// Inspect the absolute name PATH with `lstat` (and `readlink` for a link),

@@ -238,7 +238,7 @@ impl Prepared<'_> {
         let mut unknown = false;
         let (cdpath, cdpath_unknown) = self.cdpath();
         // The value words of each command argument, read once.
-        let mut values: std::collections::HashMap<&str, Vec<String>> =
+        let mut values: std::collections::HashMap<String, Vec<String>> =
             std::collections::HashMap::new();
         'commands: for cand in self.commands() {
             // A `cd` in a loop or a function may run again and again (`for i in 1 2; do
@@ -295,22 +295,9 @@ impl Prepared<'_> {
                                 // `git -C "$f"`: where any value the line gives leads,
                                 // and home; `tar -C /proc -C $$`: only the shell knows.
                                 if !shell::values::only_known_parameters(&d) {
-                                    if shell::values::names_shell_state(&d) {
-                                        lost.get_or_insert_with(|| {
-                                            format!(
-                                                "`{}` is a directory only the running shell knows",
-                                                d.chars().take(200).collect::<String>()
-                                            )
-                                        });
-                                    }
+                                    shell_only(&d, &mut lost);
                                     dirs.extend(home.clone());
-                                    let of =
-                                        values.entry(cand.key.as_str()).or_insert_with(
-                                            || match self.call.arg(&cand.key) {
-                                                Some(Arg::Str(text)) => shell::value_words(text),
-                                                _ => Vec::new(),
-                                            },
-                                        );
+                                    let of = self.line_values(&mut values, &cand.key);
                                     for v in of.iter().filter(|v| !v.contains('$')) {
                                         let all = go(v, base.as_deref(), &mut lost);
                                         dirs.extend(all.unwrap_or_default());
@@ -362,23 +349,10 @@ impl Prepared<'_> {
                                 // `x=../home; cd $x`: any value the line gives a variable,
                                 // and home (`cd $!` with no job is `cd`).
                                 if t.contains('$') {
-                                    if shell::values::names_shell_state(t) {
-                                        lost.get_or_insert_with(|| {
-                                            format!(
-                                                "`{}` is a directory only the running shell knows",
-                                                t.chars().take(200).collect::<String>()
-                                            )
-                                        });
-                                    }
+                                    shell_only(t, &mut lost);
                                     next.push(home.clone());
                                     dirs.extend(home.clone());
-                                    let of =
-                                        values.entry(cand.key.as_str()).or_insert_with(
-                                            || match self.call.arg(&cand.key) {
-                                                Some(Arg::Str(text)) => shell::value_words(text),
-                                                _ => Vec::new(),
-                                            },
-                                        );
+                                    let of = self.line_values(&mut values, &cand.key);
                                     for v in of.iter().filter(|v| !v.contains('$')) {
                                         let all =
                                             go(v, base.as_deref(), &mut lost).unwrap_or_default();
@@ -477,6 +451,21 @@ impl Prepared<'_> {
         out.sort();
         out.dedup();
         (out, unknown)
+    }
+
+    /// The value words of the command line under KEY (see [`shell::value_words`]),
+    /// read once per call into VALUES.
+    fn line_values<'m>(
+        &self,
+        values: &'m mut std::collections::HashMap<String, Vec<String>>,
+        key: &str,
+    ) -> &'m [String] {
+        values
+            .entry(key.to_string())
+            .or_insert_with(|| match self.call.arg(key) {
+                Some(Arg::Str(text)) => shell::value_words(text),
+                _ => Vec::new(),
+            })
     }
 
     /// A path that was not valid Unicode: deny-side rules match what could
@@ -886,6 +875,20 @@ fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
         }
     }
     text
+}
+
+/// When the directory D names what only the running shell knows (`$$`, `$!`, a
+/// command's output: see [`shell::values::names_shell_state`]), say so in LOST: every
+/// relative word after it may be anywhere.
+fn shell_only(d: &str, lost: &mut Option<String>) {
+    if shell::values::names_shell_state(d) {
+        lost.get_or_insert_with(|| {
+            format!(
+                "`{}` is a directory only the running shell knows",
+                d.chars().take(200).collect::<String>()
+            )
+        });
+    }
 }
 
 /// F, as a closure over words that live as long as `'a` (which a closure's own

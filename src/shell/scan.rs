@@ -216,24 +216,7 @@ thread_local! {
 /// Run F with the scans of long texts kept until it returns (the outermost scope
 /// drops them).
 pub(crate) fn with_scans<T>(f: impl FnOnce() -> T) -> T {
-    struct Drop_(bool);
-    impl Drop for Drop_ {
-        fn drop(&mut self) {
-            if self.0 {
-                SCANS.with(|m| m.borrow_mut().take());
-            }
-        }
-    }
-    let outermost = SCANS.with(|m| {
-        let mut m = m.borrow_mut();
-        let outermost = m.is_none();
-        if outermost {
-            *m = Some(Vec::new());
-        }
-        outermost
-    });
-    let _drop = Drop_(outermost);
-    f()
+    crate::scope::within(&SCANS, f)
 }
 
 /// F of the scan of TEXT from the top context kept in the [`with_scans`] scope, if

@@ -161,12 +161,12 @@ impl Budget {
     /// in (`$(echo $(echo ...))`), so its length once a level. Err (spending
     /// nothing) when that is more than what is left.
     pub(crate) fn spend_word(&mut self, word: &str) -> Result<(), String> {
-        let cost = word.len().saturating_mul(nesting(word));
+        let deep = nesting(word);
+        let cost = word.len().saturating_mul(deep);
         if cost > self.bytes {
             return Err(format!(
-                "a word of {} bytes with substitutions nested {} deep: more than {} KB handed to the shell parser in one line",
+                "a word of {} bytes with substitutions nested {deep} deep: more than {} KB handed to the shell parser in one line",
                 word.len(),
-                nesting(word),
                 guard::MAX_PARSED_BYTES >> 10
             ));
         }

@@ -260,11 +260,7 @@ pub(super) fn permuted(words: &[Word], spec: &Spec) -> Result<(Opts, Vec<usize>)
     while let Some(w) = words.get(j) {
         let t = w.text.as_str();
         if !w.is_static {
-            return Err(format!(
-                "`{}` argument `{}` is not static",
-                show(command_name(words)),
-                show(t)
-            ));
+            return Err(not_static(words, t));
         }
         if dashes || !t.starts_with('-') || t == "-" {
             operands.push(j);
@@ -336,6 +332,15 @@ impl Opts {
     }
 }
 
+/// Why the options of WORDS cannot be read: their argument T is not static.
+fn not_static(words: &[Word], t: &str) -> String {
+    format!(
+        "`{}` argument `{}` is not static",
+        show(command_name(words)),
+        show(t)
+    )
+}
+
 /// Scan the options of the wrapper WORDS[0], stopping at the first operand or `--`.
 pub(super) fn simple_wrapper(words: &[Word], spec: &Spec) -> Result<Opts, String> {
     let mut list = Vec::new();
@@ -343,11 +348,7 @@ pub(super) fn simple_wrapper(words: &[Word], spec: &Spec) -> Result<Opts, String
     while let Some(w) = words.get(j) {
         let t = w.text.as_str();
         if !w.is_static {
-            return Err(format!(
-                "`{}` argument `{}` is not static",
-                show(command_name(words)),
-                show(t)
-            ));
+            return Err(not_static(words, t));
         }
         if t == "--" {
             j += 1;
