@@ -420,14 +420,14 @@ fn adversarial_101_case_substitutions(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// The longest line fully read, 256 KB less a little: `ls "$(ls)" "a" "a" ...`.
+/// The longest line fully read, 128 KB less a little: `ls "$(ls)" "a" "a" ...`.
 #[divan::bench(sample_count = 10)]
 fn adversarial_longest_read(bencher: Bencher) {
     let (policy, call) = adversarial(&fit("ls \"$(ls)\" ", "\"a\" ", ""));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// A line of one megabyte: past the longest read, only its first 256 KB are guessed at.
+/// A line of one megabyte: past the longest read, only its first 128 KB are guessed at.
 #[divan::bench(sample_count = 10)]
 fn adversarial_one_megabyte(bencher: Bencher) {
     let line = format!("ls \"$(ls)\" {}", "\"a\" ".repeat(250_000));
@@ -435,9 +435,9 @@ fn adversarial_one_megabyte(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// PREFIX, UNIT repeated, SUFFIX: as long as fits in a line fully read (255 KB).
+/// PREFIX, UNIT repeated, SUFFIX: as long as fits in a line fully read (127 KB).
 fn fit(prefix: &str, unit: &str, suffix: &str) -> String {
-    let n = (255 * 1024 - prefix.len() - suffix.len()) / unit.len();
+    let n = (127 * 1024 - prefix.len() - suffix.len()) / unit.len();
     format!("{prefix}{}{suffix}", unit.repeat(n))
 }
 
@@ -449,7 +449,7 @@ fn adversarial_heredoc_to_bash(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// Eight nested `$(echo` around a 255 KB string: each level was copied and parsed
+/// Eight nested `$(echo` around a 127 KB string: each level was copied and parsed
 /// again (brush-parser's word parser reads a substitution once per level it is in).
 #[divan::bench(sample_count = 10)]
 fn adversarial_8_nested_around_a_long_string(bencher: Bencher) {
@@ -505,10 +505,10 @@ fn adversarial_for_over_braces(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// 255 values of 1 KB for one variable, `cd $x`, 100 `git -C $x status`, 256 `$x/$x`.
+/// 120 values of 1 KB for one variable, `cd $x`, 100 `git -C $x status`, 256 `$x/$x`.
 #[divan::bench(sample_count = 10)]
 fn adversarial_many_long_values(bencher: Bencher) {
-    let values: Vec<String> = (0..255)
+    let values: Vec<String> = (0..120)
         .map(|i| format!("x={}{i}", "y".repeat(1000)))
         .collect();
     let line = format!(
@@ -518,5 +518,39 @@ fn adversarial_many_long_values(bencher: Bencher) {
         vec!["$x/$x"; 256].join(" ")
     );
     let (policy, call) = adversarial(&line);
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// 1,000 `git -C` with an absolute directory of 40 components each (`/usr/share/doc/./././x/..`):
+/// every directory is a path to read.
+#[divan::bench(sample_count = 10)]
+fn adversarial_many_long_directories(bencher: Bencher) {
+    let line: Vec<String> = (0..1000)
+        .map(|i| {
+            format!(
+                "git -C /usr/share/doc/{}/{} status",
+                vec!["."; i % 50].join("/"),
+                "x/..".repeat(i / 50 + 1)
+            )
+        })
+        .collect();
+    let (policy, call) = adversarial(&line.join("; "));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// 3,000 absolute words of six components: the paths to read reach their bound.
+#[divan::bench(sample_count = 10)]
+fn adversarial_3000_absolute_words(bencher: Bencher) {
+    let words: Vec<String> = (0..3000)
+        .map(|i| format!("/usr/share/doc/bash/f{i}.txt"))
+        .collect();
+    let (policy, call) = adversarial(&format!("cat {}", words.join(" ")));
+    bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
+}
+
+/// A glob whose last part is 4,000 stars, after `cd` to a glob of directories.
+#[divan::bench(sample_count = 10)]
+fn adversarial_glob_of_4000_stars(bencher: Bencher) {
+    let (policy, call) = adversarial(&format!("cd /usr/*/; ls */{}Z", "*".repeat(4000)));
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }

@@ -590,7 +590,7 @@ fn nesting_past_the_depth_bound_is_opaque() {
     assert!(
         why == "nested more than 8 levels deep"
             || why.contains("more than 4 MB")
-            || why.starts_with("longer than 262144 bytes"),
+            || why.starts_with("longer than 131072 bytes"),
         "{why}"
     );
     assert!(

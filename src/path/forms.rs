@@ -248,6 +248,14 @@ pub(crate) fn walk(comps: &[&str], cwd: Option<&str>, follow: bool) -> (Process,
     let mut missing: Option<usize> = None;
     let (mut entered, mut hops) = (false, 0usize);
     let unknowable = || (Process::Unknowable, String::new());
+    // Only a path through `/proc` or `/dev` reaches a process's files without a link:
+    // with none to follow, any other is read as written.
+    if !follow && !comps.iter().any(|c| *c == "proc" || *c == "dev") {
+        return (
+            Process::Outside,
+            super::join(&super::collapse(comps.iter().copied())),
+        );
+    }
     while let Some(c) = pending.pop_front() {
         // Anything after an open file reads through it: a directory, or the
         // parent of one, that only the shell knows (`/dev/fd/3/x`, `/dev/fd/3/.`).
@@ -271,7 +279,11 @@ pub(crate) fn walk(comps: &[&str], cwd: Option<&str>, follow: bool) -> (Process,
         cur.push_str(&c);
         stack.push(c);
         ends.push(cur.len());
-        let s: Vec<&str> = stack.iter().map(String::as_str).collect();
+        let special = stack.first().is_some_and(|f| f == "proc" || f == "dev");
+        let s: Vec<&str> = match special {
+            true => stack.iter().map(String::as_str).collect(),
+            false => Vec::new(),
+        };
         let base = process_base(&stack);
         // A link whose meaning is known: its target, from `/`.
         let target: Option<Vec<String>> = match (s.as_slice(), base) {
@@ -433,19 +445,38 @@ pub fn expand_glob(
     let mut found = vec![String::new()];
     for part in text.split('/').filter(|p| !p.is_empty()) {
         let mut next = Vec::new();
-        for base in &found {
-            if !part.contains(['*', '?', '[']) {
-                next.push(format!("{base}/{part}"));
-                continue;
-            }
-            let Ok(glob) = globset::GlobBuilder::new(part)
+        let pattern = part.contains(['*', '?', '[']);
+        // `**` is `*` to bash without `globstar`.
+        let part = match pattern {
+            true => collapse_stars(part),
+            false => part.to_string(),
+        };
+        // No name is longer than 255 bytes, so a longer part matches none; the
+        // matcher of one far longer costs what no decision may.
+        if pattern && part.len() > MAX_GLOB_PART {
+            out.incomplete = Some(format!(
+                "the glob `{}` has a part longer than {MAX_GLOB_PART} bytes",
+                super::show(word)
+            ));
+            return out;
+        }
+        let matcher = match pattern {
+            true => globset::GlobBuilder::new(&part)
                 .literal_separator(true)
                 .case_insensitive(case_fold)
                 .build()
-            else {
+                .ok()
+                .map(|g| g.compile_matcher()),
+            false => None,
+        };
+        for base in &found {
+            if !pattern {
+                next.push(format!("{base}/{part}"));
+                continue;
+            }
+            let Some(matcher) = &matcher else {
                 continue;
             };
-            let matcher = glob.compile_matcher();
             let dir = if base.is_empty() { "/" } else { base.as_str() };
             if !super::spend(1) {
                 out.incomplete
@@ -470,7 +501,7 @@ pub fn expand_glob(
                 if matcher.is_match(&name) {
                     if next.len() >= MAX_GLOB_MATCHES {
                         out.incomplete.get_or_insert_with(|| {
-                            format!("`{word}` names more than {MAX_GLOB_MATCHES} files")
+                            format!("the glob `{word}` names more than {MAX_GLOB_MATCHES} files")
                         });
                         break;
                     }
@@ -485,6 +516,34 @@ pub fn expand_glob(
     }
     found.retain(|f| !f.is_empty());
     out.found = found;
+    out
+}
+
+/// Longest part of a glob matched against directory entries (a name has at most 255
+/// bytes, and a pattern part at least one for each character that is not `*`).
+const MAX_GLOB_PART: usize = 512;
+
+/// PART with each run of `*` made one: the same pattern, read in one pass.
+fn collapse_stars(part: &str) -> String {
+    let mut out = String::with_capacity(part.len());
+    let (mut escaped, mut star) = (false, false);
+    for c in part.chars() {
+        if escaped {
+            escaped = false;
+            star = false;
+        } else if c == '\\' {
+            escaped = true;
+            star = false;
+        } else if c == '*' {
+            if star {
+                continue;
+            }
+            star = true;
+        } else {
+            star = false;
+        }
+        out.push(c);
+    }
     out
 }
 

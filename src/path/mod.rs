@@ -466,6 +466,9 @@ enum Node {
 thread_local! {
     /// The names inspected in the current [`with_memo`] scope.
     static MEMO: RefCell<Option<HashMap<String, Node>>> = const { RefCell::new(None) };
+    /// What [`realpath`] found for the names it was given in the current
+    /// [`with_memo`] scope.
+    static REAL: RefCell<Option<HashMap<String, Option<String>>>> = const { RefCell::new(None) };
     /// The file-system work left to the current decision (see [`with_budget`]):
     /// operations, and when its time ends.
     static BUDGET: std::cell::Cell<Option<(usize, Instant)>> = const { std::cell::Cell::new(None) };
@@ -543,7 +546,7 @@ const MAX_MEMO: usize = 4096;
 /// One call decision is one scope; nothing is remembered across them, so a
 /// link changed between two calls is seen by the second.
 pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
-    crate::scope::within(&MEMO, f)
+    crate::scope::within(&MEMO, || crate::scope::within(&REAL, f))
 }
 
 /// Inspect the absolute name PATH with `lstat` (and `readlink` for a link),
@@ -700,6 +703,21 @@ fn resolve<S: AsRef<str>>(comps: &[S], mode: Mode, raw: &str) -> Result<Vec<Stri
 /// The absolute name ABS with every symbolic link resolved, when it names
 /// an existing file: `realpath(3)`, through the current [`with_memo`] scope.
 pub fn realpath(abs: &str) -> Option<String> {
+    if let Some(real) = REAL.with(|m| m.borrow().as_ref().and_then(|m| m.get(abs).cloned())) {
+        return real;
+    }
+    let real = realpath_uncached(abs);
+    REAL.with(|m| {
+        if let Some(m) = m.borrow_mut().as_mut() {
+            if m.len() < MAX_MEMO {
+                m.insert(abs.to_string(), real.clone());
+            }
+        }
+    });
+    real
+}
+
+fn realpath_uncached(abs: &str) -> Option<String> {
     let comps: Vec<&str> = abs.split('/').collect();
     if let Ok(out) = resolve(&comps, Mode::Strict, abs) {
         let real = join(&out);

@@ -8,6 +8,9 @@ use crate::path;
 use crate::rule::Arg;
 use crate::shell;
 
+/// The value words of each command argument (see [`shell::value_words`]), read once.
+type LineValues = std::collections::HashMap<String, Vec<String>>;
+
 /// At most this many command words are checked as paths; past it, the rest
 /// counts as matching every deny-side path rule.
 pub const MAX_WORD_PATHS: usize = 4_096;
@@ -15,12 +18,30 @@ pub const MAX_WORD_PATHS: usize = 4_096;
 /// How many directories a line may be in at one point (each `cd` may fail).
 pub const MAX_DIRS: usize = 32;
 
-/// How many paths the words of a call may make (each word read in each directory).
-pub const MAX_PATH_CANDS: usize = 4_096;
+/// How much the paths a call's words make (each word read in each directory) and the
+/// directories its line moves to may cost to read, in all, counted by [`path_cost`]:
+/// about 8 ms of work on a machine of 2026.
+pub const MAX_PATH_COST: usize = 160_000;
 
-/// How many bytes those paths may hold in all: each is normalized and resolved, at
-/// tens of nanoseconds a byte.
-pub const MAX_PATH_CAND_BYTES: usize = 1 << 20;
+/// What reading the path P costs, in units of about 50 ns: each path is normalized
+/// and read several ways, component by component (an `lstat` or a look in the
+/// decision's memo each), so a path costs its bytes, 12 for each component and 32 for
+/// itself.
+fn path_cost(p: &str) -> usize {
+    32 + p.len() + 12 * p.matches('/').count()
+}
+
+/// Whether DIRS, the directories a line's words may be relative to, are more than
+/// the bound allows ([`MAX_DIRS`] four times over); repeats do not count (`cd /a; cd
+/// /b` adds `/b` once for each directory the line may be in before it).
+fn too_many(dirs: &mut Vec<String>) -> bool {
+    if dirs.len() <= 4 * MAX_DIRS {
+        return false;
+    }
+    dirs.sort();
+    dirs.dedup();
+    dirs.len() > 4 * MAX_DIRS
+}
 
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,27 +211,52 @@ impl Prepared<'_> {
     /// (`cd /proc/self/cwd/..` is the parent of the directory the shell is in,
     /// as tracked so far), never the path as written: a tracked directory is
     /// always a physical one.
-    fn other_dirs(&self) -> (Vec<String>, Option<String>) {
+    fn other_dirs(
+        &self,
+        values: &mut LineValues,
+        cost: &mut usize,
+    ) -> (Vec<String>, Option<String>) {
         let (home, mut current) = self.home_and_cwd();
         let mut lost: Option<String> = None;
         let mut dirs = Vec::new();
         // Where the directory D leads from BASE: its readings (the first as
-        // written, collapsed), or None when only the shell can know.
-        let go = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Option<Vec<String>> {
-            let read = path::readings(d, home.as_deref(), base);
-            match read.process {
-                path::Process::Outside => Some(read.forms),
-                path::Process::Reads(to) => Some(vec![to]),
-                path::Process::OpenFile | path::Process::Unknowable => {
+        // written, collapsed), or None when only the shell can know; each pair
+        // read once (`git -C $x` a hundred times from one directory).
+        type Led = Option<Vec<String>>;
+        let mut led: std::collections::HashMap<(String, Option<String>), Led> =
+            std::collections::HashMap::new();
+        let mut go = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Led {
+            let key = (d.to_string(), base.map(str::to_string));
+            if !led.contains_key(&key) {
+                *cost += path_cost(d) + base.map_or(0, path_cost);
+                if *cost > MAX_PATH_COST {
                     lost.get_or_insert_with(|| {
-                        format!(
-                            "`{}` is a directory only the running shell knows",
-                            d.chars().take(200).collect::<String>()
-                        )
+                        "more directories to read than the bound on reading paths allows"
+                            .to_string()
                     });
-                    None
+                    return None;
                 }
             }
+            let all = led
+                .entry(key)
+                .or_insert_with(|| {
+                    let read = path::readings(d, home.as_deref(), base);
+                    match read.process {
+                        path::Process::Outside => Some(read.forms),
+                        path::Process::Reads(to) => Some(vec![to]),
+                        path::Process::OpenFile | path::Process::Unknowable => None,
+                    }
+                })
+                .clone();
+            if all.is_none() {
+                lost.get_or_insert_with(|| {
+                    format!(
+                        "`{}` is a directory only the running shell knows",
+                        d.chars().take(200).collect::<String>()
+                    )
+                });
+            }
+            all
         };
         // The directories a glob D names from BASE (`cd lnk?`, `git -C ../h*`).
         let case_fold = self.path_env().case_fold;
@@ -237,9 +283,6 @@ impl Prepared<'_> {
         // Whether the line's directory is one only the shell knows.
         let mut unknown = false;
         let (cdpath, cdpath_unknown) = self.cdpath();
-        // The value words of each command argument, read once.
-        let mut values: std::collections::HashMap<String, Vec<String>> =
-            std::collections::HashMap::new();
         'commands: for cand in self.commands() {
             // A `cd` in a loop or a function may run again and again (`for i in 1 2; do
             // cd ..; done`): the line is read over once for each time it may run, or
@@ -283,6 +326,9 @@ impl Prepared<'_> {
                     let mut next: Vec<Option<String>> = Vec::new();
                     let mut reached = false;
                     for cur in &currents {
+                        if too_many(&mut dirs) {
+                            break;
+                        }
                         // Each directory option is relative to the one before it (`git -C
                         // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
                         // starts (`env -C .. bash -c 'cd home'`) to the last.
@@ -297,8 +343,12 @@ impl Prepared<'_> {
                                 if !shell::values::only_known_parameters(&d) {
                                     shell_only(&d, &mut lost);
                                     dirs.extend(home.clone());
-                                    let of = self.line_values(&mut values, &cand.key);
+                                    let of = self.line_values(values, &cand.key);
                                     for v in of.iter().filter(|v| !v.contains('$')) {
+                                        // Past the bound the line is lost anyway (below).
+                                        if too_many(&mut dirs) {
+                                            break;
+                                        }
                                         let all = go(v, base.as_deref(), &mut lost);
                                         dirs.extend(all.unwrap_or_default());
                                     }
@@ -352,8 +402,11 @@ impl Prepared<'_> {
                                     shell_only(t, &mut lost);
                                     next.push(home.clone());
                                     dirs.extend(home.clone());
-                                    let of = self.line_values(&mut values, &cand.key);
+                                    let of = self.line_values(values, &cand.key);
                                     for v in of.iter().filter(|v| !v.contains('$')) {
+                                        if too_many(&mut dirs) {
+                                            break;
+                                        }
                                         let all =
                                             go(v, base.as_deref(), &mut lost).unwrap_or_default();
                                         next.extend(all.first().cloned().map(Some));
@@ -455,11 +508,7 @@ impl Prepared<'_> {
 
     /// The value words of the command line under KEY (see [`shell::value_words`]),
     /// read once per call into VALUES.
-    fn line_values<'m>(
-        &self,
-        values: &'m mut std::collections::HashMap<String, Vec<String>>,
-        key: &str,
-    ) -> &'m [String] {
+    fn line_values<'m>(&self, values: &'m mut LineValues, key: &str) -> &'m [String] {
         values
             .entry(key.to_string())
             .or_insert_with(|| match self.call.arg(key) {
@@ -632,17 +681,21 @@ impl Prepared<'_> {
         if self.commands().is_empty() {
             return;
         }
-        let (dirs, lost) = self.other_dirs();
+        let mut line_values = LineValues::new();
+        let mut budget = WordBudget {
+            cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
+            ..WordBudget::default()
+        };
+        let (dirs, lost) = self.other_dirs(&mut line_values, &mut budget.cost);
         // Past the bound on directories, every relative word counts as matching anyway.
         let dirs = if lost.is_some() { Vec::new() } else { dirs };
-        let mut budget = WordBudget::default();
         for (ci, cand) in self.commands().iter().enumerate() {
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
             let every = all.len();
             // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
-            let values = match (cand.deny_only, self.call.arg(&cand.key)) {
-                (false, Some(Arg::Str(text))) => shell::value_words(text),
-                _ => Vec::new(),
+            let values: &[String] = match cand.deny_only {
+                false => self.line_values(&mut line_values, &cand.key),
+                true => &[],
             };
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
@@ -733,7 +786,7 @@ impl Prepared<'_> {
                     push(out, true, target, &all, &mut budget);
                 }
             }
-            for w in &values {
+            for w in values {
                 push(out, false, w, &all, &mut budget);
             }
         }
@@ -790,10 +843,9 @@ impl Prepared<'_> {
         dirs: &[String],
         budget: &mut WordBudget,
     ) {
-        if !budget.take(w) {
+        if !budget.take(w, dirs) {
             return;
         }
-        budget.bytes += w.len() + dirs.iter().map(|d| d.len() + w.len()).sum::<usize>();
         let source = || {
             if redirect {
                 PathSource::Redirect(key.to_string())
@@ -801,8 +853,6 @@ impl Prepared<'_> {
                 PathSource::Word(key.to_string())
             }
         };
-        // Each directory the word is read in costs one more path.
-        budget.cands += dirs.len();
         let mut cand = self.path_cand(source(), w);
         let relative = !w.starts_with('/') && !w.starts_with('~');
         if redirect && relative && !dirs.is_empty() && cand.norm.is_ok() {
@@ -904,17 +954,19 @@ where
 #[derive(Default)]
 struct WordBudget {
     taken: usize,
-    /// Paths made from them: each word in every directory the line may be in.
-    cands: usize,
-    /// Bytes of the paths made from them.
-    bytes: usize,
+    /// What reading the paths made from them cost (see [`path_cost`]): each word in
+    /// every directory the line may be in; and the directories themselves.
+    cost: usize,
+    /// What the request's directory adds to each relative word it reads.
+    cwd: usize,
     /// Why some words were not checked, once a bound is reached.
     exceeded: Option<String>,
 }
 
 impl WordBudget {
-    /// Whether word W may be checked; past the bound, no.
-    fn take(&mut self, _w: &str) -> bool {
+    /// Whether word W may be checked, in the request's directory and in each of DIRS;
+    /// past a bound, no.
+    fn take(&mut self, w: &str, dirs: &[String]) -> bool {
         // Past the file-system budget every further word would be unchecked anyway.
         if path::budget_spent() {
             self.exceeded
@@ -927,23 +979,23 @@ impl WordBudget {
             });
             return false;
         }
-        if self.bytes >= MAX_PATH_CAND_BYTES {
+        // The word as written (from the request's directory), and joined to each
+        // directory (`DIR/W`).
+        let relative = !w.starts_with(['/', '~']);
+        let cost = path_cost(w)
+            + if relative { self.cwd } else { 0 }
+            + dirs
+                .iter()
+                .map(|d| path_cost(d) + path_cost(w))
+                .sum::<usize>();
+        if self.cost + cost > MAX_PATH_COST {
             self.exceeded.get_or_insert_with(|| {
-                format!(
-                    "more than {} KB of paths to check (words in every directory the line may be in)",
-                    MAX_PATH_CAND_BYTES >> 10
-                )
-            });
-            return false;
-        }
-        if self.cands >= MAX_PATH_CANDS {
-            self.exceeded.get_or_insert_with(|| {
-                format!("more than {MAX_PATH_CANDS} paths to check (words in every directory the line may be in)")
+                "more paths to check than the bound on reading paths allows (words in every directory the line may be in)".to_string()
             });
             return false;
         }
         self.taken += 1;
-        self.cands += 1;
+        self.cost += cost;
         true
     }
 }

@@ -11,7 +11,9 @@ use brush_parser::Token;
 const STACK_BYTES: usize = 256 << 20;
 /// Longest line read; of a longer one, only guesses from its first `MAX_LINE` bytes
 /// (truncated: never allowed). Every look at a line costs tens of nanoseconds a byte.
-pub(crate) const MAX_LINE: usize = 256 << 10;
+/// It is Linux's bound on one argument (`MAX_ARG_STRLEN`): no longer line can be
+/// given to a shell as its `-c` string.
+pub(crate) const MAX_LINE: usize = 128 << 10;
 /// Most nesting openers (counted, not matched) in one string handed to brush-parser.
 const MAX_OPENERS: usize = 1_000;
 /// Most tokens in one string handed to brush-parser (about 1 µs each with the walk);
@@ -21,7 +23,7 @@ pub(crate) const MAX_TOKENS: usize = 8_192;
 /// Most bytes of text one reading hands to brush-parser, nested texts included (each
 /// `$(...)` of a line is parsed again at its depth); past it, commands are guessed from
 /// the raw text. About 10 ns a byte.
-pub(crate) const MAX_PARSED_BYTES: usize = 384 << 10;
+pub(crate) const MAX_PARSED_BYTES: usize = 192 << 10;
 /// Most words (counted by the scan) one reading hands to brush-parser, nested texts
 /// included; past it, commands are guessed from the raw text. About 0.3 µs a word, with
 /// the walk.
@@ -30,7 +32,7 @@ pub(crate) const MAX_PARSED_WORDS: usize = 2 * MAX_TOKENS;
 /// Most bytes of raw text one reading guesses commands from where it does not parse,
 /// nested texts and second looks included; past it, the rest is not guessed at (the
 /// line is truncated either way).
-pub(crate) const MAX_GUESSED_BYTES: usize = 384 << 10;
+pub(crate) const MAX_GUESSED_BYTES: usize = 192 << 10;
 
 /// Longest text parsed on the calling thread. Every nesting level takes at least two
 /// bytes of text and a few KB of brush-parser's stack, so this keeps the parse far

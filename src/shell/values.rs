@@ -37,10 +37,10 @@ pub fn value_words(line: &str) -> Vec<String> {
     }
     // The words that use a name given a value here, with the values in their places.
     // A word made longer than 4,096 bytes is left out, and all of them hold at most
-    // 256 KB: a value used many times in one word must not make the line cost more.
+    // 128 KB: a value used many times in one word must not make the line cost more.
     let mut bytes = 0;
     for t in tokens.iter().filter(|t| t.contains('$')).take(256) {
-        if out.len() >= MAX_VALUES || bytes > 256 * 1024 {
+        if out.len() >= MAX_VALUES || bytes > 128 * 1024 {
             break;
         }
         // `${x:-../home}/.ssh/x`: the word with each operator's operand in its place.
@@ -74,7 +74,7 @@ const MAX_VARIABLES: usize = 256;
 const MAX_FORMS: usize = 64;
 /// Most bytes read and written while putting values into words for one line (each
 /// form a copy of the word): past it, no more forms are made.
-const MAX_PUT_IN: usize = 1 << 20;
+const MAX_PUT_IN: usize = 512 << 10;
 
 /// The values LINE gives the variable NAME (`CDPATH`), as [`value_words`] reads them:
 /// unquoted, other variables in them put in; an empty one as the empty string. No
@@ -109,9 +109,12 @@ fn variables(tokens: &[String]) -> Vec<(String, String)> {
         if t == "in" && i >= 3 && matches!(tokens[i - 3].as_str(), "for" | "select") {
             let name = tokens[i - 2].clone();
             while let Some(w) = tokens.get(i).filter(|w| !matches!(w.as_str(), "do" | ";")) {
-                values.push((name.clone(), w.clone()));
-                // `for x in ~/.{ssh,aws}`: each word of the brace expansion.
-                values.extend(braces(w).into_iter().map(|b| (name.clone(), b)));
+                // Past the bound no value is kept: the list is only stepped over.
+                if values.len() < 4 * MAX_VARIABLES {
+                    values.push((name.clone(), w.clone()));
+                    // `for x in ~/.{ssh,aws}`: each word of the brace expansion.
+                    values.extend(braces(w).into_iter().map(|b| (name.clone(), b)));
+                }
                 i += 1;
             }
             continue;
