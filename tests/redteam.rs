@@ -353,6 +353,8 @@ families! {
     sixth_options => "sixth-options",
     sixth_looks => "sixth-looks",
     sixth_paths => "sixth-paths",
+    seventh_lead => "seventh-lead",
+    seventh_quickstart => "seventh-quickstart",
 }
 
 #[test]

@@ -204,8 +204,10 @@ const THREAD: &str = "thread-self";
 /// How many components of STACK are a process's directory in `/proc`:
 /// `proc/PID` (or `self`) is 2, `proc/PID/task/TID` 4; None outside one.
 fn process_base(stack: &[String]) -> Option<usize> {
-    let is_process =
-        |p: &str| p == "self" || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    // `$$`, `$BASHPID`, `${PPID}`: what the shell puts there is a process's number.
+    let is_process = |p: &str| {
+        p == "self" || p.contains('$') || (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+    };
     match stack {
         [a, p, t, _, ..] if a == "proc" && is_process(p) && t == "task" => Some(4),
         [a, p, ..] if a == "proc" && is_process(p) => Some(2),

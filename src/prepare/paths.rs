@@ -43,6 +43,108 @@ fn too_many(dirs: &mut Vec<String>) -> bool {
     dirs.len() > 4 * MAX_DIRS
 }
 
+/// Programs that never make a symbolic link (the commands they run, `find -exec ln`,
+/// are read as commands of their own); `cp` only with the options that copy or make
+/// links. Any other program may (`ln`, `mv` of a link, `git checkout`, `tar`, `npm`).
+const NO_LINKS: &[&str] = &[
+    "[",
+    "basename",
+    "cat",
+    "cd",
+    "chmod",
+    "cmp",
+    "comm",
+    "cut",
+    "date",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "false",
+    "fgrep",
+    "file",
+    "find",
+    "fold",
+    "grep",
+    "head",
+    "jq",
+    "ls",
+    "md5sum",
+    "mkdir",
+    "nl",
+    "od",
+    "paste",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "readlink",
+    "realpath",
+    "rev",
+    "rg",
+    "rm",
+    "rmdir",
+    "sed",
+    "seq",
+    "sha1sum",
+    "sha256sum",
+    "sleep",
+    "sort",
+    "stat",
+    "tac",
+    "tail",
+    "tee",
+    "test",
+    "touch",
+    "tr",
+    "true",
+    "uniq",
+    "wc",
+    "which",
+    "xxd",
+];
+
+/// Whether the command ARGV may make a symbolic link (see [`NO_LINKS`]).
+fn may_make_links(argv: &[String]) -> bool {
+    let Some(name) = argv.first() else {
+        return false;
+    };
+    if name == "cp" {
+        // `-s`, `-l`, `-a`, `-d`, `-P`, `-R`, `-r` and their long forms.
+        return argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
+            Some(long) => [
+                "archive",
+                "no-dereference",
+                "recursive",
+                "symbolic-link",
+                "link",
+                "preserve",
+            ]
+            .iter()
+            .any(|o| long.starts_with(o) || (long.len() >= 2 && o.starts_with(long))),
+            None => w.starts_with('-') && w.contains(['s', 'l', 'a', 'd', 'P', 'R', 'r']),
+        });
+    }
+    !NO_LINKS.contains(&name.as_str())
+}
+
+/// Why CAND, a path of a line that may make symbolic links, is not certain: a
+/// directory along it does not exist now, so a command of the line may make it a
+/// link (`ln -s .. h; cat h/.ssh/id_rsa`). None when its directory exists.
+fn through_missing(cand: &PathCand) -> Option<String> {
+    let norm = cand.norm.as_ref().ok()?;
+    let (parent, _) = norm.rsplit_once('/')?;
+    if parent.is_empty() || path::realpath(parent).is_some() {
+        return None;
+    }
+    Some(format!(
+        "`{}` is in a directory that does not exist now, which a command of the line may make a link",
+        cand.raw.chars().take(200).collect::<String>()
+    ))
+}
+
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSource {
@@ -705,6 +807,10 @@ impl Prepared<'_> {
             // long line is looked up once per command).
             let mut has: std::collections::HashSet<(usize, (usize, usize))> =
                 std::collections::HashSet::new();
+            // A line that may make a symbolic link (`ln -s .. h; cat h/.ssh/id_rsa`,
+            // `git apply`, `cp -a lnk h`) may read through it.
+            let links = cand.line.commands.len() > 1
+                && cand.line.commands.iter().any(|c| may_make_links(&c.argv));
             let mut push = words_of(|out, redirect, w, cmds, budget| {
                 // Past a bound every word is unchecked: the candidate that says so
                 // matches every deny-side path rule, for every command.
@@ -734,6 +840,12 @@ impl Prepared<'_> {
                 let first = out.len();
                 self.word_cands(out, &cand.key, redirect, w, &dirs, budget);
                 for (k, made) in out.iter_mut().enumerate().skip(first) {
+                    if links && made.uncertain.is_none() {
+                        if let Some(why) = through_missing(made) {
+                            made.norm = Err(why.clone());
+                            made.uncertain = Some(why);
+                        }
+                    }
                     made.cmds = cmds.to_vec();
                     // One with every command needs no more.
                     if cmds.len() < every {
