@@ -193,8 +193,57 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     if sub == "config" {
         config(args, st, code);
     }
+    // `ext::CMD` URLs, wherever git may take one: an operand, a remote's URL, a
+    // `url.ext::CMD.insteadOf` key.
+    for w in form.iter().skip(1) {
+        if let Some(cmd) = ext_command(w) {
+            code.push(cmd);
+        }
+    }
+    let literal = form.iter().take(at).any(|w| w == "--literal-pathspecs");
+    let icase = form.iter().take(at).any(|w| w == "--icase-pathspecs");
+    if icase {
+        note(
+            &mut st.uncertain,
+            "`git --icase-pathspecs` matches pathspecs in any case",
+        );
+    }
+    for spec in pathspecs(sub, args) {
+        if literal || spec.starts_with(':') {
+            continue;
+        }
+        if icase {
+            st.path_words.push(spec.to_lowercase());
+        }
+        if spec.contains(['*', '?', '[', '\\']) {
+            note(
+                &mut st.uncertain,
+                format!(
+                    "`git` pathspec `{}` is a pattern that git matches (`*` crosses `/`)",
+                    show(spec)
+                ),
+            );
+            // `\.env` is `.env`.
+            let unescaped = unescape(spec);
+            if icase {
+                st.path_words.push(unescaped.to_lowercase());
+            }
+            st.path_words.push(unescaped);
+        }
+    }
+    if OBJECTS.contains(&sub.as_str()) {
+        for a in args.iter().filter(|a| !a.starts_with('-')) {
+            if let Some(path) = object_path(a) {
+                st.path_words
+                    .extend(magic_paths(&format!("/{path}"), &trees));
+            }
+        }
+    }
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
+            if object_path(a).is_some() && OBJECTS.contains(&sub.as_str()) {
+                continue;
+            }
             note(
                 &mut st.uncertain,
                 format!(
@@ -202,7 +251,12 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
                     show(a)
                 ),
             );
-            st.path_words.extend(magic_paths(spec, &trees));
+            let paths = magic_paths(spec, &trees);
+            // `:(icase).ENV` is `.env` too.
+            if icase || spec.split(')').next().is_some_and(|m| m.contains("icase")) {
+                st.path_words.extend(paths.iter().map(|p| p.to_lowercase()));
+            }
+            st.path_words.extend(paths);
         }
     }
     for c in code.iter_mut() {
@@ -210,6 +264,232 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
             *c = s.to_owned();
         }
     }
+}
+
+/// The subcommands of git that take objects, where `REV:PATH` (`HEAD:.env`,
+/// `HEAD~2:src/x`, `:0:.env`) names a file under the top of the work tree.
+const OBJECTS: &[&str] = &[
+    "show",
+    "cat-file",
+    "diff",
+    "difftool",
+    "log",
+    "whatchanged",
+    "archive",
+    "grep",
+    "ls-tree",
+    "rev-parse",
+    "diff-tree",
+    "blame",
+    "annotate",
+    "shortlog",
+    "checkout",
+    "restore",
+];
+
+/// The PATH of an object written `REV:PATH` or `:N:PATH` (an index stage), if W is
+/// one: `HEAD:.env` is `.env`, `:0:.env` is `.env`. Not `:PATH` (pathspec magic, or the
+/// index entry, read as magic), nor a URL (`https://x`, `host:path` after `//`).
+fn object_path(w: &str) -> Option<&str> {
+    if let Some(rest) = w.strip_prefix(':') {
+        let (stage, path) = rest.split_once(':')?;
+        return matches!(stage, "0" | "1" | "2" | "3").then_some(path);
+    }
+    let (rev, path) = w.split_once(':')?;
+    (!rev.is_empty() && !path.starts_with("//") && !path.is_empty()).then_some(path)
+}
+
+/// The command an `ext::` URL in W runs, as a shell string for deny rules: git splits
+/// it at spaces, `% ` is a space and `%%` a `%` (`ext::sh -c cat% .env` runs `sh -c
+/// 'cat .env'`); in a config key (`url.ext::rm x.insteadOf=foo`) it ends before the
+/// key's last `.`.
+fn ext_command(w: &str) -> Option<String> {
+    let at = w.find("ext::")?;
+    let mut url = &w[at + 5..];
+    let lower = url.to_ascii_lowercase();
+    if let Some(end) = [".insteadof", ".pushinsteadof"]
+        .iter()
+        .filter_map(|k| lower.rfind(k))
+        .min()
+    {
+        url = &url[..end];
+    }
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = url.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut()?.push(' '),
+                Some('%') => words.last_mut()?.push('%'),
+                // `%s`, `%S`, `%G`, `%V`: the service and the like.
+                Some(c) => words.last_mut()?.push_str(&format!("%{c}")),
+                None => words.last_mut()?.push('%'),
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut()?.push(c),
+        }
+    }
+    let words: Vec<String> = words.into_iter().filter(|w| !w.is_empty()).collect();
+    let (first, rest) = words.split_first()?;
+    let mut cmd = first.clone();
+    for a in rest {
+        cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
+    }
+    Some(cmd)
+}
+
+/// The subcommands of git whose operands are pathspecs (after `--`, and before it the
+/// operands that are no revision), with their options that take the next word as a
+/// value (short letters, long names), which are no pathspec (`commit -m 'fix *'`).
+const PATHSPEC_SUBS: &[(&str, &str, &[&str])] = &[
+    ("add", "", &["chmod"]),
+    ("rm", "", &[]),
+    ("clean", "e", &["exclude"]),
+    ("checkout", "bB", &["orphan", "conflict"]),
+    ("restore", "s", &["source"]),
+    ("reset", "", &[]),
+    ("stash", "m", &["message"]),
+    (
+        "commit",
+        "mFCct",
+        &[
+            "message",
+            "file",
+            "reuse-message",
+            "reedit-message",
+            "fixup",
+            "squash",
+            "author",
+            "date",
+            "template",
+            "cleanup",
+            "trailer",
+        ],
+    ),
+    ("status", "", &[]),
+    ("diff", "SGO", &["output"]),
+    ("difftool", "xt", &["extcmd", "tool"]),
+    (
+        "log",
+        "SGn",
+        &[
+            "grep",
+            "author",
+            "committer",
+            "since",
+            "until",
+            "after",
+            "before",
+            "max-count",
+            "skip",
+            "output",
+        ],
+    ),
+    (
+        "whatchanged",
+        "SGn",
+        &[
+            "grep",
+            "author",
+            "committer",
+            "since",
+            "until",
+            "after",
+            "before",
+            "max-count",
+            "skip",
+        ],
+    ),
+    ("show", "SG", &["grep", "output"]),
+    (
+        "shortlog",
+        "",
+        &["grep", "author", "committer", "since", "until"],
+    ),
+    (
+        "grep",
+        "efABCmO",
+        &[
+            "max-depth",
+            "threads",
+            "context",
+            "after-context",
+            "before-context",
+            "max-count",
+        ],
+    ),
+    (
+        "ls-files",
+        "xX",
+        &["exclude", "exclude-from", "exclude-per-directory"],
+    ),
+    ("ls-tree", "", &[]),
+    (
+        "archive",
+        "o",
+        &["format", "output", "prefix", "remote", "exec"],
+    ),
+    ("blame", "LSC", &["contents", "since"]),
+    ("sparse-checkout", "", &[]),
+    ("check-ignore", "", &[]),
+    ("check-attr", "", &[]),
+    ("mv", "", &[]),
+];
+
+/// The words of ARGS (after git's subcommand SUB) that git reads as pathspecs, as far
+/// as the reading can tell: every operand after `--`, and before it the operands that
+/// are no option's value; `grep`'s first operand is its pattern unless `-e`/`-f` give
+/// one.
+fn pathspecs<'a>(sub: &str, args: &'a [String]) -> Vec<&'a String> {
+    let Some((_, shorts, longs)) = PATHSPEC_SUBS.iter().find(|(s, _, _)| *s == sub) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut pattern = sub == "grep";
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        if a == "--" {
+            out.extend(args.iter().skip(k));
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            if !long.contains('=') && longs.contains(&long) {
+                k += 1;
+            }
+            continue;
+        }
+        if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
+            // The first letter that takes a value takes the rest, or the next word.
+            if let Some(at) = bundle.find(|c: char| shorts.contains(c)) {
+                if at + 1 == bundle.len() {
+                    k += 1;
+                }
+                pattern &= !bundle[..=at].ends_with(['e', 'f']) || sub != "grep";
+            }
+            continue;
+        }
+        if pattern {
+            pattern = false;
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// The name a glob pattern of git (wildmatch) reads with its backslashes taken as
+/// escapes: `\.env` and `.en\v` are `.env`.
+fn unescape(spec: &str) -> String {
+    let mut out = String::new();
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A `git config` (ARGS, its words after `config`) that writes is never allowed, and the
