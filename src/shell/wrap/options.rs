@@ -82,7 +82,8 @@ pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut Stat
 /// Most directories above the line's that a git pathspec `:/x` is read in.
 const MAX_TOP: usize = 32;
 
-/// The commands git is given in FORM, into CODE; what else makes it uncertain, into ST:
+/// The commands git is given in FORM, into CODE; what else makes it uncertain, into ST,
+/// with the form of git without its global options (`git push` of `git -C . push`):
 /// before the subcommand (read exactly, as git reads them) `-c KEY=VALUE` and
 /// `--config-env` (any value may be a command: `alias.x=!CMD`, `core.sshCommand`), and
 /// `--exec-path=DIR` (a directory of `git-*` programs); after it, `--upload-pack`,
@@ -119,6 +120,14 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     let Some(sub) = form.get(at) else {
         return;
     };
+    // `git -C . push`, `git --no-pager push`: for deny, ask and stop rules, the
+    // command git runs is `git push` too, as a wrapper's is (allow rules still cover
+    // the words as written).
+    if at > 1 {
+        let mut run = vec!["git".to_owned()];
+        run.extend(form.iter().skip(at).cloned());
+        st.forms.push(run);
+    }
     let args = form.get(at + 1..).unwrap_or(&[]);
     // The (short, long) options of SUB whose value is a command.
     let given: &[(char, &str)] = match sub.as_str() {
