@@ -1328,6 +1328,8 @@ fn git_pathspec_patterns_are_not_certain() {
         "git log -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
         "git grep -e x -- '.en?'",
+        "git g --no-index . -- '*id_rsa'",
+        "git format-patch -o out HEAD~1 '*.env'",
     ] {
         assert!(!parse(line).is_certain(), "{line}");
     }
@@ -1386,6 +1388,7 @@ fn git_ext_urls_and_config_by_environment_are_commands() {
         "git -c 'url.ext::rm x.insteadOf=foo' fetch foo",
         "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='!rm x' git q",
         "GIT_CONFIG_PARAMETERS=\"'alias.q'='!rm x'\" git q",
+        "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='!rm x' git q",
     ] {
         let (names, certain) = run_names(line);
         assert!(names.iter().any(|n| n == "rm"), "{line}: {names:?}");

@@ -7,7 +7,8 @@ use super::guard;
 use super::guess::{fallback_raw, fallback_tokens};
 use super::scan;
 use super::word::{
-    arith_is_literal, is_dangerous_var, is_inert_var_name, show, subscript_is_literal, Word,
+    arith_is_literal, git_config_values, is_dangerous_var, is_inert_var_name, show,
+    subscript_is_literal, Word,
 };
 use super::{wrap, CommandLine, Runs, MAX_DEPTH};
 use brush_parser::ast;
@@ -891,23 +892,10 @@ fn git_config_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     };
     let mut h = None;
     let value = word(cx, fr, &w.value, &mut h).text;
-    let values: Vec<String> = if name.starts_with("GIT_CONFIG_VALUE_") {
-        vec![value]
-    } else if name == "GIT_CONFIG_PARAMETERS" {
-        // Single-quoted strings, a value after `=`.
-        value
-            .split('\'')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_owned)
-            .collect()
-    } else {
-        return;
-    };
-    for v in values {
-        let code = v.strip_prefix('!').unwrap_or(&v);
+    let values = git_config_values(name, &value);
+    for code in values {
         let from = cx.out.commands.len();
-        cx.isolated(|cx| parse_into(cx, &fr.deeper(), code));
+        cx.isolated(|cx| parse_into(cx, &fr.deeper(), &code));
         cx.mark_since(
             from,
             &Some(format!(

@@ -380,7 +380,7 @@ const PATHSPEC_SUBS: &[(&str, &str, &[&str])] = &[
     ("difftool", "xt", &["extcmd", "tool"]),
     (
         "log",
-        "SGn",
+        "SGLn",
         &[
             "grep",
             "author",
@@ -443,15 +443,22 @@ const PATHSPEC_SUBS: &[(&str, &str, &[&str])] = &[
     ("check-ignore", "", &[]),
     ("check-attr", "", &[]),
     ("mv", "", &[]),
+    ("format-patch", "o", &["output-directory"]),
+    ("rev-list", "n", &["max-count", "skip"]),
+    ("diff-files", "", &[]),
+    ("diff-index", "", &[]),
+    ("diff-tree", "", &[]),
 ];
 
 /// The words of ARGS (after git's subcommand SUB) that git reads as pathspecs, as far
-/// as the reading can tell: every operand after `--`, and before it the operands that
-/// are no option's value; `grep`'s first operand is its pattern unless `-e`/`-f` give
-/// one.
+/// as the reading can tell: every operand after `--`, and before it, for the
+/// subcommands of [`PATHSPEC_SUBS`], the operands that are no option's value; `grep`'s
+/// first operand is its pattern unless `-e`/`-f` give one.
 fn pathspecs<'a>(sub: &str, args: &'a [String]) -> Vec<&'a String> {
     let Some((_, shorts, longs)) = PATHSPEC_SUBS.iter().find(|(s, _, _)| *s == sub) else {
-        return Vec::new();
+        // Another subcommand (or an alias of one): what follows `--`.
+        let after = args.iter().skip_while(|a| *a != "--").skip(1);
+        return after.collect();
     };
     let mut out = Vec::new();
     let mut pattern = sub == "grep";
