@@ -310,10 +310,15 @@ fn object_path(w: &str) -> Option<&str> {
 
 /// The command an `ext::` URL in W runs, as a shell string for deny rules: git splits
 /// it at spaces, `% ` is a space and `%%` a `%` (`ext::sh -c cat% .env` runs `sh -c
-/// 'cat .env'`); in a config key (`url.ext::rm x.insteadOf=foo`) it ends before the
-/// key's last `.`.
+/// 'cat .env'`). The URL starts the word, follows a `=` (`remote.o.url=ext::rm x`) or
+/// `url.` (a key: `url.ext::rm x.insteadOf=foo`, where it ends at `.insteadOf`); not
+/// `git grep 'Context::new'`.
 fn ext_command(w: &str) -> Option<String> {
-    let at = w.find("ext::")?;
+    let lower = w.to_ascii_lowercase();
+    let at = lower.match_indices("ext::").map(|(k, _)| k).find(|&k| {
+        let before = &lower[..k];
+        before.is_empty() || before.ends_with('=') || before.ends_with("url.")
+    })?;
     let mut url = &w[at + 5..];
     let lower = url.to_ascii_lowercase();
     if let Some(end) = [".insteadof", ".pushinsteadof"]
