@@ -887,9 +887,16 @@ fn git_config_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     let ast::AssignmentName::VariableName(name) = &a.name else {
         return;
     };
+    if !(name.starts_with("GIT_CONFIG_VALUE_") || name == "GIT_CONFIG_PARAMETERS") {
+        return;
+    }
+    // A value with expansions was walked already; its commands are seen.
     let ast::AssignmentValue::Scalar(w) = &a.value else {
         return;
     };
+    if w.value.contains(['$', '`']) {
+        return;
+    }
     let mut h = None;
     let value = word(cx, fr, &w.value, &mut h).text;
     let values = git_config_values(name, &value);
