@@ -355,6 +355,7 @@ families! {
     sixth_paths => "sixth-paths",
     seventh_lead => "seventh-lead",
     seventh_quickstart => "seventh-quickstart",
+    seventh_git => "seventh-git",
 }
 
 #[test]

@@ -1317,3 +1317,124 @@ fn git_pathspec_magic_is_read_from_the_top() {
         assert!(paths.iter().any(|w| w == p), "{p} in {paths:?}");
     }
 }
+
+#[test]
+fn git_pathspec_patterns_are_not_certain() {
+    for line in [
+        r"git grep --no-index . -- '\.env'",
+        "git -C .. grep --no-index . -- '*id_rsa'",
+        "git add '*id_rsa'",
+        r"git clean -fx -- '.en\v'",
+        "git log -- 'src/*.rs'",
+        "git --icase-pathspecs add .ENV",
+        "git grep -e x -- '.en?'",
+        "git g --no-index . -- '*id_rsa'",
+        "git format-patch -o out HEAD~1 '*.env'",
+    ] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+    for line in [
+        "git add src/main.rs",
+        "git log -- README.md",
+        r"git grep -e 'a\|b'",
+        r"git grep 'foo\.bar' -- src",
+        "git commit -m 'fix * and ?'",
+        "git log --grep 'fix*' -S 'a*'",
+        "git --literal-pathspecs add '*x'",
+        "git branch --list 'feat*'",
+    ] {
+        assert!(parse(line).is_certain(), "{line}");
+    }
+    // Deny rules see the name git reads.
+    let l = parse(r"git grep --no-index . -- '\.env'");
+    assert!(l.commands[0].paths.iter().any(|p| p == ".env"));
+    let l = parse("git --icase-pathspecs add .ENV");
+    assert!(l.commands[0].paths.iter().any(|p| p == ".env"));
+}
+
+#[test]
+fn git_reads_names_and_links_from_data() {
+    use gptel_rust_hooks::shell::names_from_data;
+    for line in [
+        "git apply",
+        "git apply --unidiff-zero x.patch",
+        "git apply --stat --apply x.patch",
+        "git am",
+        "git fast-import --allow-unsafe-features",
+        "git mktree",
+        "git checkout-index -a --prefix=x/",
+        "git read-tree -u -m HEAD",
+        "git update-index --add --cacheinfo 120000,abc,h",
+        "git update-index --index-info",
+    ] {
+        assert!(names_from_data(&form(line)).is_some(), "{line}");
+    }
+    for line in [
+        "git apply --check x.patch",
+        "git apply --stat x.patch",
+        "git apply --numstat --summary x.patch",
+        "git read-tree HEAD",
+        "git update-index --refresh",
+    ] {
+        assert!(names_from_data(&form(line)).is_none(), "{line}");
+    }
+}
+
+#[test]
+fn git_ext_urls_and_config_by_environment_are_commands() {
+    for line in [
+        "git ls-remote 'ext::rm x'",
+        "git remote add o 'ext::rm% -f x'",
+        "git -c 'url.ext::rm x.insteadOf=foo' fetch foo",
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='!rm x' git q",
+        "GIT_CONFIG_PARAMETERS=\"'alias.q'='!rm x'\" git q",
+        "env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.q GIT_CONFIG_VALUE_0='!rm x' git q",
+    ] {
+        let (names, certain) = run_names(line);
+        assert!(names.iter().any(|n| n == "rm"), "{line}: {names:?}");
+        assert!(!certain, "{line}");
+    }
+    let l = parse("git ls-remote 'ext::sh -c cat% .env'");
+    let cat = l.commands.iter().find(|c| c.argv[0] == "cat");
+    assert_eq!(
+        cat.map(|c| c.argv.clone()),
+        Some(vec!["cat".into(), ".env".into()]),
+        "{l:?}"
+    );
+}
+
+#[test]
+fn git_objects_name_paths_under_the_top() {
+    for (line, path) in [
+        ("git show HEAD:.env", ".env"),
+        ("git cat-file -p HEAD~2:.env", "../.env"),
+        ("git show :0:.env", ".env"),
+        ("git diff HEAD:src/x main:src/x", "src/x"),
+    ] {
+        let l = parse(line);
+        let paths = &l.commands[0].paths;
+        assert!(paths.iter().any(|p| p == path), "{path} in {paths:?}");
+    }
+    assert!(parse("git show HEAD:src/main.rs").is_certain());
+    assert!(parse("git fetch origin main:main").is_certain());
+}
+
+#[test]
+fn git_global_options_leave_the_subcommand_for_deny_rules() {
+    for line in [
+        "git -C . push origin main",
+        "git --no-pager push",
+        "git -P push",
+        "git --git-dir=.git push",
+        "git -C. push",
+    ] {
+        let l = parse(line);
+        let forms = &l.commands[0].forms;
+        assert!(
+            forms
+                .iter()
+                .any(|f| f.get(..2) == Some(&["git".into(), "push".into()])),
+            "{line}: {forms:?}"
+        );
+    }
+}

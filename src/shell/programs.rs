@@ -154,8 +154,11 @@ pub(crate) fn git_subcommand(form: &[String]) -> Option<usize> {
 /// `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...) and their abbreviations
 /// (`--files0=-`), tar's `-T`, and its extraction (`-x`, `-d`: the members' names come from
 /// the archive, and may lead through links) or `--transform`; `cpio`, `patch` (names
-/// from the patch), `unzip`, `xargs` (the words it gives its command); git's `--pathspec-from-file`, `apply --unsafe-paths`,
-/// `hash-object --stdin-paths`, `update-index --stdin`, `checkout-index --stdin`.
+/// from the patch), `unzip`, `xargs` (the words it gives its command); git's
+/// `--pathspec-from-file`, `apply` (but `--check`, `--stat`, `--numstat`, `--summary`),
+/// `am`, `fast-import`, `mktree`, `checkout-index`, `read-tree -u`, `hash-object
+/// --stdin-paths`, `update-index --stdin`/`--cacheinfo`/`--index-info`: files and links
+/// named in a patch, a stream or the index (`git apply` makes `h -> ..`).
 pub fn names_from_data(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
     if name == "xargs" {
@@ -201,11 +204,27 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
                 let opts = options(form.get(at + 1..).unwrap_or(&[]), "", false);
                 let has =
                     |long: &str, shadows: &[&str]| opts.iter().any(|o| o.is_long(long, shadows));
+                let short = |c: char| opts.iter().any(|o| o.is(c, ""));
                 match sub {
-                    "apply" => has("unsafe-paths", &[]),
+                    // A patch names the files it creates, renames, copies, edits and the
+                    // links it makes; only the reports write nothing.
+                    "apply" => {
+                        has("unsafe-paths", &[])
+                            || has("apply", &[])
+                            || !["check", "stat", "numstat", "summary"]
+                                .iter()
+                                .any(|l| has(l, &[]))
+                    }
+                    // Patches from mail, a stream naming marks files (`feature
+                    // import-marks=FILE`), a tree or index entries from data (a link
+                    // `120000`), files written from the index.
+                    "am" | "fast-import" | "mktree" | "checkout-index" => true,
+                    "read-tree" => short('u'),
                     // `--stdin` is the content, not names.
                     "hash-object" => has("stdin-paths", &["stdin"]),
-                    "update-index" | "checkout-index" => has("stdin", &[]),
+                    "update-index" => {
+                        has("stdin", &[]) || has("cacheinfo", &[]) || has("index-info", &[])
+                    }
                     _ => false,
                 }
             }),

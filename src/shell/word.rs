@@ -268,6 +268,24 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
     EXACT.contains(&name) || PREFIX.iter().any(|p| name.starts_with(p))
 }
 
+/// The values of git configuration that the environment variable NAME, set to VALUE,
+/// gives (any may be a command, its `!` dropped: `alias.q=!rm x`): `GIT_CONFIG_VALUE_N`,
+/// and each single-quoted string of `GIT_CONFIG_PARAMETERS` (`'alias.q'='!rm x'`, keys
+/// included); none for other names.
+pub(crate) fn git_config_values(name: &str, value: &str) -> Vec<String> {
+    let values: Vec<&str> = if name.starts_with("GIT_CONFIG_VALUE_") {
+        vec![value]
+    } else if name == "GIT_CONFIG_PARAMETERS" {
+        value.split('\'').skip(1).step_by(2).collect()
+    } else {
+        Vec::new()
+    };
+    values
+        .into_iter()
+        .map(|v| v.strip_prefix('!').unwrap_or(v).to_owned())
+        .collect()
+}
+
 /// An environment variable known to change nothing about what a command runs, or
 /// which files it reads as code: what a certain line may assign before a command.
 /// A list of what is known inert, not of what is known dangerous: `HOME`,

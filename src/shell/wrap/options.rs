@@ -82,7 +82,8 @@ pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut Stat
 /// Most directories above the line's that a git pathspec `:/x` is read in.
 const MAX_TOP: usize = 32;
 
-/// The commands git is given in FORM, into CODE; what else makes it uncertain, into ST:
+/// The commands git is given in FORM, into CODE; what else makes it uncertain, into ST,
+/// with the form of git without its global options (`git push` of `git -C . push`):
 /// before the subcommand (read exactly, as git reads them) `-c KEY=VALUE` and
 /// `--config-env` (any value may be a command: `alias.x=!CMD`, `core.sshCommand`), and
 /// `--exec-path=DIR` (a directory of `git-*` programs); after it, `--upload-pack`,
@@ -119,6 +120,14 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     let Some(sub) = form.get(at) else {
         return;
     };
+    // `git -C . push`, `git --no-pager push`: for deny, ask and stop rules, the
+    // command git runs is `git push` too, as a wrapper's is (allow rules still cover
+    // the words as written).
+    if at > 1 {
+        let mut run = vec!["git".to_owned()];
+        run.extend(form.iter().skip(at).cloned());
+        st.forms.push(run);
+    }
     let args = form.get(at + 1..).unwrap_or(&[]);
     // The (short, long) options of SUB whose value is a command.
     let given: &[(char, &str)] = match sub.as_str() {
@@ -193,8 +202,57 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     if sub == "config" {
         config(args, st, code);
     }
+    // `ext::CMD` URLs, wherever git may take one: an operand, a remote's URL, a
+    // `url.ext::CMD.insteadOf` key.
+    for w in form.iter().skip(1) {
+        if let Some(cmd) = ext_command(w) {
+            code.push(cmd);
+        }
+    }
+    let literal = form.iter().take(at).any(|w| w == "--literal-pathspecs");
+    let icase = form.iter().take(at).any(|w| w == "--icase-pathspecs");
+    if icase {
+        note(
+            &mut st.uncertain,
+            "`git --icase-pathspecs` matches pathspecs in any case",
+        );
+    }
+    for spec in pathspecs(sub, args) {
+        if literal || spec.starts_with(':') {
+            continue;
+        }
+        if icase {
+            st.path_words.push(spec.to_lowercase());
+        }
+        if spec.contains(['*', '?', '[', '\\']) {
+            note(
+                &mut st.uncertain,
+                format!(
+                    "`git` pathspec `{}` is a pattern that git matches (`*` crosses `/`)",
+                    show(spec)
+                ),
+            );
+            // `\.env` is `.env`.
+            let unescaped = unescape(spec);
+            if icase {
+                st.path_words.push(unescaped.to_lowercase());
+            }
+            st.path_words.push(unescaped);
+        }
+    }
+    if OBJECTS.contains(&sub.as_str()) {
+        for a in args.iter().filter(|a| !a.starts_with('-')) {
+            if let Some(path) = object_path(a) {
+                st.path_words
+                    .extend(magic_paths(&format!("/{path}"), &trees));
+            }
+        }
+    }
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
+            if object_path(a).is_some() && OBJECTS.contains(&sub.as_str()) {
+                continue;
+            }
             note(
                 &mut st.uncertain,
                 format!(
@@ -202,7 +260,12 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
                     show(a)
                 ),
             );
-            st.path_words.extend(magic_paths(spec, &trees));
+            let paths = magic_paths(spec, &trees);
+            // `:(icase).ENV` is `.env` too.
+            if icase || spec.split(')').next().is_some_and(|m| m.contains("icase")) {
+                st.path_words.extend(paths.iter().map(|p| p.to_lowercase()));
+            }
+            st.path_words.extend(paths);
         }
     }
     for c in code.iter_mut() {
@@ -210,6 +273,244 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
             *c = s.to_owned();
         }
     }
+}
+
+/// The subcommands of git that take objects, where `REV:PATH` (`HEAD:.env`,
+/// `HEAD~2:src/x`, `:0:.env`) names a file under the top of the work tree.
+const OBJECTS: &[&str] = &[
+    "show",
+    "cat-file",
+    "diff",
+    "difftool",
+    "log",
+    "whatchanged",
+    "archive",
+    "grep",
+    "ls-tree",
+    "rev-parse",
+    "diff-tree",
+    "blame",
+    "annotate",
+    "shortlog",
+    "checkout",
+    "restore",
+];
+
+/// The PATH of an object written `REV:PATH` or `:N:PATH` (an index stage), if W is
+/// one: `HEAD:.env` is `.env`, `:0:.env` is `.env`. Not `:PATH` (pathspec magic, or the
+/// index entry, read as magic), nor a URL (`https://x`, `host:path` after `//`).
+fn object_path(w: &str) -> Option<&str> {
+    if let Some(rest) = w.strip_prefix(':') {
+        let (stage, path) = rest.split_once(':')?;
+        return matches!(stage, "0" | "1" | "2" | "3").then_some(path);
+    }
+    let (rev, path) = w.split_once(':')?;
+    (!rev.is_empty() && !path.starts_with("//") && !path.is_empty()).then_some(path)
+}
+
+/// The command an `ext::` URL in W runs, as a shell string for deny rules: git splits
+/// it at spaces, `% ` is a space and `%%` a `%` (`ext::sh -c cat% .env` runs `sh -c
+/// 'cat .env'`). The URL starts the word, follows a `=` (`remote.o.url=ext::rm x`) or
+/// `url.` (a key: `url.ext::rm x.insteadOf=foo`, where it ends at `.insteadOf`); not
+/// `git grep 'Context::new'`.
+fn ext_command(w: &str) -> Option<String> {
+    let lower = w.to_ascii_lowercase();
+    let at = lower.match_indices("ext::").map(|(k, _)| k).find(|&k| {
+        let before = &lower[..k];
+        before.is_empty() || before.ends_with('=') || before.ends_with("url.")
+    })?;
+    let mut url = &w[at + 5..];
+    let lower = url.to_ascii_lowercase();
+    if let Some(end) = [".insteadof", ".pushinsteadof"]
+        .iter()
+        .filter_map(|k| lower.rfind(k))
+        .min()
+    {
+        url = &url[..end];
+    }
+    let mut words: Vec<String> = vec![String::new()];
+    let mut chars = url.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '%' => match chars.next() {
+                Some(' ') => words.last_mut()?.push(' '),
+                Some('%') => words.last_mut()?.push('%'),
+                // `%s`, `%S`, `%G`, `%V`: the service and the like.
+                Some(c) => words.last_mut()?.push_str(&format!("%{c}")),
+                None => words.last_mut()?.push('%'),
+            },
+            ' ' => words.push(String::new()),
+            c => words.last_mut()?.push(c),
+        }
+    }
+    let words: Vec<String> = words.into_iter().filter(|w| !w.is_empty()).collect();
+    let (first, rest) = words.split_first()?;
+    let mut cmd = first.clone();
+    for a in rest {
+        cmd.push_str(&format!(" '{}'", a.replace('\'', r"'\''")));
+    }
+    Some(cmd)
+}
+
+/// The subcommands of git whose operands are pathspecs (after `--`, and before it the
+/// operands that are no revision), with their options that take the next word as a
+/// value (short letters, long names), which are no pathspec (`commit -m 'fix *'`).
+const PATHSPEC_SUBS: &[(&str, &str, &[&str])] = &[
+    ("add", "", &["chmod"]),
+    ("rm", "", &[]),
+    ("clean", "e", &["exclude"]),
+    ("checkout", "bB", &["orphan", "conflict"]),
+    ("restore", "s", &["source"]),
+    ("reset", "", &[]),
+    ("stash", "m", &["message"]),
+    (
+        "commit",
+        "mFCct",
+        &[
+            "message",
+            "file",
+            "reuse-message",
+            "reedit-message",
+            "fixup",
+            "squash",
+            "author",
+            "date",
+            "template",
+            "cleanup",
+            "trailer",
+        ],
+    ),
+    ("status", "", &[]),
+    ("diff", "SGO", &["output"]),
+    ("difftool", "xt", &["extcmd", "tool"]),
+    (
+        "log",
+        "SGLn",
+        &[
+            "grep",
+            "author",
+            "committer",
+            "since",
+            "until",
+            "after",
+            "before",
+            "max-count",
+            "skip",
+            "output",
+        ],
+    ),
+    (
+        "whatchanged",
+        "SGn",
+        &[
+            "grep",
+            "author",
+            "committer",
+            "since",
+            "until",
+            "after",
+            "before",
+            "max-count",
+            "skip",
+        ],
+    ),
+    ("show", "SG", &["grep", "output"]),
+    (
+        "shortlog",
+        "",
+        &["grep", "author", "committer", "since", "until"],
+    ),
+    (
+        "grep",
+        "efABCmO",
+        &[
+            "max-depth",
+            "threads",
+            "context",
+            "after-context",
+            "before-context",
+            "max-count",
+        ],
+    ),
+    (
+        "ls-files",
+        "xX",
+        &["exclude", "exclude-from", "exclude-per-directory"],
+    ),
+    ("ls-tree", "", &[]),
+    (
+        "archive",
+        "o",
+        &["format", "output", "prefix", "remote", "exec"],
+    ),
+    ("blame", "LSC", &["contents", "since"]),
+    ("sparse-checkout", "", &[]),
+    ("check-ignore", "", &[]),
+    ("check-attr", "", &[]),
+    ("mv", "", &[]),
+    ("format-patch", "o", &["output-directory"]),
+    ("rev-list", "n", &["max-count", "skip"]),
+    ("diff-files", "", &[]),
+    ("diff-index", "", &[]),
+    ("diff-tree", "", &[]),
+];
+
+/// The words of ARGS (after git's subcommand SUB) that git reads as pathspecs, as far
+/// as the reading can tell: every operand after `--`, and before it, for the
+/// subcommands of [`PATHSPEC_SUBS`], the operands that are no option's value; `grep`'s
+/// first operand is its pattern unless `-e`/`-f` give one.
+fn pathspecs<'a>(sub: &str, args: &'a [String]) -> Vec<&'a String> {
+    let Some((_, shorts, longs)) = PATHSPEC_SUBS.iter().find(|(s, _, _)| *s == sub) else {
+        // Another subcommand (or an alias of one): what follows `--`.
+        let after = args.iter().skip_while(|a| *a != "--").skip(1);
+        return after.collect();
+    };
+    let mut out = Vec::new();
+    let mut pattern = sub == "grep";
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        if a == "--" {
+            out.extend(args.iter().skip(k));
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            if !long.contains('=') && longs.contains(&long) {
+                k += 1;
+            }
+            continue;
+        }
+        if let Some(bundle) = a.strip_prefix('-').filter(|b| !b.is_empty()) {
+            // The first letter that takes a value takes the rest, or the next word.
+            if let Some(at) = bundle.find(|c: char| shorts.contains(c)) {
+                if at + 1 == bundle.len() {
+                    k += 1;
+                }
+                pattern &= !bundle[..=at].ends_with(['e', 'f']) || sub != "grep";
+            }
+            continue;
+        }
+        if pattern {
+            pattern = false;
+            continue;
+        }
+        out.push(a);
+    }
+    out
+}
+
+/// The name a glob pattern of git (wildmatch) reads with its backslashes taken as
+/// escapes: `\.env` and `.en\v` are `.env`.
+fn unescape(spec: &str) -> String {
+    let mut out = String::new();
+    let mut chars = spec.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// A `git config` (ARGS, its words after `config`) that writes is never allowed, and the

@@ -29,8 +29,12 @@ pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops:
             return Step::Opaque(format!("`env` argument `{}` is not static", show(&w.text)));
         }
         match w.text.split_once('=') {
-            Some((name, _)) => {
+            Some((name, value)) => {
                 note_assignment("env", name, st);
+                // `env GIT_CONFIG_VALUE_0='!rm x' ... git q`.
+                for code in crate::shell::word::git_config_values(name, value) {
+                    shell_string(cx, fr, &code, st);
+                }
                 j += 1;
             }
             None => break,
