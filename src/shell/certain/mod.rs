@@ -145,6 +145,16 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         if let Some(why) = c.assignments.iter().chain(&c.words).find_map(charset) {
             return Err(why);
         }
+        let texts = c.assignments.iter().chain(&c.words).chain(&c.redirects);
+        let texts = texts
+            .map(|w| w.text.as_str())
+            .chain(c.stdin.iter().map(String::as_str));
+        if let Some(text) = texts.into_iter().find(|t| subscript_expands(t)) {
+            return Err(format!(
+                "`{}`, a subscript with an expansion, which bash runs if the text reaches arithmetic",
+                super::word::show(text)
+            ));
+        }
     }
     for name in &r.loop_uses {
         if let Some(why) = assigned_elsewhere(src, name, &r.headers) {
@@ -809,6 +819,9 @@ impl Reader<'_> {
                         if let Some(why) = charset(&value) {
                             return Err(why);
                         }
+                        if subscript_expands(&w.text) {
+                            return Err(self.outside("a subscript with an expansion"));
+                        }
                         plain &= !w.dynamic && !w.glob && !w.text.contains([' ', '\t', '\n']);
                         count += 1;
                     }
@@ -968,6 +981,25 @@ pub(crate) fn charset(w: &CWord) -> Option<String> {
             "`{}`, a locale whose character set may change how bash reads the text",
             super::word::show(&w.text)
         )
+    })
+}
+
+/// Whether TEXT, after quote removal, has a `[` and after it a substitution or a
+/// parameter (`$(`, backquote, `${`, `$[`, `$NAME`): given to a builtin as a variable's
+/// name or to arithmetic as a value (`printf -v 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`,
+/// `read`, `let`, `declare -n`, a `declare -i` variable's value, a here-string it reads),
+/// the subscript is expanded and runs what it holds.
+fn subscript_expands(text: &str) -> bool {
+    let Some(at) = text.find('[') else {
+        return false;
+    };
+    let rest = text[at..].as_bytes();
+    rest.iter().enumerate().any(|(k, &b)| {
+        b == b'`'
+            || (b == b'$'
+                && rest
+                    .get(k + 1)
+                    .is_some_and(|&n| matches!(n, b'(' | b'{' | b'[') || is_name_start(n)))
     })
 }
 
