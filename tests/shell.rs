@@ -1339,6 +1339,11 @@ fn seventh_round_readings_outside_the_subset() {
         "a['$(rm x)']=1",
         "declare -i x; x='a[$(rm x)]'",
         "declare -i x; for x in 'a[`rm x`]'; do :; done",
+        "shopt -s nocaseglob; cat .EN[V]",
+        "builtin shopt -u globskipdots; ls",
+        "set -f; ls *",
+        "set -o noglob; ls",
+        "env BASHOPTS=extglob ls",
     ] {
         assert!(!parse(line).is_certain(), "{line}");
     }
@@ -1353,6 +1358,8 @@ fn seventh_round_readings_outside_the_subset() {
         "LANG=de_DE.ISO-8859-1@euro ls",
         "grep -n '^[$]' x",
         "echo 'a[1]'",
+        "set -euo pipefail; ls",
+        "set -e; ls",
     ] {
         assert!(parse(line).is_certain(), "{line}");
     }

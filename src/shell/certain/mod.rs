@@ -145,6 +145,9 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         if let Some(why) = c.assignments.iter().chain(&c.words).find_map(charset) {
             return Err(why);
         }
+        if let Some(why) = shell_options(&c.words) {
+            return Err(why);
+        }
         let texts = c.assignments.iter().chain(&c.words).chain(&c.redirects);
         let texts = texts
             .map(|w| w.text.as_str())
@@ -984,6 +987,48 @@ pub(crate) fn charset(w: &CWord) -> Option<String> {
     })
 }
 
+/// Why the command WORDS may change how bash reads the words after it, if so: `shopt`
+/// (`-s nocaseglob`, `extglob`, `cdable_vars`, `-u globskipdots`), `set` with an option
+/// other than `-e`, `-u`, `-x`, `-v` and `-o pipefail` (`set -f` turns globs off),
+/// and `BASHOPTS` or `SHELLOPTS` in any word (`env BASHOPTS=extglob bash -c ...`).
+fn shell_options(words: &[CWord]) -> Option<String> {
+    let mut texts = words.iter().map(|w| w.text.as_str()).peekable();
+    while texts
+        .next_if(|t| matches!(*t, "builtin" | "command"))
+        .is_some()
+    {}
+    let name = texts.next()?;
+    let changes = match name {
+        "shopt" => true,
+        "set" => {
+            let mut option = false;
+            texts.any(|t| {
+                let value = std::mem::take(&mut option);
+                if value {
+                    return !matches!(t, "pipefail" | "errexit" | "nounset" | "xtrace" | "verbose");
+                }
+                match t.strip_prefix(['-', '+']) {
+                    // `-o NAME`, bundled too (`set -euo pipefail`).
+                    Some(letters) => {
+                        option = letters.contains('o');
+                        !letters
+                            .chars()
+                            .all(|c| matches!(c, 'e' | 'u' | 'x' | 'v' | 'o'))
+                    }
+                    None => false,
+                }
+            }) || option
+        }
+        _ => false,
+    };
+    let named = words
+        .iter()
+        .any(|w| w.text.starts_with("BASHOPTS") || w.text.starts_with("SHELLOPTS"));
+    (changes || named).then(|| {
+        format!("`{name}`, which may change how bash reads the words after it (globs, `cd`)")
+    })
+}
+
 /// Whether TEXT, after quote removal, has a `[` and after it a substitution or a
 /// parameter (`$(`, backquote, `${`, `$[`, `$NAME`): given to a builtin as a variable's
 /// name or to arithmetic as a value (`printf -v 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`,
@@ -993,7 +1038,7 @@ fn subscript_expands(text: &str) -> bool {
     let Some(at) = text.find('[') else {
         return false;
     };
-    let rest = text[at..].as_bytes();
+    let rest = &text.as_bytes()[at..];
     rest.iter().enumerate().any(|(k, &b)| {
         b == b'`'
             || (b == b'$'
