@@ -865,19 +865,23 @@ pub(super) fn shell(
     }
     if !file.text.contains('/') && !file.text.is_empty() {
         // Without a `/`, bash looks NAME up in `PATH` when the directory has no such
-        // file (`bash gzexe README.md` runs /usr/bin/gzexe, `bash ldd /bin/ls`): for
-        // deny rules, the words from NAME on are also a command.
-        note(
-            &mut st.uncertain,
-            format!(
-                "`{kind} {}` runs a script from `PATH` when the directory has no such file",
-                show(&file.text)
-            ),
-        );
-        if let Some(rest) = words.get(j..) {
-            let mut inner = st.clone();
-            inner.uncertain = None;
-            through(cx, fr, rest, inner, hops + 1);
+        // file (`bash gzexe README.md` runs /usr/bin/gzexe, `bash ldd /bin/ls`): the
+        // words from NAME on are then also a command.
+        // Programs in `PATH` that are shell scripts have names without a dot (`gzexe`,
+        // `ldd`, `zgrep`); a project's scripts have one (`bash probe.sh`).
+        if !file.text.contains('.') {
+            note(
+                &mut st.uncertain,
+                format!(
+                    "`{kind} {}` runs a script from `PATH` when the directory has no such file",
+                    show(&file.text)
+                ),
+            );
+            if let Some(rest) = words.get(j..) {
+                let mut inner = st.clone();
+                inner.uncertain = None;
+                through(cx, fr, rest, inner, hops + 1);
+            }
         }
     }
     Step::Itself
