@@ -1695,6 +1695,39 @@ mod raw_scans {
         );
     }
 
+    /// Bash reads arithmetic like text in double quotes: a `'` there quotes nothing
+    /// (`$(( '$(rm x)' ))` runs rm), nor in a subscript, which bash expands when a
+    /// quoted word reaches arithmetic (`printf -v 'a[$(rm x)]'`, `a['$(rm x)']=1`).
+    #[test]
+    fn regions_in_arithmetic_ignore_single_quotes() {
+        for line in [
+            "echo $(( '$(rm x)' ))",
+            "(( '$(rm x)' ))",
+            "echo $[ '$(rm x)' ]",
+            "echo \"$(( '$(rm x)' ))\"",
+            "a=(1); echo ${a['$(rm x)']}",
+            "x=abc; echo ${x:'$(rm x)'}",
+            "x=abc; echo ${x:1:'$(rm x)'}",
+            "a['$(rm x)']=1",
+            "printf -v 'a[$(rm x)]' x",
+            "declare -i x; read x <<< 'a[$(rm x)]'",
+            "for (( i='a[$(rm x)]'; i<1; i++ )); do :; done",
+        ] {
+            let found = substitution_regions(line);
+            assert!(
+                found.iter().any(|t| t.starts_with("rm x")),
+                "{line}: {found:?}"
+            );
+        }
+        for line in [
+            "echo '$(rm x)'",
+            "echo ${x:-'$(rm x)'}",
+            "echo '[x]' '$(rm x)'",
+        ] {
+            assert!(substitution_regions(line).is_empty(), "{line}");
+        }
+    }
+
     /// What deny rules see of LINE: the commands of its reading and second looks.
     fn seen(line: &str) -> Vec<Vec<String>> {
         let (main, second) = gptel_rust_hooks::shell::read_for_rules(line);

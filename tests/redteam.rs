@@ -356,6 +356,7 @@ families! {
     seventh_lead => "seventh-lead",
     seventh_quickstart => "seventh-quickstart",
     seventh_git => "seventh-git",
+    seventh_shell => "seventh-shell",
 }
 
 #[test]

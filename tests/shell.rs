@@ -1438,3 +1438,70 @@ fn git_global_options_leave_the_subcommand_for_deny_rules() {
         );
     }
 }
+
+/// Round 7: a here-document inside a substitution (bash 5.2 ends it at a body line
+/// `EOF)`), a locale whose character set may take a backslash into a character, and a
+/// subscript with an expansion are outside the certain subset; the lines bash runs are
+/// found for deny rules.
+#[test]
+fn seventh_round_readings_outside_the_subset() {
+    for line in [
+        "x=$(cat <<EOF\nEOF)\nrm y\nEOF\n)",
+        "cat <(cat <<EOF\nEOF)\nrm y\nEOF\n)",
+        "x=`cat <<EOF\nEOF`\nrm y\nEOF\n`",
+        "LC_ALL=zh_CN.GBK bash -c 'echo a'",
+        "LANG=zh_CN.GBK\necho a",
+        "export LC_CTYPE=ja_JP.SJIS; ls",
+        "env LC_ALL=zh_TW.BIG5 ls",
+        "for LANG in zh_CN.GB18030; do ls; done",
+        "LANG=zh_TW ls",
+        "printf -v 'a[$(rm x)]' x",
+        "declare 'a[$(rm x)]=1'",
+        "a['$(rm x)']=1",
+        "declare -i x; x='a[$(rm x)]'",
+        "declare -i x; for x in 'a[`rm x`]'; do :; done",
+        "shopt -s nocaseglob; cat .EN[V]",
+        "builtin shopt -u globskipdots; ls",
+        "set -f; ls *",
+        "set -o noglob; ls",
+        "env BASHOPTS=extglob ls",
+    ] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+    for line in [
+        "x=$(cat README.md)",
+        "cat <<'EOF'\nEOF)\nEOF",
+        "LC_ALL=C sort x",
+        "LANG=en_US.UTF-8 ls",
+        "LC_CTYPE=C.utf8 ls",
+        "LANG= ls",
+        "export LANG=POSIX; ls",
+        "LANG=de_DE.ISO-8859-1@euro ls",
+        "grep -n '^[$]' x",
+        "echo 'a[1]'",
+        "set -euo pipefail; ls",
+        "set -e; ls",
+    ] {
+        assert!(parse(line).is_certain(), "{line}");
+    }
+    for line in [
+        "printf -v 'a[$(rm x)]' x",
+        "let 'a[$(rm x)]'",
+        "a['$(rm x)']=1",
+        "echo $(( '$(rm x)' ))",
+        "(( '$(rm x)' ))",
+        "echo $[ '$(rm x)' ]",
+        "x=abc; echo ${x:'$(rm x)'}",
+        "declare -i x; read x <<< 'a[$(rm x)]'",
+    ] {
+        let (names, _) = run_names(line);
+        let seen = gptel_rust_hooks::shell::read_for_rules(line);
+        let mut all: Vec<String> = names;
+        all.extend(
+            seen.1
+                .iter()
+                .flat_map(|l| l.commands.iter().map(|c| c.argv[0].clone())),
+        );
+        assert!(all.iter().any(|n| n == "rm"), "{line}: {all:?}");
+    }
+}

@@ -66,14 +66,24 @@ enum Ctx {
         paren: bool,
         arith: bool,
     },
-    Single,
+    /// `'...'`; `sub`: after a `[` (`a['$(x)']=1`, `printf -v 'a[$(x)]'`), where the
+    /// text may reach bash's arithmetic as a subscript, which bash expands like text in
+    /// double quotes: a `$(` or backquote after it runs.
+    Single {
+        sub: bool,
+    },
     /// `$'...'`.
     AnsiC,
     Double,
-    /// `${...}`, inside double quotes or not.
+    /// `${...}`, inside double quotes or not; `arith`: a subscript or a substring's
+    /// offset follows the name (`${a['$(x)']}`, `${x:'$(x)'}`), arithmetic, where a
+    /// `'` quotes nothing.
     Brace {
         in_double: bool,
+        arith: bool,
     },
+    /// `$[...]`, the old arithmetic expansion: a `'` quotes nothing.
+    Bracket,
     Backquote,
     /// The body of an unquoted here-document: quotes are ordinary characters.
     Body,
@@ -176,10 +186,11 @@ const NORMAL_SPECIAL: [bool; 256] = byte_set(b" \t\n;&|()<>\\'\"$`#");
 
 /// The bytes that mean something inside double quotes, `${...}` and unquoted
 /// here-document bodies.
-const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}<>");
+const DOUBLE_SPECIAL: [bool; 256] = byte_set(b"\\$`\"'}]<>");
 
-/// The byte that means something inside single quotes.
-const SINGLE_SPECIAL: [bool; 256] = byte_set(b"'");
+/// The bytes that mean something inside single quotes: the closing quote, and what a
+/// subscript may run.
+const SINGLE_SPECIAL: [bool; 256] = byte_set(b"'[$`");
 
 /// Where the run of bytes of BYTES from I that are not in SPECIAL ends.
 fn skip_plain(bytes: &[u8], i: usize, special: &[bool; 256]) -> usize {
@@ -288,14 +299,31 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
         };
         let word_start = i == 0 || (i != escaped && SEPARATES[usize::from(bytes[i - 1])]);
         match top {
-            Ctx::Single => {
-                if b == b'\'' {
+            Ctx::Single { sub } => match b {
+                b'\'' => {
                     stack.pop();
                     i += 1;
-                } else {
-                    i = skip_plain(bytes, i, &SINGLE_SPECIAL);
                 }
-            }
+                b'[' => {
+                    if let Some(top) = stack.last_mut() {
+                        *top = Ctx::Single { sub: true };
+                    }
+                    i += 1;
+                }
+                b'$' if sub && bytes.get(i + 1) == Some(&b'(') => {
+                    out.region(Region::From {
+                        at: i + 2,
+                        end: None,
+                    });
+                    i += 2;
+                }
+                b'`' if sub => {
+                    out.region(backquoted(text, i + 1, false));
+                    i += 1;
+                }
+                b'$' | b'`' => i += 1,
+                _ => i = skip_plain(bytes, i, &SINGLE_SPECIAL),
+            },
             Ctx::AnsiC => {
                 match b {
                     b'\\' => i += 1,
@@ -320,15 +348,28 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                 }
                 i += 1;
             }
-            Ctx::Double | Ctx::Body | Ctx::Brace { .. } => {
-                let quotes_quote = matches!(top, Ctx::Brace { in_double: false });
+            Ctx::Double | Ctx::Body | Ctx::Brace { .. } | Ctx::Bracket => {
+                let unquoted_brace = matches!(
+                    top,
+                    Ctx::Brace {
+                        in_double: false,
+                        ..
+                    }
+                );
+                let quotes_quote = matches!(
+                    top,
+                    Ctx::Brace {
+                        in_double: false,
+                        arith: false
+                    }
+                );
                 match b {
                     b'\\' => i += 2,
                     b'$' if bytes.get(i + 1) == Some(&b'(') => {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
                     }
                     // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
-                    b'<' | b'>' if quotes_quote && bytes.get(i + 1) == Some(&b'(') => {
+                    b'<' | b'>' if unquoted_brace && bytes.get(i + 1) == Some(&b'(') => {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
                     }
                     // `${x:1<<E}` holds no here-document for bash, but does for
@@ -343,9 +384,18 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                         i += run;
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                        let in_double = !quotes_quote;
-                        push(&mut stack, Ctx::Brace { in_double });
+                        let in_double = !unquoted_brace;
+                        let arith = arith_parameter(bytes, i + 2);
+                        push(&mut stack, Ctx::Brace { in_double, arith });
                         i += 2;
+                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'[') => {
+                        push(&mut stack, Ctx::Bracket);
+                        i += 2;
+                    }
+                    b']' if top == Ctx::Bracket => {
+                        stack.pop();
+                        i += 1;
                     }
                     b'`' => {
                         if out.room() {
@@ -365,7 +415,7 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                         i += 1;
                     }
                     b'\'' if quotes_quote => {
-                        push(&mut stack, Ctx::Single);
+                        push(&mut stack, Ctx::Single { sub: false });
                         i += 1;
                     }
                     b'}' if matches!(top, Ctx::Brace { .. }) => {
@@ -387,8 +437,11 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                         i += 2;
                         escaped = i;
                     }
+                    // In arithmetic bash reads a `'` as a letter: `$(( '$(x)' ))` runs `x`.
+                    b'\'' if arith => i += 1,
                     b'\'' => {
-                        push(&mut stack, Ctx::Single);
+                        let sub = i > 0 && bytes[i - 1] == b'[';
+                        push(&mut stack, Ctx::Single { sub });
                         i += 1;
                     }
                     b'"' => {
@@ -403,7 +456,18 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                         i = open_region(bytes, i, &mut stack, &mut out, &mut open);
                     }
                     b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                        push(&mut stack, Ctx::Brace { in_double: false });
+                        let arith = arith_parameter(bytes, i + 2);
+                        push(
+                            &mut stack,
+                            Ctx::Brace {
+                                in_double: false,
+                                arith,
+                            },
+                        );
+                        i += 2;
+                    }
+                    b'$' if bytes.get(i + 1) == Some(&b'[') => {
+                        push(&mut stack, Ctx::Bracket);
                         i += 2;
                     }
                     b'`' => {
@@ -478,6 +542,25 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
         out.strings.push((start, bytes.len()));
     }
     out
+}
+
+/// Whether the `${` parameter whose name starts at AT of BYTES is followed by arithmetic:
+/// a subscript (`${a[...]}`) or a substring's offset (`${x:...}`, not `${x:-...}`).
+fn arith_parameter(bytes: &[u8], at: usize) -> bool {
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    let rest = rest.strip_prefix(b"!").unwrap_or(rest);
+    let name = match rest.first() {
+        Some(b'#' | b'?' | b'@' | b'*' | b'$' | b'!' | b'-') => 1,
+        _ => rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+            .count(),
+    };
+    match &rest[name.min(rest.len())..] {
+        [b'[', ..] => true,
+        [b':', next, ..] => !matches!(next, b'-' | b'=' | b'?' | b'+'),
+        _ => false,
+    }
 }
 
 /// Enter the `$(`, `<(` or `>(` at I of BYTES (`$((`: arithmetic, two contexts), a

@@ -119,15 +119,17 @@ pub(crate) struct CertainLine {
 /// The reading of SRC when every construct in it is in the certain subset; else why
 /// not, naming the first construct outside it.
 pub(crate) fn read(src: &str) -> Result<CertainLine, String> {
-    read_at(src, 0)
+    read_at(src, 0, 0)
 }
 
-fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
+/// The reading of SRC nested DEPTH deep, SUBSTITUTED of them in substitutions.
+fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, String> {
     let mut r = Reader {
         src,
         bytes: src.as_bytes(),
         i: 0,
         depth,
+        substituted,
         out: Vec::new(),
         pending: Vec::new(),
         redirects: Vec::new(),
@@ -139,6 +141,24 @@ fn read_at(src: &str, depth: usize) -> Result<CertainLine, String> {
         words: 0,
     };
     r.list(Stop::Eof)?;
+    for c in &r.out {
+        if let Some(why) = c.assignments.iter().chain(&c.words).find_map(charset) {
+            return Err(why);
+        }
+        if let Some(why) = shell_options(&c.words) {
+            return Err(why);
+        }
+        let texts = c.assignments.iter().chain(&c.words).chain(&c.redirects);
+        let texts = texts
+            .map(|w| w.text.as_str())
+            .chain(c.stdin.iter().map(String::as_str));
+        if let Some(text) = texts.into_iter().find(|t| subscript_expands(t)) {
+            return Err(format!(
+                "`{}`, a subscript with an expansion, which bash runs if the text reaches arithmetic",
+                super::word::show(text)
+            ));
+        }
+    }
     for name in &r.loop_uses {
         if let Some(why) = assigned_elsewhere(src, name, &r.headers) {
             return Err(why);
@@ -189,6 +209,8 @@ struct Reader<'a> {
     i: usize,
     /// How many substitutions and compound commands this text is nested in.
     depth: usize,
+    /// How many command and process substitutions (backquotes too) it is nested in.
+    substituted: usize,
     out: Vec<CertainCommand>,
     pending: Vec<Pending>,
     /// Every redirection target, in brush-parser's order.
@@ -792,6 +814,17 @@ impl Reader<'_> {
                     }
                     _ => {
                         let w = known(self.word()?.word)?;
+                        let assigned = format!("{}={}", name.word.text, w.text);
+                        let value = CWord {
+                            text: assigned,
+                            ..w.clone()
+                        };
+                        if let Some(why) = charset(&value) {
+                            return Err(why);
+                        }
+                        if subscript_expands(&w.text) {
+                            return Err(self.outside("a subscript with an expansion"));
+                        }
                         plain &= !w.dynamic && !w.glob && !w.text.contains([' ', '\t', '\n']);
                         count += 1;
                     }
@@ -894,6 +927,13 @@ impl Reader<'_> {
             command.stdin.push(word.word.text);
             return Ok(());
         }
+        if self.substituted > 0 {
+            // Bash 5.2 ends a here-document inside `$(...)`, `<(...)` or backquotes at
+            // a body line that starts with its delimiter and a `)` (`EOF)`, `EOFx)`,
+            // `EOF); cmd`): the rest of the body is read as commands.
+            self.i -= 2;
+            return Err(self.outside("a here-document inside a substitution"));
+        }
         let strip_tabs = self.peek() == Some(b'-');
         if strip_tabs {
             self.i += 1;
@@ -924,6 +964,106 @@ fn names_a_file(name: &str, w: &CWord) -> Option<String> {
     };
     (file || (w.dynamic && name.bytes().all(|b| !b.is_ascii_lowercase())))
         .then(|| format!("`{}` may name a file", super::word::show(&w.text)))
+}
+
+/// Why the word W, when it assigns (`NAME=VALUE`: an assignment, or a word of `export`,
+/// `declare`, `env`...) to `LC_ALL`, `LC_CTYPE` or `LANG`, may set a character set in
+/// which bash reads the rest of the text otherwise: in GBK, GB18030, BIG5 or SJIS the
+/// last byte of a character may be `\`, which then escapes nothing (`LANG=zh_CN.GBK`
+/// then `echo あ\;rm x` runs `rm x`). Safe: an empty value, `C`, `POSIX`, UTF-8,
+/// ISO-8859 and EUC character sets (no byte of a character other than its first is
+/// below 0x80 in them), and nothing known otherwise, a value with an expansion
+/// included.
+pub(crate) fn charset(w: &CWord) -> Option<String> {
+    let (name, value) = w.text.split_once('=')?;
+    if !matches!(name, "LC_ALL" | "LC_CTYPE" | "LANG") {
+        return None;
+    }
+    (w.dynamic || !safe_locale(value)).then(|| {
+        format!(
+            "`{}`, a locale whose character set may change how bash reads the text",
+            super::word::show(&w.text)
+        )
+    })
+}
+
+/// Why the command WORDS may change how bash reads the words after it, if so: `shopt`
+/// (`-s nocaseglob`, `extglob`, `cdable_vars`, `-u globskipdots`), `set` with an option
+/// other than `-e`, `-u`, `-x`, `-v` and `-o pipefail` (`set -f` turns globs off),
+/// and `BASHOPTS` or `SHELLOPTS` in any word (`env BASHOPTS=extglob bash -c ...`).
+fn shell_options(words: &[CWord]) -> Option<String> {
+    let mut texts = words.iter().map(|w| w.text.as_str()).peekable();
+    while texts
+        .next_if(|t| matches!(*t, "builtin" | "command"))
+        .is_some()
+    {}
+    let name = texts.next()?;
+    let changes = match name {
+        "shopt" => true,
+        "set" => {
+            let mut option = false;
+            texts.any(|t| {
+                let value = std::mem::take(&mut option);
+                if value {
+                    return !matches!(t, "pipefail" | "errexit" | "nounset" | "xtrace" | "verbose");
+                }
+                match t.strip_prefix(['-', '+']) {
+                    // `-o NAME`, bundled too (`set -euo pipefail`).
+                    Some(letters) => {
+                        option = letters.contains('o');
+                        !letters
+                            .chars()
+                            .all(|c| matches!(c, 'e' | 'u' | 'x' | 'v' | 'o'))
+                    }
+                    None => false,
+                }
+            }) || option
+        }
+        _ => false,
+    };
+    let named = words
+        .iter()
+        .any(|w| w.text.starts_with("BASHOPTS") || w.text.starts_with("SHELLOPTS"));
+    (changes || named).then(|| {
+        format!("`{name}`, which may change how bash reads the words after it (globs, `cd`)")
+    })
+}
+
+/// Whether TEXT, after quote removal, has a `[` and after it a substitution or a
+/// parameter (`$(`, backquote, `${`, `$[`, `$NAME`): given to a builtin as a variable's
+/// name or to arithmetic as a value (`printf -v 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`,
+/// `read`, `let`, `declare -n`, a `declare -i` variable's value, a here-string it reads),
+/// the subscript is expanded and runs what it holds.
+fn subscript_expands(text: &str) -> bool {
+    let Some(at) = text.find('[') else {
+        return false;
+    };
+    let rest = &text.as_bytes()[at..];
+    rest.iter().enumerate().any(|(k, &b)| {
+        b == b'`'
+            || (b == b'$'
+                && rest
+                    .get(k + 1)
+                    .is_some_and(|&n| matches!(n, b'(' | b'{' | b'[') || is_name_start(n)))
+    })
+}
+
+/// A locale name whose character set keeps ASCII bytes ASCII characters: `C`, `POSIX`,
+/// `C.UTF-8`, `en_US.utf8`, `de_DE.ISO-8859-1@euro`, `ja_JP.eucJP`.
+fn safe_locale(value: &str) -> bool {
+    let name = value.split('@').next().unwrap_or("");
+    if matches!(name, "" | "C" | "POSIX") {
+        return true;
+    }
+    let Some((_, set)) = name.rsplit_once('.') else {
+        return false;
+    };
+    let set: String = set
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    set == "utf8" || set.starts_with("iso8859") || set.starts_with("euc")
 }
 
 /// The name WORD assigns to, when it is an assignment `NAME=...` or `NAME+=...` with the

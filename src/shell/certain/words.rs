@@ -321,9 +321,11 @@ impl Reader<'_> {
         start: Option<usize>,
     ) -> Result<(), String> {
         self.enter()?;
+        self.substituted += 1;
         let waiting = self.pending.len();
         let listed = self.list(Stop::Paren);
         self.depth -= 1;
+        self.substituted -= 1;
         listed?;
         if self.pending.len() > waiting {
             return Err("a here-document whose body is not inside its substitution".into());
@@ -353,7 +355,7 @@ impl Reader<'_> {
         if self.depth >= MAX_DEPTH {
             return Err(format!("commands nested more than {MAX_DEPTH} deep"));
         }
-        let inner = read_at(&body, self.depth + 1)?;
+        let inner = read_at(&body, self.depth + 1, self.substituted + 1)?;
         self.out.extend(inner.commands);
         self.redirects.extend(inner.redirects);
         w.dynamic = true;

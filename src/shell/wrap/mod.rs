@@ -270,7 +270,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             st.privileged_here();
             su(cx, fr, words, &mut st, true, hops)
         }
-        b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b),
+        b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b, hops),
         _ => Step::Itself,
     };
     match step {

@@ -220,7 +220,7 @@ pub(super) fn su(
         argv.push(Word::literal(s));
     }
     argv.extend(extra);
-    match shell(cx, fr, &argv, st, kind) {
+    match shell(cx, fr, &argv, st, kind, hops) {
         // A script file: the shell runs it as the user.
         Step::Itself => Step::Opaque(format!("`{cmd}` runs a script file in a shell")),
         step => step,
@@ -674,7 +674,14 @@ pub(super) const SHELL_LONG: &[&str] = &[
 ];
 
 /// A shell: `-c STR` runs STR; otherwise a script file, or standard input.
-pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kind: &str) -> Step {
+pub(super) fn shell(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    kind: &str,
+    hops: usize,
+) -> Step {
     // Debian's `sh` is dash, and its strings are read as dash reads them too.
     let posix = matches!(kind, "sh" | "dash" | "ash" | "posh");
     let mut c = false;
@@ -847,8 +854,39 @@ pub(super) fn shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, kin
             show(&file.text)
         ));
     }
-    if let Some(why) = named_before(cx, &file.text) {
+    if file.pattern {
+        // `echo 'rm y' > s; bash [s]`: the script is whatever file the glob matches,
+        // which may be one the line wrote.
+        note(
+            &mut st.uncertain,
+            format!(
+                "`{kind}` runs the script file `{}`, a glob",
+                show(&file.text)
+            ),
+        );
+    } else if let Some(why) = named_before(cx, &file.text) {
         note(&mut st.uncertain, why);
+    }
+    if !file.text.contains('/') && !file.text.is_empty() {
+        // Without a `/`, bash looks NAME up in `PATH` when the directory has no such
+        // file (`bash gzexe README.md` runs /usr/bin/gzexe, `bash ldd /bin/ls`): the
+        // words from NAME on are then also a command.
+        // Programs in `PATH` that are shell scripts have names without a dot (`gzexe`,
+        // `ldd`, `zgrep`); a project's scripts have one (`bash probe.sh`).
+        if !file.text.contains('.') {
+            note(
+                &mut st.uncertain,
+                format!(
+                    "`{kind} {}` runs a script from `PATH` when the directory has no such file",
+                    show(&file.text)
+                ),
+            );
+            if let Some(rest) = words.get(j..) {
+                let mut inner = st.clone();
+                inner.uncertain = None;
+                through(cx, fr, rest, inner, hops + 1);
+            }
+        }
     }
     Step::Itself
 }
