@@ -353,6 +353,7 @@ families! {
     sixth_options => "sixth-options",
     sixth_looks => "sixth-looks",
     sixth_paths => "sixth-paths",
+    seventh_wrap => "seventh-wrap",
 }
 
 #[test]

@@ -4,22 +4,65 @@
 use super::spec::*;
 use super::*;
 
+/// `env [options] [NAME=VALUE]... CMD...`. Each `-S STR` (`--split-string`, bundled,
+/// glued or abbreviated) is put in its place as the words STR splits into, and env
+/// reads its options again from there (`env -S '-C .. cat x'` is `env -C .. cat x`):
+/// such a line is outside the certain subset.
 pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops: usize) -> Step {
+    let mut list = Vec::new();
+    let mut j = 1;
+    while let Some(w) = words.get(j) {
+        let t = w.text.as_str();
+        if !w.is_static {
+            return Step::Opaque(format!("`env` argument `{}` is not static", show(t)));
+        }
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            break;
+        }
+        let from = list.len();
+        let next = match option_word(words, j, &ENV, &mut list) {
+            Ok(n) => n,
+            Err(why) => return Step::Opaque(why),
+        };
+        let string = list[from..]
+            .iter()
+            .find(|(n, _)| n == "S" || n == "split-string")
+            .and_then(|(_, v)| v.clone());
+        if let Some(s) = string {
+            note(
+                &mut st.uncertain,
+                "`env -S` splits a string into words, which may hold more options",
+            );
+            let mut spliced: Vec<Word> = words.get(..j).unwrap_or(&[]).to_vec();
+            // The options bundled before it (`-iS STR`).
+            if let Some(head) = t
+                .strip_prefix('-')
+                .filter(|b| !b.starts_with('-'))
+                .and_then(|b| b.split_once('S'))
+                .map(|(head, _)| head)
+                .filter(|h| !h.is_empty())
+            {
+                spliced.push(Word::literal(format!("-{head}")));
+            }
+            spliced.extend(
+                crate::shell::programs::env_split_string(&s)
+                    .into_iter()
+                    .map(|(text, dynamic)| Word {
+                        text,
+                        is_static: !dynamic,
+                        pattern: false,
+                    }),
+            );
+            spliced.extend(words.get(next..).unwrap_or(&[]).iter().cloned());
+            through(cx, fr, &spliced, st.clone(), hops + 1);
+            return Step::Done;
+        }
+        j = next;
+    }
     let o = match simple_wrapper(words, &ENV) {
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
     };
-    if let Some(s) = o.value(&["S", "split-string"]) {
-        // `env -S STR` splits STR into words, which may hold more options.
-        if s.contains(['\\', '$', '\'', '"', '#', '`']) {
-            return Step::Opaque("`env -S` string with quotes or escapes".into());
-        }
-        let mut next: Vec<Word> = words.iter().take(1).cloned().collect();
-        next.extend(s.split_ascii_whitespace().map(Word::literal));
-        next.extend(words.iter().skip(o.next).cloned());
-        through(cx, fr, &next, st.clone(), hops + 1);
-        return Step::Done;
-    }
     let mut j = o.next;
     if words.get(j).is_some_and(|w| w.is_static && w.text == "-") {
         j += 1;
