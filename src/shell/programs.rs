@@ -514,7 +514,9 @@ const MAX_ENV_SPLITS: usize = 64;
 /// The directories the options of FORM (a command's words, its name a basename) move
 /// it to: `env -C DIR`/`--chdir=DIR`, `sudo -D DIR`/`--chdir=DIR`, `git -C DIR`,
 /// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
-/// `cargo -C DIR`, `pnpm -C DIR`/`--dir DIR`, `npm --prefix DIR`, `yarn --cwd DIR`.
+/// `cargo -C DIR`, `pnpm -C DIR`/`--dir DIR`, `npm --prefix DIR`, `yarn --cwd DIR`,
+/// `unshare -w DIR`/`--wd=DIR`, `nsenter -wDIR`/`--wd=DIR`, `start-stop-daemon -d DIR`/
+/// `--chdir DIR`; `env -S STR` read as the words STR splits into.
 /// Read as getopt reads them: short options bundled (`env -iC DIR`, `tar -cC DIR`,
 /// tar's `cC DIR` without a dash), long ones abbreviated (`--chd=DIR`, `--dir DIR`).
 /// Every option of the program is not known here, so a word is never skipped as an
@@ -531,6 +533,9 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         Some("tar" | "gtar" | "bsdtar") => ('C', TAR_VALUED, "directory"),
         Some("pnpm") => ('C', "C", "dir"),
         Some("npm") => ('\0', "", "prefix"),
+        Some("unshare") => ('w', "wRSGl", "wd"),
+        Some("nsenter") => ('w', "tSGw", "wd"),
+        Some("start-stop-daemon") => ('d', "pxnugsRaNPIkcrdO", "chdir"),
         Some("yarn") => ('\0', "", "cwd"),
         _ => return Vec::new(),
     };
