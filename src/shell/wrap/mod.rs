@@ -233,7 +233,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         "flock" => flock(cx, fr, words, &mut st),
         "watch" => watch(cx, fr, words, &mut st),
         "script" => script(cx, fr, words, &mut st),
-        "xargs" => xargs(cx, fr, words, &mut st),
+        "xargs" => xargs(cx, fr, words, &mut st, hops),
         "find" => {
             find(cx, fr, words, &st, hops);
             Step::Done

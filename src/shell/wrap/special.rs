@@ -396,7 +396,7 @@ pub(super) fn script(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) ->
     }
 }
 
-pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops: usize) -> Step {
     let o = match simple_wrapper(words, &XARGS) {
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
@@ -448,6 +448,49 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
                         format!("`xargs` puts each input line into `{}`", show(&w.text)),
                     );
                 }
+                // `xargs -I{} sh -c {} <<<'rm x'`: the command again with what a
+                // here-document or here-string gives it put in place of the string
+                // (the whole text and each line), as without `-I` it is appended.
+                if let (Some(r), Some(_)) = (replace.as_deref().filter(|r| !r.is_empty()), inside) {
+                    let cmd = words.get(o.next..).unwrap_or(&[]);
+                    let items: Vec<String> = st
+                        .stdin
+                        .iter()
+                        .flat_map(|t| {
+                            std::iter::once(t.clone()).chain(
+                                t.lines()
+                                    .take(MAX_XARGS_LINES)
+                                    .filter(|l| *l != t.trim_end_matches('\n'))
+                                    .map(str::to_owned),
+                            )
+                        })
+                        .collect();
+                    let mut spent = 0;
+                    for item in items {
+                        let given: Vec<Word> = cmd
+                            .iter()
+                            .map(|w| Word {
+                                text: w.text.replace(r, &item),
+                                ..w.clone()
+                            })
+                            .collect();
+                        spent += given.iter().map(|w| w.text.len()).sum::<usize>();
+                        if spent > MAX_XARGS_GIVEN {
+                            cx.truncate(format!(
+                                "`xargs -I` makes words of more than {} KB",
+                                MAX_XARGS_GIVEN >> 10
+                            ));
+                            break;
+                        }
+                        let mut again = st.clone();
+                        note(
+                            &mut again.opaque,
+                            "`xargs` puts its input into the command's words",
+                        );
+                        again.stdin.clear();
+                        through(cx, fr, &given, again, hops + 1);
+                    }
+                }
                 // `xargs -I X git -C X`: a directory read from the input.
                 if let Some(r) = replace.as_deref().filter(|r| !r.is_empty()) {
                     let mut form: Vec<String> =
@@ -482,6 +525,12 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
         },
     }
 }
+
+/// Most lines of a here-document given to `xargs -I` read one by one.
+const MAX_XARGS_LINES: usize = 64;
+
+/// Most bytes of the words `xargs -I` makes from its input items, all together.
+const MAX_XARGS_GIVEN: usize = 256 << 10;
 
 /// Programs that run their arguments as a command.
 const XARGS_RUNNERS: &[&str] = &[
