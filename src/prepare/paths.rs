@@ -773,6 +773,11 @@ impl Prepared<'_> {
                         }
                         None => {
                             push(out, false, word, &[(ci, i)], &mut budget);
+                            // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
+                            // `javac @f`): the program reads the file named after `@`.
+                            if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
+                                push(out, false, file, &[(ci, i)], &mut budget);
+                            }
                             if let Some((_, after)) = word.split_once('=') {
                                 push(out, false, after, &[(ci, i)], &mut budget);
                             }
