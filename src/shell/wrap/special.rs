@@ -639,6 +639,26 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         );
     }
     emit(cx, words, own);
+    // The starting points: the words after the options (`-H`, `-L`, `-P`, `-D X`,
+    // `-OLEVEL`) up to the first expression word; `.` when none.
+    let mut k = 1;
+    while let Some(t) = words.get(k).map(|w| w.text.as_str()) {
+        match t {
+            "-H" | "-L" | "-P" => k += 1,
+            "-D" => k += 2,
+            _ if t.starts_with("-O") => k += 1,
+            _ => break,
+        }
+    }
+    let mut starts: Vec<String> = words
+        .iter()
+        .skip(k)
+        .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!" | ","))
+        .map(|w| w.text.clone())
+        .collect();
+    if starts.is_empty() {
+        starts.push(".".to_owned());
+    }
     let mut execs = 0;
     let mut j = 1;
     while let Some(w) = words.get(j) {
@@ -676,6 +696,10 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         let stop = end.unwrap_or(words.len());
         let segment = words.get(start..stop).unwrap_or(&[]);
         let mut inner = st.clone();
+        // `{}` is any file under the starting points (`find .. -exec rm -rf {} +`).
+        if segment.iter().any(|u| u.text.contains("{}")) {
+            inner.path_words.extend(starts.iter().cloned());
+        }
         if matches!(w.text.as_str(), "-execdir" | "-okdir") {
             note(
                 &mut inner.uncertain,
