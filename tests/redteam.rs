@@ -357,6 +357,7 @@ families! {
     seventh_quickstart => "seventh-quickstart",
     seventh_git => "seventh-git",
     seventh_shell => "seventh-shell",
+    seventh_wrap => "seventh-wrap",
 }
 
 #[test]

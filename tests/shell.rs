@@ -1505,3 +1505,84 @@ fn seventh_round_readings_outside_the_subset() {
         assert!(all.iter().any(|n| n == "rm"), "{line}: {all:?}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Seventh round: wrappers that run commands in other ways.
+
+/// The argvs LINE's reading holds.
+fn argvs(line: &str) -> Vec<Vec<String>> {
+    parse(line).commands.into_iter().map(|c| c.argv).collect()
+}
+
+fn holds(line: &str, argv: &[&str]) -> bool {
+    argvs(line)
+        .iter()
+        .any(|a| a.iter().map(String::as_str).eq(argv.iter().copied()))
+}
+
+#[test]
+fn env_split_string_is_spliced_and_uncertain() {
+    for line in [
+        "env -S '-C .. cat x'",
+        "env -iS '-C .. cat x'",
+        "env '-S-C .. cat x'",
+        "env --sp='-C .. cat x'",
+        "env -S '-C ..' -S 'cat x'",
+        "env -S '-C ..' cat x",
+    ] {
+        assert!(holds(line, &["cat", "x"]), "{line}: {:?}", argvs(line));
+        assert!(parse(line).uncertain.is_some(), "{line}");
+    }
+    assert!(holds("env -S 'rm\\_x'", &["rm", "x"]));
+    assert!(holds("env -S 'rm \"a b\" # c'", &["rm", "a b"]));
+    assert!(holds("env -S \"rm 'x y'\"", &["rm", "x y"]));
+}
+
+#[test]
+fn env_split_string_directories() {
+    let form = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        gptel_rust_hooks::shell::chdir_options(&form(&["env", "-S", "-C .. cat x"])),
+        vec![".."]
+    );
+    assert_eq!(
+        gptel_rust_hooks::shell::chdir_options(&form(&["tar", "-C", "src", "-C", "../.."])),
+        vec!["src", "../.."]
+    );
+    assert_eq!(
+        gptel_rust_hooks::shell::chdir_options(&form(&["unshare", "--wd=..", "cat"])),
+        vec![".."]
+    );
+}
+
+#[test]
+fn programs_run_by_wrappers_are_read() {
+    for (line, argv) in [
+        ("su -s /usr/bin/rm root -- -rf x", &["rm", "-rf", "x"][..]),
+        ("runuser --shell=/bin/rm root -c x", &["rm", "-c", "x"]),
+        ("sg root 'rm x'", &["rm", "x"]),
+        ("sg - root -c 'rm x'", &["rm", "x"]),
+        ("newgrp root <<< 'rm x'", &["rm", "x"]),
+        ("start-stop-daemon -S --exec /usr/bin/rm -- x", &["rm", "x"]),
+        ("start-stop-daemon -S -a /bin/rm -- x", &["rm", "x"]),
+        ("tmux new -d 'rm z'", &["rm", "z"]),
+        ("tmux new-window -c /tmp rm z", &["rm", "z"]),
+        ("tmux -c 'rm z'", &["rm", "z"]),
+        ("screen -dmS x rm z", &["rm", "z"]),
+        ("unshare -r --wd=.. rm z", &["rm", "z"]),
+        ("nsenter -t 1 -m rm z", &["rm", "z"]),
+        ("xargs -0 -I{} sh -c {} <<<'rm x'", &["rm", "x"]),
+    ] {
+        assert!(holds(line, argv), "{line}: {:?}", argvs(line));
+        assert!(
+            parse(line).uncertain.is_some()
+                || parse(line).commands.iter().any(|c| c.opaque.is_some()),
+            "{line}"
+        );
+    }
+    let sg = parse("sg root 'rm x'");
+    assert!(sg
+        .commands
+        .iter()
+        .any(|c| c.privileged && c.argv[0] == "rm"));
+}

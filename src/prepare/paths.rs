@@ -856,9 +856,17 @@ impl Prepared<'_> {
             });
             let mut attributed = std::collections::HashSet::new();
             for (i, c) in cand.line.commands.iter().enumerate() {
+                // `exec 3<f` (`exec < f`) without a command opens F for every command
+                // of the shell after it (`exec 3<f; cat <&3`).
+                let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
                 for target in &c.redirects {
                     attributed.insert(target.clone());
-                    push(out, true, target, &[(ci, i)], &mut budget);
+                    let cmds = if opens_for_all {
+                        &all[..]
+                    } else {
+                        &[(ci, i)][..]
+                    };
+                    push(out, true, target, cmds, &mut budget);
                 }
                 for word in &c.paths {
                     match word.strip_prefix('-') {
@@ -885,6 +893,11 @@ impl Prepared<'_> {
                         }
                         None => {
                             push(out, false, word, &[(ci, i)], &mut budget);
+                            // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
+                            // `javac @f`): the program reads the file named after `@`.
+                            if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
+                                push(out, false, file, &[(ci, i)], &mut budget);
+                            }
                             if let Some((_, after)) = word.split_once('=') {
                                 push(out, false, after, &[(ci, i)], &mut budget);
                             }

@@ -233,7 +233,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         "flock" => flock(cx, fr, words, &mut st),
         "watch" => watch(cx, fr, words, &mut st),
         "script" => script(cx, fr, words, &mut st),
-        "xargs" => xargs(cx, fr, words, &mut st),
+        "xargs" => xargs(cx, fr, words, &mut st, hops),
         "find" => {
             find(cx, fr, words, &st, hops);
             Step::Done
@@ -269,6 +269,14 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         "runuser" => {
             st.privileged_here();
             su(cx, fr, words, &mut st, true, hops)
+        }
+        "start-stop-daemon" => start_stop_daemon(cx, fr, words, &mut st, hops),
+        "unshare" | "nsenter" => namespaces(words, &mut st),
+        "tmux" => tmux(cx, fr, words, &mut st),
+        "screen" => screen(words, &mut st),
+        "sg" | "newgrp" => {
+            st.privileged_here();
+            group_shell(cx, fr, words, &mut st)
         }
         b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b, hops),
         _ => Step::Itself,

@@ -507,3 +507,61 @@ pub(super) fn after_operand(words: &[Word], spec: &Spec, self_opts: &[&str]) -> 
         Err(why) => Step::Opaque(why),
     }
 }
+/// util-linux 2.38 `unshare`: the namespace options take an optional file (`--mount=F`).
+pub(super) const UNSHARE: Spec = Spec {
+    flags: "imnpuUCTfcrV",
+    args: "wRSGl",
+    long_flags: &[
+        "fork",
+        "map-root-user",
+        "map-current-user",
+        "map-auto",
+        "keep-caps",
+        "kill-child",
+    ],
+    long_args: &[
+        "wd",
+        "root",
+        "setuid",
+        "setgid",
+        "setgroups",
+        "propagation",
+        "map-user",
+        "map-group",
+        "map-users",
+        "map-groups",
+        "load-interp",
+        "monotonic",
+        "boottime",
+    ],
+    long_opt_args: &[
+        "mount",
+        "uts",
+        "ipc",
+        "net",
+        "pid",
+        "user",
+        "cgroup",
+        "time",
+        "mount-proc",
+    ],
+    ..NONE
+};
+/// util-linux 2.38 `nsenter`: `-m[FILE]`, `-r[DIR]`, `-w[DIR]` take optional glued values.
+pub(super) const NSENTER: Spec = Spec {
+    flags: "aeFZV",
+    args: "tSG",
+    opt_args: "muinpUCTrw",
+    long_flags: &[
+        "all",
+        "env",
+        "no-fork",
+        "follow-context",
+        "preserve-credentials",
+    ],
+    long_args: &["target", "setuid", "setgid", "user-parent"],
+    long_opt_args: &[
+        "mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "root", "wd",
+    ],
+    ..NONE
+};

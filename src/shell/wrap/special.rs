@@ -4,22 +4,65 @@
 use super::spec::*;
 use super::*;
 
+/// `env [options] [NAME=VALUE]... CMD...`. Each `-S STR` (`--split-string`, bundled,
+/// glued or abbreviated) is put in its place as the words STR splits into, and env
+/// reads its options again from there (`env -S '-C .. cat x'` is `env -C .. cat x`):
+/// such a line is outside the certain subset.
 pub(super) fn env(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops: usize) -> Step {
+    let mut list = Vec::new();
+    let mut j = 1;
+    while let Some(w) = words.get(j) {
+        let t = w.text.as_str();
+        if !w.is_static {
+            return Step::Opaque(format!("`env` argument `{}` is not static", show(t)));
+        }
+        if t == "--" || !t.starts_with('-') || t == "-" {
+            break;
+        }
+        let from = list.len();
+        let next = match option_word(words, j, &ENV, &mut list) {
+            Ok(n) => n,
+            Err(why) => return Step::Opaque(why),
+        };
+        let string = list[from..]
+            .iter()
+            .find(|(n, _)| n == "S" || n == "split-string")
+            .and_then(|(_, v)| v.clone());
+        if let Some(s) = string {
+            note(
+                &mut st.uncertain,
+                "`env -S` splits a string into words, which may hold more options",
+            );
+            let mut spliced: Vec<Word> = words.get(..j).unwrap_or(&[]).to_vec();
+            // The options bundled before it (`-iS STR`).
+            if let Some(head) = t
+                .strip_prefix('-')
+                .filter(|b| !b.starts_with('-'))
+                .and_then(|b| b.split_once('S'))
+                .map(|(head, _)| head)
+                .filter(|h| !h.is_empty())
+            {
+                spliced.push(Word::literal(format!("-{head}")));
+            }
+            spliced.extend(
+                crate::shell::programs::env_split_string(&s)
+                    .into_iter()
+                    .map(|(text, dynamic)| Word {
+                        text,
+                        is_static: !dynamic,
+                        pattern: false,
+                    }),
+            );
+            spliced.extend(words.get(next..).unwrap_or(&[]).iter().cloned());
+            through(cx, fr, &spliced, st.clone(), hops + 1);
+            return Step::Done;
+        }
+        j = next;
+    }
     let o = match simple_wrapper(words, &ENV) {
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
     };
-    if let Some(s) = o.value(&["S", "split-string"]) {
-        // `env -S STR` splits STR into words, which may hold more options.
-        if s.contains(['\\', '$', '\'', '"', '#', '`']) {
-            return Step::Opaque("`env -S` string with quotes or escapes".into());
-        }
-        let mut next: Vec<Word> = words.iter().take(1).cloned().collect();
-        next.extend(s.split_ascii_whitespace().map(Word::literal));
-        next.extend(words.iter().skip(o.next).cloned());
-        through(cx, fr, &next, st.clone(), hops + 1);
-        return Step::Done;
-    }
     let mut j = o.next;
     if words.get(j).is_some_and(|w| w.is_static && w.text == "-") {
         j += 1;
@@ -182,6 +225,25 @@ pub(super) fn su(
         .and_then(|(_, v)| v.as_deref())
     {
         let base = basename(shell);
+        // `su -s /usr/bin/rm root -- -rf x` runs `rm -rf x`: a program that is not a
+        // shell gets the shell's arguments (`-f`, `-c STR`, the extra operands).
+        if !SHELLS.contains(&base) {
+            note(
+                &mut st.opaque,
+                format!("`{cmd}` runs `{}` as its shell", show(shell)),
+            );
+            let mut argv = vec![Word::literal(shell)];
+            if has(&["f", "fast"]) {
+                argv.push(Word::literal("-f"));
+            }
+            if let Some(s) = string {
+                argv.push(Word::literal("-c"));
+                argv.push(Word::literal(s));
+            }
+            argv.extend(extra);
+            through(cx, fr, &argv, st.clone(), hops + 1);
+            return Step::Done;
+        }
         if !matches!(base, "sh" | "bash" | "dash") {
             note(
                 &mut st.opaque,
@@ -338,7 +400,7 @@ pub(super) fn script(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) ->
     }
 }
 
-pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hops: usize) -> Step {
     let o = match simple_wrapper(words, &XARGS) {
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
@@ -390,6 +452,49 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
                         format!("`xargs` puts each input line into `{}`", show(&w.text)),
                     );
                 }
+                // `xargs -I{} sh -c {} <<<'rm x'`: the command again with what a
+                // here-document or here-string gives it put in place of the string
+                // (the whole text and each line), as without `-I` it is appended.
+                if let (Some(r), Some(_)) = (replace.as_deref().filter(|r| !r.is_empty()), inside) {
+                    let cmd = words.get(o.next..).unwrap_or(&[]);
+                    let items: Vec<String> = st
+                        .stdin
+                        .iter()
+                        .flat_map(|t| {
+                            std::iter::once(t.clone()).chain(
+                                t.lines()
+                                    .take(MAX_XARGS_LINES)
+                                    .filter(|l| *l != t.trim_end_matches('\n'))
+                                    .map(str::to_owned),
+                            )
+                        })
+                        .collect();
+                    let mut spent = 0;
+                    for item in items {
+                        let given: Vec<Word> = cmd
+                            .iter()
+                            .map(|w| Word {
+                                text: w.text.replace(r, &item),
+                                ..w.clone()
+                            })
+                            .collect();
+                        spent += given.iter().map(|w| w.text.len()).sum::<usize>();
+                        if spent > MAX_XARGS_GIVEN {
+                            cx.truncate(format!(
+                                "`xargs -I` makes words of more than {} KB",
+                                MAX_XARGS_GIVEN >> 10
+                            ));
+                            break;
+                        }
+                        let mut again = st.clone();
+                        note(
+                            &mut again.opaque,
+                            "`xargs` puts its input into the command's words",
+                        );
+                        again.stdin.clear();
+                        through(cx, fr, &given, again, hops + 1);
+                    }
+                }
                 // `xargs -I X git -C X`: a directory read from the input.
                 if let Some(r) = replace.as_deref().filter(|r| !r.is_empty()) {
                     let mut form: Vec<String> =
@@ -424,6 +529,12 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> 
         },
     }
 }
+
+/// Most lines of a here-document given to `xargs -I` read one by one.
+const MAX_XARGS_LINES: usize = 64;
+
+/// Most bytes of the words `xargs -I` makes from its input items, all together.
+const MAX_XARGS_GIVEN: usize = 256 << 10;
 
 /// Programs that run their arguments as a command.
 const XARGS_RUNNERS: &[&str] = &[
@@ -532,6 +643,26 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         );
     }
     emit(cx, words, own);
+    // The starting points: the words after the options (`-H`, `-L`, `-P`, `-D X`,
+    // `-OLEVEL`) up to the first expression word; `.` when none.
+    let mut k = 1;
+    while let Some(t) = words.get(k).map(|w| w.text.as_str()) {
+        match t {
+            "-H" | "-L" | "-P" => k += 1,
+            "-D" => k += 2,
+            _ if t.starts_with("-O") => k += 1,
+            _ => break,
+        }
+    }
+    let mut starts: Vec<String> = words
+        .iter()
+        .skip(k)
+        .take_while(|w| !w.text.starts_with('-') && !matches!(w.text.as_str(), "(" | "!" | ","))
+        .map(|w| w.text.clone())
+        .collect();
+    if starts.is_empty() {
+        starts.push(".".to_owned());
+    }
     let mut execs = 0;
     let mut j = 1;
     while let Some(w) = words.get(j) {
@@ -569,6 +700,10 @@ pub(super) fn find(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: us
         let stop = end.unwrap_or(words.len());
         let segment = words.get(start..stop).unwrap_or(&[]);
         let mut inner = st.clone();
+        // `{}` is any file under the starting points (`find .. -exec rm -rf {} +`).
+        if segment.iter().any(|u| u.text.contains("{}")) {
+            inner.path_words.extend(starts.iter().cloned());
+        }
         if matches!(w.text.as_str(), "-execdir" | "-okdir") {
             note(
                 &mut inner.uncertain,
@@ -963,4 +1098,303 @@ fn with_positional(text: &str, params: &[String]) -> String {
         }
     }
     out
+}
+
+/// `sg [-] GROUP [-c] STR` runs STR with `/bin/sh -c` in the group; `sg [-] GROUP` and
+/// `newgrp [-] [GROUP]` start a shell that reads standard input (a here-document or
+/// here-string given to them is its script). Privileged, as `su -c` is.
+pub(super) fn group_shell(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let cmd = words.first().map_or("", |w| w.text.as_str());
+    let mut j = 1;
+    if words.get(j).is_some_and(|w| w.text == "-") {
+        j += 1;
+    }
+    // The group.
+    j += 1;
+    if words.get(j).is_some_and(|w| w.text == "-c") && words.len() > j + 1 {
+        j += 1;
+    }
+    let string = (basename(cmd) == "sg").then(|| words.get(j)).flatten();
+    match string {
+        Some(s) if s.is_static => {
+            note(
+                &mut st.opaque,
+                format!("`{}` runs a string in a shell as another group", show(cmd)),
+            );
+            emit(cx, words, st.clone());
+            posix_string(cx, fr, &s.text, st);
+        }
+        Some(s) => {
+            note(
+                &mut st.opaque,
+                format!("`{}` string `{}` is not static", show(cmd), show(&s.text)),
+            );
+            emit(cx, words, st.clone());
+        }
+        None => {
+            note(
+                &mut st.opaque,
+                format!("`{}` starts a shell that reads standard input", show(cmd)),
+            );
+            emit(cx, words, st.clone());
+            for text in std::mem::take(&mut st.stdin) {
+                posix_string(cx, fr, &text, st);
+            }
+        }
+    }
+    Step::Done
+}
+
+/// The value of the option WORDS[K] when it is the short option SHORT (alone at the end
+/// of a cluster, or with its value glued) or the long option LONG (or an abbreviation of
+/// at least MIN letters, `=VALUE` or the next word); with the index of the word after.
+fn option_value(
+    words: &[Word],
+    k: usize,
+    short: char,
+    long: &str,
+    min: usize,
+) -> Option<(String, usize)> {
+    let t = words.get(k)?.text.as_str();
+    let next = || words.get(k + 1).map(|w| (w.text.clone(), k + 2));
+    if let Some(l) = t.strip_prefix("--") {
+        let (name, value) = match l.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (l, None),
+        };
+        if name.len() < min || !long.starts_with(name) {
+            return None;
+        }
+        return match value {
+            Some(v) => Some((v.to_owned(), k + 1)),
+            None => next(),
+        };
+    }
+    let body = t.strip_prefix('-')?;
+    let rest = body.strip_prefix(short)?;
+    if rest.is_empty() {
+        next()
+    } else {
+        Some((rest.to_owned(), k + 1))
+    }
+}
+
+/// `start-stop-daemon --start --exec PROG -- ARGS` (or `--startas PROG`, `-x`, `-a`)
+/// runs PROG with ARGS: read for deny rules, never allowed.
+pub(super) fn start_stop_daemon(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    hops: usize,
+) -> Step {
+    let mut program = None;
+    let mut startas = None;
+    let mut k = 1;
+    let mut args: &[Word] = &[];
+    while let Some(w) = words.get(k) {
+        if w.text == "--" {
+            args = words.get(k + 1..).unwrap_or(&[]);
+            break;
+        }
+        if let Some((v, n)) = option_value(words, k, 'a', "startas", 6) {
+            startas = Some(v);
+            k = n;
+        } else if let Some((v, n)) = option_value(words, k, 'x', "exec", 3) {
+            program = Some(v);
+            k = n;
+        } else {
+            k += 1;
+        }
+    }
+    let Some(prog) = startas.or(program) else {
+        return Step::Itself;
+    };
+    note(
+        &mut st.opaque,
+        format!("`start-stop-daemon` runs `{}`", show(&prog)),
+    );
+    emit(cx, words, st.clone());
+    let mut argv = vec![Word::literal(prog)];
+    argv.extend(args.iter().cloned());
+    through(cx, fr, &argv, st.clone(), hops + 1);
+    Step::Done
+}
+
+/// `unshare [options] [PROG ARGS...]` and `nsenter [options] [PROG ARGS...]` run PROG
+/// (or `$SHELL`) in other namespaces, `--wd DIR` (`-w`) in DIR: looked through for deny
+/// rules, never allowed (a namespace may change what paths mean).
+pub(super) fn namespaces(words: &[Word], st: &mut State) -> Step {
+    let cmd = basename(command_name(words));
+    let spec = if cmd == "unshare" { &UNSHARE } else { &NSENTER };
+    note(
+        &mut st.uncertain,
+        format!("`{cmd}` runs its command in other namespaces"),
+    );
+    match simple_wrapper(words, spec) {
+        Ok(o) if o.next < words.len() => Step::Inner(o.next),
+        Ok(_) => Step::Opaque(format!("`{cmd}` without a command starts a shell")),
+        Err(why) => Step::Opaque(why),
+    }
+}
+
+/// Read the short options at WORDS[K..] loosely (any letter not in VALUED a flag, those
+/// in VALUED taking the rest of the word or the next one; up to `--` or the first word
+/// without a dash): the values found, and the index of the first operand.
+fn loose_short(words: &[Word], mut k: usize, valued: &str) -> (Vec<(char, String)>, usize) {
+    let mut values = Vec::new();
+    while let Some(w) = words.get(k) {
+        let t = w.text.as_str();
+        if t == "--" {
+            return (values, k + 1);
+        }
+        let Some(body) = t.strip_prefix('-').filter(|b| !b.is_empty()) else {
+            break;
+        };
+        k += 1;
+        for (at, ch) in body.char_indices() {
+            if valued.contains(ch) {
+                let rest = &body[at + ch.len_utf8()..];
+                if rest.is_empty() {
+                    values.extend(words.get(k).map(|w| (ch, w.text.clone())));
+                    k += 1;
+                } else {
+                    values.push((ch, rest.to_owned()));
+                }
+                break;
+            }
+        }
+    }
+    (values, k)
+}
+
+/// `tmux [options] COMMAND [flags] [SHELL-COMMAND...] [; COMMAND...]`: `new-session`,
+/// `new-window`, `split-window`, `respawn-pane`, `respawn-window`, `run-shell`,
+/// `display-popup`, `pipe-pane` run a shell command (one word through `sh -c`, more
+/// words directly; `-c DIR` its directory), `if-shell` its first operand, `send-keys`
+/// types its keys into a shell, `tmux -c STR` runs STR: each read as a shell string for
+/// deny rules, and the line is never allowed.
+pub(super) fn tmux(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    let (global, start) = loose_short(words, 1, "cfLST");
+    let mut strings: Vec<String> = global
+        .into_iter()
+        .filter(|(o, _)| *o == 'c')
+        .map(|(_, v)| v)
+        .collect();
+    // The commands, split at `;` words (and words ending with an unescaped `;`).
+    let mut commands: Vec<Vec<Word>> = vec![Vec::new()];
+    for w in words.get(start..).unwrap_or(&[]) {
+        let t = w.text.as_str();
+        if t == ";" {
+            commands.push(Vec::new());
+        } else if let Some(head) = t.strip_suffix(';').filter(|h| !h.ends_with('\\')) {
+            if let Some(last) = commands.last_mut() {
+                last.push(Word {
+                    text: head.to_owned(),
+                    ..w.clone()
+                });
+            }
+            commands.push(Vec::new());
+        } else if let Some(last) = commands.last_mut() {
+            last.push(w.clone());
+        }
+    }
+    let mut unreadable = None;
+    for c in &commands {
+        let Some(name) = c.first() else { continue };
+        let (valued, dir_opt) = match name.text.as_str() {
+            "new-session" | "new" => ("cefFnstxy", 'c'),
+            "new-window" | "neww" => ("cefFnt", 'c'),
+            "split-window" | "splitw" => ("celFpt", 'c'),
+            "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" => ("cet", 'c'),
+            "run-shell" | "run" => ("cdt", 'c'),
+            "display-popup" | "popup" => ("bcdehsStTwxy", 'd'),
+            "pipe-pane" | "pipep" => ("t", '\0'),
+            "if-shell" | "if" => ("t", '\0'),
+            "send-keys" | "send" => ("cNt", '\0'),
+            "source-file" | "source" => {
+                unreadable = Some("`tmux source-file` runs the commands in a file".to_owned());
+                continue;
+            }
+            _ => continue,
+        };
+        let (values, at) = loose_short(c, 1, valued);
+        let operands = c.get(at..).unwrap_or(&[]);
+        if operands.is_empty() {
+            continue;
+        }
+        if let Some(w) = operands.iter().find(|w| !w.is_static) {
+            unreadable = Some(format!("`tmux` argument `{}` is not static", show(&w.text)));
+        }
+        let text = match name.text.as_str() {
+            "if-shell" | "if" => {
+                unreadable = Some("`tmux if-shell` runs tmux commands".to_owned());
+                operands[0].text.clone()
+            }
+            "send-keys" | "send" => operands
+                .iter()
+                .map(|w| match w.text.as_str() {
+                    "Enter" | "C-m" | "KPEnter" | "C-j" => "\n",
+                    t => t,
+                })
+                .collect::<Vec<_>>()
+                .join(" "),
+            _ if operands.len() == 1 => operands[0].text.clone(),
+            _ => operands
+                .iter()
+                .map(|w| format!("'{}'", w.text.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" "),
+        };
+        match values.iter().rev().find(|(o, _)| *o == dir_opt) {
+            Some((_, dir)) => {
+                strings.push(format!("cd '{}' && {text}", dir.replace('\'', "'\\''")))
+            }
+            None => strings.push(text),
+        }
+    }
+    if strings.is_empty() {
+        return match unreadable {
+            Some(why) => Step::Opaque(why),
+            None => Step::Itself,
+        };
+    }
+    note(
+        &mut st.opaque,
+        unreadable.unwrap_or_else(|| "`tmux` runs a command in a shell".to_owned()),
+    );
+    emit(cx, words, st.clone());
+    for s in strings {
+        posix_string(cx, fr, &s, st);
+    }
+    Step::Done
+}
+
+/// `screen [options] [CMD ARGS...]` runs CMD in a new window (`-X CMD` sends it a
+/// screen command): looked through for deny rules, never allowed.
+pub(super) fn screen(words: &[Word], st: &mut State) -> Step {
+    if words.iter().skip(1).any(|w| {
+        matches!(
+            w.text.as_str(),
+            "-ls" | "-list" | "-wipe" | "-v" | "-version"
+        )
+    }) {
+        return Step::Itself;
+    }
+    let (values, at) = loose_short(words, 1, "ceghpSsTtX");
+    if values.iter().any(|(o, _)| *o == 'X') {
+        return Step::Opaque("`screen -X` sends a command to a screen session".into());
+    }
+    if values.iter().any(|(o, _)| matches!(o, 'c' | 's')) {
+        note(&mut st.opaque, "`screen -c` or `-s` names a file it runs");
+    }
+    note(
+        &mut st.uncertain,
+        "`screen` runs its command in a new window",
+    );
+    if at < words.len() {
+        Step::Inner(at)
+    } else {
+        Step::Opaque("`screen` without a command starts a shell".into())
+    }
 }
