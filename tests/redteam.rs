@@ -358,6 +358,7 @@ families! {
     seventh_git => "seventh-git",
     seventh_shell => "seventh-shell",
     seventh_wrap => "seventh-wrap",
+    seventh_c => "seventh-c",
 }
 
 #[test]

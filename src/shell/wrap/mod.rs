@@ -204,6 +204,20 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
                         "`exec -l` (or `-a -NAME`) starts a login shell, which runs the profile files first",
                     );
                 }
+                // `exec -a git-grep git -Orm .` is `git grep -Orm .`, and stdbuf looks
+                // for its library beside its name: what a program does by its name is
+                // not what the words say.
+                let renamed = opts.iter().any(|w| {
+                    w.text
+                        .strip_prefix('-')
+                        .is_some_and(|b| !b.starts_with('-') && b.contains('a'))
+                });
+                if renamed {
+                    note(
+                        &mut st.uncertain,
+                        "`exec -a NAME` runs a program under another name, which some act on (`git-NAME` is `git NAME`)",
+                    );
+                }
             }
             step
         }

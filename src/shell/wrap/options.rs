@@ -185,10 +185,18 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     // A command in the words after `foreach` or `run`: its first word is a shell string,
     // the others its arguments.
     let after = match sub.as_str() {
-        "submodule" => "foreach",
+        "submodule" | "submodule--helper" => "foreach",
         "bisect" => "run",
         _ => "",
     };
+    // Plumbing that runs an operand: `git remote-ext REMOTE CMD` (the command of an
+    // `ext::` URL), `git merge-index PROGRAM -a`.
+    let operands: Vec<&String> = args.iter().filter(|a| !a.starts_with('-')).collect();
+    match (sub.as_str(), operands.as_slice()) {
+        ("remote-ext", [_, cmd, ..]) => code.push(cmd.to_string()),
+        ("merge-index", [program, ..]) => code.push(program.to_string()),
+        _ => {}
+    }
     if let Some(p) = args.iter().position(|a| !after.is_empty() && a == after) {
         let mut rest = args.iter().skip(p + 1).skip_while(|a| a.starts_with('-'));
         if let Some(first) = rest.next() {
