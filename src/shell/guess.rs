@@ -46,8 +46,9 @@ pub(crate) fn fallback_tokens(cx: &mut Cx, fr: &Frame, tokens: &[Token], why: &s
 /// take an argument for the command's name (`cat <(x) ~/.ssh/id_rsa` split at `<(`).
 fn widen_paths(cx: &mut Cx, from: usize) {
     for c in cx.out.commands.iter_mut().skip(from) {
+        let mut have: std::collections::HashSet<String> = c.paths.iter().cloned().collect();
         for w in &c.written {
-            if !c.paths.contains(w) {
+            if have.insert(w.clone()) {
                 c.paths.push(w.clone());
             }
         }

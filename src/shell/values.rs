@@ -147,6 +147,9 @@ fn variables(tokens: &[String]) -> Vec<(String, String)> {
         values.extend(operator_defaults(t));
     }
     values.extend(positional_values(tokens));
+    // The same value given again (`${x:-y} ${x:-y}`) makes no other form.
+    let mut seen = std::collections::HashSet::new();
+    values.retain(|pair| seen.insert(pair.clone()));
     values.truncate(MAX_VARIABLES);
     values
 }
