@@ -94,7 +94,18 @@ const MAX_TOP: usize = 32;
 /// work tree, which the reading cannot know).
 fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     let at = git_subcommand(form).unwrap_or(form.len());
-    let value = |kv: &str| kv.split_once('=').map_or(kv, |(_, v)| v).to_owned();
+    // A configuration value read as a command: an alias without `!` runs a git
+    // subcommand (`alias.u='rm --cached'` is `git rm --cached`), with it a shell command.
+    let value = |kv: &str| match kv.split_once('=') {
+        Some((key, v)) if key.to_ascii_lowercase().starts_with("alias.") => {
+            match v.strip_prefix('!') {
+                Some(shell) => shell.to_owned(),
+                None => format!("git {v}"),
+            }
+        }
+        Some((_, v)) => v.to_owned(),
+        None => kv.to_owned(),
+    };
     let mut trees: Vec<String> = Vec::new();
     for (k, t) in form.iter().enumerate().take(at).skip(1) {
         let next = form.get(k + 1);
