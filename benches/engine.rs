@@ -441,7 +441,7 @@ fn fit(prefix: &str, unit: &str, suffix: &str) -> String {
     format!("{prefix}{}{suffix}", unit.repeat(n))
 }
 
-/// A here-document of 52,000 commands given to `bash`: read as bash's script, with
+/// A here-document of 26,000 commands given to `bash`: read as bash's script, with
 /// its second looks (the slowest line of this size we know).
 #[divan::bench(sample_count = 10)]
 fn adversarial_heredoc_to_bash(bencher: Bencher) {
@@ -468,7 +468,7 @@ fn adversarial_operator_values(bencher: Bencher) {
     bencher.bench(|| evaluate(black_box(&policy), black_box(&call)));
 }
 
-/// `sh -c` with 26,000 `ls \$'a'`: read as bash, then again as dash reads it.
+/// `sh -c` with 11,800 `ls \$'a'`: read as bash, then again as dash reads it.
 #[divan::bench(sample_count = 10)]
 fn adversarial_dash_string(bencher: Bencher) {
     let (policy, call) = adversarial(&fit("sh -c \"", "ls \\$'a'; ", "\""));
