@@ -145,6 +145,65 @@ fn through_missing(cand: &PathCand) -> Option<String> {
     ))
 }
 
+/// The script file a shell command ARGV runs (`bash s`, `sh -e ./s`, `. s`), if any.
+fn script_operand(argv: &[String]) -> Option<&str> {
+    let name = argv.first()?;
+    if !matches!(
+        name.as_str(),
+        "sh" | "bash" | "dash" | "ash" | "zsh" | "ksh" | "source" | "."
+    ) {
+        return None;
+    }
+    let mut words = argv.iter().skip(1);
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "-c" => return None,
+            "-o" | "+o" | "-O" | "+O" => {
+                words.next();
+            }
+            "--" => return words.next().map(String::as_str),
+            w if w.starts_with(['-', '+']) => {}
+            w => return Some(w),
+        }
+    }
+    None
+}
+
+/// Mark uncertain the script a shell of a line runs when another command of the line
+/// names the same file, however written (`echo 'rm y' > readme-link; bash README.md`,
+/// where `readme-link` leads to `README.md`): that command may write it first.
+fn scripts_named_twice(commands: &[super::CmdCand], out: &mut [PathCand]) {
+    for (ci, cand) in commands.iter().enumerate() {
+        for (i, c) in cand.line.commands.iter().enumerate() {
+            let Some(script) = script_operand(&c.argv) else {
+                continue;
+            };
+            let runs: Vec<String> = out
+                .iter()
+                .filter(|p| p.raw == script && p.cmds.contains(&(ci, i)))
+                .filter_map(|p| p.norm.as_ref().ok().cloned())
+                .collect();
+            let other = |p: &PathCand| p.cmds.iter().any(|k| k.0 == ci && k.1 != i);
+            let named = out
+                .iter()
+                .any(|p| other(p) && p.norm.as_ref().is_ok_and(|n| runs.contains(n)));
+            if !named {
+                continue;
+            }
+            for p in out.iter_mut() {
+                if p.raw == script && p.cmds.contains(&(ci, i)) {
+                    p.uncertain.get_or_insert_with(|| {
+                        format!(
+                            "the script `{}` is a file another command of the line names (and may write)",
+                            script.chars().take(200).collect::<String>()
+                        )
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Where a path candidate came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PathSource {
@@ -915,6 +974,7 @@ impl Prepared<'_> {
                 push(out, false, w, &all, &mut budget);
             }
         }
+        scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget
                 .exceeded
