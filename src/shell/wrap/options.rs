@@ -106,14 +106,19 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
         Some((_, v)) => v.to_owned(),
         None => kv.to_owned(),
     };
+    let named = |kv: &str| kv.split_once('=').map_or(kv, |(_, v)| v).to_owned();
     let mut trees: Vec<String> = Vec::new();
     for (k, t) in form.iter().enumerate().take(at).skip(1) {
         let next = form.get(k + 1);
         match t.as_str() {
-            "-c" | "--config-env" => code.extend(next.map(|v| value(v))),
+            "-c" => code.extend(next.map(|v| value(v))),
+            // The value is in the environment variable named: its name is all we have.
+            "--config-env" => code.extend(next.map(|v| named(v))),
             "--work-tree" => trees.extend(next.cloned()),
             _ => {
-                if let Some(kv) = t.strip_prefix("--config-env=").or(t.strip_prefix("-c")) {
+                if let Some(kv) = t.strip_prefix("--config-env=") {
+                    code.push(named(kv));
+                } else if let Some(kv) = t.strip_prefix("-c") {
                     code.push(value(kv));
                 }
                 if let Some(tree) = t.strip_prefix("--work-tree=") {
