@@ -216,6 +216,19 @@ pub(super) fn su(
     let _login = operands.next_if(|&k| words.get(k).is_some_and(|w| w.text == "-"));
     let _user = operands.next();
     let extra: Vec<Word> = operands.filter_map(|k| words.get(k).cloned()).collect();
+    // The shell's argv as su builds it: PROGRAM, `-f`, `-c STR`, then the extra operands.
+    let su_argv = |program: &str| {
+        let mut argv = vec![Word::literal(program)];
+        if has(&["f", "fast"]) {
+            argv.push(Word::literal("-f"));
+        }
+        if let Some(s) = &string {
+            argv.push(Word::literal("-c"));
+            argv.push(Word::literal(s));
+        }
+        argv.extend(extra.iter().cloned());
+        argv
+    };
     let mut kind = "bash";
     if let Some(shell) = o
         .list
@@ -232,16 +245,7 @@ pub(super) fn su(
                 &mut st.opaque,
                 format!("`{cmd}` runs `{}` as its shell", show(shell)),
             );
-            let mut argv = vec![Word::literal(shell)];
-            if has(&["f", "fast"]) {
-                argv.push(Word::literal("-f"));
-            }
-            if let Some(s) = string {
-                argv.push(Word::literal("-c"));
-                argv.push(Word::literal(s));
-            }
-            argv.extend(extra);
-            through(cx, fr, &argv, st.clone(), hops + 1);
+            through(cx, fr, &su_argv(shell), st.clone(), hops + 1);
             return Step::Done;
         }
         if !matches!(base, "sh" | "bash" | "dash") {
@@ -272,17 +276,7 @@ pub(super) fn su(
             format!("`{cmd}` passes extra arguments to the shell"),
         );
     }
-    // The shell's argv as su builds it: `-f`, `-c STR`, then the extra operands.
-    let mut argv = vec![Word::literal(kind)];
-    if has(&["f", "fast"]) {
-        argv.push(Word::literal("-f"));
-    }
-    if let Some(s) = string {
-        argv.push(Word::literal("-c"));
-        argv.push(Word::literal(s));
-    }
-    argv.extend(extra);
-    match shell(cx, fr, &argv, st, kind, hops) {
+    match shell(cx, fr, &su_argv(kind), st, kind, hops) {
         // A script file: the shell runs it as the user.
         Step::Itself => Step::Opaque(format!("`{cmd}` runs a script file in a shell")),
         step => step,
