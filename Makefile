@@ -28,9 +28,18 @@ BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
 BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
-.PHONY: all help deps emacs bubblewrap gptel package-lint test test-rust test-elisp demo lint bench fuzz clean
+# The manual: doc/gptel-rust-hooks.org, exported to Texinfo by the system Emacs's own
+# ox-texinfo (the .texi is committed: MELPA builds its Info from it), then makeinfo.
+DOC_EMACS := emacs
+DOC_ORG  := doc/gptel-rust-hooks.org
+DOC_TEXI := doc/gptel-rust-hooks.texi
+DOC_INFO := doc/gptel-rust-hooks.info
+DOC_EXPORT = $(DOC_EMACS) -Q --batch --eval '(require (quote ox-texinfo))' \
+	--eval '(with-current-buffer (find-file-noselect "$(1)") (org-export-to-file (quote texinfo) "$(2)"))'
 
-all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it beside the package
+.PHONY: all help deps emacs bubblewrap texinfo gptel package-lint test test-rust test-elisp test-doc doc demo lint bench fuzz clean
+
+all: $(MODULE_COPY) doc ## Build the module (cargo build --release), place it beside the package, build the manual
 
 help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -50,6 +59,29 @@ ifneq ($(filter $(EMACS30),$(TEST_EMACSEN)),)
 	@bash scripts/fetch-emacs.sh $(DEPS_DIR)
 endif
 
+texinfo: ## Install texinfo (makeinfo, install-info, to build the Info manual) where it is missing
+	@command -v makeinfo >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq texinfo; }
+
+doc: $(DOC_INFO) doc/dir ## Build the Info manual: doc/gptel-rust-hooks.org -> .texi -> .info and doc/dir
+
+$(DOC_TEXI): $(DOC_ORG)
+	$(call DOC_EXPORT,$(DOC_ORG),$(notdir $(DOC_TEXI)))
+
+$(DOC_INFO): $(DOC_TEXI)
+	@command -v makeinfo >/dev/null 2>&1 || { echo "makeinfo not found: run make texinfo (Debian's texinfo)" >&2; exit 1; }
+	makeinfo --no-split $(DOC_TEXI) -o $(DOC_INFO)
+
+doc/dir: $(DOC_INFO)
+	rm -f doc/dir && install-info --dir-file=doc/dir $(DOC_INFO)
+
+# The committed .texi must be the export of the committed .org (MELPA reads the .texi).
+test-doc: doc ## Check that doc/gptel-rust-hooks.texi is the export of the .org, and makeinfo accepts it
+	@tmp=$$(mktemp -d) && cp $(DOC_ORG) $$tmp/ \
+	  && $(call DOC_EXPORT,$$tmp/$(notdir $(DOC_ORG)),$(notdir $(DOC_TEXI))) \
+	  && if cmp -s $$tmp/$(notdir $(DOC_TEXI)) $(DOC_TEXI); then rm -rf $$tmp; \
+	     else diff -u $(DOC_TEXI) $$tmp/$(notdir $(DOC_TEXI)) | head -40; rm -rf $$tmp; \
+	       echo "$(DOC_TEXI) is not the export of $(DOC_ORG): run make doc and commit it" >&2; exit 1; fi
+
 bubblewrap: ## Install bubblewrap (bwrap, for sandboxed calls) where it is missing
 	@command -v bwrap >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq bubblewrap; }
 
@@ -58,9 +90,9 @@ ifndef GPTEL_DIR
 	@bash scripts/fetch-gptel.sh $(DEPS_DIR)
 endif
 
-deps: emacs bubblewrap gptel ## Install what the tests and the demo need
+deps: emacs bubblewrap texinfo gptel ## Install what the tests, the demo and the manual need
 
-test: deps all test-rust test-elisp ## Run every test: cargo tests, then ERT on Emacs 28.2 and 30.1 (EMACS=... one)
+test: deps all test-rust test-doc test-elisp ## Run every test: cargo tests, the manual, then ERT on Emacs 28.2 and 30.1 (EMACS=... one)
 
 test-rust: ## Run the cargo tests of the engine
 	$(CARGO) test --release
@@ -102,4 +134,4 @@ fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with ran
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc
+	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc $(DOC_INFO) doc/dir
