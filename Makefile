@@ -77,7 +77,7 @@ doc/dir: $(DOC_INFO)
 # The committed .texi must be the export of the committed .org (MELPA reads the .texi).
 test-doc: doc ## Check that doc/gptel-rust-hooks.texi is the export of the .org, and makeinfo accepts it
 	@tmp=$$(mktemp -d) && cp $(DOC_ORG) $$tmp/ \
-	  && $(call DOC_EXPORT,$$tmp/$(notdir $(DOC_ORG)),$(notdir $(DOC_TEXI))) \
+	  && (cd $$tmp && $(call DOC_EXPORT,$(notdir $(DOC_ORG)),$(notdir $(DOC_TEXI)))) \
 	  && if cmp -s $$tmp/$(notdir $(DOC_TEXI)) $(DOC_TEXI); then rm -rf $$tmp; \
 	     else diff -u $(DOC_TEXI) $$tmp/$(notdir $(DOC_TEXI)) | head -40; rm -rf $$tmp; \
 	       echo "$(DOC_TEXI) is not the export of $(DOC_ORG): run make doc and commit it" >&2; exit 1; fi
