@@ -61,17 +61,13 @@ the MCP filesystem server."
 
 (defcustom gptel-rust-hooks-preset-read-commands
   '("git status" "git diff" "git log" "git show" "git branch" "git blame"
-    "git ls-files" "git rev-parse" "pwd" "ls")
-  "Shell commands a preset allows when run from inside the project.
+    "git ls-files" "git rev-parse" "pwd" "ls" "cat" "head" "tail" "wc" "grep"
+    "rg" "file" "stat" "diff" "cmp" "du")
+  "Shell commands that only read: a preset allows them run from the project.
 Each is a command prefix, read word by word; the command line must be
-certain and every simple command of it allowed."
-  :type '(repeat string)
-  :group 'gptel-rust-hooks)
-
-(defcustom gptel-rust-hooks-preset-read-file-commands
-  '("cat" "head" "tail" "wc" "grep" "rg" "file" "stat" "diff" "cmp" "ls" "du")
-  "Shell commands a preset allows on files inside the project.
-Every path the command names must lie inside the project."
+certain and every simple command of it allowed.  They may read files
+outside the project too, as `read-only' tools of other agents do;
+secrets stay denied (and hidden, when sandboxed)."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -163,12 +159,6 @@ With SANDBOX, the shell commands they allow run sandboxed."
           :decision allow)
          (:id "read-only-commands"
           :command-prefix ,gptel-rust-hooks-preset-read-commands
-          :cwd ,in
-          :decision allow
-          ,@confined)
-         (:id "read-files-in-project"
-          :command-prefix ,gptel-rust-hooks-preset-read-file-commands
-          :path ,in
           :cwd ,in
           :decision allow
           ,@confined)))
