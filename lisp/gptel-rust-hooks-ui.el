@@ -105,6 +105,15 @@
 
 (declare-function widget-value "wid-edit" (widget))
 (declare-function gptel-rust-hooks-log-call-at-point "gptel-rust-hooks-log" ())
+(declare-function gptel-rust-hooks-menu--entry-for "gptel-rust-hooks-menu"
+                  (kind index &optional directory))
+
+;; The permissions screen needs transient, loaded when it is first used.
+(autoload 'gptel-rust-hooks "gptel-rust-hooks-menu"
+  "Show the permissions screen: the policy in force here, by source." t)
+(autoload 'gptel-rust-hooks-edit-rule "gptel-rust-hooks-menu"
+  "Edit ENTRY's rule where it lives." t)
+(autoload 'gptel-rust-hooks-menu--entry-for "gptel-rust-hooks-menu")
 
 (declare-function gptel-tool-name "gptel-request" (tool))
 (declare-function gptel-tool-args "gptel-request" (tool))
@@ -197,6 +206,7 @@ explains the call again with the rules now in force.
       ('nil (format "gptel-rust-hooks-rules #%d" index))
       ("session" (format "added for this session #%d" index))
       ("buffer" (format "added for this buffer #%d" index))
+      ((pred gptel-rust-hooks-ui--preset-source-p) (format "%s #%d" source index))
       (_ (format "%s%s%s" (abbreviate-file-name source)
                  (if (plist-get rule :line) (format ":%d" (plist-get rule :line)) "")
                  (if (plist-get rule :trusted) "" ", untrusted"))))))
@@ -443,6 +453,10 @@ explains the call again with the rules now in force.
     (princ "\nM-x gptel-rust-hooks-forget-added-rules removes the rules added \
 for this session and this buffer.\n")))
 
+(defun gptel-rust-hooks-ui--preset-source-p (source)
+  "Return non-nil when SOURCE names a preset's layer."
+  (and (stringp source) (string-prefix-p "preset: " source)))
+
 (defun gptel-rust-hooks-ui--visit-rule (rule)
   "Visit the definition of the explained RULE."
   (let ((source (plist-get rule :source))
@@ -453,7 +467,17 @@ for this session and this buffer.\n")))
       ('nil (if rules
                 (gptel-rust-hooks-ui--show-rule (nth (1- index) rules)
                                              "as the RULES argument of the explanation")
-              (gptel-rust-hooks-ui--goto-custom-rule index)))
+              (gptel-rust-hooks-edit-rule
+               (gptel-rust-hooks-menu--entry-for 'option index))))
+      ((pred gptel-rust-hooks-ui--preset-source-p)
+       (gptel-rust-hooks-ui--show-rule
+        (nth (1- index) (plist-get (gptel-rust-hooks--preset-layer
+                                    gptel-rust-hooks-preset
+                                    (or (plist-get call :cwd) default-directory))
+                                   :rules))
+        (format "by `gptel-rust-hooks-preset' (%s)" source)))
+      ((pred (equal (expand-file-name gptel-rust-hooks-prompt-rules-file)))
+       (gptel-rust-hooks-edit-rule (gptel-rust-hooks-menu--entry-for 'prompt index)))
       ("session" (gptel-rust-hooks-ui--show-rule
                   (nth (1- index) gptel-rust-hooks--session-rules) "for this Emacs session"))
       ("buffer" (let ((buffer (get-buffer (or (plist-get call :buffer) ""))))
@@ -611,8 +635,7 @@ Return the rule as added."
            (append gptel-rust-hooks--session-rules (list rule))))
     ('project
      (setq rule (gptel-rust-hooks-ui--in-project rule root))
-     (gptel-rust-hooks--save-option
-      'gptel-rust-hooks-rules (append gptel-rust-hooks-rules (list rule)))))
+     (gptel-rust-hooks--add-prompt-rule rule)))
   rule)
 
 (defun gptel-rust-hooks-ui--always-allow-calls (tool-calls info)
@@ -676,7 +699,10 @@ The request buffer is current."
       (setq rule (gptel-rust-hooks-ui--add-rule rule scope buffer root))
       (message "gptel-rust-hooks: added %s for %s" (format "`%s`" (plist-get rule :id))
                (pcase scope ('buffer (buffer-name buffer)) ('session "this session")
-                      ('project (abbreviate-file-name root))))
+                      ('project (format "%s, saved in %s" (abbreviate-file-name root)
+                                        (abbreviate-file-name
+                                         (expand-file-name
+                                          gptel-rust-hooks-prompt-rules-file))))))
       (let ((waiting (cl-remove-if
                       (lambda (c) (with-current-buffer buffer
                                     (gptel-rust-hooks-ui--now-allowed-p
@@ -801,6 +827,24 @@ saying how."
 (defun gptel-rust-hooks-ui--disable ()
   "Stop offering \"always allow\" on gptel's tool-call prompts."
   (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls))
+
+;;;; An entry in gptel's menu
+
+(declare-function transient-append-suffix "transient" (prefix loc suffix &optional keep-other))
+(declare-function transient-get-suffix "transient" (prefix loc))
+
+(defun gptel-rust-hooks-ui--add-menu-entry ()
+  "Add the permissions screen to `gptel-menu', after its \"Select tools\"."
+  (when (and (fboundp 'transient-append-suffix) (fboundp 'transient-get-suffix)
+             (get 'gptel-menu 'transient--layout)
+             (not (ignore-errors (transient-get-suffix 'gptel-menu "R")))
+             (ignore-errors (transient-get-suffix 'gptel-menu "t")))
+    (ignore-errors
+      (transient-append-suffix 'gptel-menu "t"
+        '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks)))))
+
+(with-eval-after-load 'gptel-transient
+  (gptel-rust-hooks-ui--add-menu-entry))
 
 (provide 'gptel-rust-hooks-ui)
 ;;; gptel-rust-hooks-ui.el ends here

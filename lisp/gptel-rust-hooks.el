@@ -72,6 +72,7 @@
 
 (defconst gptel-rust-hooks--rule-options
   '((:id string)
+    (:disabled boolean)
     (:tool (choice string (repeat string)))
     (:tool-regexp (choice regexp (repeat regexp)))
     (:args (plist :key-type symbol :value-type sexp))
@@ -135,6 +136,42 @@ nil leaves gptel's own confirmation settings alone."
                  (const allow) (const ask) (const deny))
   :group 'gptel-rust-hooks)
 
+(defcustom gptel-rust-hooks-preset nil
+  "A ready-made policy your rules extend, or nil.
+
+`read-only': reads inside the project are allowed (the tools of
+`gptel-rust-hooks-preset-read-tools' on paths inside it, and the shell
+commands of `gptel-rust-hooks-preset-read-commands' run from it);
+secrets (~/.ssh, ~/.aws, ~/.gnupg, .env files, ...) are denied to every
+tool and command, and so are recursive deletes outside the project and
+the temporary directory.  Where bubblewrap exists, the shell commands
+it allows run sandboxed; where it does not, they run unconfined (never
+blocked for want of it).
+
+`workspace': all of `read-only', and the file tools of
+`gptel-rust-hooks-preset-write-tools' may also write inside the
+project, except into its .git directory (asked).
+
+The project is the directory holding .git (or .hg, .jj, .project,
+.gptel-hooks.json) above the request's directory, else that directory;
+never your home directory or /: there, only the denials apply.  The
+preset's rules come before `gptel-rust-hooks-rules' and show as the
+source \"preset: NAME\"; a call they leave undecided gets
+`gptel-rust-hooks-default-decision'."
+  :type '(choice (const :tag "None" nil)
+                 (const :tag "Read-only: reads in the project" read-only)
+                 (const :tag "Workspace: reads and writes in the project" workspace))
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-prompt-rules-file
+  (locate-user-emacs-file "gptel-rust-hooks-rules.eld")
+  "The file keeping the rules you add from gptel's prompt for a project.
+\"Always allow ... this project\" writes its rule here, a file of its
+own that no init file or Customize rewrites.  It holds a Lisp list of
+rules, loaded with the policy (the source \"added from the prompt\")."
+  :type 'file
+  :group 'gptel-rust-hooks)
+
 (defcustom gptel-rust-hooks-on-error 'block
   "What an internal error becomes: block the call, or stop the request."
   :type '(choice (const block) (const stop))
@@ -183,8 +220,15 @@ JSON Web Tokens and bearer tokens; each match becomes [REDACTED]."
   "JSON policy files whose rules apply after `gptel-rust-hooks-rules'.
 Each file holds a JSON list of rules with the same keys as the Lisp
 form, without the colon.  A file that changes is read again on the next
-call; one that no longer compiles keeps its last good rules in force."
+call; one that no longer compiles keeps its last good rules in force.
+
+Setting this option with `customize-set-variable', `setopt' or
+Customize checks each file first: a file that is missing, is not JSON
+or (once the module is loaded) does not compile signals
+`gptel-rust-hooks-rule-error', and the files in force stay in force."
   :type '(repeat file)
+  :set #'gptel-rust-hooks--set-policy-files
+  :initialize #'custom-initialize-default
   :group 'gptel-rust-hooks)
 
 (defcustom gptel-rust-hooks-project-policies t
@@ -335,6 +379,12 @@ KIND is `pre' or `post'; the audit log sets this.")
 (defconst gptel-rust-hooks--cache-size 8
   "How many compiled policies `gptel-rust-hooks--cache' keeps.")
 
+(defvar gptel-rust-hooks--broken nil
+  "Why the policy cannot be had, a string, or nil: the lighter shows it.")
+
+(defvar gptel-rust-hooks--prompt-rules :unread
+  "The rules of `gptel-rust-hooks-prompt-rules-file', or :unread.")
+
 (defvar gptel-rust-hooks--session-rules nil
   "Rules added for this Emacs session, e.g. by \"always allow\".")
 
@@ -449,6 +499,9 @@ runs, whose ARGS your edit replaces.  See
                   (data call rules))
 (declare-function gptel-rust-hooks-ui--read-call "gptel-rust-hooks-ui" ())
 (declare-function gptel-rust-hooks-ui--enable "gptel-rust-hooks-ui" ())
+(declare-function gptel-rust-hooks--preset-layer "gptel-rust-hooks-sources" (preset directory))
+(declare-function gptel-rust-hooks--prompt-rules "gptel-rust-hooks-sources" ())
+(declare-function gptel-rust-hooks "gptel-rust-hooks-menu" ())
 (declare-function gptel-rust-hooks-ui--disable "gptel-rust-hooks-ui" ())
 
 ;;;; Module
@@ -1038,6 +1091,7 @@ first frame is made.  In batch it runs at once."
 A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
   (when (gptel-rust-hooks--module-loaded-p)
     (gptel-rust-hooks--compile value)
+    (gptel-rust-hooks--check-regexps value "gptel-rust-hooks-rules")
     (setq gptel-rust-hooks--good-rules value
           gptel-rust-hooks--checked-rules value
           gptel-rust-hooks--rules-error nil))
@@ -1057,9 +1111,148 @@ A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
 ;; project's file.  Each distinct combination is compiled once and cached.
 
 (defun gptel-rust-hooks--compile (rules)
-  "Compile RULES with the current options; signal on a bad rule."
+  "Compile RULES with the current options; signal on a bad rule.
+Rules marked `:disabled' are left out."
   (gptel-rust-hooks--load-module)
-  (gptel-rust-hooks--mod-compile rules (gptel-rust-hooks--options)))
+  (gptel-rust-hooks--mod-compile (gptel-rust-hooks--enabled rules)
+                                 (gptel-rust-hooks--options)))
+
+(defvar gptel-rust-hooks--enabled-memo (make-hash-table :test #'eq :weakness 'key)
+  "Rule lists with disabled rules -> the same lists without them.")
+
+(defun gptel-rust-hooks--enabled (rules)
+  "Return RULES without those marked `:disabled', and without that key.
+A list with no disabled rule is returned as it is; another gets the
+same new list each time, so that compiled policies are reused."
+  (if (not (and (proper-list-p rules)
+                (cl-some (lambda (r) (and (proper-list-p r) (plist-member r :disabled)))
+                         rules)))
+      rules
+    (or (gethash rules gptel-rust-hooks--enabled-memo)
+        (puthash rules
+                 (cl-loop for r in rules
+                          unless (and (proper-list-p r) (plist-get r :disabled))
+                          collect (if (and (proper-list-p r) (plist-member r :disabled))
+                                      (gptel-rust-hooks--plist-without r :disabled)
+                                    r))
+                 gptel-rust-hooks--enabled-memo))))
+
+(defun gptel-rust-hooks--plist-without (plist key)
+  "Return a copy of PLIST without KEY."
+  (cl-loop for (k v) on plist by #'cddr
+           unless (eq k key) append (list k v)))
+
+;;;;; Emacs regexp habits
+
+(defconst gptel-rust-hooks--regexp-keys
+  '(:tool-regexp :command-regexp :redact)
+  "The rule keys whose values are Rust regexps (besides `:args' (:regexp RE)).")
+
+(defun gptel-rust-hooks--emacs-regexp-p (re)
+  "Return the Rust form of RE when it looks written in Emacs syntax, else nil.
+That is when it has an Emacs alternation, both parentheses of an Emacs
+group, or an Emacs anchor of the start or end of the text."
+  (when (and (stringp re)
+             (or (string-match-p "\\\\|" re)
+                 (and (string-match-p "\\\\(" re) (string-match-p "\\\\)" re))
+                 (string-match-p "\\\\[`']" re)))
+    (let ((case-fold-search nil))
+      (replace-regexp-in-string
+       "\\\\\\([(|){}`']\\)"
+       (lambda (m)
+         (pcase (aref m 1)
+           (?` "\\A") (?' "\\z")
+           (c (string c))))
+       (replace-regexp-in-string "\\\\(\\?:" "(?:" re t t)
+       t t))))
+
+(defun gptel-rust-hooks--rule-regexps (rule)
+  "Return ((KEY . RE) ...): the regexps of the rule plist RULE."
+  (when (proper-list-p rule)
+    (append
+     (cl-loop for key in gptel-rust-hooks--regexp-keys
+              for value = (plist-get rule key)
+              append (mapcar (lambda (re) (cons key re))
+                             (if (listp value) value (list value))))
+     (let ((args (plist-get rule :args)))
+       (and (proper-list-p args)
+            (cl-loop for (name matcher) on args by #'cddr
+                     when (and (consp matcher) (eq (car matcher) :regexp))
+                     collect (cons (format ":args %s (:regexp ...)" name)
+                                   (cadr matcher))))))))
+
+(defun gptel-rust-hooks--regexp-warnings (rules)
+  "Return the warnings for the Emacs-syntax regexps of RULES, a list of strings."
+  (when (proper-list-p rules)
+    (cl-loop for rule in rules
+             for i from 1
+             append
+             (cl-loop for (key . re) in (gptel-rust-hooks--rule-regexps rule)
+                      for rust = (gptel-rust-hooks--emacs-regexp-p re)
+                      when rust
+                      collect
+                      (format "rule %d%s: %s `%s` looks like an Emacs regexp, which \
+never matches here: write it in Rust regex syntax, `%s`"
+                              i (if (stringp (plist-get rule :id))
+                                    (format " (`%s`)" (plist-get rule :id))
+                                  "")
+                              key re rust)))))
+
+(defun gptel-rust-hooks--check-regexps (rules source)
+  "Warn once about each Emacs-syntax regexp in RULES, from SOURCE (a string)."
+  (dolist (w (gptel-rust-hooks--regexp-warnings rules))
+    (gptel-rust-hooks--report (format "gptel-rust-hooks: %s: %s" source w))))
+
+(defun gptel-rust-hooks--json-rules (text)
+  "Return the rules of the JSON policy TEXT as Lisp plists, or nil."
+  (let ((rules (ignore-errors
+                 (json-parse-string text :object-type 'plist :array-type 'list
+                                    :null-object nil :false-object nil))))
+    (and (proper-list-p rules) rules)))
+
+;;;;; Policy files, checked when set
+
+(defun gptel-rust-hooks--policy-file-problem (file)
+  "Return why the policy FILE cannot be used, or nil.
+It must exist and hold JSON; once the module is loaded, its rules must
+compile."
+  (let ((file (expand-file-name file)))
+    (cond
+     ((not (file-readable-p file)) (format "policy file %s is missing or unreadable" file))
+     (t
+      (let ((text (with-temp-buffer
+                    (set-buffer-multibyte nil)
+                    (insert-file-contents-literally file)
+                    (decode-coding-string (buffer-string) 'utf-8 t))))
+        (condition-case err
+            (progn
+              ;; Signals `json-error' on a trailing comma, for one.
+              (ignore (json-parse-string text))
+              (when (gptel-rust-hooks--module-loaded-p)
+                (gptel-rust-hooks--mod-compile-layers
+                 (list (list :source file :trusted t :json text))
+                 (gptel-rust-hooks--options)))
+              (gptel-rust-hooks--check-regexps (gptel-rust-hooks--json-rules text) file)
+              nil)
+          (json-error (format "policy file %s is not valid JSON: %s"
+                              file (error-message-string err)))
+          (gptel-rust-hooks-rule-error (cadr err))))))))
+
+(defun gptel-rust-hooks--set-policy-files (symbol value)
+  "Set SYMBOL to the policy files VALUE after checking each of them.
+A file that is missing, is not JSON or does not compile signals
+`gptel-rust-hooks-rule-error' and changes nothing."
+  (unless (listp value)
+    (signal 'gptel-rust-hooks-rule-error
+            (list "gptel-rust-hooks-policy-files: expected a list of files")))
+  (dolist (file value)
+    (when-let* ((problem (if (stringp file)
+                             (gptel-rust-hooks--policy-file-problem file)
+                           (format "%S is not a file name" file))))
+      (signal 'gptel-rust-hooks-rule-error
+              (list (format "gptel-rust-hooks: %s; the policy files in force stay in force"
+                            problem)))))
+  (set-default symbol value))
 
 (defun gptel-rust-hooks--user-rules ()
   "Return the user's rules in force: the latest that compiled.
@@ -1069,6 +1262,8 @@ that compiled, their error is signaled on every call."
     (setq gptel-rust-hooks--checked-rules gptel-rust-hooks-rules)
     (condition-case err
         (progn (gptel-rust-hooks--compile gptel-rust-hooks-rules)
+               (gptel-rust-hooks--check-regexps gptel-rust-hooks-rules
+                                                "gptel-rust-hooks-rules")
                (setq gptel-rust-hooks--good-rules gptel-rust-hooks-rules
                      gptel-rust-hooks--rules-error nil))
       (gptel-rust-hooks-rule-error
@@ -1167,6 +1362,7 @@ A text that does not compile is reported once."
             (gptel-rust-hooks--report
              (gptel-rust-hooks--file-message error (nth 2 state)))))
         (unless error
+          (gptel-rust-hooks--check-regexps (gptel-rust-hooks--json-rules text) file)
           (setf (nth 2 state) text
                 (nth 3 state) (gptel-rust-hooks--pfile-sha256 entry)))))
     (nth 2 state)))
@@ -1184,6 +1380,7 @@ When the file never compiled, signal if REQUIRED, else return nil."
           (required
            (let ((state (cdr (assq trusted (gptel-rust-hooks--pfile-checked
                                             (gethash file gptel-rust-hooks--files))))))
+             (setq gptel-rust-hooks--broken (nth 1 state))
              (signal 'gptel-rust-hooks-rule-error
                      (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
@@ -1253,12 +1450,23 @@ changed file does not compile, the text the user trusted stays."
 PROJECT is the project policy file already found for DIRECTORY, or
 `none' for none; nil means look for it."
   (let ((layers (list (list :source nil :trusted t
-                            :rules (gptel-rust-hooks--user-rules)))))
+                            :rules (gptel-rust-hooks--enabled
+                                    (gptel-rust-hooks--user-rules))))))
+    (when-let* ((preset (and gptel-rust-hooks-preset
+                             (gptel-rust-hooks--preset-layer gptel-rust-hooks-preset
+                                                             directory))))
+      (setq layers (list (car layers) preset)))
+    (when-let* ((added (gptel-rust-hooks--enabled (gptel-rust-hooks--prompt-rules))))
+      (push (list :source (expand-file-name gptel-rust-hooks-prompt-rules-file)
+                  :trusted t :rules added)
+            layers))
     (when gptel-rust-hooks--session-rules
-      (push (list :source "session" :trusted t :rules gptel-rust-hooks--session-rules)
+      (push (list :source "session" :trusted t
+                  :rules (gptel-rust-hooks--enabled gptel-rust-hooks--session-rules))
             layers))
     (when gptel-rust-hooks--buffer-rules
-      (push (list :source "buffer" :trusted t :rules gptel-rust-hooks--buffer-rules)
+      (push (list :source "buffer" :trusted t
+                  :rules (gptel-rust-hooks--enabled gptel-rust-hooks--buffer-rules))
             layers))
     (dolist (file gptel-rust-hooks-policy-files)
       (push (gptel-rust-hooks--file-layer (expand-file-name file) t t) layers))
@@ -1297,7 +1505,9 @@ each layer's source and trust with `equal', its rules or text with `eq'."
       gptel-rust-hooks-trusted-directories gptel-rust-hooks-trusted-project-files
       gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
       gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
-      gptel-rust-hooks-redact-secrets gptel-rust-hooks--cache gptel-rust-hooks--files)
+      gptel-rust-hooks-redact-secrets gptel-rust-hooks--cache gptel-rust-hooks--files
+      gptel-rust-hooks-preset gptel-rust-hooks--prompt-rules
+      gptel-rust-hooks-prompt-rules-file gptel-rust-hooks-sandbox-program)
     "The variables the policy in force depends on, besides files, compared with `eq'."))
 
 (defmacro gptel-rust-hooks--memo-inputs ()
@@ -1387,6 +1597,7 @@ rules apply (M-x gptel-rust-hooks-trust-project to trust it): %s"
               :lookup lookup :inputs (gptel-rust-hooks--memo-inputs)
               :files files :stamp stamp :policy (cdr hit))
              gptel-rust-hooks--memo)
+    (setq gptel-rust-hooks--broken nil)
     (setq gptel-rust-hooks--policy (cdr hit))))
 
 ;;;; Tool schemas
@@ -2259,6 +2470,22 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
 
 ;;;; Mode
 
+(defun gptel-rust-hooks--lighter ()
+  "Return the mode-line lighter: \" GRH\", or \" GRH!\" with a problem."
+  (let ((problem (or (and (not (gptel-rust-hooks--module-loaded-p))
+                          "the module is not loaded: every tool call is blocked")
+                     (and gptel-rust-hooks--rules-error
+                          (format "%s" (cadr gptel-rust-hooks--rules-error)))
+                     gptel-rust-hooks--broken)))
+    (if problem
+        (propertize " GRH!" 'face 'error
+                    'help-echo (concat "gptel-rust-hooks: " problem
+                                       "\nmouse-1: the permissions screen")
+                    'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks))
+      (propertize " GRH" 'help-echo "gptel-rust-hooks decides every tool call\n\
+mouse-1: the permissions screen"
+                  'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks)))))
+
 ;;;###autoload
 (define-minor-mode gptel-rust-hooks-mode
   "Decide every gptel tool call by `gptel-rust-hooks-rules'.
@@ -2268,8 +2495,12 @@ to gptel's hooks, advises gptel's tool runner so that every tool call
 gptel runs is decided (plain `gptel-request' and custom state machines
 included, see the README's \"Which calls are decided\") and offers
 \"always allow\" on gptel's tool-call confirmation prompt; off, it
-removes exactly those."
+removes exactly those.
+
+The mode line shows \"GRH\" while it is on, \"GRH!\" when the
+module is missing or rules in force failed to compile."
   :global t
+  :lighter (:eval (gptel-rust-hooks--lighter))
   :group 'gptel-rust-hooks
   (if gptel-rust-hooks-mode
       (progn
@@ -2299,7 +2530,9 @@ removes exactly those."
 (require 'gptel-rust-hooks-log)
 
 ;; The explain buffer and "always allow" live in their own file, which
-;; requires this one.
+;; requires this one; so do the presets and the rules added from the
+;; prompt, and the permissions screen.
 (cl-eval-when (load eval)
+  (require 'gptel-rust-hooks-sources)
   (require 'gptel-rust-hooks-ui))
 ;;; gptel-rust-hooks.el ends here

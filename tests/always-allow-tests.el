@@ -6,7 +6,7 @@
 ;; (C-c C-a on the prompt, `a' in the minibuffer prompt) adds an allow
 ;; rule: this exact call, this command prefix, or this tool under a
 ;; directory; for this buffer, this Emacs session or the project (saved in
-;; the user's `gptel-rust-hooks-rules', never in the project file).  The
+;; `gptel-rust-hooks-prompt-rules-file', never in the project file).  The
 ;; prompts are gptel's own: `gptel--display-tool-calls' called directly,
 ;; and whole `gptel-send' conversations against the fake server.
 
@@ -149,15 +149,17 @@ rule cannot override it (edit that rule)")))
                      '(:confirm nil))))))
 
 (ert-deftest always::tool-under-a-directory-for-the-project ()
-  "For the project, the rule goes to the user's saved rules with a :cwd matcher."
+  "For the project, the rule goes to the prompt rules file with a :cwd matcher.
+Not into `gptel-rust-hooks-rules', which an init file sets again at the
+next start (issue 24), and not into the custom file, which Emacs -Q has
+none of."
   (gptel-rust-hooks-test-with-state
     (let* ((root (file-name-as-directory
                   (file-truename (make-temp-file "gptel-rust-hooks-always-" t))))
            (project-file (expand-file-name ".gptel-hooks.json" root))
            (project-text "[{\"tool\": \"shell\", \"decision\": \"ask\"}]")
-           (saved (make-temp-file "gptel-rust-hooks-custom-" nil ".el"))
-           (custom-file saved)
-           (user-init-file saved)
+           (saved (make-temp-file "gptel-rust-hooks-added-" nil ".eld"))
+           (gptel-rust-hooks-prompt-rules-file saved)
            (other (file-name-as-directory (make-temp-file "gptel-rust-hooks-other-" t))))
       (unwind-protect
           (gptel-rust-hooks-test-with-mode '((:id "mine" :tool "x" :decision deny))
@@ -179,19 +181,22 @@ rule cannot override it (edit that rule)")))
                                                (gptel-rust-hooks-always-allow)))
                     (should-not (always-tests--overlay (current-buffer))))
                 (always-tests--kill p)))
-            (let ((rule (car (last gptel-rust-hooks-rules)))
+            (let ((rule (car (last (gptel-rust-hooks--prompt-rules))))
                   (dir (directory-file-name root)))
-              (should (equal (length gptel-rust-hooks-rules) 2))
+              ;; The user's option is left alone.
+              (should (equal gptel-rust-hooks-rules '((:id "mine" :tool "x" :decision deny))))
+              (should (equal (length (gptel-rust-hooks--prompt-rules)) 1))
               (should (equal rule
                              `(:id ,(format "always-allow read_file under %s, in %s"
                                             (abbreviate-file-name root)
                                             (abbreviate-file-name root))
                                    :tool "read_file" :path ,(concat dir "/**") :decision allow
                                    :cwd (,dir ,(concat dir "/**")))))
-              ;; Saved for future sessions, in the user's custom file.
-              (should (string-match-p (regexp-quote (format "%S" (plist-get rule :id)))
-                                      (with-temp-buffer (insert-file-contents saved)
-                                                        (buffer-string))))
+              ;; Saved for future sessions, in the file of its own: a new
+              ;; session (nothing read yet) reads it back.
+              (should (equal (let ((gptel-rust-hooks--prompt-rules :unread))
+                               (gptel-rust-hooks--prompt-rules))
+                             (list rule)))
               ;; Never in the project file.
               (should (equal (with-temp-buffer (insert-file-contents project-file)
                                                (buffer-string))

@@ -235,22 +235,20 @@
                (kill-buffer)))
          (delete-directory dir t))))))
 
-(ert-deftest explain::button-visits-the-rule-in-customize ()
-  "A Lisp rule's button customizes `gptel-rust-hooks-rules' at that rule."
+(ert-deftest explain::button-edits-the-rule-alone ()
+  "A Lisp rule's button opens that rule alone, to edit in its source.
+It was a Customize buffer of the whole option (issue 24: 535 lines for
+6 rules)."
   (gptel-rust-hooks-test-with-state
     (customize-set-variable 'gptel-rust-hooks-rules explain-tests--rules)
     (explain-tests--with-buffer
      (gptel-rust-hooks-explain '(:name "read_file" :args (:path "/etc/x")) nil t)
      (with-current-buffer "*gptel-rust-hooks-explain*"
        (explain-tests--push "etc"))
-     (let ((custom (cl-find-if (lambda (b) (string-prefix-p "*Customize Option: "
-                                                            (buffer-name b)))
-                               (buffer-list))))
-       (should custom)
-       (with-current-buffer custom
-         ;; Point is at the third rule: its id is the next one shown.
-         (should (re-search-forward "String: \\(.*\\)" nil t))
-         (should (equal (match-string 1) "etc")))))))
+     (with-current-buffer "*gptel-rust-hooks-rule*"
+       (should (eq major-mode 'gptel-rust-hooks-rule-edit-mode))
+       (goto-char (point-min))
+       (should (equal (read (current-buffer)) (nth 2 explain-tests--rules)))))))
 
 (ert-deftest explain::button-shows-an-added-rule ()
   "A rule added for the session shows itself, and how to remove it."

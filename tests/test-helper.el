@@ -855,6 +855,16 @@ Return a plist:
 
 ;;;; The package under test
 
+(defvar gptel-rust-hooks-test-prompt-rules-file
+  (expand-file-name (format "gptel-rust-hooks-test-rules-%d.eld" (emacs-pid))
+                    temporary-file-directory)
+  "The file of rules added from the prompt while the tests run.
+Never the user's: `gptel-rust-hooks-test-with-state' binds the option
+to it, and it is the option's value outside that too.")
+
+(defvar gptel-rust-hooks-prompt-rules-file)
+(setq gptel-rust-hooks-prompt-rules-file gptel-rust-hooks-test-prompt-rules-file)
+
 (defmacro gptel-rust-hooks-test-with-mode (rules &rest body)
   "Run BODY with `gptel-rust-hooks-mode' on and `gptel-rust-hooks-rules' RULES.
 RULES is evaluated and set with `customize-set-variable'.  The hooks are
@@ -872,6 +882,7 @@ afterwards."
              (gptel-post-tool-call-functions nil)
              (gptel-rust-hooks-default-decision nil)
              (gptel-rust-hooks-on-error 'block)
+             (gptel-rust-hooks-preset nil)
              (,old-rules gptel-rust-hooks-rules)
              (,old-mode gptel-rust-hooks-mode))
          (unwind-protect
@@ -896,6 +907,9 @@ nothing is saved to a custom file.  The module is loaded."
            (gptel-rust-hooks--files (make-hash-table :test #'equal))
            (gptel-rust-hooks--reported nil)
            (gptel-rust-hooks--session-rules nil)
+           (gptel-rust-hooks-preset nil)
+           (gptel-rust-hooks--prompt-rules :unread)
+           (gptel-rust-hooks-prompt-rules-file gptel-rust-hooks-test-prompt-rules-file)
            (gptel-rust-hooks--last-schema nil)
            (gptel-rust-hooks--project-lookup nil)
            (gptel-rust-hooks-policy-files nil)

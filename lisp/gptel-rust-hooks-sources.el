@@ -1,0 +1,284 @@
+;;; gptel-rust-hooks-sources.el --- Presets and rules added from the prompt -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The gptel-rust-hooks developers
+
+;; Author: The gptel-rust-hooks developers
+;; URL: https://github.com/gptel-rust-hooks/gptel-rust-hooks
+
+;; This file is not part of GNU Emacs.
+
+;; This program is free software; you can redistribute it and/or modify
+;; it under the terms of the GNU General Public License as published by
+;; the Free Software Foundation, either version 3 of the License, or
+;; (at your option) any later version.
+
+;; This program is distributed in the hope that it will be useful,
+;; but WITHOUT ANY WARRANTY; without even the implied warranty of
+;; MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+;; GNU General Public License for more details.
+
+;; You should have received a copy of the GNU General Public License
+;; along with this program.  If not, see <https://www.gnu.org/licenses/>.
+
+;;; Commentary:
+
+;; Two sources of rules besides `gptel-rust-hooks-rules' and the JSON
+;; policy files, loaded with gptel-rust-hooks:
+;;
+;; - Presets (`gptel-rust-hooks-preset'): a ready-made policy for the
+;;   project a call comes from, compiled before the user's rules, which
+;;   extend it.
+;;
+;; - The rules added from gptel's prompt for a project ("always allow
+;;   ... this project"), kept in `gptel-rust-hooks-prompt-rules-file', a
+;;   file of their own that no init file or Customize rewrites.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'gptel-rust-hooks)
+
+;;;; Customization
+
+(defcustom gptel-rust-hooks-preset-read-tools
+  '("read_file" "read_text_file" "read_multiple_files" "read_media_file"
+    "list_directory" "list_directory_with_sizes" "directory_tree" "search_files"
+    "get_file_info" "list_files" "find_files" "view_file" "grep" "glob"
+    "Read" "LS" "Glob" "Grep")
+  "Tools that only read files: a preset allows them on paths inside the project.
+The defaults cover gptel's README, gptel-agent, llm-tool-collection and
+the MCP filesystem server."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-preset-write-tools
+  '("write_file" "edit_file" "create_file" "create_directory" "make_directory"
+    "move_file" "str_replace" "Write" "Edit" "MultiEdit" "Insert" "Mkdir")
+  "Tools that write files: the preset `workspace' allows them inside the project."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-preset-read-commands
+  '("git status" "git diff" "git log" "git show" "git branch" "git blame"
+    "git ls-files" "git rev-parse" "pwd" "ls" "cat" "head" "tail" "wc" "grep"
+    "rg" "file" "stat" "diff" "cmp" "du")
+  "Shell commands that only read: a preset allows them run from the project.
+Each is a command prefix, read word by word; the command line must be
+certain and every simple command of it allowed.  They may read files
+outside the project too, as `read-only' tools of other agents do;
+secrets stay denied (and hidden, when sandboxed)."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+(defcustom gptel-rust-hooks-preset-secrets
+  '("~/.ssh" "~/.ssh/**" "~/.aws" "~/.aws/**" "~/.gnupg" "~/.gnupg/**"
+    "~/.config/gcloud/**" "~/.azure/**" "~/.kube/config" "~/.docker/config.json"
+    "~/.netrc" "~/.authinfo" "~/.authinfo.gpg" "~/.git-credentials" "~/.pgpass"
+    "~/.pypirc" "~/.npmrc" "~/.config/gh/hosts.yml" "~/.password-store/**"
+    ".env" ".env.local" ".env.*.local" ".env.production" ".env.prod"
+    "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa")
+  "Path globs of secrets that every preset denies to every tool and command.
+A glob without a slash matches that name in any directory."
+  :type '(repeat string)
+  :group 'gptel-rust-hooks)
+
+;;;; Internal variables
+
+(defconst gptel-rust-hooks--project-markers
+  '(".git" ".hg" ".jj" ".project" ".gptel-hooks.json")
+  "Files or directories whose presence makes a directory a project's root.")
+
+(defvar gptel-rust-hooks--preset-memo (make-hash-table :test #'equal)
+  "(PRESET ROOT SANDBOX) -> the preset's layer for the project ROOT.
+The same layer for the same key, so that its compiled policy is reused.")
+
+(defvar gptel-rust-hooks--prompt-rules-read nil
+  "(FILE . STAMP) of the prompt rules file as last read, or nil.")
+
+;;;; Presets
+
+(defun gptel-rust-hooks--preset-root (directory)
+  "Return the root of the project DIRECTORY lies in, or nil.
+That is the nearest directory above DIRECTORY (or itself) holding one of
+`gptel-rust-hooks--project-markers', else DIRECTORY; nil when that is
+the home directory, /, or a remote directory."
+  (when (and (stringp directory) (not (file-remote-p directory)))
+    (let* ((dir (file-name-as-directory (expand-file-name directory)))
+           (root (file-name-as-directory
+                  (expand-file-name
+                   (or (cl-some (lambda (m) (locate-dominating-file dir m))
+                                gptel-rust-hooks--project-markers)
+                       dir))))
+           (true (file-name-as-directory (file-truename root))))
+      (unless (member true (list (file-name-as-directory (file-truename "~")) "/"))
+        true))))
+
+(defun gptel-rust-hooks--glob-quote (string)
+  "Return STRING with the glob special characters escaped."
+  (replace-regexp-in-string "[][*?{}\\\\!]" "\\\\\\&" string))
+
+(defun gptel-rust-hooks--dir-globs (dir)
+  "Return the path globs of DIR and everything below it."
+  (let ((dir (gptel-rust-hooks--glob-quote (directory-file-name (expand-file-name dir)))))
+    (list dir (concat (if (equal dir "/") "" dir) "/**"))))
+
+(defun gptel-rust-hooks--sandbox-here-p ()
+  "Return non-nil when bubblewrap can be found to sandbox calls."
+  (and (eq system-type 'gnu/linux)
+       (stringp gptel-rust-hooks-sandbox-program)
+       (if (string-match-p "/" gptel-rust-hooks-sandbox-program)
+           (file-executable-p gptel-rust-hooks-sandbox-program)
+         (executable-find gptel-rust-hooks-sandbox-program))
+       t))
+
+(defun gptel-rust-hooks--preset-rules (preset root sandbox)
+  "Return the rules of PRESET for the project ROOT (nil for none).
+With SANDBOX, the shell commands they allow run sandboxed."
+  (let* ((in (and root (gptel-rust-hooks--dir-globs root)))
+         (temp (directory-file-name (expand-file-name temporary-file-directory)))
+         (confined (and sandbox '(:sandbox t))))
+    (append
+     `((:id "secrets"
+        :path ,gptel-rust-hooks-preset-secrets
+        :decision deny
+        :reason "This file holds secrets (keys, tokens, credentials): it is not for the model; ask the user."
+        :examples (:match ((:name "shell" :args (:command "cat ~/.ssh/id_rsa"))
+                           (:name "read_file" :args (:path "/srv/app/.env")))
+                   :no-match ((:name "read_file" :args (:path "/srv/app/.env.example"))))))
+     (when root
+       `((:id "recursive-delete-outside-project"
+          :command-regexp "^rm\\s(.*\\s)?(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\\s|$)"
+          :path-outside (,(directory-file-name root) ,temp)
+          :decision deny
+          :reason ,(format "Recursive deletes outside the project %s are not allowed."
+                           (abbreviate-file-name root)))
+         (:id "read-in-project"
+          :tool ,gptel-rust-hooks-preset-read-tools
+          :path ,in
+          :decision allow)
+         (:id "read-only-commands"
+          :command-prefix ,gptel-rust-hooks-preset-read-commands
+          :cwd ,in
+          :decision allow
+          ,@confined)))
+     (when (and root (eq preset 'workspace))
+       `((:id "write-in-project"
+          :tool ,gptel-rust-hooks-preset-write-tools
+          :path ,in
+          :decision allow)
+         (:id "git-internals"
+          :tool ,gptel-rust-hooks-preset-write-tools
+          :path ,(mapcar (lambda (g) (concat (car in) "/.git" g)) '("" "/**"))
+          :decision ask
+          :reason "A write into the project's .git directory (hooks, config) can run code later."))))))
+
+(defun gptel-rust-hooks--preset-layer (preset directory)
+  "Return the rule layer of PRESET for a call from DIRECTORY.
+Signal `gptel-rust-hooks-rule-error' for an unknown PRESET."
+  (unless (memq preset '(read-only workspace))
+    (setq gptel-rust-hooks--broken
+          (format "gptel-rust-hooks-preset: unknown preset `%s`" preset))
+    (signal 'gptel-rust-hooks-rule-error
+            (list (format "gptel-rust-hooks: gptel-rust-hooks-preset: unknown preset `%s`, \
+expected read-only or workspace" preset))))
+  (let* ((root (gptel-rust-hooks--preset-root directory))
+         (key (list preset root (gptel-rust-hooks--sandbox-here-p))))
+    (or (gethash key gptel-rust-hooks--preset-memo)
+        (puthash key
+                 (list :source (format "preset: %s" preset) :trusted t
+                       :rules (gptel-rust-hooks--preset-rules preset root (nth 2 key)))
+                 gptel-rust-hooks--preset-memo))))
+
+;;;; Rules added from the prompt
+
+(defun gptel-rust-hooks--prompt-rules-stamp (file)
+  "Return what tells whether FILE changed, or nil when it is missing."
+  (when-let* ((attrs (file-attributes file)))
+    (list (file-attribute-modification-time attrs) (file-attribute-size attrs))))
+
+(defun gptel-rust-hooks--read-prompt-rules (file)
+  "Return the rules in FILE, a Lisp list of rule plists; nil when missing.
+Signal `gptel-rust-hooks-rule-error' when FILE cannot be read as one."
+  (when (file-exists-p file)
+    (let ((rules (condition-case err
+                     (with-temp-buffer
+                       (insert-file-contents file)
+                       (goto-char (point-min))
+                       (prog1 (read (current-buffer))
+                         (skip-chars-forward " \t\n")
+                         (while (looking-at ";") (forward-line 1)
+                                (skip-chars-forward " \t\n"))
+                         (unless (eobp) (error "Text after the list"))))
+                   (end-of-file nil)
+                   (error (signal 'gptel-rust-hooks-rule-error
+                                  (list (format "gptel-rust-hooks: %s: %s"
+                                                file (error-message-string err))))))))
+      (unless (and (proper-list-p rules) (cl-every #'proper-list-p rules))
+        (signal 'gptel-rust-hooks-rule-error
+                (list (format "gptel-rust-hooks: %s: expected a list of rules" file))))
+      rules)))
+
+(defun gptel-rust-hooks--prompt-rules ()
+  "Return the rules added from the prompt, read again when their file changed.
+A file that cannot be read or does not compile is reported once and
+adds no rule: these rules only ever allowed calls."
+  (let* ((file (expand-file-name gptel-rust-hooks-prompt-rules-file))
+         (stamp (gptel-rust-hooks--prompt-rules-stamp file)))
+    (unless (and (not (eq gptel-rust-hooks--prompt-rules :unread))
+                 (equal gptel-rust-hooks--prompt-rules-read (cons file stamp)))
+      (setq gptel-rust-hooks--prompt-rules-read (cons file stamp))
+      (setq gptel-rust-hooks--prompt-rules
+            (condition-case err
+                (let ((rules (gptel-rust-hooks--read-prompt-rules file)))
+                  (when rules
+                    (gptel-rust-hooks--compile rules)
+                    (gptel-rust-hooks--check-regexps rules file))
+                  rules)
+              (gptel-rust-hooks-rule-error
+               (gptel-rust-hooks--report
+                (format "%s; the rules added from the prompt are not in force"
+                        (let ((text (cadr err)))
+                          (if (string-prefix-p "gptel-rust-hooks: " text) text
+                            (concat "gptel-rust-hooks: " file ": " text)))))
+               nil))))
+    gptel-rust-hooks--prompt-rules))
+
+(defun gptel-rust-hooks--write-prompt-rules (rules)
+  "Write RULES to `gptel-rust-hooks-prompt-rules-file' and put them in force.
+The file is written under a new name and renamed into place.  Return
+the file."
+  (let* ((file (expand-file-name gptel-rust-hooks-prompt-rules-file))
+         (dir (file-name-directory file)))
+    (make-directory dir t)
+    (let ((tmp (make-temp-file (expand-file-name ".gptel-rust-hooks-rules-" dir))))
+      (unwind-protect
+          (progn
+            (with-temp-file tmp
+              (insert ";; -*- mode: lisp-data; -*-\n"
+                      ";; Rules added from gptel's prompt by gptel-rust-hooks, "
+                      "a list of rule plists.\n"
+                      ";; Edit with M-x gptel-rust-hooks (the permissions screen).\n")
+              (let ((print-length nil) (print-level nil) (print-escape-newlines t))
+                (insert "(")
+                (let ((first t))
+                  (dolist (rule rules)
+                    (unless first (insert "\n "))
+                    (setq first nil)
+                    (prin1 rule (current-buffer))))
+                (insert ")\n")))
+            (rename-file tmp file t))
+        (when (file-exists-p tmp) (ignore-errors (delete-file tmp)))))
+    (setq gptel-rust-hooks--prompt-rules rules
+          gptel-rust-hooks--prompt-rules-read
+          (cons file (gptel-rust-hooks--prompt-rules-stamp file)))
+    file))
+
+(defun gptel-rust-hooks--add-prompt-rule (rule)
+  "Add RULE to the rules added from the prompt, saved in their file.
+Return the file."
+  (gptel-rust-hooks--write-prompt-rules
+   (append (gptel-rust-hooks--prompt-rules) (list rule))))
+
+(provide 'gptel-rust-hooks-sources)
+;;; gptel-rust-hooks-sources.el ends here

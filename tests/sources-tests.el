@@ -1,0 +1,309 @@
+;;; sources-tests.el --- Presets, rules added from the prompt, checks on the rules -*- lexical-binding: t; -*-
+
+;;; Commentary:
+
+;; Where rules come from besides `gptel-rust-hooks-rules': the presets
+;; (`gptel-rust-hooks-preset'), the file of rules added from gptel's
+;; prompt, rules marked `:disabled'; and the checks on the rules: Emacs
+;; regexps warned with their Rust form, policy files checked when the
+;; option is set, the mode-line lighter.
+
+;;; Code:
+
+(require 'test-helper)
+(require 'gptel-rust-hooks)
+(require 'gptel-rust-hooks-ui)
+
+(defmacro sources-tests--in-project (var &rest body)
+  "Run BODY with VAR a fresh project directory holding .git, then delete it."
+  (declare (indent 1) (debug t))
+  `(let ((,var (file-name-as-directory
+                (file-truename (make-temp-file "gptel-rust-hooks-sources-" t)))))
+     (unwind-protect
+         (progn (make-directory (expand-file-name ".git" ,var))
+                (make-directory (expand-file-name "src" ,var))
+                ,@body)
+       (delete-directory ,var t))))
+
+(defun sources-tests--decide (call directory)
+  "Return the pre-tool answer for CALL from DIRECTORY."
+  (let ((default-directory directory))
+    (gptel-rust-hooks-pre-tool-call call)))
+
+;;;; Presets
+
+(ert-deftest preset::workspace-reads-and-writes-in-the-project-only ()
+  "`workspace' allows reads and writes inside the project, not outside."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((gptel-rust-hooks-preset 'workspace)
+            (gptel-rust-hooks-sandbox-program "gptel-rust-hooks-no-such-bwrap")
+            (src (expand-file-name "src/" root)))
+        (should (equal (sources-tests--decide
+                        `(:name "read_file" :args (:path ,(expand-file-name "a.c" src))) src)
+                       '(:confirm nil)))
+        (should (equal (sources-tests--decide
+                        `(:name "write_file" :args (:path ,(expand-file-name "a.c" src)
+                                                         :content "x"))
+                        src)
+                       '(:confirm nil)))
+        ;; Outside the project: no rule decides.
+        (should (null (sources-tests--decide
+                       '(:name "read_file" :args (:path "/etc/hostname")) src)))
+        (should (null (sources-tests--decide
+                       '(:name "write_file" :args (:path "/etc/x" :content "x")) src)))
+        ;; Into .git: asked, with a reason.
+        (should (equal (sources-tests--decide
+                        `(:name "write_file" :args (:path ,(expand-file-name ".git/hooks/pre-commit"
+                                                                             root)
+                                                         :content "x"))
+                        src)
+                       '(:confirm t)))
+        ;; Read-only commands from the project run; others are left undecided.
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -3")) src)
+                       '(:confirm nil)))
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "cat a.c | wc -l"))
+                                              src)
+                       '(:confirm nil)))
+        (should (null (sources-tests--decide '(:name "shell" :args (:command "make"))
+                                             src)))
+        ;; From the home directory (no project), no command is allowed.
+        (should (null (sources-tests--decide '(:name "shell" :args (:command "git log -3"))
+                                             "~/")))
+        (should (null (sources-tests--decide '(:name "shell" :args (:command "git status && make"))
+                                             src)))))))
+
+(ert-deftest preset::read-only-does-not-allow-writes ()
+  "`read-only' allows reads in the project but leaves writes undecided."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((gptel-rust-hooks-preset 'read-only)
+            (src (expand-file-name "src/" root)))
+        (should (equal (sources-tests--decide
+                        `(:name "read_file" :args (:path ,(expand-file-name "a.c" src))) src)
+                       '(:confirm nil)))
+        (should (null (sources-tests--decide
+                       `(:name "write_file" :args (:path ,(expand-file-name "a.c" src)
+                                                        :content "x"))
+                       src)))))))
+
+(ert-deftest preset::secrets-and-recursive-deletes-denied ()
+  "Secrets are denied everywhere; recursive deletes outside the project too."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((gptel-rust-hooks-preset 'read-only))
+        (dolist (call '((:name "shell" :args (:command "cat ~/.ssh/id_rsa"))
+                        (:name "read_file" :args (:path "~/.aws/credentials"))
+                        (:name "shell" :args (:command "ls ~/.gnupg"))))
+          (should (string-prefix-p "This file holds secrets"
+                                   (plist-get (sources-tests--decide call root) :block))))
+        (let ((env (expand-file-name ".env" root)))
+          (should (plist-get (sources-tests--decide
+                              `(:name "read_file" :args (:path ,env)) root)
+                             :block)))
+        ;; An example file is no secret: read in the project, allowed.
+        (should (equal (sources-tests--decide
+                        `(:name "read_file" :args (:path ,(expand-file-name ".env.example" root)))
+                        root)
+                       '(:confirm nil)))
+        (should (string-prefix-p "Recursive deletes outside the project"
+                                 (plist-get (sources-tests--decide
+                                             '(:name "shell" :args (:command "rm -rf ~/work"))
+                                             root)
+                                            :block)))
+        ;; Inside the project, or in the temporary directory: not denied.
+        (should-not (plist-get (sources-tests--decide
+                                '(:name "shell" :args (:command "rm -rf build")) root)
+                               :block))
+        (should-not (plist-get (sources-tests--decide
+                                `(:name "shell" :args (:command ,(concat "rm -r "
+                                                                         temporary-file-directory
+                                                                         "x")))
+                                root)
+                               :block))))))
+
+(ert-deftest preset::no-project-in-home-only-denials ()
+  "From the home directory, a preset allows nothing and still denies secrets."
+  (gptel-rust-hooks-test-with-state
+    (let ((gptel-rust-hooks-preset 'workspace))
+      (should (null (gptel-rust-hooks--preset-root "~/")))
+      (should (null (sources-tests--decide
+                     '(:name "read_file" :args (:path "~/notes.txt")) "~/")))
+      (should (plist-get (sources-tests--decide
+                          '(:name "read_file" :args (:path "~/.ssh/id_ed25519")) "~/")
+                         :block)))))
+
+(ert-deftest preset::user-rules-extend-and-narrow-it ()
+  "The user's rules come after the preset: they add allows and can deny."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((gptel-rust-hooks-preset 'workspace))
+        (customize-set-variable 'gptel-rust-hooks-rules
+                                '((:id "make" :command-prefix "make" :decision allow)
+                                  (:id "no-log" :command-prefix "git log" :decision deny
+                                       :reason "No log.")))
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "make test")) root)
+                       '(:confirm nil)))
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log")) root)
+                       '(:block "No log.")))
+        ;; The explanation names the preset as the source of its rules.
+        (let* ((data (gptel-rust-hooks-explain
+                      `(:name "read_file" :args (:path ,(expand-file-name "x" root)) :cwd ,root)))
+               (deciding (cl-find-if (lambda (r) (plist-get r :deciding)) (plist-get data :rules))))
+          (should (equal (plist-get deciding :source) "preset: workspace"))
+          (should (string-prefix-p "read-in-project" (plist-get deciding :id))))))))
+
+(ert-deftest preset::unknown-preset-fails-closed ()
+  "A misspelt preset blocks calls with a reason that names it."
+  (gptel-rust-hooks-test-with-state
+    (let ((gptel-rust-hooks-preset 'worksapce))
+      (should (string-match-p "unknown preset `worksapce`"
+                              (plist-get (sources-tests--decide
+                                          '(:name "read_file" :args (:path "/x"))
+                                          temporary-file-directory)
+                                         :block))))))
+
+;;;; Rules added from the prompt
+
+(ert-deftest prompt::always-allow-for-the-project-persists-without-init-file ()
+  "Under Emacs -Q (no custom file) a project rule is saved in its own file."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let* ((file (make-temp-file "gptel-rust-hooks-added-" nil ".eld"))
+             (gptel-rust-hooks-prompt-rules-file file)
+             (custom-file nil)
+             (user-init-file nil))
+        (unwind-protect
+            (progn
+              (delete-file file)
+              (let* ((rule (gptel-rust-hooks-ui--always-rule
+                            'prefix '(:name "shell" :args (:command "make test")) nil '("make")))
+                     (added (gptel-rust-hooks-ui--add-rule rule 'project nil root)))
+                (should (file-exists-p file))
+                ;; A new session reads it back, as it was added.
+                (let ((gptel-rust-hooks--prompt-rules :unread))
+                  (should (equal (gptel-rust-hooks--prompt-rules) (list added))))
+                ;; In force for the project, not elsewhere.
+                (should (equal (sources-tests--decide
+                                '(:name "shell" :args (:command "make test")) root)
+                               '(:confirm nil)))
+                (should (null (sources-tests--decide
+                               '(:name "shell" :args (:command "make test"))
+                               temporary-file-directory)))
+                (should (null gptel-rust-hooks-rules))))
+          (when (file-exists-p file) (delete-file file)))))))
+
+(ert-deftest prompt::a-broken-file-is-reported-and-adds-nothing ()
+  "A prompt rules file that does not read or compile is reported once."
+  (gptel-rust-hooks-test-with-state
+    (let* ((file (make-temp-file "gptel-rust-hooks-added-" nil ".eld" "((:tool \"x\" :decison allow))"))
+           (gptel-rust-hooks-prompt-rules-file file))
+      (unwind-protect
+          (progn
+            (should (null (gptel-rust-hooks--prompt-rules)))
+            (should (cl-some (lambda (m) (string-match-p "decison" m))
+                             gptel-rust-hooks--reported))
+            ;; The other rules still decide.
+            (customize-set-variable 'gptel-rust-hooks-rules '((:tool "y" :decision deny)))
+            (should (plist-get (sources-tests--decide '(:name "y" :args nil)
+                                                      temporary-file-directory)
+                               :block))
+            ;; Fixed: read again.
+            (with-temp-file file (insert "((:tool \"x\" :decision allow))"))
+            (set-file-times file (time-add nil 5))
+            (should (equal (gptel-rust-hooks--prompt-rules) '((:tool "x" :decision allow)))))
+        (delete-file file)))))
+
+;;;; Disabled rules
+
+(ert-deftest disabled::rule-not-in-force ()
+  "A rule marked :disabled t is left out of the policy."
+  (gptel-rust-hooks-test-with-state
+    (customize-set-variable 'gptel-rust-hooks-rules
+                            '((:id "off" :tool "x" :decision deny :disabled t)
+                              (:id "on" :tool "y" :decision deny)))
+    (should (null (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)))
+    (should (plist-get (sources-tests--decide '(:name "y" :args nil) temporary-file-directory)
+                       :block))
+    ;; The same list gives the same filtered list: the policy is reused.
+    (should (eq (gptel-rust-hooks--enabled gptel-rust-hooks-rules)
+                (gptel-rust-hooks--enabled gptel-rust-hooks-rules)))))
+
+;;;; Checks on the rules
+
+(ert-deftest check::emacs-regexp-warned-with-the-rust-form ()
+  "An Emacs-syntax regexp is warned once, naming the rule, with the Rust syntax."
+  (gptel-rust-hooks-test-with-state
+    (customize-set-variable 'gptel-rust-hooks-rules
+                            '((:id "fetch" :command-regexp "^\\(curl\\|wget\\) " :decision ask)
+                              (:id "fine" :command-regexp "^(curl|wget) " :decision ask)
+                              (:id "end" :tool-regexp "read\\'" :decision ask)))
+    (let ((warnings (reverse (cl-remove-if-not (lambda (m) (string-match-p "Emacs regexp" m))
+                                               gptel-rust-hooks--reported))))
+      (should (= (length warnings) 2))
+      (should (string-match-p (regexp-quote "rule 3 (`end`): :tool-regexp `read\\'`")
+                              (cadr warnings)))
+      (should (string-match-p (regexp-quote "`read\\z`") (cadr warnings)))
+      (should (string-match-p (regexp-quote "rule 1 (`fetch`): :command-regexp")
+                              (car warnings)))
+      (should (string-match-p (regexp-quote "`^(curl|wget) `") (car warnings))))
+    (should (equal (gptel-rust-hooks--emacs-regexp-p "\\`foo\\'") "\\Afoo\\z"))
+    (should (equal (gptel-rust-hooks--emacs-regexp-p "\\(?:a\\|b\\)") "(?:a|b)"))
+    (should (null (gptel-rust-hooks--emacs-regexp-p "^(a|b)\\.el$")))
+    (should (equal (gptel-rust-hooks--regexp-warnings
+                    '((:args (:command (:regexp "a\\|b")) :decision deny)))
+                   '("rule 1: :args :command (:regexp ...) `a\\|b` looks like an Emacs regexp, \
+which never matches here: write it in Rust regex syntax, `a|b`")))))
+
+(ert-deftest check::policy-file-with-trailing-comma-refused-when-set ()
+  "Setting the policy files checks them: a bad one is refused, the old ones stay."
+  (gptel-rust-hooks-test-with-state
+    (let ((good (make-temp-file "gptel-rust-hooks-good-" nil ".json"
+                                "[{\"tool\": \"x\", \"decision\": \"deny\"}]"))
+          (comma (make-temp-file "gptel-rust-hooks-comma-" nil ".json"
+                                 "[{\"tool\": \"x\", \"decision\": \"deny\"},]"))
+          (typo (make-temp-file "gptel-rust-hooks-typo-" nil ".json"
+                                "[{\"tool\": \"x\", \"decison\": \"deny\"}]")))
+      (unwind-protect
+          (progn
+            (customize-set-variable 'gptel-rust-hooks-policy-files (list good))
+            (should (equal gptel-rust-hooks-policy-files (list good)))
+            (let ((err (should-error (customize-set-variable 'gptel-rust-hooks-policy-files
+                                                             (list good comma))
+                                     :type 'gptel-rust-hooks-rule-error)))
+              (should (string-match-p "not valid JSON" (cadr err))))
+            (let ((err (should-error (customize-set-variable 'gptel-rust-hooks-policy-files
+                                                             (list typo))
+                                     :type 'gptel-rust-hooks-rule-error)))
+              (should (string-match-p "decison" (cadr err))))
+            (should-error (customize-set-variable 'gptel-rust-hooks-policy-files
+                                                  (list "/nonexistent/policy.json"))
+                          :type 'gptel-rust-hooks-rule-error)
+            (should (equal gptel-rust-hooks-policy-files (list good)))
+            (should (plist-get (sources-tests--decide '(:name "x" :args nil)
+                                                      temporary-file-directory)
+                               :block)))
+        (mapc #'delete-file (list good comma typo))))))
+
+(ert-deftest check::lighter-shows-a-broken-policy ()
+  "The lighter is \" GRH\", and \" GRH!\" when a policy file never compiled."
+  (gptel-rust-hooks-test-with-state
+    (let ((gptel-rust-hooks--broken nil)
+          (bad (make-temp-file "gptel-rust-hooks-bad-" nil ".json" "[{\"tool\": 3}]")))
+      (unwind-protect
+          (progn
+            (should (equal (substring-no-properties (gptel-rust-hooks--lighter)) " GRH"))
+            ;; Set without the check, as `setq' does.
+            (setq gptel-rust-hooks-policy-files (list bad))
+            (should (plist-get (sources-tests--decide '(:name "x" :args nil)
+                                                      temporary-file-directory)
+                               :block))
+            (should (equal (substring-no-properties (gptel-rust-hooks--lighter)) " GRH!"))
+            (should (eq (get-text-property 0 'face (gptel-rust-hooks--lighter)) 'error))
+            (setq gptel-rust-hooks-policy-files nil)
+            (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
+            (should (equal (substring-no-properties (gptel-rust-hooks--lighter)) " GRH")))
+        (delete-file bad)))))
+
+(provide 'sources-tests)
+;;; sources-tests.el ends here
