@@ -456,6 +456,15 @@ when gptel's own setting did (the package's answer has no :confirm)."
                return (doc-examples-tests--block-text b))
       (error "No such block in the README")))
 
+(defun doc-examples-tests--readme-commands ()
+  "Return the commands the README names with M-x, as symbols."
+  (with-temp-buffer
+    (insert-file-contents doc-examples-tests--readme)
+    (let ((names nil))
+      (while (re-search-forward "M-x\\(?:\\s-\\|\n\\)+\\(gptel-rust-hooks[a-z-]*\\)" nil t)
+        (cl-pushnew (intern (match-string 1)) names))
+      (nreverse names))))
+
 (defun doc-examples-tests--first-ten-minutes-forms (project)
   "Return the forms a new user evaluates, then a conversation from PROJECT.
 The README's install form for this Emacs (from a clone), with the clone
@@ -467,7 +476,8 @@ at this checkout, then its Quick start, then the conversation."
          (install (replace-regexp-in-string
                    (regexp-quote "~/src/gptel-rust-hooks/") doc-examples-tests--repo install t t))
          (quick (doc-examples-tests--readme-block
-                 (lambda (s) (string-search "gptel-rust-hooks-preset" s)))))
+                 (lambda (s) (string-search "gptel-rust-hooks-preset" s))))
+         (commands (doc-examples-tests--readme-commands)))
     (append
      (doc-examples-tests--read-forms install)
      (doc-examples-tests--read-forms quick)
@@ -488,7 +498,9 @@ at this checkout, then its Quick start, then the conversation."
                               :prompted (plist-get r :prompted)
                               :tool-messages (plist-get r :tool-messages)
                               :timed-out (plist-get r :timed-out)
-                              :mode gptel-rust-hooks-mode))))))))
+                              :mode gptel-rust-hooks-mode
+                              :commands ',commands
+                              :not-commands (cl-remove-if #'commandp ',commands)))))))))
 
 (ert-deftest doc::first-ten-minutes ()
   "The README followed in a fresh Emacs: the first calls run, an undecided one asks.
@@ -523,6 +535,9 @@ README, then `npm install left-pad'.  Neither tool sets `:confirm'."
               (should (equal (list code (and result t)) (list 0 t)))
               (should-not (string-match-p "no module for" out))
               (should (plist-get result :mode))
+              ;; Every M-x command the README names exists in a clone too.
+              (should (>= (length (plist-get result :commands)) 7))
+              (should (equal (plist-get result :not-commands) nil))
               (should-not (plist-get result :timed-out))
               ;; The first calls ran as the model wrote them (the shell one
               ;; confined where bubblewrap is), with no prompt.
