@@ -457,7 +457,7 @@ when gptel's own setting did (the package's answer has no :confirm)."
       (error "No such block in the README")))
 
 (defun doc-examples-tests--readme-commands ()
-  "Return the commands the README names with M-x, as symbols."
+  "Return the extended commands the README names, as symbols."
   (with-temp-buffer
     (insert-file-contents doc-examples-tests--readme)
     (let ((names nil))
@@ -466,7 +466,7 @@ when gptel's own setting did (the package's answer has no :confirm)."
       (nreverse names))))
 
 (defun doc-examples-tests--first-ten-minutes-forms (project)
-  "Return the forms a new user evaluates, then a conversation from PROJECT.
+  "Return the forms a new user would evaluate, then a conversation from PROJECT.
 The README's install form for this Emacs (from a clone), with the clone
 at this checkout, then its Quick start, then the conversation."
   (let* ((install (doc-examples-tests--readme-block
@@ -503,7 +503,7 @@ at this checkout, then its Quick start, then the conversation."
                               :not-commands (cl-remove-if #'commandp ',commands)))))))))
 
 (ert-deftest doc::first-ten-minutes ()
-  "The README followed in a fresh Emacs: the first calls run, an undecided one asks.
+  "The README followed in a fresh Emacs: first calls run, undecided ones ask.
 A child Emacs (this one's executable) with an empty home directory and
 gptel installed evaluates the README's install form for its version,
 from a clone (this checkout, whose module `make' built), then the Quick
