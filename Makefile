@@ -37,9 +37,9 @@ DOC_INFO := doc/gptel-rust-hooks.info
 DOC_EXPORT = $(DOC_EMACS) -Q --batch --eval '(require (quote ox-texinfo))' \
 	--eval '(with-current-buffer (find-file-noselect "$(1)") (org-export-to-file (quote texinfo) "$(2)"))'
 
-.PHONY: all help deps emacs bubblewrap texinfo gptel package-lint test test-rust test-elisp test-doc doc demo lint bench fuzz clean
+.PHONY: all help deps emacs bubblewrap texinfo gptel package-lint test test-rust test-elisp test-doc doc doc-if-makeinfo demo lint bench fuzz clean
 
-all: $(MODULE_COPY) doc ## Build the module (cargo build --release), place it beside the package, build the manual
+all: $(MODULE_COPY) doc-if-makeinfo ## Build the module (cargo build --release), place it beside the package, build the manual
 
 help: ## Show this help
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14
@@ -63,6 +63,12 @@ texinfo: ## Install texinfo (makeinfo, install-info, to build the Info manual) w
 	@command -v makeinfo >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq texinfo; }
 
 doc: $(DOC_INFO) doc/dir ## Build the Info manual: doc/gptel-rust-hooks.org -> .texi -> .info and doc/dir
+
+# `make' in a clone without texinfo still builds the module; `make test' installs texinfo
+# (make deps) and always builds the manual (test-doc).
+doc-if-makeinfo:
+	@if command -v makeinfo >/dev/null 2>&1; then $(MAKE) --no-print-directory doc; \
+	 else echo "makeinfo not found: the Info manual is not built (make texinfo, then make doc)"; fi
 
 $(DOC_TEXI): $(DOC_ORG)
 	$(call DOC_EXPORT,$(DOC_ORG),$(notdir $(DOC_TEXI)))
