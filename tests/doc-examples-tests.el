@@ -447,6 +447,35 @@ when gptel's own setting did (the package's answer has no :confirm)."
           (should (search-forward "gptel-rust-hooks-preset" nil t)))
       (kill-buffer buffer))))
 
+(declare-function package-vc--build-documentation "package-vc" (pkg-desc file))
+
+(ert-deftest doc::package-vc-builds-the-manual ()
+  "package-vc's `:doc', as the README gives it, builds the Info manual.
+package-vc is Emacs 29 or newer, as the README says: on Emacs 28 there
+is none, and the README gives a clone's form there."
+  (if (< emacs-major-version 29)
+      (should-not (locate-library "package-vc"))
+    (require 'package-vc)
+    (let* ((readme (with-temp-buffer
+                     (insert-file-contents doc-examples-tests--readme)
+                     (buffer-string)))
+           (doc (and (string-match ":doc \"\\([^\"]+\\)\"" readme) (match-string 1 readme)))
+           (pkg (file-name-as-directory (make-temp-file "gptel-rust-hooks-vc-" t))))
+      (unwind-protect
+          (progn
+            (should (equal doc "doc/gptel-rust-hooks.org"))
+            (make-directory (expand-file-name "doc" pkg))
+            (copy-file (expand-file-name doc doc-examples-tests--repo)
+                       (expand-file-name doc pkg))
+            (let ((inhibit-message t))
+              (package-vc--build-documentation
+               (package-desc-create :name 'gptel-rust-hooks :dir pkg) doc))
+            (should (file-exists-p (expand-file-name "gptel-rust-hooks.info" pkg)))
+            (with-temp-buffer
+              (insert-file-contents (expand-file-name "dir" pkg))
+              (should (search-forward "(gptel-rust-hooks)" nil t))))
+        (delete-directory pkg t)))))
+
 ;;;; The first ten minutes
 
 (defun doc-examples-tests--readme-block (predicate)
