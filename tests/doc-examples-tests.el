@@ -448,9 +448,10 @@ when gptel's own setting did (the package's answer has no :confirm)."
       (kill-buffer buffer))))
 
 (declare-function package-vc--build-documentation "package-vc" (pkg-desc file))
+(declare-function package-desc-create "package" (&rest args))
 
 (ert-deftest doc::package-vc-builds-the-manual ()
-  "package-vc's `:doc', as the README gives it, builds the Info manual.
+  "The README's `:doc' for package-vc builds the Info manual.
 package-vc is Emacs 29 or newer, as the README says: on Emacs 28 there
 is none, and the README gives a clone's form there."
   (if (< emacs-major-version 29)
