@@ -310,6 +310,13 @@ when gptel's own setting did (the package's answer has no :confirm)."
                     problems)))
         (setq run (1+ run)
               tests (+ tests (length (doc-examples-tests--block-tests block))))
+        ;; A block that shows a decision says which calls it decides.
+        (when (and (null (doc-examples-tests--block-tests block))
+                   (string-match-p "decision\\|policy-files\\|preset"
+                                   (doc-examples-tests--block-text block)))
+          (push (format "%s: shows a decision but has no doc-test line"
+                        (doc-examples-tests--where block))
+                problems))
         (setq problems (append problems (doc-examples-tests--run block)))))
     (message "%s: %d blocks run, %d doc-test calls decided, %d marked not-a-test"
              (file-name-nondirectory file) run tests skipped)
@@ -376,6 +383,18 @@ when gptel's own setting did (the package's answer has no :confirm)."
                     :text "{\"tool\": \"shell\", \"decision\": \"dney\"}"))))
     (should (= (length problems) 1))
     (should (string-match-p "\\`x.org:7: does not compile: .*dney" (car problems)))))
+
+(ert-deftest doc::a-decision-without-doc-test-fails ()
+  "A block that shows a decision but says nothing it decides is reported."
+  (let ((md (make-temp-file "doc-examples-" nil ".md")))
+    (unwind-protect
+        (progn
+          (with-temp-file md
+            (insert "```elisp\n(:tool \"shell\" :decision deny)\n```\n"))
+          (should (equal (nth 3 (doc-examples-tests--check-file md))
+                         (list (format "%s:1: shows a decision but has no doc-test line"
+                                       (file-name-nondirectory md))))))
+      (delete-file md))))
 
 ;;;; The documents
 
