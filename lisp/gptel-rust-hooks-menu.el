@@ -102,7 +102,9 @@
            collect (list :kind kind :source source :index i :rule rule
                          :id (or (and (proper-list-p rule) (plist-get rule :id))
                                  (format "rule %d" i))
-                         :decision (and (proper-list-p rule) (plist-get rule :decision))
+                         :decision (let ((d (and (proper-list-p rule)
+                                                 (plist-get rule :decision))))
+                                     (if (stringp d) (intern d) d))
                          :disabled (and (proper-list-p rule) (plist-get rule :disabled) t)
                          :summary (if (proper-list-p rule)
                                       (gptel-rust-hooks-menu--summary rule)

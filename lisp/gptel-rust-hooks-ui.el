@@ -833,15 +833,31 @@ saying how."
 (declare-function transient-append-suffix "transient" (prefix loc suffix &optional keep-other))
 (declare-function transient-get-suffix "transient" (prefix loc))
 
+(defun gptel-rust-hooks-ui--layout-has-p (layout command)
+  "Return non-nil when the transient LAYOUT has a suffix running COMMAND."
+  (cond ((vectorp layout)
+         (cl-some (lambda (x) (gptel-rust-hooks-ui--layout-has-p x command)) layout))
+        ((proper-list-p layout)
+         (or (and (cl-evenp (length (cdr layout)))
+                  (eq (plist-get (cdr layout) :command) command))
+             (cl-some (lambda (x) (gptel-rust-hooks-ui--layout-has-p x command)) layout)))))
+
 (defun gptel-rust-hooks-ui--add-menu-entry ()
-  "Add the permissions screen to `gptel-menu', after its \"Select tools\"."
-  (when (and (fboundp 'transient-append-suffix) (fboundp 'transient-get-suffix)
-             (get 'gptel-menu 'transient--layout)
-             (not (ignore-errors (transient-get-suffix 'gptel-menu "R")))
-             (ignore-errors (transient-get-suffix 'gptel-menu "t")))
-    (ignore-errors
-      (transient-append-suffix 'gptel-menu "t"
-        '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks)))))
+  "Add the permissions screen to `gptel-menu', after its \"Select tools\".
+The suffix is found by its coordinates.  Where transient cannot insert
+into `gptel-menu' (transient 0.13 on Emacs 28 fails on its info
+lines), the menu is left alone: \[gptel-rust-hooks] still works."
+  (let ((loc '(0 2 2)))
+    (when (and (fboundp 'transient-append-suffix) (fboundp 'transient-get-suffix)
+               (get 'gptel-menu 'transient--layout)
+               (not (gptel-rust-hooks-ui--layout-has-p (get 'gptel-menu 'transient--layout)
+                                                       'gptel-rust-hooks))
+               (eq (plist-get (cdr-safe (ignore-errors (transient-get-suffix 'gptel-menu loc)))
+                              :command)
+                   'gptel-tools))
+      (ignore-errors
+        (transient-append-suffix 'gptel-menu loc
+          '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks))))))
 
 (with-eval-after-load 'gptel-transient
   (gptel-rust-hooks-ui--add-menu-entry))
