@@ -84,6 +84,7 @@
 (defvar gptel-rust-hooks-tool-call-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "C-c C-a") #'gptel-rust-hooks-always-allow)
+    (define-key map (kbd "C-c C-v") #'gptel-rust-hooks-visit-asking-rule)
     map)
   "Keys added to gptel's tool-call confirmation prompt.")
 
@@ -662,8 +663,11 @@ The request buffer is current."
          (cwd (with-current-buffer buffer default-directory))
          (call-from (append call (list :cwd cwd))))
     (when-let* ((rule (gptel-rust-hooks-ui--blocking-rule call-from)))
-      (user-error "Rule %s decides this call; an allow rule cannot override it (edit that rule)"
-                  (format "`%s`" rule)))
+      (user-error "Rule %s decides this call; an allow rule cannot override it (edit that \
+rule: %s on the prompt visits it)"
+                  (format "`%s`" rule)
+                  (substitute-command-keys
+                   "\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule]")))
     (let* ((command (gptel-rust-hooks-ui--command-of (plist-get call :args)))
            (kind (gptel-rust-hooks-ui--choose
                   "Always allow: "
@@ -745,6 +749,89 @@ allow rule never overrides a deny, stop or ask rule."
 
 ;;;; Integration with gptel's confirmation prompt
 
+(defun gptel-rust-hooks-ui--asking (call)
+  "Return why CALL (a hook plist with `:cwd') is asked, as a plist, or nil.
+Nil unless the policy in force decides CALL `ask'.  Else `:rule' is the
+explained deciding rule (nil when no rule decides, and
+`gptel-rust-hooks-default-decision' asks), `:reason' its reason, and
+`:call' CALL."
+  (when-let* ((data (ignore-errors (gptel-rust-hooks-explain call)))
+              ((equal (plist-get data :decision) "ask")))
+    (list :call call
+          :rule (and (not (plist-get data :by-default))
+                     (cl-find-if (lambda (r) (plist-get r :deciding)) (plist-get data :rules)))
+          :reason (plist-get data :reason))))
+
+(defun gptel-rust-hooks-ui--asking-note (asked)
+  "Return the lines that say why each call of ASKED is asked, or \"\".
+ASKED is a list of `gptel-rust-hooks-ui--asking' plists."
+  (mapconcat
+   (lambda (a)
+     (let ((rule (plist-get a :rule)))
+       (concat (propertize (plist-get (plist-get a :call) :name) 'face 'font-lock-keyword-face)
+               (propertize " asked by " 'face 'font-lock-string-face)
+               (if rule
+                   (propertize (format "rule `%s'" (plist-get rule :id))
+                               'face 'link 'mouse-face 'highlight
+                               'help-echo "mouse-1: visit this rule"
+                               'keymap (let ((map (make-sparse-keymap)))
+                                         (define-key map [mouse-1]
+                                           (lambda () (interactive)
+                                             (gptel-rust-hooks-ui--visit-asking a)))
+                                         map))
+                 "`gptel-rust-hooks-default-decision' (no rule decides)")
+               (let ((reason (plist-get a :reason)))
+                 (if (and reason rule) (concat ": " reason) ""))
+               (if rule
+                   (propertize (substitute-command-keys
+                                "  (\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule] visits it)")
+                               'face 'shadow)
+                 "")
+               "\n")))
+   asked ""))
+
+(defun gptel-rust-hooks-ui--visit-asking (asking)
+  "Visit the rule that asks, of the `gptel-rust-hooks-ui--asking' plist ASKING."
+  (let ((gptel-rust-hooks-ui--explained (cons (plist-get asking :call) nil)))
+    (gptel-rust-hooks-ui--visit-rule (plist-get asking :rule))))
+
+(defun gptel-rust-hooks-ui--asked-calls (tool-calls info)
+  "Return why the pending TOOL-CALLS of the request INFO are asked.
+A list of `gptel-rust-hooks-ui--asking' plists, for the asked ones."
+  (let* ((buffer (plist-get info :buffer))
+         (cwd (if (buffer-live-p buffer)
+                  (buffer-local-value 'default-directory buffer)
+                default-directory)))
+    (when (and gptel-rust-hooks-mode (fboundp 'gptel-tool-name))
+      (delq nil (mapcar (lambda (c)
+                          (gptel-rust-hooks-ui--asking
+                           (append (gptel-rust-hooks-ui--hook-call c info) (list :cwd cwd))))
+                        tool-calls)))))
+
+;;;###autoload
+(defun gptel-rust-hooks-visit-asking-rule ()
+  "Visit the rule that asks to confirm a tool call, from gptel's prompt.
+With several, choose one."
+  (interactive)
+  (pcase-let* ((`(,tool-calls . ,ov) (get-char-property-and-overlay (point) 'gptel-tool))
+               (asked (and tool-calls (overlayp ov)
+                           (cl-remove-if-not
+                            (lambda (a) (plist-get a :rule))
+                            (gptel-rust-hooks-ui--asked-calls tool-calls
+                                                              (overlay-get ov 'info))))))
+    (cond
+     ((not (and tool-calls (overlayp ov)))
+      (user-error "No tool call awaiting confirmation here"))
+     ((null asked) (user-error "No rule asks for these calls"))
+     ((null (cdr asked)) (gptel-rust-hooks-ui--visit-asking (car asked)))
+     (t (let ((names (mapcar (lambda (a) (cons (format "%s: rule `%s'"
+                                                       (plist-get (plist-get a :call) :name)
+                                                       (plist-get (plist-get a :rule) :id))
+                                                   a))
+                             asked)))
+          (gptel-rust-hooks-ui--visit-asking
+           (cdr (assoc (completing-read "Visit the rule of: " names nil t) names))))))))
+
 (defun gptel-rust-hooks-ui--hint ()
   "Return the line that offers \"always allow\" on gptel's prompt."
   (concat (propertize "Always allow (gptel-rust-hooks): " 'face 'font-lock-string-face)
@@ -775,11 +862,14 @@ TOOL-CALLS are gptel's pending (TOOL ARGS CALLBACK) lists."
   "Offer \"always allow\" on gptel's tool-call prompt, and show sandboxes.
 Around advice for DISPLAY, `gptel--display-tool-calls', called with
 TOOL-CALLS, INFO and USE-MINIBUFFER.  In the buffer, the prompt gets our
-key; in the minibuffer, the choice `a'.  The prompt shows each call as
-the model wrote it, and a line for each call that will run sandboxed,
-saying how."
+keys; in the minibuffer, the choices `a' and `v'.  The prompt shows each
+call as the model wrote it, a line for each call a rule asks for,
+naming the rule and its reason (\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule] or `v' visits it), and
+a line for each call that will run sandboxed, saying how."
   (let* ((rmc (symbol-function 'read-multiple-choice))
-         (note (gptel-rust-hooks-ui--sandbox-note tool-calls))
+         (asked (gptel-rust-hooks-ui--asked-calls tool-calls info))
+         (note (concat (gptel-rust-hooks-ui--asking-note asked)
+                       (gptel-rust-hooks-ui--sandbox-note tool-calls)))
          ;; The prompt shows the commands that were decided.
          (gptel-rust-hooks--sandbox-showing t)
          (prompt-ov
@@ -792,8 +882,15 @@ saying how."
                            (while (not choice)
                              (setq choice
                                    (apply rmc prompt
-                                          (append choices '((?a "Always allow (rule)")))
+                                          (append choices '((?a "Always allow (rule)"))
+                                                  (and (cl-some (lambda (a) (plist-get a :rule))
+                                                                asked)
+                                                       '((?v "Visit the rule that asks"))))
                                           rest))
+                             (when (eq (car choice) ?v)
+                               (gptel-rust-hooks-ui--visit-asking
+                                (cl-find-if (lambda (a) (plist-get a :rule)) asked))
+                               (setq choice nil))
                              (when (eq (car choice) ?a)
                                (setq choice
                                      (cl-letf (((symbol-function 'read-multiple-choice) rmc))
