@@ -121,6 +121,7 @@
 (declare-function gptel-tool-p "gptel-request" (object))
 (declare-function gptel-backend-name "gptel-request" (backend))
 (declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
+(declare-function gptel-fsm-info "gptel-request" (fsm))
 (declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
 
 ;;;; Reading a call
@@ -917,13 +918,87 @@ a line for each call that will run sandboxed, saying how."
                              (overlay-get prompt-ov 'after-string)))))
     prompt-ov))
 
+;;;; The private temporary directory of a sandbox
+
+;; A sandboxed command gets an empty, private temporary directory, gone
+;; when it ends (bubblewrap's --tmpfs), with the request's directory bound
+;; into it when it lies there.  So a file it writes under /tmp (outside
+;; its directory) is lost, files there from outside are not seen, and a
+;; home directory or a project under /tmp is empty inside.  The model must
+;; not believe such a write succeeded: the result it gets says so, and so
+;; does the echo area.
+
+(defun gptel-rust-hooks-ui--under-p (file dir)
+  "Return non-nil when FILE is DIR or lies inside it (both absolute)."
+  (let ((file (file-name-as-directory file))
+        (dir (file-name-as-directory dir)))
+    (string-prefix-p dir file)))
+
+(defun gptel-rust-hooks-ui--private-temp-note (command cwd)
+  "Return why the sandboxed COMMAND, run from CWD, may lose its writes, or nil.
+That is when it names a path in the temporary directory outside CWD, or
+when the home directory or CWD's project lies in the temporary directory
+outside CWD."
+  (let* ((temp (directory-file-name (file-truename temporary-file-directory)))
+         (cwd (file-truename (file-name-as-directory cwd)))
+         (home (file-truename "~"))
+         (root (or (gptel-rust-hooks--preset-root cwd) cwd))
+         (why nil))
+    (when (and (stringp command)
+               (let ((start 0) (found nil))
+                 (while (and (not found)
+                             (string-match (concat "\\(?:\\`\\|[^[:alnum:]_.-]\\)\\("
+                                                   (regexp-quote temp)
+                                                   "\\(?:/[^][:space:]'\"`;&|<>()]*\\)?\\)")
+                                           command start))
+                   (setq start (match-end 0))
+                   (unless (gptel-rust-hooks-ui--under-p (match-string 1 command) cwd)
+                     (setq found t)))
+                 found))
+      (push (format "it names a path in %s" temp) why))
+    (when (and (gptel-rust-hooks-ui--under-p home temp)
+               (not (gptel-rust-hooks-ui--under-p home cwd)))
+      (push (format "the home directory %s lies in it, so it was empty there" home) why))
+    (when (and (gptel-rust-hooks-ui--under-p root temp)
+               (not (gptel-rust-hooks-ui--under-p root cwd)))
+      (push (format "the project %s lies in it, so only %s was there" root cwd) why))
+    (when why
+      (format "gptel-rust-hooks: this command ran in a sandbox whose temporary \
+directory %s is private and empty, and is thrown away when it ends: %s.  \
+Files it wrote there outside %s are gone; do not rely on them."
+              temp (string-join (nreverse why) "; ") cwd))))
+
+(defun gptel-rust-hooks-ui--sandbox-result (process fsm tool-spec call result)
+  "Call PROCESS on FSM, TOOL-SPEC, CALL and RESULT, noting lost writes.
+Around advice for `gptel--process-tool-call': when CALL ran sandboxed
+and `gptel-rust-hooks-ui--private-temp-note' has a note, it is added to
+RESULT, and shown in the echo area."
+  (let ((note (ignore-errors
+                (when-let* ((args (plist-get call :args))
+                            ((consp args))
+                            ((gethash args gptel-rust-hooks--sandboxed))
+                            ((stringp result))
+                            (command (cdr (gptel-rust-hooks-ui--command-of args)))
+                            (buffer (plist-get (gptel-fsm-info fsm) :buffer)))
+                  (gptel-rust-hooks-ui--private-temp-note
+                   command (if (buffer-live-p buffer)
+                               (buffer-local-value 'default-directory buffer)
+                             default-directory))))))
+    (when note (message "%s" note))
+    (funcall process fsm tool-spec call (if note (concat result "\n\n" note) result))))
+
 (defun gptel-rust-hooks-ui--enable ()
-  "Offer \"always allow\" on gptel's tool-call prompts."
-  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls))
+  "Offer \"always allow\" on gptel's tool-call prompts; warn of lost writes."
+  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls)
+  (when (fboundp 'gptel--process-tool-call)
+    ;; Innermost: after the post-call effects the guard may apply.
+    (advice-add 'gptel--process-tool-call :around #'gptel-rust-hooks-ui--sandbox-result
+                '((depth . 100)))))
 
 (defun gptel-rust-hooks-ui--disable ()
-  "Stop offering \"always allow\" on gptel's tool-call prompts."
-  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls))
+  "Remove exactly what `gptel-rust-hooks-ui--enable' added."
+  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls)
+  (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks-ui--sandbox-result))
 
 ;;;; An entry in gptel's menu
 

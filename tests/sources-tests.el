@@ -305,5 +305,68 @@ which never matches here: write it in Rust regex syntax, `a|b`")))))
             (should (equal (substring-no-properties (gptel-rust-hooks--lighter)) " GRH")))
         (delete-file bad)))))
 
+;;;; The sandbox's private temporary directory
+
+(ert-deftest sandbox-temp::note-when-writes-would-be-lost ()
+  "A sandboxed command that writes in the private /tmp is told so."
+  (let* ((temp (file-name-as-directory (file-truename (make-temp-file "grh-temp-" t))))
+         (temporary-file-directory temp)
+         (project (expand-file-name "proj/" temp))
+         (src (expand-file-name "src/" project)))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name ".git" project) t)
+          (make-directory src t)
+          ;; A path in the temporary directory, outside the command's directory.
+          (should (string-match-p
+                   "it names a path in"
+                   (gptel-rust-hooks-ui--private-temp-note
+                    (format "echo hi > %sout.txt" temp) project)))
+          ;; Inside the command's directory: bound into the sandbox, kept.
+          (should (null (gptel-rust-hooks-ui--private-temp-note
+                         (format "echo hi > %sout.txt" project) project)))
+          (should (null (gptel-rust-hooks-ui--private-temp-note "echo hi > out.txt" project)))
+          ;; A project in the temporary directory, run from below its root.
+          (should (string-match-p "the project .* lies in it"
+                                  (gptel-rust-hooks-ui--private-temp-note "ls" src)))
+          ;; A home directory there.
+          (let ((process-environment (cons (concat "HOME=" (expand-file-name "home" temp))
+                                           process-environment)))
+            (make-directory (expand-file-name "home" temp) t)
+            (should (string-match-p "the home directory .* lies in it"
+                                    (gptel-rust-hooks-ui--private-temp-note "ls" project)))))
+      (delete-directory temp t))))
+
+(ert-deftest sandbox-temp::the-model-and-the-user-are-told ()
+  "Through gptel, the note reaches the model's result and the echo area."
+  (let* ((temp (file-name-as-directory (file-truename (make-temp-file "grh-temp-" t))))
+         (project (expand-file-name "proj/" temp))
+         (messages nil))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name ".git" project) t)
+          (gptel-rust-hooks-test-with-mode
+              '((:tool "shell" :decision allow :sandbox t))
+            (let ((temporary-file-directory temp))
+              (cl-letf* ((msg (symbol-function 'message))
+                         ((symbol-function 'message)
+                          (lambda (fmt &rest args)
+                            (when (stringp fmt) (push (apply #'format fmt args) messages))
+                            (apply msg fmt args))))
+                (let ((r (gptel-rust-hooks-test-with-conversation
+                           :script `((:tool-calls ((:name "shell"
+                                                          :args (:command ,(format "echo hi > %sx" temp))
+                                                          :id "c1")))
+                                     (:content "Done."))
+                           :tools '(("shell" ("command")))
+                           :directory project)))
+                  (should (eq (plist-get r :state) 'DONE))
+                  (let ((result (plist-get (car (cadr (plist-get r :tool-messages))) :content)))
+                    (should (string-prefix-p "shell: ok\n\ngptel-rust-hooks: this command ran in a sandbox"
+                                             result)))
+                  (should (cl-some (lambda (m) (string-match-p "ran in a sandbox whose temporary" m))
+                                   messages)))))))
+      (delete-directory temp t))))
+
 (provide 'sources-tests)
 ;;; sources-tests.el ends here
