@@ -2416,10 +2416,16 @@ the buffer *gptel-rust-hooks-explain*."
 
 (defun gptel-rust-hooks--save-option (symbol value)
   "Set the user option SYMBOL to VALUE and save it for future sessions.
-In an Emacs started without an init file, it is only set."
+In an Emacs started without an init file, it is only set.  Return the
+file it was saved in, or nil."
   (require 'cus-edit)
-  (let ((inhibit-message (not (custom-file t))))
-    (customize-save-variable symbol value)))
+  (let ((file (custom-file t)))
+    (if file
+        (let ((inhibit-message t))
+          (customize-save-variable symbol value)
+          file)
+      (customize-set-variable symbol value)
+      nil)))
 
 (defun gptel-rust-hooks--read-project-file ()
   "Return the project policy file for `default-directory', or signal."
@@ -2448,12 +2454,14 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
                      (format "Let %s (SHA-256 %s…) allow and edit calls? "
                              (abbreviate-file-name file) (substring sha 0 12)))))
       (user-error "Not trusted"))
-    (gptel-rust-hooks--save-option
-     'gptel-rust-hooks-trusted-project-files
-     (cons (cons file sha)
-           (cl-remove file gptel-rust-hooks-trusted-project-files
-                      :key #'car :test #'equal)))
-    (message "gptel-rust-hooks: trusted %s" (abbreviate-file-name file))
+    (let ((saved (gptel-rust-hooks--save-option
+                  'gptel-rust-hooks-trusted-project-files
+                  (cons (cons file sha)
+                        (cl-remove file gptel-rust-hooks-trusted-project-files
+                                   :key #'car :test #'equal)))))
+      (message "gptel-rust-hooks: trusted %s, %s" (abbreviate-file-name file)
+               (if saved (format "saved in %s" (abbreviate-file-name saved))
+                 "for this session only (no init file to save it in)")))
     sha))
 
 ;;;###autoload

@@ -214,6 +214,34 @@
             (should (equal (gptel-rust-hooks--prompt-rules) '((:tool "x" :decision allow)))))
         (delete-file file)))))
 
+(ert-deftest prompt::trust-says-whether-it-was-saved ()
+  "Trusting a project says where it was saved, or that it lasts the session."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((file (expand-file-name ".gptel-hooks.json" root))
+            (messages nil))
+        (with-temp-file file (insert "[]"))
+        (cl-letf (((symbol-function 'message)
+                   (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+          (gptel-rust-hooks-trust-project file))
+        (should (gptel-rust-hooks-project-trusted-p file))
+        (should (string-match-p "for this session only" (car messages)))
+        (let* ((saved (make-temp-file "gptel-rust-hooks-custom-" nil ".el"))
+               (custom-file saved)
+               (user-init-file saved))
+          (unwind-protect
+              (progn
+                (cl-letf (((symbol-function 'message)
+                           (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+                  (gptel-rust-hooks-trust-project file))
+                (should (string-match-p (regexp-quote (format "saved in %s"
+                                                              (abbreviate-file-name saved)))
+                                        (car messages)))
+                (should (string-match-p (regexp-quote file)
+                                        (with-temp-buffer (insert-file-contents saved)
+                                                          (buffer-string)))))
+            (delete-file saved)))))))
+
 ;;;; Disabled rules
 
 (ert-deftest disabled::rule-not-in-force ()
