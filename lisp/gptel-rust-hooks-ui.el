@@ -27,14 +27,16 @@
 ;; - `gptel-rust-hooks-explain', called as a command, shows in the buffer
 ;;   *gptel-rust-hooks-explain* which rules matched a call and why; the
 ;;   deciding rule is highlighted and each rule is a button that visits
-;;   its definition (Customize, or the JSON file at the rule's line).
+;;   its definition (the rule alone, to edit in its source, or the JSON
+;;   file at the rule's line).
 ;;
 ;; - When gptel asks to confirm a tool call, `gptel-rust-hooks-always-allow'
 ;;   (C-c C-a on the prompt, or `a' in the minibuffer prompt) adds an allow
 ;;   rule for this exact call, this command prefix or this tool under a
 ;;   directory, for this buffer, this Emacs session or the project (saved
-;;   in `gptel-rust-hooks-rules' with a `:cwd' matcher).  An allow rule
-;;   never overrides a deny, stop or ask rule.
+;;   in `gptel-rust-hooks-prompt-rules-file' with a `:cwd' matcher).  An
+;;   allow rule never overrides a deny, stop or ask rule; C-c C-v on the
+;;   prompt visits the rule that asks.
 
 ;;; Code:
 
@@ -102,9 +104,7 @@
 (defvar gptel-backend)
 (defvar gptel-model)
 (defvar gptel--known-tools)
-(defvar custom-options)
 
-(declare-function widget-value "wid-edit" (widget))
 (declare-function gptel-rust-hooks-log-call-at-point "gptel-rust-hooks-log" ())
 (declare-function gptel-rust-hooks-menu--entry-for "gptel-rust-hooks-menu"
                   (kind index &optional directory))
@@ -436,17 +436,6 @@ explains the call again with the rules now in force.
 
 ;;;; Visiting a rule's definition
 
-(defun gptel-rust-hooks-ui--goto-custom-rule (index)
-  "Customize `gptel-rust-hooks-rules' and move to its rule number INDEX."
-  (customize-option 'gptel-rust-hooks-rules)
-  (when-let* ((option (cl-find 'gptel-rust-hooks-rules custom-options
-                               :key #'widget-value))
-              (repeat (car (widget-get option :children)))
-              (child (nth (1- index) (widget-get repeat :children)))
-              (from (widget-get child :from)))
-    (goto-char from)
-    (recenter 0)))
-
 (defun gptel-rust-hooks-ui--show-rule (rule where)
   "Show the Lisp RULE, added WHERE, in a help buffer."
   (with-help-window "*gptel-rust-hooks-rule*"
@@ -688,7 +677,7 @@ rule: %s on the prompt visits it)"
            (scope (gptel-rust-hooks-ui--choose
                    "For: "
                    '((?b "this buffer" buffer) (?s "this Emacs session" session)
-                     (?p "this project (saved in your rules)" project))))
+                     (?p "this project (saved in your rules file)" project))))
            (root (gptel-rust-hooks-ui--project-root cwd))
            (rule (gptel-rust-hooks-ui--always-rule kind call directory prefix))
            (checked (gptel-rust-hooks-ui--with-example
@@ -727,7 +716,7 @@ rule: %s on the prompt visits it)"
 On gptel's confirmation prompt, ask for the call, the kind of rule (this
 exact call, this command prefix, this tool under a directory) and its
 scope (this buffer, this Emacs session, or the project, saved in
-`gptel-rust-hooks-rules' with a `:cwd' matcher).  When every pending
+`gptel-rust-hooks-prompt-rules-file' with a `:cwd' matcher).  When every pending
 call is then allowed, run them as
 \\<gptel-tool-call-actions-map>\\[gptel--accept-tool-calls] on the prompt would.  An
 allow rule never overrides a deny, stop or ask rule."
