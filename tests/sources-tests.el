@@ -71,7 +71,18 @@
         (should (null (sources-tests--decide '(:name "shell" :args (:command "git log -3"))
                                              "~/")))
         (should (null (sources-tests--decide '(:name "shell" :args (:command "git status && make"))
-                                             src)))))))
+                                             src)))
+        ;; A read-only command that writes (a redirection, git's --output) is
+        ;; left undecided, and so is one whose option runs a program.
+        (dolist (command '("cat a.c > ~/.bashrc" "git diff > p.txt" "ls 2>&1"
+                           "git diff --output=/etc/x" "git log --output /etc/x"
+                           "rg --pre ./x y" "git branch -D main"))
+          (should (null (sources-tests--decide `(:name "shell" :args (:command ,command))
+                                               src))))
+        ;; Options that only read still pass.
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -p --stat"))
+                                              src)
+                       '(:confirm nil)))))))
 
 (ert-deftest preset::read-only-does-not-allow-writes ()
   "`read-only' allows reads in the project but leaves writes undecided."
