@@ -79,6 +79,7 @@ whose options runs a program: rg's --pre does, for one."
     "~/.config/gcloud/**" "~/.azure/**" "~/.kube/config" "~/.docker/config.json"
     "~/.netrc" "~/.authinfo" "~/.authinfo.gpg" "~/.git-credentials" "~/.pgpass"
     "~/.pypirc" "~/.npmrc" "~/.config/gh/hosts.yml" "~/.password-store/**"
+    "/proc/*/environ" "/proc/self/environ"
     ".env" ".env.local" ".env.*.local" ".env.production" ".env.prod"
     "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa")
   "Path globs of secrets that every preset denies to every tool and command.

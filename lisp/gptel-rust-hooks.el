@@ -1570,7 +1570,12 @@ compile what no cached policy covers."
          (lookup (and gptel-rust-hooks-project-policies
                       gptel-rust-hooks--project-lookup))
          (files (append (mapcar #'expand-file-name gptel-rust-hooks-policy-files)
-                        (and project (list project))))
+                        (and project (list project))
+                        ;; Edited outside Emacs: seen on the next call.  A
+                        ;; missing one costs no stat per call; Emacs makes it
+                        ;; through `gptel-rust-hooks--prompt-rules', a memo input.
+                        (let ((added (expand-file-name gptel-rust-hooks-prompt-rules-file)))
+                          (and (file-exists-p added) (list added)))))
          ;; Stamped before they are read: a change while reading shows next time.
          (stamp (and files (gptel-rust-hooks--mod-stamp files)))
          (layers (gptel-rust-hooks--layers directory (or project 'none)))
@@ -2478,6 +2483,9 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
 
 ;;;; Mode
 
+(defvar gptel-rust-hooks--lighter-map nil
+  "The keymap of the mode-line lighter, made once.")
+
 (defun gptel-rust-hooks--lighter ()
   "Return the mode-line lighter: \" GRH\", or \" GRH!\" with a problem."
   (let ((problem (or (and (not (gptel-rust-hooks--module-loaded-p))
@@ -2489,10 +2497,16 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
         (propertize " GRH!" 'face 'error
                     'help-echo (concat "gptel-rust-hooks: " problem
                                        "\nmouse-1: the permissions screen")
-                    'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks))
+                    'local-map (gptel-rust-hooks--lighter-map))
       (propertize " GRH" 'help-echo "gptel-rust-hooks decides every tool call\n\
 mouse-1: the permissions screen"
-                  'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks)))))
+                  'local-map (gptel-rust-hooks--lighter-map)))))
+
+(defun gptel-rust-hooks--lighter-map ()
+  "Return the keymap of the mode-line lighter."
+  (or gptel-rust-hooks--lighter-map
+      (setq gptel-rust-hooks--lighter-map
+            (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks))))
 
 ;;;###autoload
 (define-minor-mode gptel-rust-hooks-mode

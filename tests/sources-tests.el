@@ -105,7 +105,9 @@
       (let ((gptel-rust-hooks-preset 'read-only))
         (dolist (call '((:name "shell" :args (:command "cat ~/.ssh/id_rsa"))
                         (:name "read_file" :args (:path "~/.aws/credentials"))
-                        (:name "shell" :args (:command "ls ~/.gnupg"))))
+                        (:name "shell" :args (:command "ls ~/.gnupg"))
+                        ;; The environment holds API keys.
+                        (:name "shell" :args (:command "cat /proc/self/environ"))))
           (should (string-prefix-p "This file holds secrets"
                                    (plist-get (sources-tests--decide call root) :block))))
         (let ((env (expand-file-name ".env" root)))
@@ -223,6 +225,22 @@
             (with-temp-file file (insert "((:tool \"x\" :decision allow))"))
             (set-file-times file (time-add nil 5))
             (should (equal (gptel-rust-hooks--prompt-rules) '((:tool "x" :decision allow)))))
+        (delete-file file)))))
+
+(ert-deftest prompt::file-edited-outside-emacs-seen-on-the-next-call ()
+  "A change to the prompt rules file takes effect on the next call."
+  (gptel-rust-hooks-test-with-state
+    (let* ((file (make-temp-file "gptel-rust-hooks-added-" nil ".eld"
+                                 "((:tool \"x\" :decision allow))"))
+           (gptel-rust-hooks-prompt-rules-file file))
+      (unwind-protect
+          (progn
+            (should (equal (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
+                           '(:confirm nil)))
+            (with-temp-file file (insert "((:tool \"x\" :decision deny :reason \"Now no.\"))"))
+            (set-file-times file (time-add nil 5))
+            (should (equal (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
+                           '(:block "Now no."))))
         (delete-file file)))))
 
 (ert-deftest prompt::trust-says-whether-it-was-saved ()
