@@ -68,7 +68,8 @@ VARS is (ROOT POLICY-FILE PROMPT-FILE); all are deleted after."
                      '(preset option prompt session buffer file project)))
       (should (string-match-p "Preset `workspace'.*for the project"
                               (plist-get (menu-tests--source sources 'preset) :label)))
-      (should (menu-tests--entry sources 'preset "secrets"))
+      (should (string-match-p "\\`path ~/\\.ssh, ~/\\.ssh/\\*\\*, ~/\\.aws, ~/\\.aws/\\*\\*, … ([0-9]+ more)"
+                              (plist-get (menu-tests--entry sources 'preset "secrets") :summary)))
       (let ((e (menu-tests--entry sources 'option "no-rm")))
         (should (eq (plist-get e :decision) 'deny))
         (should (equal (plist-get e :summary) "command rm; \"No rm.\"")))
