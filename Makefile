@@ -123,7 +123,7 @@ package-lint: ## Install package-lint (elpa-package-lint from Debian) where it i
 lint: deps package-lint all ## cargo fmt --check, clippy -D warnings, byte-compile -Werror, checkdoc, package-lint
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
-	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el lisp/gptel-rust-hooks-ui.el
+	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el lisp/gptel-rust-hooks-ui.el lisp/gptel-rust-hooks-sources.el lisp/gptel-rust-hooks-menu.el
 
 bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then cargo bench
 	@mkdir -p bench/elc

@@ -536,7 +536,7 @@ takes it."
   "Keymap of `gptel-rust-hooks-log-mode'.")
 
 (define-derived-mode gptel-rust-hooks-log-mode tabulated-list-mode "GRH-Log"
-  "Major mode listing the decisions of gptel-rust-hooks, newest first.
+  "Major mode listing the decisions of this package, newest first.
 Click a column's header to sort by it.
 \\<gptel-rust-hooks-log-mode-map>\\[gptel-rust-hooks-log-show-entry] \
 shows the call at point and how the rules in force now decide it;
@@ -569,7 +569,7 @@ among all buffers.")
 
 ;;;###autoload
 (defun gptel-rust-hooks-log ()
-  "Show the decisions gptel-rust-hooks made, newest first."
+  "Show the decisions this package made, newest first."
   (interactive)
   (let ((buffer (get-buffer-create gptel-rust-hooks-log--buffer-name)))
     (setq gptel-rust-hooks-log--buffer buffer)

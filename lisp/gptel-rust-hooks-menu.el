@@ -68,8 +68,12 @@
     (cl-flet ((add (key fmt)
                 (when (plist-member rule key)
                   (let ((v (plist-get rule key)))
-                    (push (format fmt (if (and (listp v) (cl-every #'stringp v))
-                                          (string-join v ", ")
+                    (push (format fmt (if (and (consp v) (cl-every #'stringp v))
+                                          (if (> (length v) 4)
+                                              (format "%s, … (%d more)"
+                                                      (string-join (cl-subseq v 0 4) ", ")
+                                                      (- (length v) 4))
+                                            (string-join v ", "))
                                         (gptel-rust-hooks-ui--short v 40)))
                           parts)))))
       (add :tool "tool %s")
@@ -96,20 +100,22 @@
      160)))
 
 (defun gptel-rust-hooks-menu--entries (kind source rules)
-  "Return the entries of RULES, the rules of SOURCE of KIND."
+  "Return the entries of the source of KIND, SOURCE, whose rules are RULES."
   (cl-loop for rule in rules
            for i from 1
            collect (list :kind kind :source source :index i :rule rule
                          :id (or (and (proper-list-p rule) (plist-get rule :id))
                                  (format "rule %d" i))
-                         :decision (and (proper-list-p rule) (plist-get rule :decision))
+                         :decision (let ((d (and (proper-list-p rule)
+                                                 (plist-get rule :decision))))
+                                     (if (stringp d) (intern d) d))
                          :disabled (and (proper-list-p rule) (plist-get rule :disabled) t)
                          :summary (if (proper-list-p rule)
                                       (gptel-rust-hooks-menu--summary rule)
                                     "not a rule"))))
 
 (defun gptel-rust-hooks-menu--json-entries (kind source text)
-  "Return the entries of the JSON policy TEXT, of SOURCE of KIND.
+  "Return the entries of the source of KIND, SOURCE, a JSON policy TEXT.
 Each carries the `:line' its rule starts on."
   (let ((rules (gptel-rust-hooks--json-rules (or text "")))
         (lines (gptel-rust-hooks-menu--json-lines text)))
@@ -205,7 +211,7 @@ with `:line' for a rule of a JSON file."
     (nreverse sources)))
 
 (defun gptel-rust-hooks-menu--entry-for (kind index &optional directory)
-  "Return the entry of the INDEXth rule in force of the source KIND.
+  "Return the entry of the source of KIND whose rule in force is INDEXth.
 INDEX counts the rules handed to the module, which leave out disabled
 ones.  DIRECTORY is as for `gptel-rust-hooks-menu-sources'."
   (let ((source (cl-find kind (gptel-rust-hooks-menu-sources directory)
@@ -226,7 +232,7 @@ ones.  DIRECTORY is as for `gptel-rust-hooks-menu-sources'."
                                    (plist-get source :buffer))))))
 
 (defun gptel-rust-hooks-menu--set-source-rules (entry rules)
-  "Make RULES the rules of ENTRY's source, where they live; return a message.
+  "Make ENTRY's source hold RULES, where it lives; return a message.
 The message says what was done: saved in which file, or set for the
 session only."
   (let ((source (plist-get entry :source)))
@@ -284,7 +290,7 @@ session only."
   (gptel-rust-hooks-menu-replace-rule entry nil))
 
 (defun gptel-rust-hooks-menu-add-rule (kind rule &optional buffer)
-  "Add RULE at the end of the source KIND; return a message.
+  "Add to the source of KIND the RULE, last; return a message.
 KIND is `option', `prompt', `session' or `buffer' (BUFFER's rules)."
   (let ((entry (list :kind kind :source (list :kind kind :buffer (or buffer (current-buffer))))))
     (gptel-rust-hooks-menu--set-source-rules
@@ -303,7 +309,7 @@ KIND is `option', `prompt', `session' or `buffer' (BUFFER's rules)."
   "Keymap of `gptel-rust-hooks-rule-edit-mode'.")
 
 (define-derived-mode gptel-rust-hooks-rule-edit-mode emacs-lisp-mode "GRH-Rule"
-  "Major mode to edit one gptel-rust-hooks rule, a plist.
+  "Major mode to edit one rule of this package, a plist.
 \\[gptel-rust-hooks-rule-edit-finish] checks that it compiles and saves it in its source;
 \\[gptel-rust-hooks-rule-edit-abort] leaves it unchanged.
 
@@ -616,7 +622,7 @@ buffer, remove them all; on a rule added from the prompt, delete it."
 
 ;;;###autoload (autoload 'gptel-rust-hooks-menu "gptel-rust-hooks-menu" nil t)
 (transient-define-prefix gptel-rust-hooks-menu ()
-  "The actions of the permissions screen of gptel-rust-hooks."
+  "The actions of the permissions screen of this package."
   [:description gptel-rust-hooks-menu--entry-description
    ["Move"
     ("n" "Next rule" gptel-rust-hooks-menu-next :transient t)

@@ -60,14 +60,17 @@ the MCP filesystem server."
   :group 'gptel-rust-hooks)
 
 (defcustom gptel-rust-hooks-preset-read-commands
-  '("git status" "git diff" "git log" "git show" "git branch" "git blame"
-    "git ls-files" "git rev-parse" "pwd" "ls" "cat" "head" "tail" "wc" "grep"
-    "rg" "file" "stat" "diff" "cmp" "du")
+  '("git status" "git diff" "git log" "git show" "git blame" "git ls-files"
+    "git rev-parse" "pwd" "ls" "cat" "head" "tail" "wc" "grep" "file" "stat"
+    "diff" "cmp" "du")
   "Shell commands that only read: a preset allows them run from the project.
 Each is a command prefix, read word by word; the command line must be
 certain and every simple command of it allowed.  They may read files
 outside the project too, as `read-only' tools of other agents do;
-secrets stay denied (and hidden, when sandboxed)."
+secrets stay denied (and hidden, when sandboxed).  A line that writes
+\(a redirection `>', an option `--o...' such as git's `--output') is
+not allowed by the preset: it is asked.  Add only commands none of
+whose options runs a program: rg's --pre does, for one."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -76,6 +79,7 @@ secrets stay denied (and hidden, when sandboxed)."
     "~/.config/gcloud/**" "~/.azure/**" "~/.kube/config" "~/.docker/config.json"
     "~/.netrc" "~/.authinfo" "~/.authinfo.gpg" "~/.git-credentials" "~/.pgpass"
     "~/.pypirc" "~/.npmrc" "~/.config/gh/hosts.yml" "~/.password-store/**"
+    "/proc/*/environ" "/proc/self/environ"
     ".env" ".env.local" ".env.*.local" ".env.production" ".env.prod"
     "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa")
   "Path globs of secrets that every preset denies to every tool and command.
@@ -132,6 +136,12 @@ the home directory, /, or a remote directory."
          (executable-find gptel-rust-hooks-sandbox-program))
        t))
 
+(defconst gptel-rust-hooks--no-write-regexp "^(?:[^>-]|-[^>-]|--[^>o])*-*$"
+  "A Rust regexp for a command line with no redirection `>' and no `--o...' option.
+The preset allows read-only commands only on such lines: a redirection
+or git's `--output' writes, and an allow rule's path matchers do not
+see a command's words.")
+
 (defun gptel-rust-hooks--preset-rules (preset root sandbox)
   "Return the rules of PRESET for the project ROOT (nil for none).
 With SANDBOX, the shell commands they allow run sandboxed."
@@ -157,11 +167,16 @@ With SANDBOX, the shell commands they allow run sandboxed."
           :tool ,gptel-rust-hooks-preset-read-tools
           :path ,in
           :decision allow)
-         (:id "read-only-commands"
-          :command-prefix ,gptel-rust-hooks-preset-read-commands
-          :cwd ,in
-          :decision allow
-          ,@confined)))
+         ,@(mapcar (lambda (key)
+                     `(:id ,(format "read-only-commands (%s)" key)
+                       :command-prefix ,gptel-rust-hooks-preset-read-commands
+                       :command-keys (,key)
+                       :args (,(intern (concat ":" key))
+                              (:regexp ,gptel-rust-hooks--no-write-regexp))
+                       :cwd ,in
+                       :decision allow
+                       ,@confined))
+                   gptel-rust-hooks-command-keys)))
      (when (and root (eq preset 'workspace))
        `((:id "write-in-project"
           :tool ,gptel-rust-hooks-preset-write-tools

@@ -27,14 +27,16 @@
 ;; - `gptel-rust-hooks-explain', called as a command, shows in the buffer
 ;;   *gptel-rust-hooks-explain* which rules matched a call and why; the
 ;;   deciding rule is highlighted and each rule is a button that visits
-;;   its definition (Customize, or the JSON file at the rule's line).
+;;   its definition (the rule alone, to edit in its source, or the JSON
+;;   file at the rule's line).
 ;;
 ;; - When gptel asks to confirm a tool call, `gptel-rust-hooks-always-allow'
 ;;   (C-c C-a on the prompt, or `a' in the minibuffer prompt) adds an allow
 ;;   rule for this exact call, this command prefix or this tool under a
 ;;   directory, for this buffer, this Emacs session or the project (saved
-;;   in `gptel-rust-hooks-rules' with a `:cwd' matcher).  An allow rule
-;;   never overrides a deny, stop or ask rule.
+;;   in `gptel-rust-hooks-prompt-rules-file' with a `:cwd' matcher).  An
+;;   allow rule never overrides a deny, stop or ask rule; C-c C-v on the
+;;   prompt visits the rule that asks.
 
 ;;; Code:
 
@@ -84,6 +86,7 @@
 (defvar gptel-rust-hooks-tool-call-map
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "C-c C-a") #'gptel-rust-hooks-always-allow)
+    (define-key map (kbd "C-c C-v") #'gptel-rust-hooks-visit-asking-rule)
     map)
   "Keys added to gptel's tool-call confirmation prompt.")
 
@@ -101,9 +104,7 @@
 (defvar gptel-backend)
 (defvar gptel-model)
 (defvar gptel--known-tools)
-(defvar custom-options)
 
-(declare-function widget-value "wid-edit" (widget))
 (declare-function gptel-rust-hooks-log-call-at-point "gptel-rust-hooks-log" ())
 (declare-function gptel-rust-hooks-menu--entry-for "gptel-rust-hooks-menu"
                   (kind index &optional directory))
@@ -120,6 +121,7 @@
 (declare-function gptel-tool-p "gptel-request" (object))
 (declare-function gptel-backend-name "gptel-request" (backend))
 (declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
+(declare-function gptel-fsm-info "gptel-request" (fsm))
 (declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
 
 ;;;; Reading a call
@@ -434,17 +436,6 @@ explains the call again with the rules now in force.
 
 ;;;; Visiting a rule's definition
 
-(defun gptel-rust-hooks-ui--goto-custom-rule (index)
-  "Customize `gptel-rust-hooks-rules' and move to its rule number INDEX."
-  (customize-option 'gptel-rust-hooks-rules)
-  (when-let* ((option (cl-find 'gptel-rust-hooks-rules custom-options
-                               :key #'widget-value))
-              (repeat (car (widget-get option :children)))
-              (child (nth (1- index) (widget-get repeat :children)))
-              (from (widget-get child :from)))
-    (goto-char from)
-    (recenter 0)))
-
 (defun gptel-rust-hooks-ui--show-rule (rule where)
   "Show the Lisp RULE, added WHERE, in a help buffer."
   (with-help-window "*gptel-rust-hooks-rule*"
@@ -662,8 +653,11 @@ The request buffer is current."
          (cwd (with-current-buffer buffer default-directory))
          (call-from (append call (list :cwd cwd))))
     (when-let* ((rule (gptel-rust-hooks-ui--blocking-rule call-from)))
-      (user-error "Rule %s decides this call; an allow rule cannot override it (edit that rule)"
-                  (format "`%s`" rule)))
+      (user-error "Rule %s decides this call; an allow rule cannot override it (edit that \
+rule: %s on the prompt visits it)"
+                  (format "`%s`" rule)
+                  (substitute-command-keys
+                   "\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule]")))
     (let* ((command (gptel-rust-hooks-ui--command-of (plist-get call :args)))
            (kind (gptel-rust-hooks-ui--choose
                   "Always allow: "
@@ -683,7 +677,7 @@ The request buffer is current."
            (scope (gptel-rust-hooks-ui--choose
                    "For: "
                    '((?b "this buffer" buffer) (?s "this Emacs session" session)
-                     (?p "this project (saved in your rules)" project))))
+                     (?p "this project (saved in your rules file)" project))))
            (root (gptel-rust-hooks-ui--project-root cwd))
            (rule (gptel-rust-hooks-ui--always-rule kind call directory prefix))
            (checked (gptel-rust-hooks-ui--with-example
@@ -722,7 +716,7 @@ The request buffer is current."
 On gptel's confirmation prompt, ask for the call, the kind of rule (this
 exact call, this command prefix, this tool under a directory) and its
 scope (this buffer, this Emacs session, or the project, saved in
-`gptel-rust-hooks-rules' with a `:cwd' matcher).  When every pending
+`gptel-rust-hooks-prompt-rules-file' with a `:cwd' matcher).  When every pending
 call is then allowed, run them as
 \\<gptel-tool-call-actions-map>\\[gptel--accept-tool-calls] on the prompt would.  An
 allow rule never overrides a deny, stop or ask rule."
@@ -744,6 +738,89 @@ allow rule never overrides a deny, stop or ask rule."
     (message "gptel-rust-hooks: removed %d added rules" n)))
 
 ;;;; Integration with gptel's confirmation prompt
+
+(defun gptel-rust-hooks-ui--asking (call)
+  "Return why CALL (a hook plist with `:cwd') is asked, as a plist, or nil.
+Nil unless the policy in force decides CALL `ask'.  Else `:rule' is the
+explained deciding rule (nil when no rule decides, and
+`gptel-rust-hooks-default-decision' asks), `:reason' its reason, and
+`:call' CALL."
+  (when-let* ((data (ignore-errors (gptel-rust-hooks-explain call)))
+              ((equal (plist-get data :decision) "ask")))
+    (list :call call
+          :rule (and (not (plist-get data :by-default))
+                     (cl-find-if (lambda (r) (plist-get r :deciding)) (plist-get data :rules)))
+          :reason (plist-get data :reason))))
+
+(defun gptel-rust-hooks-ui--asking-note (asked)
+  "Return the lines that say why each call of ASKED is asked, or \"\".
+ASKED is a list of `gptel-rust-hooks-ui--asking' plists."
+  (mapconcat
+   (lambda (a)
+     (let ((rule (plist-get a :rule)))
+       (concat (propertize (plist-get (plist-get a :call) :name) 'face 'font-lock-keyword-face)
+               (propertize " asked by " 'face 'font-lock-string-face)
+               (if rule
+                   (propertize (format "rule `%s'" (plist-get rule :id))
+                               'face 'link 'mouse-face 'highlight
+                               'help-echo "mouse-1: visit this rule"
+                               'keymap (let ((map (make-sparse-keymap)))
+                                         (define-key map [mouse-1]
+                                           (lambda () (interactive)
+                                             (gptel-rust-hooks-ui--visit-asking a)))
+                                         map))
+                 "`gptel-rust-hooks-default-decision' (no rule decides)")
+               (let ((reason (plist-get a :reason)))
+                 (if (and reason rule) (concat ": " reason) ""))
+               (if rule
+                   (propertize (substitute-command-keys
+                                "  (\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule] visits it)")
+                               'face 'shadow)
+                 "")
+               "\n")))
+   asked ""))
+
+(defun gptel-rust-hooks-ui--visit-asking (asking)
+  "Visit the rule that asks, of the `gptel-rust-hooks-ui--asking' plist ASKING."
+  (let ((gptel-rust-hooks-ui--explained (cons (plist-get asking :call) nil)))
+    (gptel-rust-hooks-ui--visit-rule (plist-get asking :rule))))
+
+(defun gptel-rust-hooks-ui--asked-calls (tool-calls info)
+  "Return why the pending TOOL-CALLS of the request INFO are asked.
+A list of `gptel-rust-hooks-ui--asking' plists, for the asked ones."
+  (let* ((buffer (plist-get info :buffer))
+         (cwd (if (buffer-live-p buffer)
+                  (buffer-local-value 'default-directory buffer)
+                default-directory)))
+    (when (and gptel-rust-hooks-mode (fboundp 'gptel-tool-name))
+      (delq nil (mapcar (lambda (c)
+                          (gptel-rust-hooks-ui--asking
+                           (append (gptel-rust-hooks-ui--hook-call c info) (list :cwd cwd))))
+                        tool-calls)))))
+
+;;;###autoload
+(defun gptel-rust-hooks-visit-asking-rule ()
+  "Visit the rule that asks to confirm a tool call, from gptel's prompt.
+With several, choose one."
+  (interactive)
+  (pcase-let* ((`(,tool-calls . ,ov) (get-char-property-and-overlay (point) 'gptel-tool))
+               (asked (and tool-calls (overlayp ov)
+                           (cl-remove-if-not
+                            (lambda (a) (plist-get a :rule))
+                            (gptel-rust-hooks-ui--asked-calls tool-calls
+                                                              (overlay-get ov 'info))))))
+    (cond
+     ((not (and tool-calls (overlayp ov)))
+      (user-error "No tool call awaiting confirmation here"))
+     ((null asked) (user-error "No rule asks for these calls"))
+     ((null (cdr asked)) (gptel-rust-hooks-ui--visit-asking (car asked)))
+     (t (let ((names (mapcar (lambda (a) (cons (format "%s: rule `%s'"
+                                                       (plist-get (plist-get a :call) :name)
+                                                       (plist-get (plist-get a :rule) :id))
+                                                   a))
+                             asked)))
+          (gptel-rust-hooks-ui--visit-asking
+           (cdr (assoc (completing-read "Visit the rule of: " names nil t) names))))))))
 
 (defun gptel-rust-hooks-ui--hint ()
   "Return the line that offers \"always allow\" on gptel's prompt."
@@ -775,11 +852,14 @@ TOOL-CALLS are gptel's pending (TOOL ARGS CALLBACK) lists."
   "Offer \"always allow\" on gptel's tool-call prompt, and show sandboxes.
 Around advice for DISPLAY, `gptel--display-tool-calls', called with
 TOOL-CALLS, INFO and USE-MINIBUFFER.  In the buffer, the prompt gets our
-key; in the minibuffer, the choice `a'.  The prompt shows each call as
-the model wrote it, and a line for each call that will run sandboxed,
-saying how."
+keys; in the minibuffer, the choices `a' and `v'.  The prompt shows each
+call as the model wrote it, a line for each call a rule asks for,
+naming the rule and its reason (\\<gptel-rust-hooks-tool-call-map>\\[gptel-rust-hooks-visit-asking-rule] or `v' visits it), and
+a line for each call that will run sandboxed, saying how."
   (let* ((rmc (symbol-function 'read-multiple-choice))
-         (note (gptel-rust-hooks-ui--sandbox-note tool-calls))
+         (asked (gptel-rust-hooks-ui--asked-calls tool-calls info))
+         (note (concat (gptel-rust-hooks-ui--asking-note asked)
+                       (gptel-rust-hooks-ui--sandbox-note tool-calls)))
          ;; The prompt shows the commands that were decided.
          (gptel-rust-hooks--sandbox-showing t)
          (prompt-ov
@@ -792,8 +872,15 @@ saying how."
                            (while (not choice)
                              (setq choice
                                    (apply rmc prompt
-                                          (append choices '((?a "Always allow (rule)")))
+                                          (append choices '((?a "Always allow (rule)"))
+                                                  (and (cl-some (lambda (a) (plist-get a :rule))
+                                                                asked)
+                                                       '((?v "Visit the rule that asks"))))
                                           rest))
+                             (when (eq (car choice) ?v)
+                               (gptel-rust-hooks-ui--visit-asking
+                                (cl-find-if (lambda (a) (plist-get a :rule)) asked))
+                               (setq choice nil))
                              (when (eq (car choice) ?a)
                                (setq choice
                                      (cl-letf (((symbol-function 'read-multiple-choice) rmc))
@@ -820,28 +907,118 @@ saying how."
                              (overlay-get prompt-ov 'after-string)))))
     prompt-ov))
 
+;;;; The private temporary directory of a sandbox
+
+;; A sandboxed command gets an empty, private temporary directory, gone
+;; when it ends (bubblewrap's --tmpfs), with the request's directory bound
+;; into it when it lies there.  So a file it writes under /tmp (outside
+;; its directory) is lost, files there from outside are not seen, and a
+;; home directory or a project under /tmp is empty inside.  The model must
+;; not believe such a write succeeded: the result it gets says so, and so
+;; does the echo area.
+
+(defun gptel-rust-hooks-ui--under-p (file dir)
+  "Return non-nil when FILE is DIR or lies inside it (both absolute)."
+  (let ((file (file-name-as-directory file))
+        (dir (file-name-as-directory dir)))
+    (string-prefix-p dir file)))
+
+(defun gptel-rust-hooks-ui--private-temp-note (command cwd)
+  "Return why the sandboxed COMMAND, run from CWD, may lose its writes, or nil.
+That is when it names a path in the temporary directory outside CWD, or
+when the home directory or CWD's project lies in the temporary directory
+outside CWD."
+  (let* ((temp (directory-file-name (file-truename temporary-file-directory)))
+         (cwd (file-truename (file-name-as-directory cwd)))
+         (home (file-truename "~"))
+         (root (or (gptel-rust-hooks--preset-root cwd) cwd))
+         (why nil))
+    (when (and (stringp command)
+               (let ((start 0) (found nil))
+                 (while (and (not found)
+                             (string-match (concat "\\(?:\\`\\|[^[:alnum:]_.-]\\)\\("
+                                                   (regexp-quote temp)
+                                                   "\\(?:/[^][:space:]'\"`;&|<>()]*\\)?\\)")
+                                           command start))
+                   (setq start (match-end 0))
+                   (unless (gptel-rust-hooks-ui--under-p (match-string 1 command) cwd)
+                     (setq found t)))
+                 found))
+      (push (format "it names a path in %s" temp) why))
+    (when (and (gptel-rust-hooks-ui--under-p home temp)
+               (not (gptel-rust-hooks-ui--under-p home cwd)))
+      (push (format "the home directory %s lies in it, so it was empty there" home) why))
+    (when (and (gptel-rust-hooks-ui--under-p root temp)
+               (not (gptel-rust-hooks-ui--under-p root cwd)))
+      (push (format "the project %s lies in it, so only %s was there" root cwd) why))
+    (when why
+      (format "gptel-rust-hooks: this command ran in a sandbox whose temporary \
+directory %s is private and empty, and is thrown away when it ends: %s.  \
+Files it wrote there outside %s are gone; do not rely on them."
+              temp (string-join (nreverse why) "; ") cwd))))
+
+(defun gptel-rust-hooks-ui--sandbox-result (process fsm tool-spec call result)
+  "Call PROCESS on FSM, TOOL-SPEC, CALL and RESULT, noting lost writes.
+Around advice for `gptel--process-tool-call': when CALL ran sandboxed
+and `gptel-rust-hooks-ui--private-temp-note' has a note, it is added to
+RESULT, and shown in the echo area."
+  (let ((note (ignore-errors
+                (when-let* ((args (plist-get call :args))
+                            ((consp args))
+                            ((gethash args gptel-rust-hooks--sandboxed))
+                            ((stringp result))
+                            (command (cdr (gptel-rust-hooks-ui--command-of args)))
+                            (buffer (plist-get (gptel-fsm-info fsm) :buffer)))
+                  (gptel-rust-hooks-ui--private-temp-note
+                   command (if (buffer-live-p buffer)
+                               (buffer-local-value 'default-directory buffer)
+                             default-directory))))))
+    (when note (message "%s" note))
+    (funcall process fsm tool-spec call (if note (concat result "\n\n" note) result))))
+
 (defun gptel-rust-hooks-ui--enable ()
-  "Offer \"always allow\" on gptel's tool-call prompts."
-  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls))
+  "Offer \"always allow\" on gptel's tool-call prompts; warn of lost writes."
+  (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls)
+  (when (fboundp 'gptel--process-tool-call)
+    ;; Innermost: after the post-call effects the guard may apply.
+    (advice-add 'gptel--process-tool-call :around #'gptel-rust-hooks-ui--sandbox-result
+                '((depth . 100)))))
 
 (defun gptel-rust-hooks-ui--disable ()
-  "Stop offering \"always allow\" on gptel's tool-call prompts."
-  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls))
+  "Remove exactly what `gptel-rust-hooks-ui--enable' added."
+  (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls)
+  (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks-ui--sandbox-result))
 
 ;;;; An entry in gptel's menu
 
 (declare-function transient-append-suffix "transient" (prefix loc suffix &optional keep-other))
 (declare-function transient-get-suffix "transient" (prefix loc))
 
+(defun gptel-rust-hooks-ui--layout-has-p (layout command)
+  "Return non-nil when the transient LAYOUT has a suffix running COMMAND."
+  (cond ((vectorp layout)
+         (cl-some (lambda (x) (gptel-rust-hooks-ui--layout-has-p x command)) layout))
+        ((proper-list-p layout)
+         (or (and (cl-evenp (length (cdr layout)))
+                  (eq (plist-get (cdr layout) :command) command))
+             (cl-some (lambda (x) (gptel-rust-hooks-ui--layout-has-p x command)) layout)))))
+
 (defun gptel-rust-hooks-ui--add-menu-entry ()
-  "Add the permissions screen to `gptel-menu', after its \"Select tools\"."
-  (when (and (fboundp 'transient-append-suffix) (fboundp 'transient-get-suffix)
-             (get 'gptel-menu 'transient--layout)
-             (not (ignore-errors (transient-get-suffix 'gptel-menu "R")))
-             (ignore-errors (transient-get-suffix 'gptel-menu "t")))
-    (ignore-errors
-      (transient-append-suffix 'gptel-menu "t"
-        '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks)))))
+  "Add the permissions screen to `gptel-menu', after its \"Select tools\".
+The suffix is found by its coordinates.  Where transient cannot insert
+into `gptel-menu' (transient 0.13 on Emacs 28 fails on its info
+lines), the menu is left alone: \[gptel-rust-hooks] still works."
+  (let ((loc '(0 2 2)))
+    (when (and (fboundp 'transient-append-suffix) (fboundp 'transient-get-suffix)
+               (get 'gptel-menu 'transient--layout)
+               (not (gptel-rust-hooks-ui--layout-has-p (get 'gptel-menu 'transient--layout)
+                                                       'gptel-rust-hooks))
+               (eq (plist-get (cdr-safe (ignore-errors (transient-get-suffix 'gptel-menu loc)))
+                              :command)
+                   'gptel-tools))
+      (ignore-errors
+        (transient-append-suffix 'gptel-menu loc
+          '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks))))))
 
 (with-eval-after-load 'gptel-transient
   (gptel-rust-hooks-ui--add-menu-entry))

@@ -1570,7 +1570,12 @@ compile what no cached policy covers."
          (lookup (and gptel-rust-hooks-project-policies
                       gptel-rust-hooks--project-lookup))
          (files (append (mapcar #'expand-file-name gptel-rust-hooks-policy-files)
-                        (and project (list project))))
+                        (and project (list project))
+                        ;; Edited outside Emacs: seen on the next call.  A
+                        ;; missing one costs no stat per call; Emacs makes it
+                        ;; through `gptel-rust-hooks--prompt-rules', a memo input.
+                        (let ((added (expand-file-name gptel-rust-hooks-prompt-rules-file)))
+                          (and (file-exists-p added) (list added)))))
          ;; Stamped before they are read: a change while reading shows next time.
          (stamp (and files (gptel-rust-hooks--mod-stamp files)))
          (layers (gptel-rust-hooks--layers directory (or project 'none)))
@@ -2416,10 +2421,16 @@ the buffer *gptel-rust-hooks-explain*."
 
 (defun gptel-rust-hooks--save-option (symbol value)
   "Set the user option SYMBOL to VALUE and save it for future sessions.
-In an Emacs started without an init file, it is only set."
+In an Emacs started without an init file, it is only set.  Return the
+file it was saved in, or nil."
   (require 'cus-edit)
-  (let ((inhibit-message (not (custom-file t))))
-    (customize-save-variable symbol value)))
+  (let ((file (custom-file t)))
+    (if file
+        (let ((inhibit-message t))
+          (customize-save-variable symbol value)
+          file)
+      (customize-set-variable symbol value)
+      nil)))
 
 (defun gptel-rust-hooks--read-project-file ()
   "Return the project policy file for `default-directory', or signal."
@@ -2448,12 +2459,14 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
                      (format "Let %s (SHA-256 %s…) allow and edit calls? "
                              (abbreviate-file-name file) (substring sha 0 12)))))
       (user-error "Not trusted"))
-    (gptel-rust-hooks--save-option
-     'gptel-rust-hooks-trusted-project-files
-     (cons (cons file sha)
-           (cl-remove file gptel-rust-hooks-trusted-project-files
-                      :key #'car :test #'equal)))
-    (message "gptel-rust-hooks: trusted %s" (abbreviate-file-name file))
+    (let ((saved (gptel-rust-hooks--save-option
+                  'gptel-rust-hooks-trusted-project-files
+                  (cons (cons file sha)
+                        (cl-remove file gptel-rust-hooks-trusted-project-files
+                                   :key #'car :test #'equal)))))
+      (message "gptel-rust-hooks: trusted %s, %s" (abbreviate-file-name file)
+               (if saved (format "saved in %s" (abbreviate-file-name saved))
+                 "for this session only (no init file to save it in)")))
     sha))
 
 ;;;###autoload
@@ -2470,6 +2483,9 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
 
 ;;;; Mode
 
+(defvar gptel-rust-hooks--lighter-map nil
+  "The keymap of the mode-line lighter, made once.")
+
 (defun gptel-rust-hooks--lighter ()
   "Return the mode-line lighter: \" GRH\", or \" GRH!\" with a problem."
   (let ((problem (or (and (not (gptel-rust-hooks--module-loaded-p))
@@ -2481,10 +2497,16 @@ first; with CONFIRM, ask before trusting.  Return the SHA-256."
         (propertize " GRH!" 'face 'error
                     'help-echo (concat "gptel-rust-hooks: " problem
                                        "\nmouse-1: the permissions screen")
-                    'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks))
+                    'local-map (gptel-rust-hooks--lighter-map))
       (propertize " GRH" 'help-echo "gptel-rust-hooks decides every tool call\n\
 mouse-1: the permissions screen"
-                  'local-map (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks)))))
+                  'local-map (gptel-rust-hooks--lighter-map)))))
+
+(defun gptel-rust-hooks--lighter-map ()
+  "Return the keymap of the mode-line lighter."
+  (or gptel-rust-hooks--lighter-map
+      (setq gptel-rust-hooks--lighter-map
+            (make-mode-line-mouse-map 'mouse-1 #'gptel-rust-hooks))))
 
 ;;;###autoload
 (define-minor-mode gptel-rust-hooks-mode

@@ -134,8 +134,16 @@ collected in `always-tests--offered', newest first."
               (goto-char (overlay-start (always-tests--overlay (current-buffer))))
               (let ((err (should-error (call-interactively #'gptel-rust-hooks-always-allow)
                                        :type 'user-error)))
+                ;; Issue 24: the refusal says how to visit the rule.
                 (should (equal (cadr err) "Rule `ask-writes` decides this call; an allow \
-rule cannot override it (edit that rule)")))
+rule cannot override it (edit that rule: C-c C-v on the prompt visits it)")))
+              ;; And that key does.
+              (save-current-buffer
+                (call-interactively #'gptel-rust-hooks-visit-asking-rule)
+                (with-current-buffer "*gptel-rust-hooks-rule*"
+                  (goto-char (point-min))
+                  (should (equal (read (current-buffer))
+                                 '(:id "ask-writes" :tool "write_file" :decision ask)))))
               (should (null gptel-rust-hooks--session-rules))
               ;; The prompt is still there.
               (should (always-tests--overlay (current-buffer))))
@@ -278,6 +286,60 @@ none of."
         (with-temp-buffer
           (should (null (gptel-rust-hooks-pre-tool-call
                          '(:name "shell" :args (:command "git status"))))))))))
+
+(ert-deftest always::prompt-shows-which-rule-asks-and-why ()
+  "gptel's prompt names the rule that asks and its reason, and visits it."
+  (gptel-rust-hooks-test-with-state
+    (gptel-rust-hooks-test-with-mode '((:id "ask-writes" :tool "write_file" :decision ask
+                                            :reason "Writes need a look."))
+      (let* ((write (always-tests--tool "write_file" '("path" "content")))
+             (other (always-tests--tool "other" '("q")))
+             (p (always-tests--prompt `((,write (:path "/tmp/w" :content "x"))
+                                        (,other (:q "1"))))))
+        (unwind-protect
+            (with-current-buffer (plist-get p :buffer)
+              (let* ((ov (always-tests--overlay (current-buffer)))
+                     (shown (mapconcat (lambda (o) (or (overlay-get o 'after-string) ""))
+                                       (overlays-in (point-min) (point-max)) "")))
+                (should (string-match-p
+                         "write_file asked by rule `ask-writes': Writes need a look\\.  (C-c C-v visits it)"
+                         shown))
+                ;; The call no rule asks for gets no line.
+                (should-not (string-match-p "other asked" shown))
+                (goto-char (overlay-start ov))
+                (call-interactively #'gptel-rust-hooks-visit-asking-rule)
+                (with-current-buffer "*gptel-rust-hooks-rule*"
+                  (goto-char (point-min))
+                  (should (equal (plist-get (read (current-buffer)) :id) "ask-writes")))))
+          (always-tests--kill p))))))
+
+(ert-deftest always::minibuffer-prompt-offers-to-visit-the-asking-rule ()
+  "In the minibuffer prompt, `v' visits the rule that asks, then asks again."
+  (gptel-rust-hooks-test-with-state
+    (gptel-rust-hooks-test-with-mode '((:id "ask-writes" :tool "write_file" :decision ask
+                                            :reason "Writes need a look."))
+      (let* ((write (always-tests--tool "write_file" '("path" "content")))
+             (answers (list (cons "wants to run" ?v)))
+             (p nil))
+        (unwind-protect
+            (always-tests--answering answers
+              (cl-letf* ((rmc (symbol-function 'read-multiple-choice))
+                         (seen nil)
+                         ((symbol-function 'read-multiple-choice)
+                          (lambda (prompt choices &rest rest)
+                            (push prompt seen)
+                            ;; The second time, reject: the prompt ends.
+                            (if (cdr seen) (assq ?n choices)
+                              (apply rmc prompt choices rest)))))
+                (setq p (always-tests--prompt `((,write (:path "/tmp/w" :content "x"))) t))
+                (should (= (length seen) 2))
+                (should (string-match-p "asked by rule `ask-writes': Writes need a look"
+                                        (car (last seen)))))
+              (should (equal (cdar always-tests--offered) '(?y ?n ?r ?i ?a ?v)))
+              (with-current-buffer "*gptel-rust-hooks-rule*"
+                (goto-char (point-min))
+                (should (equal (plist-get (read (current-buffer)) :id) "ask-writes"))))
+          (when p (always-tests--kill p)))))))
 
 (ert-deftest always::rule-that-would-not-match-is-refused ()
   "A prefix that does not cover the call adds nothing."

@@ -71,7 +71,18 @@
         (should (null (sources-tests--decide '(:name "shell" :args (:command "git log -3"))
                                              "~/")))
         (should (null (sources-tests--decide '(:name "shell" :args (:command "git status && make"))
-                                             src)))))))
+                                             src)))
+        ;; A read-only command that writes (a redirection, git's --output) is
+        ;; left undecided, and so is one whose option runs a program.
+        (dolist (command '("cat a.c > ~/.bashrc" "git diff > p.txt" "ls 2>&1"
+                           "git diff --output=/etc/x" "git log --output /etc/x"
+                           "rg --pre ./x y" "git branch -D main"))
+          (should (null (sources-tests--decide `(:name "shell" :args (:command ,command))
+                                               src))))
+        ;; Options that only read still pass.
+        (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -p --stat"))
+                                              src)
+                       '(:confirm nil)))))))
 
 (ert-deftest preset::read-only-does-not-allow-writes ()
   "`read-only' allows reads in the project but leaves writes undecided."
@@ -94,7 +105,9 @@
       (let ((gptel-rust-hooks-preset 'read-only))
         (dolist (call '((:name "shell" :args (:command "cat ~/.ssh/id_rsa"))
                         (:name "read_file" :args (:path "~/.aws/credentials"))
-                        (:name "shell" :args (:command "ls ~/.gnupg"))))
+                        (:name "shell" :args (:command "ls ~/.gnupg"))
+                        ;; The environment holds API keys.
+                        (:name "shell" :args (:command "cat /proc/self/environ"))))
           (should (string-prefix-p "This file holds secrets"
                                    (plist-get (sources-tests--decide call root) :block))))
         (let ((env (expand-file-name ".env" root)))
@@ -214,6 +227,50 @@
             (should (equal (gptel-rust-hooks--prompt-rules) '((:tool "x" :decision allow)))))
         (delete-file file)))))
 
+(ert-deftest prompt::file-edited-outside-emacs-seen-on-the-next-call ()
+  "A change to the prompt rules file takes effect on the next call."
+  (gptel-rust-hooks-test-with-state
+    (let* ((file (make-temp-file "gptel-rust-hooks-added-" nil ".eld"
+                                 "((:tool \"x\" :decision allow))"))
+           (gptel-rust-hooks-prompt-rules-file file))
+      (unwind-protect
+          (progn
+            (should (equal (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
+                           '(:confirm nil)))
+            (with-temp-file file (insert "((:tool \"x\" :decision deny :reason \"Now no.\"))"))
+            (set-file-times file (time-add nil 5))
+            (should (equal (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
+                           '(:block "Now no."))))
+        (delete-file file)))))
+
+(ert-deftest prompt::trust-says-whether-it-was-saved ()
+  "Trusting a project says where it was saved, or that it lasts the session."
+  (sources-tests--in-project root
+    (gptel-rust-hooks-test-with-state
+      (let ((file (expand-file-name ".gptel-hooks.json" root))
+            (messages nil))
+        (with-temp-file file (insert "[]"))
+        (cl-letf (((symbol-function 'message)
+                   (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+          (gptel-rust-hooks-trust-project file))
+        (should (gptel-rust-hooks-project-trusted-p file))
+        (should (string-match-p "for this session only" (car messages)))
+        (let* ((saved (make-temp-file "gptel-rust-hooks-custom-" nil ".el"))
+               (custom-file saved)
+               (user-init-file saved))
+          (unwind-protect
+              (progn
+                (cl-letf (((symbol-function 'message)
+                           (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+                  (gptel-rust-hooks-trust-project file))
+                (should (string-match-p (regexp-quote (format "saved in %s"
+                                                              (abbreviate-file-name saved)))
+                                        (car messages)))
+                (should (string-match-p (regexp-quote file)
+                                        (with-temp-buffer (insert-file-contents saved)
+                                                          (buffer-string)))))
+            (delete-file saved)))))))
+
 ;;;; Disabled rules
 
 (ert-deftest disabled::rule-not-in-force ()
@@ -304,6 +361,69 @@ which never matches here: write it in Rust regex syntax, `a|b`")))))
             (sources-tests--decide '(:name "x" :args nil) temporary-file-directory)
             (should (equal (substring-no-properties (gptel-rust-hooks--lighter)) " GRH")))
         (delete-file bad)))))
+
+;;;; The sandbox's private temporary directory
+
+(ert-deftest sandbox-temp::note-when-writes-would-be-lost ()
+  "A sandboxed command that writes in the private /tmp is told so."
+  (let* ((temp (file-name-as-directory (file-truename (make-temp-file "grh-temp-" t))))
+         (temporary-file-directory temp)
+         (project (expand-file-name "proj/" temp))
+         (src (expand-file-name "src/" project)))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name ".git" project) t)
+          (make-directory src t)
+          ;; A path in the temporary directory, outside the command's directory.
+          (should (string-match-p
+                   "it names a path in"
+                   (gptel-rust-hooks-ui--private-temp-note
+                    (format "echo hi > %sout.txt" temp) project)))
+          ;; Inside the command's directory: bound into the sandbox, kept.
+          (should (null (gptel-rust-hooks-ui--private-temp-note
+                         (format "echo hi > %sout.txt" project) project)))
+          (should (null (gptel-rust-hooks-ui--private-temp-note "echo hi > out.txt" project)))
+          ;; A project in the temporary directory, run from below its root.
+          (should (string-match-p "the project .* lies in it"
+                                  (gptel-rust-hooks-ui--private-temp-note "ls" src)))
+          ;; A home directory there.
+          (let ((process-environment (cons (concat "HOME=" (expand-file-name "home" temp))
+                                           process-environment)))
+            (make-directory (expand-file-name "home" temp) t)
+            (should (string-match-p "the home directory .* lies in it"
+                                    (gptel-rust-hooks-ui--private-temp-note "ls" project)))))
+      (delete-directory temp t))))
+
+(ert-deftest sandbox-temp::the-model-and-the-user-are-told ()
+  "Through gptel, the note reaches the model's result and the echo area."
+  (let* ((temp (file-name-as-directory (file-truename (make-temp-file "grh-temp-" t))))
+         (project (expand-file-name "proj/" temp))
+         (messages nil))
+    (unwind-protect
+        (progn
+          (make-directory (expand-file-name ".git" project) t)
+          (gptel-rust-hooks-test-with-mode
+              '((:tool "shell" :decision allow :sandbox t))
+            (let ((temporary-file-directory temp))
+              (cl-letf* ((msg (symbol-function 'message))
+                         ((symbol-function 'message)
+                          (lambda (fmt &rest args)
+                            (when (stringp fmt) (push (apply #'format fmt args) messages))
+                            (apply msg fmt args))))
+                (let ((r (gptel-rust-hooks-test-with-conversation
+                           :script `((:tool-calls ((:name "shell"
+                                                          :args (:command ,(format "echo hi > %sx" temp))
+                                                          :id "c1")))
+                                     (:content "Done."))
+                           :tools '(("shell" ("command")))
+                           :directory project)))
+                  (should (eq (plist-get r :state) 'DONE))
+                  (let ((result (plist-get (car (cadr (plist-get r :tool-messages))) :content)))
+                    (should (string-prefix-p "shell: ok\n\ngptel-rust-hooks: this command ran in a sandbox"
+                                             result)))
+                  (should (cl-some (lambda (m) (string-match-p "ran in a sandbox whose temporary" m))
+                                   messages)))))))
+      (delete-directory temp t))))
 
 (provide 'sources-tests)
 ;;; sources-tests.el ends here
