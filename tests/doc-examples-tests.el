@@ -532,24 +532,26 @@ at this checkout, then its Quick start, then the conversation."
      (doc-examples-tests--read-forms quick)
      `((load ,(expand-file-name "test-helper.el" gptel-rust-hooks-test-directory) nil t)
        (let ((r (gptel-rust-hooks-test-with-conversation
-                  :script '((:tool-calls ((:name "shell" :args (:command "git status")
-                                                 :id "call_1")
-                                          (:name "read_file" :args (:path "README.md")
-                                                 :id "call_2")))
-                            (:tool-calls ((:name "shell" :args (:command "npm install left-pad")
-                                                 :id "call_3")))
-                            (:content "Done."))
-                  :tools '(("shell" ("command")) ("read_file" ("path")))
-                  :directory ,project
-                  :on-confirm nil)))
-         (princ (format "\nFIRST-TEN-MINUTES %S\n"
-                        (list :ran (plist-get r :ran)
-                              :prompted (plist-get r :prompted)
-                              :tool-messages (plist-get r :tool-messages)
-                              :timed-out (plist-get r :timed-out)
-                              :mode gptel-rust-hooks-mode
-                              :commands ',commands
-                              :not-commands (cl-remove-if #'commandp ',commands)))))))))
+                 :script '((:tool-calls ((:name "shell" :args (:command "git status")
+                                                :id "call_1")
+                                         (:name "read_file" :args (:path "README.md")
+                                                :id "call_2")))
+                           (:tool-calls ((:name "shell" :args (:command "npm install left-pad")
+                                                :id "call_3")))
+                           (:content "Done."))
+                 :tools '(("shell" ("command")) ("read_file" ("path")))
+                 :directory ,project
+                 :on-confirm nil)))
+         (princ (format "\nFIRST-TEN-MINUTES %s\n"
+                        (let ((print-escape-newlines t))
+                          (prin1-to-string
+                           (list :ran (plist-get r :ran)
+                                 :prompted (plist-get r :prompted)
+                                 :tool-messages (plist-get r :tool-messages)
+                                 :timed-out (plist-get r :timed-out)
+                                 :mode gptel-rust-hooks-mode
+                                 :commands ',commands
+                                 :not-commands (cl-remove-if #'commandp ',commands)))))))))))
 
 (ert-deftest doc::first-ten-minutes ()
   "The README followed in a fresh Emacs: first calls run, undecided ones ask.
