@@ -14,6 +14,8 @@
 ;;   `<!-- doc-test: CALL => DECISION -->' in the README,
 ;;   `# doc-test: CALL => DECISION' in the manual.  Each is checked through
 ;;   a whole `gptel-send' conversation against tests/fake_openai_server.py.
+;; - `<!-- doc-with: previous -->' (`# doc-with: previous') before a block
+;;   puts the policy of the runnable block before it in force first.
 ;; - A block that cannot run carries `<!-- not-a-test: WHY -->' or
 ;;   `# not-a-test: WHY'.  Such blocks are counted, and a block that is
 ;;   neither marked nor of a known form fails the test.
@@ -55,16 +57,17 @@
 (cl-defstruct (doc-examples-tests--block (:constructor doc-examples-tests--block-create)
                                          (:copier nil))
   "One example block of a document."
-  file line lang text skip tests)
+  file line lang text skip tests after)
 
 (defun doc-examples-tests--annotation (line style)
   "Return (KIND . TEXT) for an annotation LINE in STYLE (`md' or `org'), or nil.
-KIND is `skip' or `test'."
+KIND is `skip' (not-a-test), `test' (doc-test) or `with' (doc-with)."
   (when (string-match (if (eq style 'md)
-                          "\\`\\s-*<!--\\s-*\\(not-a-test\\|doc-test\\):\\s-*\\(.*?\\)\\s-*-->\\s-*\\'"
-                        "\\`\\s-*#\\s-+\\(not-a-test\\|doc-test\\):\\s-*\\(.*?\\)\\s-*\\'")
+                          "\\`\\s-*<!--\\s-*\\(not-a-test\\|doc-test\\|doc-with\\):\\s-*\\(.*?\\)\\s-*-->\\s-*\\'"
+                        "\\`\\s-*#\\s-+\\(not-a-test\\|doc-test\\|doc-with\\):\\s-*\\(.*?\\)\\s-*\\'")
                       line)
-    (cons (if (equal (match-string 1 line) "not-a-test") 'skip 'test)
+    (cons (pcase (match-string 1 line)
+            ("not-a-test" 'skip) ("doc-test" 'test) (_ 'with))
           (match-string 2 line))))
 
 (defun doc-examples-tests--parse-test (text)
@@ -113,6 +116,11 @@ Only Lisp and JSON blocks are examples; shell and plain blocks are not."
                        :file file :line n
                        :lang (if (equal (match-string 1 line) "json") 'json 'elisp)
                        :skip (cdr (assq 'skip annotations))
+                       :after (let ((with (cdr (assq 'with annotations))))
+                                (cond ((null with) nil)
+                                      ((equal with "previous") 'previous)
+                                      (t (error "%s:%d: doc-with takes `previous', not %s"
+                                                file n with))))
                        :tests (mapcar (lambda (a) (doc-examples-tests--parse-test (cdr a)))
                                       (reverse (cl-remove-if-not
                                                 (lambda (a) (eq (car a) 'test))
@@ -204,12 +212,13 @@ go to a file of their own that does not exist."
     (`(rules ,rules) (setq gptel-rust-hooks-rules rules))
     (`(setup ,forms) (dolist (f forms) (eval f t)))
     (`(json ,text)
-     (let ((file (expand-file-name "policy.json" dir))
+     (let ((file (make-temp-file (expand-file-name "policy-" dir) nil ".json"))
            (data (json-parse-string text :object-type 'alist)))
        ;; One rule as an object, or a policy as a list of them.
        (with-temp-file file
          (insert (if (vectorp data) text (concat "[" text "]"))))
-       (setq gptel-rust-hooks-policy-files (list file))))))
+       (setq gptel-rust-hooks-policy-files
+             (append gptel-rust-hooks-policy-files (list file)))))))
 
 (defun doc-examples-tests--compile-problem (dir)
   "Return why the policy in force does not compile from DIR, or nil."
@@ -276,6 +285,9 @@ when gptel's own setting did (the package's answer has no :confirm)."
             (doc-examples-tests--fresh
               (let ((kind (doc-examples-tests--kind block))
                     (default-directory dir))
+                ;; "doc-with: previous": the block extends the one before it.
+                (when-let* ((before (doc-examples-tests--block-after block)))
+                  (doc-examples-tests--install (doc-examples-tests--kind before) dir))
                 (doc-examples-tests--install kind dir)
                 (let ((problem (doc-examples-tests--compile-problem dir)))
                   (when problem
@@ -299,8 +311,17 @@ when gptel's own setting did (the package's answer has no :confirm)."
 
 (defun doc-examples-tests--check-file (file)
   "Run every block of FILE; return (RUN SKIPPED DOC-TESTS PROBLEMS)."
-  (let ((run 0) (skipped 0) (tests 0) (problems nil))
+  (let ((run 0) (skipped 0) (tests 0) (problems nil) (previous nil))
     (dolist (block (doc-examples-tests--blocks file))
+      (when (doc-examples-tests--block-after block)
+        (if previous
+            (setf (doc-examples-tests--block-after block) previous)
+          (push (format "%s: doc-with: previous, but no block runs before it"
+                        (doc-examples-tests--where block))
+                problems)
+          (setf (doc-examples-tests--block-after block) nil)))
+      (unless (doc-examples-tests--block-skip block)
+        (setq previous block))
       (if (doc-examples-tests--block-skip block)
           (progn
             (setq skipped (1+ skipped))
@@ -334,7 +355,7 @@ when gptel's own setting did (the package's answer has no :confirm)."
             (insert "Text\n\n<!-- not-a-test: a URL -->\n```elisp\n(package-vc-install 'x)\n```\n\n"
                     "<!-- doc-test: (:name \"shell\" :args (:command \"ls\")) => deny -->\n"
                     "```json\n[{\"tool\": \"shell\", \"decision\": \"deny\"}]\n```\n\n"
-                    "```sh\nmake test\n```\n\n```elisp\n(:tool \"x\")\n```\n"))
+                    "```sh\nmake test\n```\n\n<!-- doc-with: previous -->\n```elisp\n(:tool \"x\")\n```\n"))
           (with-temp-file org
             (insert "* H\n# doc-test: (:name \"a\") => allow\n# doc-test: (:name \"b\") => ask\n"
                     "#+begin_src emacs-lisp\n(setq gptel-rust-hooks-rules\n      '((:tool \"a\")))\n#+end_src\n"
@@ -348,6 +369,7 @@ when gptel's own setting did (the package's answer has no :confirm)."
                            '(((:name "shell" :args (:command "ls")) . deny))))
             (should (equal (doc-examples-tests--block-line (nth 1 m)) 9))
             (should (equal (car (doc-examples-tests--kind (nth 2 m))) 'rules))
+            (should (equal (mapcar #'doc-examples-tests--block-after m) '(nil nil previous)))
             (should (equal (mapcar #'doc-examples-tests--block-lang o) '(elisp json)))
             (should (equal (doc-examples-tests--block-tests (car o))
                            '(((:name "a") . allow) ((:name "b") . ask))))
