@@ -953,8 +953,9 @@ outside CWD."
       (push (format "the project %s lies in it, so only %s was there" root cwd) why))
     (when why
       (format "gptel-rust-hooks: this command ran in a sandbox whose temporary \
-directory %s is private and empty, and is thrown away when it ends: %s.  \
-Files it wrote there outside %s are gone; do not rely on them."
+directory %s is private: empty (files there from outside were not visible) \
+and thrown away when it ended: %s.  Files it wrote there outside %s are \
+gone; do not rely on them."
               temp (string-join (nreverse why) "; ") cwd))))
 
 (defun gptel-rust-hooks-ui--sandbox-result (process fsm tool-spec call result)
