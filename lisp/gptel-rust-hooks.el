@@ -34,12 +34,20 @@
 ;;
 ;; Quick start:
 ;;
-;;   (customize-set-variable 'gptel-rust-hooks-rules
-;;    '((:id "no-rm" :tool "shell" :command-prefix "rm -rf"
-;;              :decision deny :reason "Never delete recursively.")
-;;             (:tool "read_file" :path "~/.ssh/**" :decision deny)
-;;             (:tool "read_file" :path-outside "~/src" :decision ask)))
+;;   (setq gptel-rust-hooks-default-decision 'ask)
+;;   (setq gptel-rust-hooks-preset 'workspace)
 ;;   (gptel-rust-hooks-mode 1)
+;;
+;; The preset allows reads and read-only commands inside the project,
+;; denies secrets and recursive deletes outside it, and runs the commands
+;; it allows sandboxed where bubblewrap is installed; whatever no rule
+;; decides is asked.  Extend it with your own rules:
+;;
+;;   (setq gptel-rust-hooks-rules
+;;         '((:id "make" :tool "shell" :command-prefix "make" :decision allow)))
+;;
+;; M-x gptel-rust-hooks shows the rules in force by source, and lets
+;; you add, edit, disable, delete, trust, explain and open the log.
 ;;
 ;; The module loads when the mode turns on.  With none yet, turning
 ;; the mode on offers to download a prebuilt one
