@@ -156,8 +156,10 @@ name, gptel backend and model, and `default-directory'."
       (let* ((name (completing-read "Explain a call to tool: "
                                     (gptel-rust-hooks-ui--known-tool-names)))
              (args (gptel-rust-hooks-ui--parse-json-args
-                    (read-string (format "Arguments of %s, a JSON object: " name)
-                                 "{}"))))
+                    ;; Typed as is; empty input is {} (a pre-filled {} with
+                    ;; point after it made typed JSON invalid).
+                    (read-string (format "Arguments of %s, a JSON object (default {}): " name)
+                                 nil nil "{}"))))
         (append (list :name name :args args :buffer (buffer-name))
                 (and (boundp 'gptel-backend) gptel-backend
                      (list :backend gptel-backend))
