@@ -87,6 +87,11 @@ A glob without a slash matches that name in any directory."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
+;;;; Declarations for the byte compiler
+
+(declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module"
+                  (layers options))
+
 ;;;; Internal variables
 
 (defconst gptel-rust-hooks--project-markers
@@ -99,6 +104,145 @@ The same layer for the same key, so that its compiled policy is reused.")
 
 (defvar gptel-rust-hooks--prompt-rules-read nil
   "(FILE . STAMP) of the prompt rules file as last read, or nil.")
+
+;;;; Disabled rules
+
+(defvar gptel-rust-hooks--enabled-memo (make-hash-table :test #'eq :weakness 'key)
+  "Rule lists with disabled rules -> the same lists without them.")
+
+(defun gptel-rust-hooks--enabled (rules)
+  "Return RULES without those marked `:disabled', and without that key.
+A list with no disabled rule is returned as it is; another gets the
+same new list each time, so that compiled policies are reused."
+  (if (not (and (proper-list-p rules)
+                (cl-some (lambda (r) (and (proper-list-p r) (plist-member r :disabled)))
+                         rules)))
+      rules
+    (or (gethash rules gptel-rust-hooks--enabled-memo)
+        (puthash rules
+                 (cl-loop for r in rules
+                          unless (and (proper-list-p r) (plist-get r :disabled))
+                          collect (if (and (proper-list-p r) (plist-member r :disabled))
+                                      (gptel-rust-hooks--plist-without r :disabled)
+                                    r))
+                 gptel-rust-hooks--enabled-memo))))
+
+(defun gptel-rust-hooks--plist-without (plist key)
+  "Return a copy of PLIST without KEY."
+  (cl-loop for (k v) on plist by #'cddr
+           unless (eq k key) append (list k v)))
+
+;;;; Emacs regexp habits
+
+(defconst gptel-rust-hooks--regexp-keys
+  '(:tool-regexp :command-regexp :redact)
+  "The rule keys whose values are Rust regexps (besides `:args' (:regexp RE)).")
+
+(defun gptel-rust-hooks--emacs-regexp-p (re)
+  "Return the Rust form of RE when it looks written in Emacs syntax, else nil.
+That is when it has an Emacs alternation, both parentheses of an Emacs
+group, or an Emacs anchor of the start or end of the text."
+  (when (and (stringp re)
+             (or (string-match-p "\\\\|" re)
+                 (and (string-match-p "\\\\(" re) (string-match-p "\\\\)" re))
+                 (string-match-p "\\\\[`']" re)))
+    (let ((case-fold-search nil))
+      (replace-regexp-in-string
+       "\\\\\\([(|){}`']\\)"
+       (lambda (m)
+         (pcase (aref m 1)
+           (?` "\\A") (?' "\\z")
+           (c (string c))))
+       (replace-regexp-in-string "\\\\(\\?:" "(?:" re t t)
+       t t))))
+
+(defun gptel-rust-hooks--rule-regexps (rule)
+  "Return ((KEY . RE) ...): the regexps of the rule plist RULE."
+  (when (proper-list-p rule)
+    (append
+     (cl-loop for key in gptel-rust-hooks--regexp-keys
+              for value = (plist-get rule key)
+              append (mapcar (lambda (re) (cons key re))
+                             (if (listp value) value (list value))))
+     (let ((args (plist-get rule :args)))
+       (and (proper-list-p args)
+            (cl-loop for (name matcher) on args by #'cddr
+                     when (and (consp matcher) (eq (car matcher) :regexp))
+                     collect (cons (format ":args %s (:regexp ...)" name)
+                                   (cadr matcher))))))))
+
+(defun gptel-rust-hooks--regexp-warnings (rules)
+  "Return the warnings for the Emacs-syntax regexps of RULES, a list of strings."
+  (when (proper-list-p rules)
+    (cl-loop for rule in rules
+             for i from 1
+             append
+             (cl-loop for (key . re) in (gptel-rust-hooks--rule-regexps rule)
+                      for rust = (gptel-rust-hooks--emacs-regexp-p re)
+                      when rust
+                      collect
+                      (format "rule %d%s: %s `%s` looks like an Emacs regexp, which \
+never matches here: write it in Rust regex syntax, `%s`"
+                              i (if (stringp (plist-get rule :id))
+                                    (format " (`%s`)" (plist-get rule :id))
+                                  "")
+                              key re rust)))))
+
+(defun gptel-rust-hooks--check-regexps (rules source)
+  "Warn once about each Emacs-syntax regexp in RULES, from SOURCE (a string)."
+  (dolist (w (gptel-rust-hooks--regexp-warnings rules))
+    (gptel-rust-hooks--report (format "gptel-rust-hooks: %s: %s" source w))))
+
+(defun gptel-rust-hooks--json-rules (text)
+  "Return the rules of the JSON policy TEXT as Lisp plists, or nil."
+  (let ((rules (ignore-errors
+                 (json-parse-string text :object-type 'plist :array-type 'list
+                                    :null-object nil :false-object nil))))
+    (and (proper-list-p rules) rules)))
+
+;;;; Policy files, checked when set
+
+(defun gptel-rust-hooks--policy-file-problem (file)
+  "Return why the policy FILE cannot be used, or nil.
+It must exist and hold JSON; once the module is loaded, its rules must
+compile."
+  (let ((file (expand-file-name file)))
+    (cond
+     ((not (file-readable-p file)) (format "policy file %s is missing or unreadable" file))
+     (t
+      (let ((text (with-temp-buffer
+                    (set-buffer-multibyte nil)
+                    (insert-file-contents-literally file)
+                    (decode-coding-string (buffer-string) 'utf-8 t))))
+        (condition-case err
+            (progn
+              ;; Signals `json-error' on a trailing comma, for one.
+              (ignore (json-parse-string text))
+              (when (gptel-rust-hooks--module-loaded-p)
+                (gptel-rust-hooks--mod-compile-layers
+                 (list (list :source file :trusted t :json text))
+                 (gptel-rust-hooks--options)))
+              (gptel-rust-hooks--check-regexps (gptel-rust-hooks--json-rules text) file)
+              nil)
+          (json-error (format "policy file %s is not valid JSON: %s"
+                              file (error-message-string err)))
+          (gptel-rust-hooks-rule-error (cadr err))))))))
+
+(defun gptel-rust-hooks--set-policy-files (symbol value)
+  "Set SYMBOL to the policy files VALUE after checking each of them.
+A file that is missing, is not JSON or does not compile signals
+`gptel-rust-hooks-rule-error' and changes nothing."
+  (unless (listp value)
+    (signal 'gptel-rust-hooks-rule-error
+            (list "gptel-rust-hooks-policy-files: expected a list of files")))
+  (dolist (file value)
+    (when-let* ((problem (if (stringp file)
+                             (gptel-rust-hooks--policy-file-problem file)
+                           (format "%S is not a file name" file))))
+      (signal 'gptel-rust-hooks-rule-error
+              (list (format "gptel-rust-hooks: %s; the policy files in force stay in force"
+                            problem)))))
+  (set-default symbol value))
 
 ;;;; Presets
 

@@ -68,6 +68,11 @@
   "Face of the decisions deny and stop, and of problems, in the explain buffer."
   :group 'gptel-rust-hooks)
 
+(defface gptel-rust-hooks-blocked-block
+  '((t :inherit error))
+  "Face of the first line of a tool block in a chat whose call was blocked."
+  :group 'gptel-rust-hooks)
+
 (defface gptel-rust-hooks-heading
   '((t :inherit bold))
   "Face of the field names in the explain buffer."
@@ -122,6 +127,7 @@
 (declare-function gptel-backend-name "gptel-request" (backend))
 (declare-function gptel--accept-tool-calls "gptel" (&optional tool-calls ov))
 (declare-function gptel-fsm-info "gptel-request" (fsm))
+(declare-function gptel--display-tool-results "gptel" (tool-results info))
 (declare-function gptel--display-tool-calls "gptel" (tool-calls info &optional use-minibuffer))
 
 ;;;; Reading a call
@@ -156,8 +162,10 @@ name, gptel backend and model, and `default-directory'."
       (let* ((name (completing-read "Explain a call to tool: "
                                     (gptel-rust-hooks-ui--known-tool-names)))
              (args (gptel-rust-hooks-ui--parse-json-args
-                    (read-string (format "Arguments of %s, a JSON object: " name)
-                                 "{}"))))
+                    ;; Typed as is; empty input is {} (a pre-filled {} with
+                    ;; point after it made typed JSON invalid).
+                    (read-string (format "Arguments of %s, a JSON object (default {}): " name)
+                                 nil nil "{}"))))
         (append (list :name name :args args :buffer (buffer-name))
                 (and (boundp 'gptel-backend) gptel-backend
                      (list :backend gptel-backend))
@@ -907,6 +915,55 @@ a line for each call that will run sandboxed, saying how."
                              (overlay-get prompt-ov 'after-string)))))
     prompt-ov))
 
+;;;; Blocked calls in the chat
+
+;; gptel folds each tool call and its result into a block in the chat
+;; buffer, and a blocked call's block looks like any other: its first
+;; line gets a marker and a face here.
+
+(defconst gptel-rust-hooks-ui--blocked-result "<tool_call_error>\n"
+  "How the result of a blocked tool call begins (gptel's error text).")
+
+(defun gptel-rust-hooks-ui--mark-blocked (display tool-results info)
+  "Call DISPLAY, `gptel--display-tool-results', on TOOL-RESULTS and INFO.
+Around advice: then mark the first line of each block it inserted whose
+call was blocked with `gptel-rust-hooks-blocked-block' and \"blocked: \"."
+  (let* ((blocked (cl-some (lambda (r) (and (stringp (nth 2 r))
+                                            (string-prefix-p gptel-rust-hooks-ui--blocked-result
+                                                             (nth 2 r))))
+                           tool-results))
+         (position (plist-get info :position))
+         (buffer (and blocked (markerp position) (marker-buffer position)))
+         (start (and (buffer-live-p buffer)
+                     (with-current-buffer buffer
+                       (copy-marker (let ((m (plist-get info :tracking-marker)))
+                                      (if (markerp m) m position)))))))
+    (prog1 (funcall display tool-results info)
+      (when (and start (buffer-live-p buffer))
+        (ignore-errors
+          (with-current-buffer buffer
+            (save-excursion
+              (goto-char start)
+              (while (re-search-forward "^\\(?:``` tool\\|#\\+begin_tool\\) " nil t)
+                (let* ((head-start (line-beginning-position))
+                       (head-end (line-end-position))
+                       (body-end (save-excursion
+                                   (if (re-search-forward "^\\(?:```$\\|#\\+end_tool\\)" nil t)
+                                       (point)
+                                     (point-max)))))
+                  (when (and (save-excursion
+                               (search-forward (concat "\n" gptel-rust-hooks-ui--blocked-result)
+                                               body-end t))
+                             (not (cl-some (lambda (o) (overlay-get o 'gptel-rust-hooks-blocked))
+                                           (overlays-at head-start))))
+                    (let ((ov (make-overlay head-start head-end nil t)))
+                      (overlay-put ov 'gptel-rust-hooks-blocked t)
+                      (overlay-put ov 'face 'gptel-rust-hooks-blocked-block)
+                      (overlay-put ov 'before-string
+                                   (propertize "blocked: " 'face 'gptel-rust-hooks-blocked-block))))
+                  (goto-char body-end))))))
+        (set-marker start nil)))))
+
 ;;;; The private temporary directory of a sandbox
 
 ;; A sandboxed command gets an empty, private temporary directory, gone
@@ -953,8 +1010,9 @@ outside CWD."
       (push (format "the project %s lies in it, so only %s was there" root cwd) why))
     (when why
       (format "gptel-rust-hooks: this command ran in a sandbox whose temporary \
-directory %s is private and empty, and is thrown away when it ends: %s.  \
-Files it wrote there outside %s are gone; do not rely on them."
+directory %s is private: empty (files there from outside were not visible) \
+and thrown away when it ended: %s.  Files it wrote there outside %s are \
+gone; do not rely on them."
               temp (string-join (nreverse why) "; ") cwd))))
 
 (defun gptel-rust-hooks-ui--sandbox-result (process fsm tool-spec call result)
@@ -979,6 +1037,7 @@ RESULT, and shown in the echo area."
 (defun gptel-rust-hooks-ui--enable ()
   "Offer \"always allow\" on gptel's tool-call prompts; warn of lost writes."
   (advice-add 'gptel--display-tool-calls :around #'gptel-rust-hooks-ui--display-tool-calls)
+  (advice-add 'gptel--display-tool-results :around #'gptel-rust-hooks-ui--mark-blocked)
   (when (fboundp 'gptel--process-tool-call)
     ;; Innermost: after the post-call effects the guard may apply.
     (advice-add 'gptel--process-tool-call :around #'gptel-rust-hooks-ui--sandbox-result
@@ -987,6 +1046,7 @@ RESULT, and shown in the echo area."
 (defun gptel-rust-hooks-ui--disable ()
   "Remove exactly what `gptel-rust-hooks-ui--enable' added."
   (advice-remove 'gptel--display-tool-calls #'gptel-rust-hooks-ui--display-tool-calls)
+  (advice-remove 'gptel--display-tool-results #'gptel-rust-hooks-ui--mark-blocked)
   (advice-remove 'gptel--process-tool-call #'gptel-rust-hooks-ui--sandbox-result))
 
 ;;;; An entry in gptel's menu

@@ -276,5 +276,20 @@ It was a Customize buffer of the whole option (issue 24: 535 lines for
        (goto-char (point-min))
        (should (search-forward "Outcome    allow by two" nil t))))))
 
+(ert-deftest explain::prompt-takes-json-as-typed ()
+  "The explain prompt reads the arguments as typed, with {} for empty input."
+  (dolist (typed '(("{\"path\": \"/etc/x\"}" . (:path "/etc/x")) ("" . nil)))
+    (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) "read_file"))
+              ((symbol-function 'read-string)
+               (lambda (_prompt &optional initial _history default &rest _)
+                 ;; Nothing pre-filled: what is typed is the whole input;
+                 ;; empty input gives the default, as `read-string' does.
+                 (should (null initial))
+                 (should (equal default "{}"))
+                 (if (equal (car typed) "") default (car typed)))))
+      (let ((call (gptel-rust-hooks-ui--read-call)))
+        (should (equal (plist-get call :name) "read_file"))
+        (should (equal (plist-get call :args) (cdr typed)))))))
+
 (provide 'explain-tests)
 ;;; explain-tests.el ends here

@@ -425,5 +425,39 @@ which never matches here: write it in Rust regex syntax, `a|b`")))))
                                    messages)))))))
       (delete-directory temp t))))
 
+;;;; Blocked calls in the chat
+
+(ert-deftest chat::blocked-tool-block-is-marked ()
+  "A denied call's tool block in the chat is marked; an allowed one is not."
+  (let ((marked nil))
+    (cl-letf* ((mark (symbol-function 'gptel-rust-hooks-ui--mark-blocked))
+               ((symbol-function 'gptel-rust-hooks-ui--mark-blocked)
+                (lambda (display results info)
+                  (prog1 (funcall mark display results info)
+                    ;; What the chat shows, while it exists.
+                    (with-current-buffer (marker-buffer (plist-get info :position))
+                      (dolist (ov (overlays-in (point-min) (point-max)))
+                        (when (overlay-get ov 'gptel-rust-hooks-blocked)
+                          (push (list (overlay-get ov 'before-string)
+                                      (overlay-get ov 'face)
+                                      (buffer-substring-no-properties (overlay-start ov)
+                                                                      (overlay-end ov)))
+                                marked))))))))
+      (gptel-rust-hooks-test-with-mode
+          '((:tool "shell" :command-prefix "rm" :decision deny :reason "No rm."))
+        (let ((r (gptel-rust-hooks-test-with-conversation
+                   :script '((:tool-calls ((:name "shell" :args (:command "rm -rf /x") :id "c1")
+                                           (:name "read_file" :args (:path "/etc/hostname")
+                                                  :id "c2")))
+                             (:content "Done."))
+                   :tools '(("shell" ("command")) ("read_file" ("path")))
+                   :include-tool-results t)))
+          (should (eq (plist-get r :state) 'DONE))
+          (setq marked (delete-dups marked))
+          (should (= (length marked) 1))
+          (should (equal (nth 0 (car marked)) "blocked: "))
+          (should (eq (nth 1 (car marked)) 'gptel-rust-hooks-blocked-block))
+          (should (string-prefix-p "``` tool (shell " (nth 2 (car marked)))))))))
+
 (provide 'sources-tests)
 ;;; sources-tests.el ends here
