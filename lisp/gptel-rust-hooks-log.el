@@ -114,9 +114,9 @@ The call is a plist (:name :args :buffer :backend :model :cwd), as
 (defvar gptel-rust-hooks--record-function)
 (defvar gptel-rust-hooks--policy)
 (defvar gptel-rust-hooks--last-sandbox)
+(defvar gptel-rust-hooks--last-record)
 (declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
-(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
-(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (record))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-backend-name "gptel")
 
@@ -192,7 +192,7 @@ circular lists end the walk; it never signals."
 (defun gptel-rust-hooks-log--decided-p (kind answer last)
   "Return non-nil when a KIND call that answered ANSWER is recorded in LAST.
 LAST is what `gptel-rust-hooks--mod-record-data' read from the
-record the module kept of the call.
+record the module returned with the decision.
 A call blocked because it could not be decided (no module, no policy,
 a malformed call) leaves no record, or an earlier one that disagrees
 with ANSWER; the post-call rules never block."
@@ -256,7 +256,7 @@ the ring is full; the text of an entry is made only when it is read."
   (model nil :documentation "The request's model")
   (cwd nil :documentation "The call's `default-directory'")
   (answer nil :documentation "What the hook answered")
-  (record nil :documentation "The number of the module's record of the call, or nil")
+  (record nil :documentation "The module's record of the decision (a user-ptr), or nil")
   (notes nil :documentation "What untrusted policy files had ignored")
   (result-length nil :documentation "The length of the result (post), not the result")
   (sandbox nil :documentation "How the call runs sandboxed (pre), or nil"))
@@ -270,15 +270,12 @@ the ring is full; the text of an entry is made only when it is read."
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
 it runs after the decision and changes nothing of it.  It runs before
 every tool call, so it keeps what it was given as it is, in a vector of
-the ring made once, and the module keeps the rules' record under a
-number: the entry's text is made only when the entry is read."
+the ring made once, with the record the module returned with the
+decision: the entry's text is made only when the entry is read."
   (let* ((size gptel-rust-hooks-log-size)
          (keep (and (natnump size) (> size 0)))
          (file gptel-rust-hooks-log-file)
-         ;; Taking the record also forgets it: a later call that fails
-         ;; before the module decides it must not be credited with it.
-         (record (and (fboundp 'gptel-rust-hooks--mod-take-last)
-                      (gptel-rust-hooks--mod-take-last (if keep size 1)))))
+         (record gptel-rust-hooks--last-record))
     (when (or keep file)
       (let ((entry (if keep
                        (gptel-rust-hooks-log--slot size)
@@ -357,7 +354,7 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
          (record (gptel-rust-hooks-log--entry-record entry))
          (buffer (gptel-rust-hooks-log--entry-buffer entry))
          (model (gptel-rust-hooks-log--entry-model entry))
-         (last (and (integerp record) (fboundp 'gptel-rust-hooks--mod-record-data)
+         (last (and record (fboundp 'gptel-rust-hooks--mod-record-data)
                     (ignore-errors (gptel-rust-hooks--mod-record-data record))))
          (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
     (list :seq (gptel-rust-hooks-log--entry-seq entry)

@@ -155,9 +155,54 @@
   (gptel-rust-hooks-test-with-rules nil
     (setq gptel-rust-hooks--good-rules :none
           gptel-rust-hooks-rules '((:decision maybe)))
-    (should (string-match-p
-             "\\`gptel-rust-hooks: rule 1: :decision: unknown decision `maybe`"
-             (plist-get (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil)) :block)))))
+    (let ((gptel-rust-hooks--reported nil))
+      ;; The model is told the policy is misconfigured, not the error
+      ;; (which names the user's files); the user sees the error.
+      (should (equal (plist-get (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil)) :block)
+                     gptel-rust-hooks--misconfigured))
+      (should (cl-some (lambda (m)
+                         (string-match-p
+                          "\\`gptel-rust-hooks: rule 1: :decision: unknown decision `maybe`" m))
+                       gptel-rust-hooks--reported)))))
+
+(ert-deftest fail-closed::policy-error-keeps-file-paths-from-the-model ()
+  "A policy file that does not compile blocks calls without its path reaching the model."
+  (let ((file (make-temp-file "module-tests-policy-" nil ".json" "[{\"decision\": \"maybe\"}]")))
+    (unwind-protect
+        (gptel-rust-hooks-test-with-rules nil
+          (let ((gptel-rust-hooks-policy-files (list file))
+                (gptel-rust-hooks--reported nil)
+                (gptel-rust-hooks-on-error 'stop))
+            (let ((answer (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil))))
+              (should (eq (plist-get answer :stop) t))
+              (should-not (string-search file (plist-get answer :stop-reason)))
+              (should-not (string-search (file-name-nondirectory file)
+                                         (plist-get answer :stop-reason)))
+              (should (string-search "misconfigured" (plist-get answer :stop-reason))))
+            (should (cl-some (lambda (m) (string-search (file-name-nondirectory file) m))
+                             gptel-rust-hooks--reported))))
+      (delete-file file))))
+
+;;;; What the user is told
+
+(ert-deftest hook::deny-and-stop-messages-name-the-rule ()
+  "A denied or stopped call shows a message naming the deciding rule and its reason."
+  (gptel-rust-hooks-test-with-rules '((:id "no-rm" :tool "shell" :command-prefix "rm"
+                                       :decision deny :reason "No rm.")
+                                      (:id "halt" :tool "nuke" :decision stop :reason "Never.")
+                                      (:id "ok" :tool "shell" :decision allow))
+    (let ((messages nil))
+      (cl-letf (((symbol-function 'message)
+                 (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "rm x")))
+                       '(:block "No rm.")))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "nuke" :args nil))
+                       '(:stop t :stop-reason "Never.")))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "ls")))
+                       '(:confirm nil))))
+      (should (equal (reverse messages)
+                     '("gptel-rust-hooks: `no-rm` denied tool `shell`: No rm."
+                       "gptel-rust-hooks: `halt` stopped the request at tool `nuke`: Never."))))))
 
 ;;;; Mode
 
