@@ -506,12 +506,15 @@ target is a row of a table and a one-line verdict."
             (push (/ (gptel-rust-hooks-bench--loop #'gptel-rust-hooks-pre-tool-call info n-hook)
                      n-hook)
                   hook))
+          (setq engine (sort engine #'<)
+                hook (sort hook #'<))
           (let* ((e (gptel-rust-hooks-bench--row
-                     "deciding with the policy given (--mod-pre)" (sort engine #'<)))
+                     "deciding with the policy given (--mod-pre)" engine))
                  (h (gptel-rust-hooks-bench--row
-                     "the whole hook (gptel-rust-hooks-pre-tool-call)" (sort hook #'<)
-                     (format "%.2f× the engine's decision" (/ (gptel-rust-hooks-bench--median hook)
-                                                            (gptel-rust-hooks-bench--median engine))))))
+                     "the whole hook (gptel-rust-hooks-pre-tool-call)" hook
+                     (format "%.2f× the engine's decision"
+                             (/ (gptel-rust-hooks-bench--median hook)
+                                (gptel-rust-hooks-bench--median engine))))))
             (gptel-rust-hooks-bench--target
              "hook-vs-engine" "the whole hook against the engine's decision (query_db, 10 rules)"
              (/ h e) 1.5 "×"

@@ -145,8 +145,10 @@ name, gptel backend and model, and `default-directory'."
       (let* ((name (completing-read "Explain a call to tool: "
                                     (gptel-rust-hooks-ui--known-tool-names)))
              (args (gptel-rust-hooks-ui--parse-json-args
-                    (read-string (format "Arguments of %s, a JSON object: " name)
-                                 "{}"))))
+                    ;; `{}' is the default, not text to type after.
+                    (read-string (format "Arguments of %s, a JSON object (default {}): "
+                                         name)
+                                 nil nil "{}"))))
         (append (list :name name :args args :buffer (buffer-name))
                 (and (boundp 'gptel-backend) gptel-backend
                      (list :backend gptel-backend))
