@@ -421,7 +421,7 @@ operators; the most restrictive decision wins."
     (list elisp module (max resolve 0.0))))
 
 (defun gptel-rust-hooks-bench--target (key what value limit unit detail)
-  "Record the target KEY: WHAT measured VALUE in UNIT, met up to LIMIT.
+  "Record the target KEY: WHAT, measured VALUE, met up to LIMIT, in UNIT.
 DETAIL says what VALUE is made of."
   (push (gptel-rust-hooks-bench--target-create
          :key key :what what :value value :limit limit :unit unit :detail detail)
@@ -665,7 +665,7 @@ The worst case of every call at every policy size counts."
     (concat prefix (apply #'concat (make-list n unit)) suffix)))
 
 (defun gptel-rust-hooks-bench--repeat (n text)
-  "Return TEXT repeated N times."
+  "Return N times the TEXT."
   (apply #'concat (make-list n text)))
 
 (defun gptel-rust-hooks-bench--adversarial ()

@@ -642,10 +642,10 @@ takes it."
 One line per call: its decision before it ran, the deciding rule, its
 arguments and the reason; \"⇒ changed\" when the rules changed its
 result after it ran.  Click a column's header to sort by it.
-\<gptel-rust-hooks-log-mode-map>\[gptel-rust-hooks-log-explain-entry] \
-explains the call at point by the rules in force now,
-\[gptel-rust-hooks-log-show-entry] shows the whole entry;
-\[revert-buffer] refreshes.
+\<gptel-rust-hooks-log-mode-map>
+\[gptel-rust-hooks-log-explain-entry] explains the call at point by the
+rules in force now, \[gptel-rust-hooks-log-show-entry] shows the whole
+entry; \[revert-buffer] refreshes.
 
 \{gptel-rust-hooks-log-mode-map}"
   (setq tabulated-list-format

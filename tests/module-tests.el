@@ -183,6 +183,65 @@
                              gptel-rust-hooks--reported))))
       (delete-file file))))
 
+;;;; One module call per decision
+
+(ert-deftest module::pre-returns-everything-in-one-call ()
+  "`--mod-pre' returns the answer, the record, the misfit, the deciding rule, the skipped edits."
+  (gptel-rust-hooks-test-with-rules nil
+    (let* ((policy (gptel-rust-hooks--compile
+                    '((:id "no-rm" :tool "shell" :command-prefix "rm" :decision deny
+                       :reason "No rm.")
+                      (:id "t" :tool "shell" :set-args (:timeout 5) :decision allow))))
+           (schema (gptel-rust-hooks--mod-schema '(("command" "string" t))))
+           (out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "rm x"))
+                                           "/" nil schema)))
+      (should (vectorp out))
+      (should (= (length out) 6))
+      (should (equal (aref out 0) '(:block "No rm.")))
+      (pcase-let ((`(,decision ,matched ,by ,reason ,micros)
+                   (gptel-rust-hooks--mod-record-data (aref out 1))))
+        (should (eq decision 'deny))
+        (should (equal matched '("no-rm" "t")))
+        (should (equal by "no-rm"))
+        (should (equal reason "No rm."))
+        (should (and (floatp micros) (> micros 0))))
+      (should-not (aref out 2))
+      (should-not (aref out 3))
+      (should (equal (aref out 4) "no-rm"))
+      ;; An allowed call: the edit of an undeclared argument is skipped.
+      (let ((out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "ls"))
+                                            "/" nil schema)))
+        (should (equal (aref out 0) '(:confirm nil)))
+        (should-not (aref out 4))
+        (should (equal (aref out 5)
+                       '("gptel-rust-hooks: t sets argument `timeout`, which tool `shell` \
+does not declare: that edit is skipped"))))
+      ;; Without the schema, the edit applies.
+      (should (equal (aref (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "ls"))
+                                                      "/" nil nil)
+                           0)
+                     '(:confirm nil :args (:command "ls" :timeout 5))))
+      ;; A call that does not fit: blocked before any rule, no record.
+      (let ((out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:cmd "rm x"))
+                                            "/" nil schema)))
+        (should (equal (aref out 0)
+                       '(:block "gptel-rust-hooks: the call to tool `shell` does not fit its \
+arguments: unknown argument `cmd`, missing required argument `command`; it takes `command` \
+(string, required)")))
+        (should-not (aref out 1))
+        (should (equal (aref out 3)
+                       '(:tool "shell" :stage call
+                               :problems ("unknown argument `cmd`"
+                                          "missing required argument `command`")
+                               :rules nil)))))))
+
+(ert-deftest module::schema-refuses-what-is-not-an-argument-list ()
+  "`--mod-schema' signals on what is not a list of (NAME TYPE REQUIRED)."
+  (gptel-rust-hooks-test-with-rules nil
+    (should-error (gptel-rust-hooks--mod-schema '((1 2 3))) :type 'gptel-rust-hooks-error)
+    (should-error (gptel-rust-hooks--mod-schema "x") :type 'gptel-rust-hooks-error)
+    (should (gptel-rust-hooks--mod-schema nil))))
+
 ;;;; What the user is told
 
 (ert-deftest hook::deny-and-stop-messages-name-the-rule ()
