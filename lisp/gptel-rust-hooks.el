@@ -1593,14 +1593,17 @@ reported already, when at all."
           (by (and gptel-rust-hooks--last-by
                    (format "`%s` " gptel-rust-hooks--last-by))))
       (cond
+       ;; Formatted first: `message' would turn the backquotes into curved quotes.
        ((plist-get answer :stop)
-        (message "gptel-rust-hooks: %sstopped the request at tool `%s`: %s"
-                 (or by "") name
-                 (gptel-rust-hooks--strip-prefix (or (plist-get answer :stop-reason) ""))))
+        (message "%s" (format "gptel-rust-hooks: %sstopped the request at tool `%s`: %s"
+                              (or by "") name
+                              (gptel-rust-hooks--strip-prefix
+                               (or (plist-get answer :stop-reason) "")))))
        ((plist-member answer :block)
-        (message "gptel-rust-hooks: %sdenied tool `%s`: %s"
-                 (or by "") name
-                 (gptel-rust-hooks--strip-prefix (format "%s" (plist-get answer :block)))))
+        (message "%s" (format "gptel-rust-hooks: %sdenied tool `%s`: %s"
+                              (or by "") name
+                              (gptel-rust-hooks--strip-prefix
+                               (format "%s" (plist-get answer :block))))))
        ((and (plist-get answer :confirm) gptel-rust-hooks--last-record)
         (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-record-data
                                     gptel-rust-hooks--last-record))))
@@ -1622,7 +1625,10 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
                             (gptel-rust-hooks--current-policy) info default-directory)))
                ;; A sandboxed call that cannot be remembered so must not run.
                (gptel-rust-hooks--sandbox-remember info answer)
-               (ignore-errors (gptel-rust-hooks--tell-user info answer))
+               (when (and (consp answer)
+                          (or (plist-get answer :confirm) (plist-member answer :block)
+                              (plist-get answer :stop)))
+                 (ignore-errors (gptel-rust-hooks--tell-user info answer)))
                answer)
            (t (setq gptel-rust-hooks--last-sandbox nil
                     gptel-rust-hooks--last-record nil)

@@ -183,6 +183,49 @@ mod tests {
     }
 
     #[test]
+    fn edits_of_undeclared_arguments_are_skipped_and_named() {
+        use crate::compile::compile;
+        use crate::eval::{evaluate_declared, ArgSource};
+        use crate::policy::Options;
+        use crate::rule::{rules_from_value, Arg, Call, Decision};
+        let rules = rules_from_value(&serde_json::json!([
+            {"id": "t", "tool": "read_file", "set-args": {"bogus": 1}, "decision": "allow"},
+            {"id": "lim", "tool": "read_file", "default-args": {"limit": 5, "extra": 2}},
+            {"id": "no-bogus", "tool": "read_file", "args": {"bogus": {"present": true}},
+             "decision": "deny"}
+        ]))
+        .unwrap();
+        let policy = compile(rules, Options::default()).unwrap();
+        let call = Call {
+            name: "read_file".into(),
+            args: vec![("path".into(), Arg::Str("/a".into()))],
+            ..Call::default()
+        };
+        let schema = read_file();
+        let declares = |k: &str| schema.declares(k);
+        let (outcome, skipped) = evaluate_declared(&policy, &call, None, Some(&declares));
+        assert_eq!(
+            skipped,
+            vec![(0, "bogus".to_string()), (1, "extra".to_string())]
+        );
+        // The skipped edit is not decided again: the deny rule never sees `bogus`.
+        assert_eq!(outcome.decision, Some(Decision::Allow));
+        let keys: Vec<&str> = outcome
+            .args
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        assert_eq!(keys, vec!["path", "limit"]);
+        assert!(matches!(outcome.args.as_ref().unwrap()[0].1, ArgSource::Original(0)));
+        // Without a schema, every edit applies (and the edited call is denied).
+        let (outcome, skipped) = evaluate_declared(&policy, &call, None, None);
+        assert!(skipped.is_empty());
+        assert_eq!(outcome.decision, Some(Decision::Deny));
+    }
+
+    #[test]
     fn misfit_reasons() {
         let m = Misfit::call(
             "now",
