@@ -218,7 +218,10 @@ mod tests {
             .map(|(k, _)| k.as_str())
             .collect();
         assert_eq!(keys, vec!["path", "limit"]);
-        assert!(matches!(outcome.args.as_ref().unwrap()[0].1, ArgSource::Original(0)));
+        assert!(matches!(
+            outcome.args.as_ref().unwrap()[0].1,
+            ArgSource::Original(0)
+        ));
         // Without a schema, every edit applies (and the edited call is denied).
         let (outcome, skipped) = evaluate_declared(&policy, &call, None, None);
         assert!(skipped.is_empty());
