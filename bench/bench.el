@@ -886,6 +886,9 @@ Through the whole hook, so that reading a long line from Lisp counts."
          ;; The audit log stays on, as it is for users (the in-memory log
          ;; of `gptel-rust-hooks-log-size' entries; no log file).
          (gptel-rust-hooks-log-file nil)
+         ;; A denial shows a message: in the echo area, not written to
+         ;; stderr on each of a loop's thousands of calls.
+         (inhibit-message t)
          (gptel-rust-hooks-policy-files nil)
          (gptel-rust-hooks-project-policies t)
          (gptel-rust-hooks-default-decision nil)

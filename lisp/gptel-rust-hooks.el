@@ -383,6 +383,10 @@ COMPILED is the module's form of SCHEMA, made on first use, or nil.")
 (defvar gptel-rust-hooks--sandboxes-memo nil
   "(POLICY . SANDBOXES): whether the compiled POLICY has a `:sandbox' rule.")
 
+;; Loaded again: the tools' compiled arguments, like the policies, are
+;; the old module's.
+(clrhash gptel-rust-hooks--schemas)
+
 (defvar gptel-rust-hooks--decided (make-hash-table :test #'eq :weakness 'key)
   "Tool calls decided so far: gptel's tool-call plist -> its decision.
 The decision is a `gptel-rust-hooks--decision'.  When gptel is about to
