@@ -125,14 +125,21 @@ lint: deps package-lint all ## cargo fmt --check, clippy -D warnings, byte-compi
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(BATCH) $(foreach d,$(wildcard /usr/share/emacs/site-lisp/elpa-src/package-lint-* /usr/share/emacs/site-lisp/elpa-src/let-alist-*),-L $(d)) -l scripts/lint.el -f gptel-rust-hooks-lint-run lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el lisp/gptel-rust-hooks-ui.el lisp/gptel-rust-hooks-sources.el lisp/gptel-rust-hooks-menu.el
 
-bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then cargo bench
-	@mkdir -p bench/elc
+# The targets are compared with bench/results.md, the previous run kept in the
+# repository, which the new run then replaces: commit it with the change it measures.
+BENCH_CARGO ?= 1
+bench: deps all ## Run the benchmarks: the Emacs table and its targets (vs bench/results.md), then cargo bench
+	@mkdir -p bench/elc bench-results
 	$(BATCH) --eval '(setq byte-compile-dest-file-function (lambda (f) (expand-file-name (file-name-nondirectory (concat (file-name-sans-extension f) ".elc")) "bench/elc")))' \
-	  -f batch-byte-compile lisp/gptel-rust-hooks.el bench/bench.el
-	$(BATCH) -l bench/elc/gptel-rust-hooks.elc -l bench/elc/bench.elc \
+	  -f batch-byte-compile lisp/gptel-rust-hooks.el lisp/gptel-rust-hooks-log.el bench/bench.el
+	$(BATCH) -L bench/elc -l bench/elc/gptel-rust-hooks.elc -l bench/elc/gptel-rust-hooks-log.elc -l bench/elc/bench.elc \
 	  --eval '(setq gptel-rust-hooks-bench-output "bench-results/emacs.md")' \
+	  --eval '(setq gptel-rust-hooks-bench-previous "bench/results.md")' \
 	  -f gptel-rust-hooks-bench-run
+	cp bench-results/emacs.md bench/results.md
+ifeq ($(BENCH_CARGO),1)
 	$(CARGO) bench --bench engine
+endif
 
 FUZZ_SECONDS ?= 300
 fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with random seeds; print every disagreement, shrunk

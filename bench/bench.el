@@ -23,6 +23,13 @@
 ;; spread (the largest distance of a repetition from the median) reported.
 ;; Nothing here is an assertion: the "met" column only compares with the
 ;; targets of issue 5.
+;;
+;; Then the targets of issue 25, each a ratio within this one run (or, for
+;; the adversarial lines, a time): each printed beside its measurement
+;; with a one-line verdict, and compared with the same target in the
+;; previous results file kept in the repository (bench/results.md), so
+;; that a regression shows the day it lands.  The new results replace
+;; that file: commit it with the change it measures.
 
 ;;; Code:
 
@@ -38,7 +45,7 @@
 (declare-function gptel-rust-hooks--mod-version "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-compile "ext:gptel-rust-hooks-module" (rules options))
 (declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module"
-                  (policy info cwd sandbox))
+                  (policy info cwd sandbox schema))
 (declare-function gptel-rust-hooks--mod-noop "ext:gptel-rust-hooks-module" (info))
 (declare-function gptel-rust-hooks--mod-normalize "ext:gptel-rust-hooks-module" (path cwd))
 
@@ -55,6 +62,23 @@
 
 (defvar gptel-rust-hooks-bench-output nil
   "File the table is also written to, or nil.")
+
+(defvar gptel-rust-hooks-bench-previous nil
+  "The results file of the previous run, to compare the targets with, or nil.")
+
+(defvar gptel-rust-hooks-bench--targets nil
+  "The targets measured so far, newest first: `gptel-rust-hooks-bench--target's.")
+
+(cl-defstruct (gptel-rust-hooks-bench--target
+               (:constructor gptel-rust-hooks-bench--target-create)
+               (:copier nil))
+  "One target of issue 25 and what this run measured of it."
+  (key nil :documentation "A short stable name, the row's key in the results file")
+  (what nil :documentation "What is measured, one phrase")
+  (value nil :documentation "The measurement, a number in UNIT")
+  (limit nil :documentation "The largest VALUE that meets the target")
+  (unit nil :documentation "\"×\" for a ratio, \"ms\" for a time")
+  (detail nil :documentation "The measurements the ratio is made of, as text"))
 
 (defvar gptel-rust-hooks-bench--sink nil
   "Where results go, so that the byte compiler cannot drop the calls.")
@@ -396,6 +420,61 @@ operators; the most restrictive decision wins."
      (format "%s beyond the no-op call" (gptel-rust-hooks-bench--time resolve)))
     (list elisp module (max resolve 0.0))))
 
+(defun gptel-rust-hooks-bench--target (key what value limit unit detail)
+  "Record the target KEY: WHAT, measured VALUE, met up to LIMIT, in UNIT.
+DETAIL says what VALUE is made of."
+  (push (gptel-rust-hooks-bench--target-create
+         :key key :what what :value value :limit limit :unit unit :detail detail)
+        gptel-rust-hooks-bench--targets)
+  (message "bench: target %s: %.2f%s (≤ %s%s)" key value unit limit unit))
+
+(defun gptel-rust-hooks-bench--previous-values (file)
+  "Return the target values of the results FILE: an alist (KEY . VALUE)."
+  (when (and file (file-readable-p file))
+    (with-temp-buffer
+      (insert-file-contents file)
+      (let ((values nil))
+        (while (re-search-forward
+                "^| `\\([^`]+\\)` +| [^|]+| +\\([0-9.]+\\) ?\\(?:×\\|ms\\) +|" nil t)
+          (push (cons (match-string 1) (string-to-number (match-string 2))) values))
+        (nreverse values)))))
+
+(defun gptel-rust-hooks-bench--verdicts (previous)
+  "Return the targets as Markdown text, compared with PREVIOUS values.
+PREVIOUS is an alist (KEY . VALUE) of the previous results file.  Each
+target is a row of a table and a one-line verdict."
+  (let ((rows nil) (lines nil))
+    (dolist (tg (reverse gptel-rust-hooks-bench--targets))
+      (let* ((key (gptel-rust-hooks-bench--target-key tg))
+             (value (gptel-rust-hooks-bench--target-value tg))
+             (limit (gptel-rust-hooks-bench--target-limit tg))
+             (unit (gptel-rust-hooks-bench--target-unit tg))
+             (met (<= value limit))
+             (old (cdr (assoc key previous)))
+             (change (cond ((null old) "no previous value")
+                           ((zerop old) (format "previous %.2f%s" old unit))
+                           (t (let ((pct (* 100 (/ (- value old) old))))
+                                (format "previous %.2f%s, %s%.0f%%%s"
+                                        old unit (if (>= pct 0) "+" "") pct
+                                        (cond ((> pct 10) ": WORSE")
+                                              ((< pct -10) ": better")
+                                              (t ": same")))))))
+             (measured (format "%.2f%s" value unit)))
+        (push (format "| `%s` | %s | %s | ≤ %s%s | %s | %s |\n"
+                      key (gptel-rust-hooks-bench--target-what tg) measured limit unit
+                      (if met "met" "NOT MET") change)
+              rows)
+        (push (format "- %s `%s`: %s (target ≤ %s%s; %s); %s.\n"
+                      (if met "MET    " "NOT MET") key measured limit unit
+                      (gptel-rust-hooks-bench--target-detail tg) change)
+              lines)))
+    (concat "## Targets (issue 25)\n\n"
+            "| target | what | measured | limit | verdict | against the previous run |\n"
+            "|---|---|---|---|---|---|\n"
+            (apply #'concat (nreverse rows))
+            "\n"
+            (apply #'concat (nreverse lines)))))
+
 (defun gptel-rust-hooks-bench--lisp-side (calls)
   "Measure the Lisp side of the hook for the first of CALLS (10 rules)."
   (gptel-rust-hooks-bench--heading "The hook's Lisp side (10 rules, query_db)")
@@ -409,13 +488,38 @@ operators; the most restrictive decision wins."
          "finding the policy in force (--current-policy)"
          (gptel-rust-hooks-bench--measure
           (lambda (_) (gptel-rust-hooks--current-policy)) nil))
-        (gptel-rust-hooks-bench--row
-         "deciding with the policy given (--mod-pre)"
-         (gptel-rust-hooks-bench--measure
-          (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory nil)) info))
-        (gptel-rust-hooks-bench--row
-         "the whole hook (gptel-rust-hooks-pre-tool-call)"
-         (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info))))))
+        ;; The engine and the whole hook measured in turn, so that load
+        ;; from other processes falls on both alike.
+        (let ((engine nil) (hook nil)
+              (n-engine (gptel-rust-hooks-bench--calibrate
+                         (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory nil nil))
+                         info))
+              (n-hook (gptel-rust-hooks-bench--calibrate #'gptel-rust-hooks-pre-tool-call info)))
+          (dotimes (_ gptel-rust-hooks-bench-reps)
+            (garbage-collect)
+            (push (/ (gptel-rust-hooks-bench--loop
+                      (lambda (i) (gptel-rust-hooks--mod-pre policy i default-directory nil nil))
+                      info n-engine)
+                     n-engine)
+                  engine)
+            (garbage-collect)
+            (push (/ (gptel-rust-hooks-bench--loop #'gptel-rust-hooks-pre-tool-call info n-hook)
+                     n-hook)
+                  hook))
+          (setq engine (sort engine #'<)
+                hook (sort hook #'<))
+          (let* ((e (gptel-rust-hooks-bench--row
+                     "deciding with the policy given (--mod-pre)" engine))
+                 (h (gptel-rust-hooks-bench--row
+                     "the whole hook (gptel-rust-hooks-pre-tool-call)" hook
+                     (format "%.2f× the engine's decision"
+                             (/ (gptel-rust-hooks-bench--median hook)
+                                (gptel-rust-hooks-bench--median engine))))))
+            (gptel-rust-hooks-bench--target
+             "hook-vs-engine" "the whole hook against the engine's decision (query_db, 10 rules)"
+             (/ h e) 1.5 "×"
+             (format "hook %s, engine %s" (gptel-rust-hooks-bench--time h)
+                     (gptel-rust-hooks-bench--time e)))))))))
 
 (defun gptel-rust-hooks-bench--module-samples (calls)
   "Measure the hook deciding each of CALLS against each policy size.
@@ -493,6 +597,13 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
                            (cons (format "≤ 30× no-op = %s" (gptel-rust-hooks-bench--time (* 30 module-floor)))
                                  (<= m (* 30 module-floor))))))))
               (push (cons (cons label n) (cons m e)) medians)
+              (when (and (= n 10000) (string-prefix-p "query_db" label))
+                (gptel-rust-hooks-bench--target
+                 "query-db-10000-vs-noop"
+                 "a call with no path or command, 10,000 mixed rules, against a no-op module call"
+                 (/ m module-floor) 15 "×"
+                 (format "%s against %s" (gptel-rust-hooks-bench--time m)
+                         (gptel-rust-hooks-bench--time module-floor))))
               (gptel-rust-hooks-bench--row
                (format "%s → %s" label (gptel-rust-hooks-bench--answer-name answer))
                module
@@ -521,10 +632,89 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
              (a (car (alist-get (cons label small) medians nil nil #'equal)))
              (b (car (alist-get (cons label large) medians nil nil #'equal)))
              (ratio (/ b a)))
+        (when (string-prefix-p "read_file" label)
+          (gptel-rust-hooks-bench--target
+           "read-file-flat" (format "read_file, %d rules against %d" large small)
+           ratio 1.5 "×"
+           (format "%s → %s" (gptel-rust-hooks-bench--time a)
+                   (gptel-rust-hooks-bench--time b))))
         (gptel-rust-hooks-bench--text-row
          label (format "%.2f×" ratio)
          (format "%s → %s" (gptel-rust-hooks-bench--time a) (gptel-rust-hooks-bench--time b))
          (cons "≤ 1.5×" (<= ratio 1.5)))))))
+
+(defun gptel-rust-hooks-bench--against-elisp (medians)
+  "Record the target: faster than the hand-written hook, from MEDIANS.
+The worst case of every call at every policy size counts."
+  (let ((worst nil))
+    (pcase-dolist (`((,label . ,n) . (,m . ,e)) medians)
+      (when (or (null worst) (> (/ m e) (car worst)))
+        (setq worst (list (/ m e) label n m e))))
+    (when worst
+      (pcase-let ((`(,ratio ,label ,n ,m ,e) worst))
+        (gptel-rust-hooks-bench--target
+         "vs-elisp-worst"
+         "gptel-rust-hooks against the hand-written Elisp hook, the worst case of all"
+         ratio 1.0 "×"
+         (format "worst: %s at %d rules, %s against %s" label n
+                 (gptel-rust-hooks-bench--time m) (gptel-rust-hooks-bench--time e)))))))
+
+(defun gptel-rust-hooks-bench--fit (prefix unit suffix)
+  "Return PREFIX, UNIT repeated, SUFFIX: as long as fits in a line read (127 KB)."
+  (let ((n (/ (- (* 127 1024) (length prefix) (length suffix)) (length unit))))
+    (concat prefix (apply #'concat (make-list n unit)) suffix)))
+
+(defun gptel-rust-hooks-bench--repeat (n text)
+  "Return N times the TEXT."
+  (apply #'concat (make-list n text)))
+
+(defun gptel-rust-hooks-bench--adversarial ()
+  "Measure the hook on the adversarial lines of benches/engine.rs.
+Through the whole hook, so that reading a long line from Lisp counts."
+  (gptel-rust-hooks-bench--heading "Adversarial shell lines (the whole hook, 3 rules)")
+  (let* ((default-directory (file-name-as-directory gptel-rust-hooks-bench--root))
+         (rules '((:tool "shell" :command-prefix ("cat" "ls") :decision allow)
+                  (:tool "shell" :command-prefix "rm" :decision deny)
+                  (:path ("~/.ssh/**" ".env") :decision deny)))
+         (r #'gptel-rust-hooks-bench--repeat)
+         (lines
+          `(("a glob over /usr" . "cat /usr/*/*/*/*.h")
+            ("20,000 path words"
+             . ,(concat "cat " (mapconcat (lambda (i) (format "src/f%d.txt" i))
+                                          (number-sequence 0 19999) " ")))
+            ("2,048 commands" . ,(funcall r 2048 "ls a;"))
+            ("5,000 operators" . ,(concat "echo " (funcall r 5000 "${x:-y} ")))
+            ("3,000 substitutions" . ,(concat "echo " (funcall r 3000 "$(ls) ")))
+            ("find, 1,000 -exec" . ,(concat "find . " (string-join (make-list 1000 "-exec cat {} +") " ")))
+            ("bash -c of 2,000 commands" . ,(format "bash -c '%s'" (funcall r 2000 "ls x; ")))
+            ("300 pushd" . ,(concat (mapconcat (lambda (i) (format "pushd x%d" i))
+                                               (number-sequence 0 299) "; ")
+                                    "; cat README"))
+            ("16 substitutions, 30,000 words"
+             . ,(format "echo %s; ls %s" (funcall r 16 "$(ls) ") (funcall r 30000 "a ")))
+            ("200 nested substitutions"
+             . ,(concat "echo " (funcall r 200 "$(") (funcall r 3000 "ls a ") (funcall r 200 ")")))
+            ("101 case substitutions"
+             . ,(concat "echo " (funcall r 101 "$(case x in a) ls;; esac) ") (funcall r 3000 "ls a ")))
+            ("the longest line read (127 KB)"
+             . ,(gptel-rust-hooks-bench--fit "ls \"$(ls)\" " "\"a\" " ""))
+            ("a line of 1 MB"
+             . ,(let ((line (concat "ls \"$(ls)\" " (funcall r 250000 "\"a\" "))))
+                  (substring line 0 (min (length line) (- (* 1024 1024) 16)))))))
+         (slowest nil))
+    (gptel-rust-hooks-bench--with-policy rules
+      (dolist (line lines)
+        (let* ((info (list :name "shell" :args (list :command (cdr line))))
+               (answer (gptel-rust-hooks-pre-tool-call info))
+               (m (gptel-rust-hooks-bench--row
+                   (format "%s → %s" (car line) (gptel-rust-hooks-bench--answer-name answer))
+                   (gptel-rust-hooks-bench--measure #'gptel-rust-hooks-pre-tool-call info 5))))
+          (when (or (null slowest) (> m (cdr slowest)))
+            (setq slowest (cons (car line) m))))))
+    (gptel-rust-hooks-bench--target
+     "adversarial-slowest" "the slowest adversarial shell line, through the whole hook"
+     (* 1000 (cdr slowest)) 20 "ms"
+     (format "slowest: %s" (car slowest)))))
 
 (defun gptel-rust-hooks-bench--compile ()
   "Measure compiling each policy size, and the memory of the largest."
@@ -692,9 +882,13 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
       (error "`%s' is not byte-compiled: run `make bench'" f)))
   (gptel-rust-hooks--load-module)
   (let* ((gptel-rust-hooks-bench--rows nil)
+         (gptel-rust-hooks-bench--targets nil)
          ;; The audit log stays on, as it is for users (the in-memory log
          ;; of `gptel-rust-hooks-log-size' entries; no log file).
          (gptel-rust-hooks-log-file nil)
+         ;; A denial shows a message: in the echo area, not written to
+         ;; stderr on each of a loop's thousands of calls.
+         (inhibit-message t)
          (gptel-rust-hooks-policy-files nil)
          (gptel-rust-hooks-project-policies t)
          (gptel-rust-hooks-default-decision nil)
@@ -706,7 +900,8 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
         (let* ((floor (gptel-rust-hooks-bench--floor (cdar calls))))
           (gptel-rust-hooks-bench--lisp-side calls)
           (let ((medians (gptel-rust-hooks-bench--decisions calls floor)))
-            (gptel-rust-hooks-bench--flatness calls medians))
+            (gptel-rust-hooks-bench--flatness calls medians)
+            (gptel-rust-hooks-bench--against-elisp medians))
           ;; What the later cases allocate makes garbage collections: let
           ;; them not mark the 10,000 rules of the hand-written hook.
           (setq gptel-rust-hooks-bench--elisp-rules nil
@@ -714,6 +909,7 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
           (gptel-rust-hooks-bench--compile)
           (gptel-rust-hooks-bench--post-and-regexp calls)
           (gptel-rust-hooks-bench--sandbox)
+          (gptel-rust-hooks-bench--adversarial)
           (let ((text (concat
                        (format "Machine: %s; module %s.\n"
                                (gptel-rust-hooks-bench--machine)
@@ -722,7 +918,11 @@ Return an alist ((LABEL . SIZE) . (MODULE . ELISP)) of medians."
                                gptel-rust-hooks-bench-reps
                                (* 1000 gptel-rust-hooks-bench-sample-seconds)
                                (- (float-time) start))
-                       (gptel-rust-hooks-bench--table))))
+                       (gptel-rust-hooks-bench--table)
+                       "\n"
+                       (gptel-rust-hooks-bench--verdicts
+                        (gptel-rust-hooks-bench--previous-values
+                         gptel-rust-hooks-bench-previous)))))
             (princ text)
             (when gptel-rust-hooks-bench-output
               (make-directory (file-name-directory gptel-rust-hooks-bench-output) t)

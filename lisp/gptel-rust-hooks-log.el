@@ -25,11 +25,15 @@
 ;; Every decision gptel-rust-hooks makes, before a tool call (pre) and
 ;; after it (post), is recorded: the time, the request's buffer, backend
 ;; and model, the tool, a short form of its arguments, the outcome, the
-;; rules that matched and the microseconds the engine spent.
+;; deciding rule and the reason, the rules that matched and the
+;; microseconds the engine spent.  A call's post decision joins the entry
+;; of its pre decision: one entry per call.  A call that was denied or
+;; stopped never ran, and has no post decision.
 ;;
 ;; - The latest `gptel-rust-hooks-log-size' entries are kept in memory;
 ;;   `M-x gptel-rust-hooks-log' lists them, newest first.  RET on a line
-;;   shows the whole call and how the rules in force now decide it.
+;;   explains its call by the rules in force now; `gptel-rust-hooks-log-show-entry'
+;;   shows the whole entry.
 ;; - With `gptel-rust-hooks-log-file' set, each entry is also appended to
 ;;   that file as one line of JSON.  The file is created readable by you
 ;;   alone, and earlier lines are never rewritten.  A failure to write is
@@ -48,8 +52,8 @@
 ;;;; Customization
 
 (defcustom gptel-rust-hooks-log-size 1000
-  "How many decisions the in-memory log keeps; 0 keeps none.
-Each tool call makes two entries: one before the call, one after."
+  "How many tool calls the in-memory log keeps; 0 keeps none.
+A call's decisions before and after it run make one entry."
   :type 'natnum
   :group 'gptel-rust-hooks)
 
@@ -114,9 +118,9 @@ The call is a plist (:name :args :buffer :backend :model :cwd), as
 (defvar gptel-rust-hooks--record-function)
 (defvar gptel-rust-hooks--policy)
 (defvar gptel-rust-hooks--last-sandbox)
-(declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules))
-(declare-function gptel-rust-hooks--mod-take-last "ext:gptel-rust-hooks-module" (keep))
-(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (id))
+(defvar gptel-rust-hooks--last-record)
+(declare-function gptel-rust-hooks-explain "gptel-rust-hooks" (call &optional rules display))
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (record))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-backend-name "gptel")
 
@@ -192,7 +196,7 @@ circular lists end the walk; it never signals."
 (defun gptel-rust-hooks-log--decided-p (kind answer last)
   "Return non-nil when a KIND call that answered ANSWER is recorded in LAST.
 LAST is what `gptel-rust-hooks--mod-record-data' read from the
-record the module kept of the call.
+record the module returned with the decision.
 A call blocked because it could not be decided (no module, no policy,
 a malformed call) leaves no record, or an earlier one that disagrees
 with ANSWER; the post-call rules never block."
@@ -256,10 +260,13 @@ the ring is full; the text of an entry is made only when it is read."
   (model nil :documentation "The request's model")
   (cwd nil :documentation "The call's `default-directory'")
   (answer nil :documentation "What the hook answered")
-  (record nil :documentation "The number of the module's record of the call, or nil")
+  (record nil :documentation "The module's record of the decision (a user-ptr), or nil")
   (notes nil :documentation "What untrusted policy files had ignored")
   (result-length nil :documentation "The length of the result (post), not the result")
-  (sandbox nil :documentation "How the call runs sandboxed (pre), or nil"))
+  (sandbox nil :documentation "How the call runs sandboxed (pre), or nil")
+  (post nil :documentation "For a pre entry: t once its post decision joined it")
+  (post-answer nil :documentation "What the post hook answered, joined to a pre entry")
+  (post-record nil :documentation "The module's record of the joined post decision"))
 
 (defconst gptel-rust-hooks-log--entry-length
   (length (gptel-rust-hooks-log--entry-create))
@@ -270,20 +277,80 @@ the ring is full; the text of an entry is made only when it is read."
 KIND is `pre' or `post'.  This is `gptel-rust-hooks--record-function';
 it runs after the decision and changes nothing of it.  It runs before
 every tool call, so it keeps what it was given as it is, in a vector of
-the ring made once, and the module keeps the rules' record under a
-number: the entry's text is made only when the entry is read."
+the ring made once, with the record the module returned with the
+decision: the entry's text is made only when the entry is read."
   (let* ((size gptel-rust-hooks-log-size)
          (keep (and (natnump size) (> size 0)))
          (file gptel-rust-hooks-log-file)
-         ;; Taking the record also forgets it: a later call that fails
-         ;; before the module decides it must not be credited with it.
-         (record (and (fboundp 'gptel-rust-hooks--mod-take-last)
-                      (gptel-rust-hooks--mod-take-last (if keep size 1)))))
+         (record gptel-rust-hooks--last-record)
+         (pre (and keep (eq kind 'post) (gptel-rust-hooks-log--pre-entry info))))
+    (cond
+     ((null pre))
+     ;; A post decision joins the entry of its call's pre decision.  A
+     ;; call that was denied or stopped did not run: nothing to add.
+     ((gptel-rust-hooks-log--blocked-p (gptel-rust-hooks-log--entry-answer pre))
+      (setf (gptel-rust-hooks-log--entry-post pre) t)
+      (setq file nil keep nil))
+     (t
+      (setf (gptel-rust-hooks-log--entry-post pre) t
+            (gptel-rust-hooks-log--entry-post-answer pre) answer
+            (gptel-rust-hooks-log--entry-post-record pre) record
+            (gptel-rust-hooks-log--entry-result-length pre)
+            (let ((result (plist-get info :result)))
+              (and (stringp result) (length result))))
+      (when file
+        ;; The file has a line per decision, written as it is made.
+        (let ((entry (make-vector gptel-rust-hooks-log--entry-length nil)))
+          (gptel-rust-hooks-log--fill entry kind info answer record)
+          (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file)))
+      (gptel-rust-hooks-log--schedule-refresh)
+      (setq file nil keep nil)))
     (when (or keep file)
       (let ((entry (if keep
                        (gptel-rust-hooks-log--slot size)
                      (make-vector gptel-rust-hooks-log--entry-length nil))))
-        (setf (gptel-rust-hooks-log--entry-seq entry)
+        (gptel-rust-hooks-log--fill entry kind info answer record)
+        (when keep (gptel-rust-hooks-log--push entry size))
+        (when file
+          (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
+        (gptel-rust-hooks-log--schedule-refresh)))))
+
+(defun gptel-rust-hooks-log--blocked-p (answer)
+  "Return non-nil when the hook's ANSWER kept the call from running."
+  (and (consp answer)
+       (or (plist-member answer :block) (plist-get answer :stop))))
+
+(defconst gptel-rust-hooks-log--join-depth 64
+  "How many of the newest entries a post decision looks through for its call.")
+
+(defun gptel-rust-hooks-log--pre-entry (info)
+  "Return the entry of the pre decision on the call INFO, or nil.
+It is the newest pre entry no post decision joined yet, with INFO's
+tool name and its very argument list (or the list the pre decision's
+edit gave)."
+  (let ((ring gptel-rust-hooks-log--ring)
+        (name (plist-get info :name))
+        (args (plist-get info :args)))
+    (when ring
+      (let ((size (length ring)))
+        (cl-loop for i from 1 to (min gptel-rust-hooks-log--count
+                                      gptel-rust-hooks-log--join-depth)
+                 for e = (aref ring (mod (- gptel-rust-hooks-log--next i) size))
+                 when (and (vectorp e)
+                           (= (length e) gptel-rust-hooks-log--entry-length)
+                           (eq (gptel-rust-hooks-log--entry-kind e) 'pre)
+                           (not (gptel-rust-hooks-log--entry-post e))
+                           (equal (gptel-rust-hooks-log--entry-name e) name)
+                           (let ((answer (gptel-rust-hooks-log--entry-answer e)))
+                             (or (eq (gptel-rust-hooks-log--entry-args e) args)
+                                 (and (consp answer) (plist-member answer :args)
+                                      (eq (plist-get answer :args) args)))))
+                 return e)))))
+
+(defun gptel-rust-hooks-log--fill (entry kind info answer record)
+  "Fill the log ENTRY with the KIND decision on INFO, which answered ANSWER.
+RECORD is the module's record of it."
+  (setf (gptel-rust-hooks-log--entry-seq entry)
               (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
               (gptel-rust-hooks-log--entry-time entry) (float-time)
               (gptel-rust-hooks-log--entry-kind entry) kind
@@ -303,11 +370,10 @@ number: the entry's text is made only when the entry is read."
                    (let ((result (plist-get info :result)))
                      (and (stringp result) (length result))))
               (gptel-rust-hooks-log--entry-sandbox entry)
-              (and (eq kind 'pre) gptel-rust-hooks--last-sandbox))
-        (when keep (gptel-rust-hooks-log--push entry size))
-        (when file
-          (gptel-rust-hooks-log--write (gptel-rust-hooks-log--plist entry) file))
-        (gptel-rust-hooks-log--schedule-refresh)))))
+              (and (eq kind 'pre) gptel-rust-hooks--last-sandbox)
+              (gptel-rust-hooks-log--entry-post entry) nil
+              (gptel-rust-hooks-log--entry-post-answer entry) nil
+              (gptel-rust-hooks-log--entry-post-record entry) nil))
 
 (defun gptel-rust-hooks-log--slot (size)
   "Return the vector of the ring of SIZE entries that the next entry goes in.
@@ -357,9 +423,17 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
          (record (gptel-rust-hooks-log--entry-record entry))
          (buffer (gptel-rust-hooks-log--entry-buffer entry))
          (model (gptel-rust-hooks-log--entry-model entry))
-         (last (and (integerp record) (fboundp 'gptel-rust-hooks--mod-record-data)
+         (last (and record (fboundp 'gptel-rust-hooks--mod-record-data)
                     (ignore-errors (gptel-rust-hooks--mod-record-data record))))
-         (last (and (gptel-rust-hooks-log--decided-p kind answer last) last)))
+         (last (and (gptel-rust-hooks-log--decided-p kind answer last) last))
+         (post (gptel-rust-hooks-log--entry-post-record entry))
+         (post-answer (gptel-rust-hooks-log--entry-post-answer entry))
+         (post-last (and post (fboundp 'gptel-rust-hooks--mod-record-data)
+                         (ignore-errors (gptel-rust-hooks--mod-record-data post))))
+         (post-last (and (gptel-rust-hooks-log--decided-p 'post post-answer post-last)
+                         post-last))
+         (joined (and (gptel-rust-hooks-log--entry-post entry)
+                      (not (gptel-rust-hooks-log--blocked-p answer)))))
     (list :seq (gptel-rust-hooks-log--entry-seq entry)
           :time (gptel-rust-hooks-log--entry-time entry)
           :kind kind
@@ -376,17 +450,25 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
           :notes (gptel-rust-hooks-log--entry-notes entry)
           :result-length (gptel-rust-hooks-log--entry-result-length entry)
           :sandbox (plist-get (gptel-rust-hooks-log--entry-sandbox entry) :describe)
-          :sandbox-json (plist-get (gptel-rust-hooks-log--entry-sandbox entry) :json))))
+          :sandbox-json (plist-get (gptel-rust-hooks-log--entry-sandbox entry) :json)
+          :post-outcome (and joined (gptel-rust-hooks-log--outcome 'post post-answer post-last))
+          :post-reason (and joined (gptel-rust-hooks-log--reason post-answer post-last))
+          :post-rules (nth 1 post-last)
+          :post-micros (nth 4 post-last))))
 
 (defun gptel-rust-hooks-log-entries ()
-  "Return the logged decisions, newest first, each a plist.
+  "Return the logged calls, newest first, each a plist.
 Keys: `:seq' `:time' (seconds since the epoch) `:kind' (`pre' or
 `post') `:tool' `:args' `:buffer' `:backend' `:model' `:cwd' `:outcome'
 `:reason' `:rules' (labels of the matching rules) `:deciding' `:micros'
 `:notes', `:result-length', `:sandbox' (how the call runs sandboxed, on
 one line, or nil) and `:sandbox-json' (that as JSON text: the writable,
 read-only, private and hidden paths, the network, the sandbox program,
-the directory, the shell and the rules)."
+the directory, the shell and the rules).  A pre entry whose call ran
+has its post decision joined: `:post-outcome' (\"changed\" or
+\"unchanged\"), `:post-reason', `:post-rules', `:post-micros'; nil
+while the call has not run, and for a call that was denied or stopped.
+A post entry is a post decision whose pre decision is not in the log."
   (mapcar #'gptel-rust-hooks-log--plist (gptel-rust-hooks-log--vectors)))
 
 (defun gptel-rust-hooks-log-clear ()
@@ -501,60 +583,83 @@ takes it."
   "Return non-nil when the log line A took less time than B."
   (< (or (plist-get (car a) :micros) -1) (or (plist-get (car b) :micros) -1)))
 
+(defun gptel-rust-hooks-log--outcome-text (e)
+  "Return the outcome cell of the log entry E, a plist, with its face."
+  (let ((outcome (plist-get e :outcome))
+        (post (plist-get e :post-outcome)))
+    (propertize (concat (if (eq (plist-get e :kind) 'post) "after: " "")
+                        outcome
+                        (if (plist-get e :sandbox) " +sandbox" "")
+                        (pcase post
+                          ("changed" " ⇒ changed")
+                          ("error" " ⇒ error")
+                          (_ "")))
+                'face (pcase outcome
+                        ((or "deny" "stop" "error") 'error)
+                        ((pred (string-prefix-p "ask")) 'warning)
+                        ("changed" 'warning)
+                        (_ (if (equal post "error") 'error 'default))))))
+
+(defun gptel-rust-hooks-log--one-line (text)
+  "Return TEXT on one line, or the empty string for nil."
+  (if text (replace-regexp-in-string "\n" " " text) ""))
+
 (defun gptel-rust-hooks-log--list-entries ()
   "Return the log's `tabulated-list-entries', newest first."
   (mapcar
    (lambda (e)
-     (let ((notes (plist-get e :notes)))
+     (let ((notes (plist-get e :notes))
+           (rules (append (plist-get e :rules)
+                          (cl-set-difference (plist-get e :post-rules) (plist-get e :rules)
+                                             :test #'equal))))
        (list e
-             (vector (format-time-string "%T.%3N" (plist-get e :time))
-                     (symbol-name (plist-get e :kind))
+             (vector (format-time-string "%T" (plist-get e :time))
                      (or (plist-get e :tool) "")
-                     (propertize (concat (plist-get e :outcome)
-                                         (if (plist-get e :sandbox) " +sandbox" ""))
-                                 'face (pcase (plist-get e :outcome)
-                                         ((or "deny" "stop" "error") 'error)
-                                         ((pred (string-prefix-p "ask")) 'warning)
-                                         ("changed" 'warning)
-                                         (_ 'default)))
-                     (concat (string-join (plist-get e :rules) ",")
+                     (gptel-rust-hooks-log--outcome-text e)
+                     (or (plist-get e :deciding) "")
+                     (gptel-rust-hooks-log--short-args (plist-get e :args))
+                     (gptel-rust-hooks-log--one-line
+                      (or (plist-get e :reason) (plist-get e :post-reason)))
+                     (concat (string-join rules ",")
                              (if notes (format " [%d notes]" (length notes)) ""))
                      (let ((us (plist-get e :micros)))
                        (if us (format "%.1f" us) ""))
                      (or (plist-get e :buffer) "")
-                     (or (plist-get e :backend) "")
                      (or (plist-get e :model) "")
-                     (or (plist-get e :sandbox) "")
-                     (gptel-rust-hooks-log--short-args (plist-get e :args))))))
+                     (or (plist-get e :sandbox) "")))))
    (gptel-rust-hooks-log-entries)))
 
 (defvar gptel-rust-hooks-log-mode-map
   (let ((map (make-sparse-keymap)))
-    (define-key map (kbd "RET") #'gptel-rust-hooks-log-show-entry)
+    (define-key map (kbd "RET") #'gptel-rust-hooks-log-explain-entry)
+    (define-key map (kbd "i") #'gptel-rust-hooks-log-show-entry)
     (define-key map (kbd "C") #'gptel-rust-hooks-log-clear)
     map)
   "Keymap of `gptel-rust-hooks-log-mode'.")
 
 (define-derived-mode gptel-rust-hooks-log-mode tabulated-list-mode "GRH-Log"
-  "Major mode listing the decisions of this package, newest first.
-Click a column's header to sort by it.
-\\<gptel-rust-hooks-log-mode-map>\\[gptel-rust-hooks-log-show-entry] \
-shows the call at point and how the rules in force now decide it;
-\\[revert-buffer] refreshes.
+  "Major mode listing the tool calls this package decided, newest first.
+One line per call: its decision before it ran, the deciding rule, its
+arguments and the reason; \"⇒ changed\" when the rules changed its
+result after it ran.  Click a column's header to sort by it.
+\\<gptel-rust-hooks-log-mode-map>
+\\[gptel-rust-hooks-log-explain-entry] explains the call at point by the
+rules in force now, \\[gptel-rust-hooks-log-show-entry] shows the whole
+entry; \\[revert-buffer] refreshes.
 
 \\{gptel-rust-hooks-log-mode-map}"
   (setq tabulated-list-format
-        [("Time" 12 gptel-rust-hooks-log--sort-seq)
-         ("Kind" 4 t)
-         ("Tool" 16 t)
-         ("Outcome" 14 t)
-         ("Rules" 20 t)
+        [("Time" 8 gptel-rust-hooks-log--sort-seq)
+         ("Tool" 12 t)
+         ("Outcome" 10 t)
+         ("Rule" 10 t)
+         ("Args" 30 nil)
+         ("Reason" 30 t)
+         ("Rules" 16 t)
          ("µs" 7 gptel-rust-hooks-log--sort-micros :right-align t)
-         ("Buffer" 14 t)
-         ("Backend" 10 t)
+         ("Buffer" 12 t)
          ("Model" 12 t)
-         ("Sandbox" 24 t)
-         ("Args" 0 nil)])
+         ("Sandbox" 0 t)])
   (setq tabulated-list-padding 1
         tabulated-list-sort-key nil
         tabulated-list-entries #'gptel-rust-hooks-log--list-entries)
@@ -632,6 +737,20 @@ among all buffers.")
           (insert (format "  note: %s\n" note))))
     (error (insert (format "  (cannot explain: %s)\n" (error-message-string err))))))
 
+(declare-function gptel-rust-hooks-ui--show-explanation "gptel-rust-hooks-ui"
+                  (data call rules))
+
+(defun gptel-rust-hooks-log-explain-entry (&optional entry)
+  "Explain the call of the log ENTRY, by default the one at point.
+Show how the rules in force now decide it in the explain view, and
+return that buffer."
+  (interactive)
+  (let ((entry (or entry (tabulated-list-get-id)
+                   (user-error "No logged call on this line"))))
+    (require 'gptel-rust-hooks-ui)
+    (gptel-rust-hooks-explain (gptel-rust-hooks-log--call entry) nil t)
+    (get-buffer "*gptel-rust-hooks-explain*")))
+
 (defun gptel-rust-hooks-log-show-entry (&optional entry)
   "Show the log ENTRY, by default the one at point, and explain its call.
 The buffer shows the whole call and how the rules in force now decide it."
@@ -654,6 +773,7 @@ The buffer shows the whole call and how the rules in force now decide it."
         (dolist (field '((:buffer . "buffer") (:backend . "backend") (:model . "model")
                          (:cwd . "directory") (:outcome . "outcome") (:reason . "reason")
                          (:deciding . "deciding rule") (:sandbox . "sandboxed")
+                         (:post-outcome . "after the call") (:post-reason . "after, reason")
                          (:result-length . "result length")))
           (when-let* ((v (plist-get entry (car field))))
             (insert (format "%-14s %s\n" (concat (cdr field) ":") v))))

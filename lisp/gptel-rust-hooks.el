@@ -364,7 +364,17 @@ upgrade) sets it again.")
 
 (defvar gptel-rust-hooks--record-function nil
   "Function called as (KIND INFO ANSWER) after each decision, or nil.
-KIND is `pre' or `post'; the audit log sets this.")
+KIND is `pre' or `post'; the audit log sets this.  The module's record
+of the decision is then in `gptel-rust-hooks--last-record'.")
+
+(defvar gptel-rust-hooks--last-record nil
+  "The module's record of the decision the hook made last, or nil.
+A user-ptr that `gptel-rust-hooks--mod-record-data' reads; nil when the
+call was not decided by the rules (an error, or a call that did not fit
+its tool).  Set before `gptel-rust-hooks--record-function' runs.")
+
+(defvar gptel-rust-hooks--last-by nil
+  "The label of the rule that asked, denied or stopped the latest call, or nil.")
 
 (defvar gptel-rust-hooks--policy nil
   "The compiled policy used for the latest call (a module user-ptr), or nil.")
@@ -425,7 +435,15 @@ STAGE is `call' (the model's arguments, checked before any rule) or
 strings.  Set before `gptel-rust-hooks--record-function' runs.")
 
 (defvar gptel-rust-hooks--schemas (make-hash-table :test #'eq :weakness 'key)
-  "Tool -> (ARGS . SCHEMA): the schema read from the tool's ARGS.")
+  "Tool -> (ARGS SCHEMA . COMPILED): the schema read from the tool's ARGS.
+COMPILED is the module's form of SCHEMA, made on first use, or nil.")
+
+(defvar gptel-rust-hooks--sandboxes-memo nil
+  "(POLICY . SANDBOXES): whether the compiled POLICY has a `:sandbox' rule.")
+
+;; Loaded again: the tools' compiled arguments, like the policies, are
+;; the old module's.
+(clrhash gptel-rust-hooks--schemas)
 
 (defvar gptel-rust-hooks--decided (make-hash-table :test #'eq :weakness 'key)
   "Tool calls decided so far: gptel's tool-call plist -> its decision.
@@ -447,7 +465,7 @@ Set when the mode turns on; see `gptel-rust-hooks--check-internals'.")
 
 (defvar gptel-rust-hooks--sandboxed (make-hash-table :test #'eq :weakness 'key)
   "Argument lists of calls that run sandboxed -> their sandbox.
-The sandbox is the plist `gptel-rust-hooks--mod-take-sandbox' gave:
+The sandbox is the plist `gptel-rust-hooks--mod-pre' gave:
 `:values' holds each confined command argument, `:describe' the
 confinement on one line, `:json' it as JSON text, `:rules' the rules
 whose `:sandbox' applies.")
@@ -493,14 +511,14 @@ runs, whose ARGS your edit replaces.  See
 (declare-function gptel-rust-hooks--mod-compile-layers "ext:gptel-rust-hooks-module" (layers options))
 (declare-function gptel-rust-hooks--mod-notes "ext:gptel-rust-hooks-module" (policy))
 (declare-function gptel-rust-hooks--mod-rule-count "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module" (policy info cwd sandbox))
+(declare-function gptel-rust-hooks--mod-pre "ext:gptel-rust-hooks-module"
+                  (policy info cwd sandbox schema))
+(declare-function gptel-rust-hooks--mod-schema "ext:gptel-rust-hooks-module" (args))
+(declare-function gptel-rust-hooks--mod-record-data "ext:gptel-rust-hooks-module" (record))
 (declare-function gptel-rust-hooks--mod-post "ext:gptel-rust-hooks-module" (policy info cwd))
 (declare-function gptel-rust-hooks--mod-explain "ext:gptel-rust-hooks-module"
                   (policy info cwd sandbox))
 (declare-function gptel-rust-hooks--mod-sandboxes "ext:gptel-rust-hooks-module" (policy))
-(declare-function gptel-rust-hooks--mod-take-sandbox "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-last "ext:gptel-rust-hooks-module" ())
-(declare-function gptel-rust-hooks--mod-forget-last "ext:gptel-rust-hooks-module" ())
 (declare-function gptel-rust-hooks--mod-stamp "ext:gptel-rust-hooks-module" (files))
 (declare-function custom-file "cus-edit" (&optional no-error))
 (declare-function gptel-rust-hooks-ui--show-explanation "gptel-rust-hooks-ui"
@@ -1505,31 +1523,59 @@ first, then gptel's registry of tools."
                            (ignore-errors (gptel-get-tool name))))))
           (and (gptel-tool-p tool) tool)))))
 
-(defun gptel-rust-hooks--tool-schema (tool)
-  "Return the arguments TOOL declares, or :unknown when they cannot be read.
-Each is (NAME TYPE REQUIRED KEYWORD), KEYWORD the argument's plist key."
+(defun gptel-rust-hooks--tool-schema-entry (tool)
+  "Return TOOL's entry of `gptel-rust-hooks--schemas', read again if it changed."
   (let ((specs (gptel-tool-args tool))
         (hit (gethash tool gptel-rust-hooks--schemas)))
     (if (and hit (eq (car hit) specs))
-        (cdr hit)
-      (let ((schema
-             (if (not (proper-list-p specs))
-                 :unknown
-               (catch 'unknown
-                 (mapcar (lambda (spec)
-                           (let ((name (and (proper-list-p spec) (plist-get spec :name))))
-                             (unless (stringp name) (throw 'unknown :unknown))
-                             (list name (plist-get spec :type)
-                                   (and (memq (plist-get spec :optional) '(nil :json-false)) t)
-                                   (intern (concat ":" name)))))
-                         specs)))))
-        (puthash tool (cons specs schema) gptel-rust-hooks--schemas)
-        schema))))
+        hit
+      (let* ((schema
+              (if (not (proper-list-p specs))
+                  :unknown
+                (catch 'unknown
+                  (mapcar (lambda (spec)
+                            (let ((name (and (proper-list-p spec) (plist-get spec :name))))
+                              (unless (stringp name) (throw 'unknown :unknown))
+                              (list name (plist-get spec :type)
+                                    (and (memq (plist-get spec :optional) '(nil :json-false)) t)
+                                    (intern (concat ":" name)))))
+                          specs))))
+             (entry (cons specs (cons schema nil))))
+        (puthash tool entry gptel-rust-hooks--schemas)
+        entry))))
+
+(defun gptel-rust-hooks--tool-schema (tool)
+  "Return the arguments TOOL declares, or :unknown when they cannot be read.
+Each is (NAME TYPE REQUIRED KEYWORD), KEYWORD the argument's plist key."
+  (cadr (gptel-rust-hooks--tool-schema-entry tool)))
+
+(defun gptel-rust-hooks--type-text (type)
+  "Return the text naming the argument type TYPE, or nil when it is no name."
+  (cond ((null type) "any")
+        ((stringp type) type)
+        ((symbolp type) (symbol-name type))))
+
+(defun gptel-rust-hooks--compiled-schema (tool)
+  "Return the module's form of TOOL's arguments, or nil when they are unknown.
+It is made once per argument list of TOOL, and checks every call to it."
+  (let ((entry (gptel-rust-hooks--tool-schema-entry tool)))
+    (or (cddr entry)
+        (let ((schema (cadr entry)))
+          (and (listp schema)
+               (setcdr (cdr entry)
+                       (gptel-rust-hooks--mod-schema
+                        (mapcar (lambda (arg)
+                                  (list (nth 0 arg)
+                                        (gptel-rust-hooks--type-text (nth 1 arg))
+                                        (nth 2 arg)))
+                                schema))))))))
 
 (defun gptel-rust-hooks--schema-problems (schema args)
   "Return how SCHEMA does not fit the argument plist ARGS, a list of strings.
 An argument whose value is nil counts as absent.  ARGS that are not a
-plist with keyword keys are left to the module, which blocks them."
+plist with keyword keys are left to the module, which blocks them.
+The hook does not use this: the module checks calls against its own
+form of SCHEMA (`gptel-rust-hooks--compiled-schema').  Explain does."
   (let ((n (proper-list-p args)))
     (when (and n (cl-evenp n)
                (cl-loop for k in args by #'cddr always (keywordp k)))
@@ -1543,76 +1589,49 @@ plist with keyword keys are left to the module, which blocks them."
                                               (car arg)))))
         (nconc unknown missing)))))
 
-(defun gptel-rust-hooks--schema-text (schema)
-  "Return a sentence naming the arguments of SCHEMA."
-  (if (null schema)
-      "it takes no arguments"
-    (concat "it takes "
-            (mapconcat (lambda (arg)
-                         (format "`%s` (%s%s)" (car arg)
-                                 (if (or (stringp (nth 1 arg)) (symbolp (nth 1 arg)))
-                                     (format "%s, " (or (nth 1 arg) "any"))
-                                   "")
-                                 (if (nth 2 arg) "required" "optional")))
-                       schema ", "))))
-
-(defun gptel-rust-hooks--misfit-call (name schema problems)
-  "Return the answer that blocks the call to tool NAME whose arguments misfit.
-SCHEMA is the tool's; PROBLEMS say how the call does not fit it.  Set
-`gptel-rust-hooks--last-schema'."
-  (setq gptel-rust-hooks--last-schema
-        (list :tool name :stage 'call :problems problems :rules nil))
-  (list :block (format "gptel-rust-hooks: the call to tool `%s` does not fit \
-its arguments: %s; %s"
-                       name (string-join problems ", ")
-                       (gptel-rust-hooks--schema-text schema))))
-
-(defun gptel-rust-hooks--misfit-edit (policy info cwd schema problems)
-  "Return the answer that blocks a call whose edited arguments misfit.
-The rules of POLICY edited the call INFO from CWD so that its arguments
-no longer fit SCHEMA, as PROBLEMS say.  Name those rules, report it
-once, and set `gptel-rust-hooks--last-schema'."
-  (let* ((name (plist-get info :name))
-         (edits (plist-get (gptel-rust-hooks--explain-data policy info cwd) :edits))
-         (rules (mapcar (lambda (e) (plist-get e :rule)) edits))
-         (msg (format "gptel-rust-hooks: %s edited the arguments of tool `%s` \
-so that they do not fit it: %s; %s"
-                      (if rules
-                          (mapconcat (lambda (r) (format "`%s`" r)) rules ", ")
-                        "the rules")
-                      name (string-join problems ", ")
-                      (gptel-rust-hooks--schema-text schema))))
-    (setq gptel-rust-hooks--last-schema
-          (list :tool name :stage 'edit :problems problems :rules rules))
-    (gptel-rust-hooks--report msg)
-    (list :block msg)))
-
 ;;;; Deciding a call
+
+(defun gptel-rust-hooks--sandboxes-p (policy)
+  "Return non-nil when some rule of the compiled POLICY has `:sandbox'."
+  (let ((memo gptel-rust-hooks--sandboxes-memo))
+    (if (eq (car memo) policy)
+        (cdr memo)
+      (cdr (setq gptel-rust-hooks--sandboxes-memo
+                 (cons policy (gptel-rust-hooks--mod-sandboxes policy)))))))
 
 (defun gptel-rust-hooks--decide (policy info cwd)
   "Return the pre-tool answer of POLICY for the call INFO from CWD.
-This is where a call is decided.  A call to a tool gptel knows is first
-checked against the tool's arguments: one that does not fit is blocked
-before any rule runs.  Otherwise the module decides it, and arguments
-edited by the rules are checked the same way.  Set
-`gptel-rust-hooks--last-schema' to why the call did not fit, or nil."
-  (setq gptel-rust-hooks--last-schema nil)
-  (let* ((name (plist-get info :name))
-         (tool (and gptel-rust-hooks-validate-calls (gptel-rust-hooks--tool-spec name)))
-         (schema (if tool (gptel-rust-hooks--tool-schema tool) :unknown))
-         (problems (and (listp schema)
-                        (gptel-rust-hooks--schema-problems schema (plist-get info :args)))))
-    (if problems
-        (gptel-rust-hooks--misfit-call name schema problems)
-      (let* ((answer (gptel-rust-hooks--mod-pre
-                      policy info cwd (gptel-rust-hooks--sandbox-context policy cwd)))
-             ;; An edit may leave no argument at all: (:args nil).
-             (edited (and (listp schema) (consp answer) (plist-member answer :args)))
-             (problems (and edited
-                            (gptel-rust-hooks--schema-problems schema (cadr edited)))))
-        (if problems
-            (gptel-rust-hooks--misfit-edit policy info cwd schema problems)
-          answer)))))
+This is where a call is decided, in one module call.  A call to a tool
+gptel knows is first checked against the tool's arguments: one that
+does not fit is blocked before any rule runs.  Otherwise the rules
+decide it; an argument edit the tool does not declare is skipped (with
+a warning, once), and arguments edited by the rules are checked the
+same way.  Set `gptel-rust-hooks--last-schema' to why the call did not
+fit, or nil, and `gptel-rust-hooks--last-record',
+`gptel-rust-hooks--last-sandbox' and `gptel-rust-hooks--last-by' to the
+decision's record, sandbox and deciding rule."
+  (setq gptel-rust-hooks--last-schema nil
+        gptel-rust-hooks--last-record nil
+        gptel-rust-hooks--last-sandbox nil
+        gptel-rust-hooks--last-by nil)
+  (let* ((tool (and gptel-rust-hooks-validate-calls
+                    (gptel-rust-hooks--tool-spec (plist-get info :name))))
+         (out (gptel-rust-hooks--mod-pre
+               policy info cwd
+               (and (gptel-rust-hooks--sandboxes-p policy)
+                    (gptel-rust-hooks--sandbox-context cwd))
+               (and tool (gptel-rust-hooks--compiled-schema tool))))
+         (answer (aref out 0))
+         (misfit (aref out 3)))
+    (setq gptel-rust-hooks--last-record (aref out 1)
+          gptel-rust-hooks--last-sandbox (aref out 2)
+          gptel-rust-hooks--last-schema misfit
+          gptel-rust-hooks--last-by (aref out 4))
+    (when (eq (plist-get misfit :stage) 'edit)
+      (gptel-rust-hooks--report (plist-get answer :block)))
+    (dolist (skipped (aref out 5))
+      (gptel-rust-hooks--warn-once skipped))
+    answer))
 
 ;;;; Hook functions
 
@@ -1622,20 +1641,74 @@ edited by the rules are checked the same way.  Set
     (push message gptel-rust-hooks--reported)
     (message "%s" message)))
 
+(defun gptel-rust-hooks--warn-once (text)
+  "Show the warning TEXT unless it was shown before."
+  (unless (member text gptel-rust-hooks--reported)
+    (push text gptel-rust-hooks--reported)
+    (display-warning 'gptel-rust-hooks text :warning)))
+
+(defconst gptel-rust-hooks--misconfigured
+  "gptel-rust-hooks: the tool call was blocked because the gptel-rust-hooks \
+policy is misconfigured; the user has been shown the error"
+  "What the model is told when the policy in force cannot be compiled.
+The error itself names the user's files: it goes to the user only.")
+
 (defun gptel-rust-hooks--fail (err)
-  "Return the answer that fails closed for the error ERR, and report it."
-  (let* ((text (if (and (symbolp (car-safe err))
-                         (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
-                         (stringp (cadr err)))
-                    (cadr err)
-                  (error-message-string err)))
+  "Return the answer that fails closed for the error ERR, and report it.
+The user sees the error.  When it is a bad rule (the policy cannot be
+compiled), the model is told only that the policy is misconfigured."
+  (let* ((rule-error (and (symbolp (car-safe err))
+                          (memq 'gptel-rust-hooks-rule-error
+                                (get (car err) 'error-conditions))))
+         (text (if (and (symbolp (car-safe err))
+                        (memq 'gptel-rust-hooks-error (get (car err) 'error-conditions))
+                        (stringp (cadr err)))
+                   (cadr err)
+                 (error-message-string err)))
          (msg (if (string-prefix-p "gptel-rust-hooks: " text)
                   text
-                (concat "gptel-rust-hooks: " text))))
+                (concat "gptel-rust-hooks: " text)))
+         (model (if rule-error gptel-rust-hooks--misconfigured msg)))
     (gptel-rust-hooks--report msg)
     (if (eq gptel-rust-hooks-on-error 'stop)
-        (list :stop t :stop-reason msg)
-      (list :block msg))))
+        (list :stop t :stop-reason model)
+      (list :block model))))
+
+(defun gptel-rust-hooks--strip-prefix (text)
+  "Return TEXT without a leading \"gptel-rust-hooks: \"."
+  (string-remove-prefix "gptel-rust-hooks: " text))
+
+(defun gptel-rust-hooks--tell-user (info answer)
+  "Show in the echo area why the rules asked, denied or stopped the call INFO.
+ANSWER is the hook's answer; the deciding rule is
+`gptel-rust-hooks--last-by'.  A call that did not fit its tool was
+reported already, when at all."
+  (when (and (consp answer) (not gptel-rust-hooks--last-schema))
+    (let ((name (plist-get info :name))
+          (by (and gptel-rust-hooks--last-by
+                   (format "`%s` " gptel-rust-hooks--last-by))))
+      (cond
+       ;; Formatted first: `message' would turn the backquotes into curved quotes.
+       ((plist-get answer :stop)
+        (message "%s" (format "gptel-rust-hooks: %sstopped the request at tool `%s`: %s"
+                              (or by "") name
+                              (gptel-rust-hooks--strip-prefix
+                               (or (plist-get answer :stop-reason) "")))))
+       ((plist-member answer :block)
+        (message "%s" (format "gptel-rust-hooks: %sdenied tool `%s`: %s"
+                              (or by "") name
+                              (gptel-rust-hooks--strip-prefix
+                               (format "%s" (plist-get answer :block))))))
+       ((and (plist-get answer :confirm) gptel-rust-hooks--last-record)
+        (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-record-data
+                                    gptel-rust-hooks--last-record))))
+          (message "%s%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
+                              reason
+                            (concat "gptel-rust-hooks: " reason))
+                   (if-let* ((sandbox gptel-rust-hooks--last-sandbox))
+                       (concat "; it will run sandboxed: "
+                               (plist-get sandbox :describe))
+                     ""))))))))
 
 (defun gptel-rust-hooks-pre-tool-call (info)
   "Decide the tool call INFO for `gptel-pre-tool-call-functions'.
@@ -1647,18 +1720,13 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
                             (gptel-rust-hooks--current-policy) info default-directory)))
                ;; A sandboxed call that cannot be remembered so must not run.
                (gptel-rust-hooks--sandbox-remember info answer)
-               (when (and (consp answer) (plist-get answer :confirm)
-                          (not gptel-rust-hooks--last-schema))
-                 (when-let* ((reason (nth 3 (gptel-rust-hooks--mod-last))))
-                   (message "%s%s" (if (string-prefix-p "gptel-rust-hooks: " reason)
-                                       reason
-                                     (concat "gptel-rust-hooks: " reason))
-                            (if-let* ((sandbox gptel-rust-hooks--last-sandbox))
-                                (concat "; it will run sandboxed: "
-                                        (plist-get sandbox :describe))
-                              ""))))
+               (when (and (consp answer)
+                          (or (plist-get answer :confirm) (plist-member answer :block)
+                              (plist-get answer :stop)))
+                 (ignore-errors (gptel-rust-hooks--tell-user info answer)))
                answer)
-           (t (setq gptel-rust-hooks--last-sandbox nil)
+           (t (setq gptel-rust-hooks--last-sandbox nil
+                    gptel-rust-hooks--last-record nil)
               (gptel-rust-hooks--fail err)))))
     (when gptel-rust-hooks--pre-tool-info
       (ignore-errors (gptel-rust-hooks--remember-hook-decision info answer)))
@@ -1671,11 +1739,15 @@ Return gptel's plist: `:stop'/`:stop-reason', `:block', `:confirm',
 Return (:result NEW) for `gptel-post-tool-call-functions' when the
 result the model sees changes.  Never signals: any error blocks the
 result."
+  (setq gptel-rust-hooks--last-record nil)
   (let ((answer
          (condition-case err
-             (gptel-rust-hooks--mod-post (gptel-rust-hooks--current-policy)
-                                         info default-directory)
-           (t (gptel-rust-hooks--fail err)))))
+             (let ((out (gptel-rust-hooks--mod-post (gptel-rust-hooks--current-policy)
+                                                    info default-directory)))
+               (setq gptel-rust-hooks--last-record (aref out 1))
+               (aref out 0))
+           (t (setq gptel-rust-hooks--last-record nil)
+              (gptel-rust-hooks--fail err)))))
     (when gptel-rust-hooks--record-function
       (ignore-errors (funcall gptel-rust-hooks--record-function 'post info answer)))
     answer))
@@ -2077,28 +2149,28 @@ which gptel-rust-hooks hands a tool its confined command"))
     (format "cannot sandbox the call: its directory `%s` is remote, and the sandbox \
 runs local commands only" cwd))))
 
-(defun gptel-rust-hooks--sandbox-context (policy cwd)
-  "Return the sandbox settings for a call decided by POLICY, from CWD.
-Nil when no rule of POLICY has `:sandbox'; else the plist
-`gptel-rust-hooks--mod-pre' takes: the temporary directory, the
+(defun gptel-rust-hooks--sandbox-context (cwd)
+  "Return the sandbox settings for a call from CWD.
+The plist `gptel-rust-hooks--mod-pre' takes, when some rule of the
+policy has `:sandbox': the temporary directory, the
 socket directories, the sandbox program and the variable `exec-path'
 to find it in,
 the shell that reads a confined command line (`shell-file-name'), and
 why no call can be sandboxed here, if so."
-  (when (gptel-rust-hooks--mod-sandboxes policy)
-    (list :temp (expand-file-name temporary-file-directory)
-          :socket-dirs (gptel-rust-hooks--socket-dirs)
-          :program gptel-rust-hooks-sandbox-program
-          :exec-path (cl-remove-if-not #'stringp exec-path)
-          :shell shell-file-name
-          :unavailable (gptel-rust-hooks--sandbox-unavailable cwd))))
+  (list :temp (expand-file-name temporary-file-directory)
+        :socket-dirs (gptel-rust-hooks--socket-dirs)
+        :program gptel-rust-hooks-sandbox-program
+        :exec-path (cl-remove-if-not #'stringp exec-path)
+        :shell shell-file-name
+        :unavailable (gptel-rust-hooks--sandbox-unavailable cwd)))
 
 (defun gptel-rust-hooks--sandbox-remember (info answer)
   "Remember how the call INFO, answered with ANSWER, runs sandboxed.
-The sandbox is the module's of the decision just made; it is kept under
-the argument list the tool will get (ANSWER's edited one, else INFO's),
-and forgotten for it when the call is not sandboxed."
-  (let ((sandbox (gptel-rust-hooks--mod-take-sandbox))
+The sandbox is the module's of the decision just made
+\(`gptel-rust-hooks--last-sandbox'); it is kept under the argument list
+the tool will get (ANSWER's edited one, else INFO's), and forgotten for
+it when the call is not sandboxed."
+  (let ((sandbox gptel-rust-hooks--last-sandbox)
         (args (if (plist-member answer :args)
                   (plist-get answer :args)
                 (plist-get info :args))))
@@ -2239,15 +2311,18 @@ with the command as the model wrote it, and put the answer on CALL."
 CALL is a hook plist such as (:name \"shell\" :args (:command \"ls\")),
 optionally with `:cwd'.  With RULES, decide by those instead of the
 rules in force; a bad rule signals `gptel-rust-hooks-rule-error'."
-  (let ((cwd (gptel-rust-hooks--call-cwd call)))
-    (prog1 (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)
-      ;; Not a hook call: leave no record the log could credit to one.
-      (gptel-rust-hooks--mod-forget-last))))
+  (let ((cwd (gptel-rust-hooks--call-cwd call))
+        ;; Not a hook call: leave no record the log could credit to one.
+        (gptel-rust-hooks--last-record nil)
+        (gptel-rust-hooks--last-sandbox nil)
+        (gptel-rust-hooks--last-by nil))
+    (gptel-rust-hooks--decide (gptel-rust-hooks--policy-for rules cwd) call cwd)))
 
 (defun gptel-rust-hooks--explain-data (policy call cwd)
   "Return how POLICY decides CALL from CWD, the module's explanation as a plist."
   (json-parse-string (gptel-rust-hooks--mod-explain
-                      policy call cwd (gptel-rust-hooks--sandbox-context policy cwd))
+                      policy call cwd (and (gptel-rust-hooks--sandboxes-p policy)
+                                           (gptel-rust-hooks--sandbox-context cwd)))
                      :object-type 'plist :array-type 'list
                      :null-object nil :false-object nil))
 
@@ -2282,11 +2357,14 @@ Interactively, explain the call at point in the log buffer, or one read
 from the minibuffer (a tool name and JSON arguments), and DISPLAY it in
 the buffer *gptel-rust-hooks-explain*."
   (interactive (list (gptel-rust-hooks-ui--read-call) nil t))
-  (let* ((cwd (gptel-rust-hooks--call-cwd call))
+  (let* ((gptel-rust-hooks--last-record nil)
+         (gptel-rust-hooks--last-sandbox nil)
+         (gptel-rust-hooks--last-by nil)
+         (gptel-rust-hooks--last-schema nil)
+         (cwd (gptel-rust-hooks--call-cwd call))
          (policy (gptel-rust-hooks--policy-for rules cwd))
          (data (gptel-rust-hooks--explain-data policy call cwd))
-         (answer (prog1 (gptel-rust-hooks--decide policy call cwd)
-                   (gptel-rust-hooks--mod-forget-last)))
+         (answer (gptel-rust-hooks--decide policy call cwd))
          (data (append data (list :schema (gptel-rust-hooks--schema-report call)
                                   :schema-failure gptel-rust-hooks--last-schema
                                   :answer answer))))

@@ -99,6 +99,23 @@ pub fn apply_edits(
     call: &Call,
     matched: &[usize],
 ) -> Option<Vec<(String, ArgSource)>> {
+    apply_edits_declared(policy, call, matched, None, &mut Vec::new())
+}
+
+/// Which argument keys the called tool declares, when that is known.
+pub type Declared<'a> = Option<&'a dyn Fn(&str) -> bool>;
+
+/// [`apply_edits`] for a tool that declares only the keys DECLARED says:
+/// an edit that would set or add another key is skipped, and its rule and
+/// key pushed onto SKIPPED.
+pub fn apply_edits_declared(
+    policy: &Policy,
+    call: &Call,
+    matched: &[usize],
+    declared: Declared<'_>,
+    skipped: &mut Vec<(usize, String)>,
+) -> Option<Vec<(String, ArgSource)>> {
+    let undeclared = |k: &str| declared.is_some_and(|d| !d(k));
     let mut edited = false;
     let mut args: Vec<(String, ArgSource)> = call
         .args
@@ -109,6 +126,10 @@ pub fn apply_edits(
     for &r in matched {
         let rule = &policy.rules[r].rule;
         for (k, v) in &rule.set_args {
+            if undeclared(k) {
+                skipped.push((r, k.clone()));
+                continue;
+            }
             edited = true;
             match args.iter_mut().find(|(key, _)| key == k) {
                 Some(slot) => slot.1 = ArgSource::New(v.clone()),
@@ -126,6 +147,10 @@ pub fn apply_edits(
             });
         }
         for (k, v) in &rule.default_args {
+            if undeclared(k) {
+                skipped.push((r, k.clone()));
+                continue;
+            }
             let present = args.iter().any(|(key, src)| {
                 key == k
                     && match src {
@@ -178,10 +203,31 @@ pub fn evaluate(policy: &Policy, call: &Call) -> Outcome {
 /// whose matching rules ask for `:sandbox` is confined, or blocked when it
 /// cannot be (without CONTEXT, it cannot).
 pub fn evaluate_with(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Outcome {
-    path::with_budget(|| evaluate_in_memo(policy, call, context))
+    evaluate_declared(policy, call, context, None).0
 }
 
-fn evaluate_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext>) -> Outcome {
+/// [`evaluate_with`] for a tool that declares only the argument keys
+/// DECLARED says: edits that would set another key are skipped (gptel
+/// would not pass it to the tool), and returned as (RULE, KEY) pairs.
+pub fn evaluate_declared(
+    policy: &Policy,
+    call: &Call,
+    context: Option<&SandboxContext>,
+    declared: Declared<'_>,
+) -> (Outcome, Vec<(usize, String)>) {
+    let mut skipped = Vec::new();
+    let outcome =
+        path::with_budget(|| evaluate_in_memo(policy, call, context, declared, &mut skipped));
+    (outcome, skipped)
+}
+
+fn evaluate_in_memo(
+    policy: &Policy,
+    call: &Call,
+    context: Option<&SandboxContext>,
+    declared: Declared<'_>,
+    skipped: &mut Vec<(usize, String)>,
+) -> Outcome {
     let prepared = Prepared::new(policy, call);
     let decided = decide_in_memo(&prepared);
     let mut decision = decided.decision;
@@ -190,7 +236,8 @@ fn evaluate_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContex
     let mut redecided = None;
     let blocked = |d: Option<Decision>| matches!(d, Some(Decision::Deny | Decision::Stop));
     if !blocked(decision) {
-        if let Some(edits) = apply_edits(policy, call, &decided.matched) {
+        if let Some(edits) = apply_edits_declared(policy, call, &decided.matched, declared, skipped)
+        {
             let again = decide(policy, &edited_call(call, &edits));
             if again.decision > decision {
                 decision = again.decision;

@@ -6,7 +6,8 @@
 //! -> `prepare` (a call's paths and commands, once) -> `matcher` (one rule
 //! against a prepared call) -> `eval` (the decision) -> `explain`, `post`
 //! (after the call, with `redact`). `path` and `shell` are leaves; `error`
-//! names the rule at fault; `record` keeps decisions for the log.
+//! names the rule at fault; `schema` checks a call against its tool's
+//! arguments; `record` is a decision as the log reads it.
 //!
 //! Only this file and `lisp` (the boundary) touch Emacs: this file is the
 //! module glue, the `#[defun]`s Emacs calls, each named
@@ -28,6 +29,7 @@ pub mod record;
 pub mod redact;
 pub mod rule;
 pub mod sandbox;
+pub mod schema;
 mod scope;
 pub mod shell;
 pub mod stamp;
@@ -42,6 +44,10 @@ emacs::plugin_is_GPL_compatible!();
 // A compiled policy is immutable: Emacs holds it in a user-ptr and every
 // call borrows it.
 impl emacs::Transfer for Policy {}
+
+// A tool's compiled arguments and a decision's record, likewise.
+impl emacs::Transfer for schema::Schema {}
+impl emacs::Transfer for Record {}
 
 /// The module's version; the package refuses a module of another version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -172,16 +178,6 @@ fn rule_count(policy: Value<'_>) -> Result<usize> {
     Ok(policy.rules.len())
 }
 
-thread_local! {
-    /// The sandbox of the last decision, until Lisp takes it.
-    static LAST_SANDBOX: std::cell::RefCell<Option<lisp::SandboxNote>> =
-        const { std::cell::RefCell::new(None) };
-}
-
-fn set_last_sandbox(note: Option<lisp::SandboxNote>) {
-    LAST_SANDBOX.with(|last| *last.borrow_mut() = note);
-}
-
 /// What the log and the tool runner keep of OUTCOME's sandbox, if the call
 /// is confined.
 fn sandbox_note(policy: &Policy, outcome: &eval::Outcome) -> Option<lisp::SandboxNote> {
@@ -203,14 +199,35 @@ fn sandbox_note(policy: &Policy, outcome: &eval::Outcome) -> Option<lisp::Sandbo
     })
 }
 
+/// Compile ARGS, the arguments a tool declares, for `gptel-rust-hooks--mod-pre'.
+///
+/// ARGS is a list of (NAME TYPE REQUIRED): NAME a string, TYPE the text
+/// naming its type or nil, REQUIRED non-nil unless it is optional.
+#[defun(user_ptr(direct))]
+fn schema<'e>(env: &'e Env, args: Value<'e>) -> Result<schema::Schema> {
+    match lisp::read_schema(env, args) {
+        Ok(schema) => Ok(schema),
+        Err(why) => env.signal(error_symbol, (format!("gptel-rust-hooks: {why}"),)),
+    }
+}
+
 /// Decide the tool call INFO (a gptel hook plist) by POLICY; CWD is the request's directory.
 ///
 /// SANDBOX is the plist of sandbox settings (see
 /// `gptel-rust-hooks--sandbox-context'), or nil when POLICY has no rule
-/// with `:sandbox'.  Return the plist for `gptel-pre-tool-call-functions'.
-/// A call that cannot be read signals `gptel-rust-hooks-call-error'.  The
-/// confinement of a sandboxed call is kept for
-/// `gptel-rust-hooks--mod-take-sandbox'.
+/// with `:sandbox'.  SCHEMA is the tool's arguments compiled by
+/// `gptel-rust-hooks--mod-schema', or nil when they are not checked.
+///
+/// Return a vector [ANSWER RECORD SANDBOX MISFIT BY SKIPPED]: ANSWER the
+/// plist for `gptel-pre-tool-call-functions'; RECORD the decision for
+/// the log, read by `gptel-rust-hooks--mod-record-data' (nil when the
+/// call did not fit its tool); SANDBOX how the call runs confined (see
+/// `gptel-rust-hooks--sandboxed'), or nil; MISFIT why the call did not
+/// fit its tool's arguments, (:tool NAME :stage STAGE :problems TEXTS
+/// :rules LABELS), or nil; BY the label of the rule that decided a call
+/// asked, denied or stopped, or nil; SKIPPED a list of texts, one per
+/// argument edit skipped because the tool does not declare the argument.
+/// A call that cannot be read signals `gptel-rust-hooks-call-error'.
 #[defun]
 fn pre<'e>(
     env: &'e Env,
@@ -218,43 +235,127 @@ fn pre<'e>(
     info: Value<'e>,
     cwd: Value<'e>,
     sandbox: Value<'e>,
+    schema: Value<'e>,
 ) -> Result<Value<'e>> {
-    // A call that fails leaves no stale record for the log.
-    record::set_last(None);
-    set_last_sandbox(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
     let read = match lisp::read_call(env, policy, info, cwd, false) {
         Ok(r) => r,
         Err(why) => return malformed(env, &why),
     };
+    let schema: Option<&schema::Schema> = if schema.is_not_nil() {
+        Some(schema.into_rust()?)
+    } else {
+        None
+    };
+    let nil = ().into_lisp(env)?;
+    let name = read.call.name.as_str();
+    if let Some(schema) = schema {
+        let problems = schema.problems(
+            read.call
+                .args
+                .iter()
+                .zip(&read.values)
+                .map(|((k, _), v)| (k.as_str(), v.is_not_nil())),
+        );
+        if !problems.is_empty() {
+            let misfit = schema::Misfit::call(name, schema, problems);
+            let answer = env.list((lisp::kw_block.bind(env), misfit.reason.as_str()))?;
+            let misfit = lisp::misfit_plist(env, name, &misfit)?;
+            return env.vector((answer, nil, nil, misfit, nil, nil));
+        }
+    }
     let context = lisp::read_sandbox_context(env, sandbox);
-    let outcome = eval::evaluate_with(policy, &read.call, context.as_ref());
-    let answer = lisp::answer(env, &outcome, &read.values)?;
-    set_last_sandbox(sandbox_note(policy, &outcome));
+    let declares = |k: &str| schema.is_none_or(|s| s.declares(k));
+    let (outcome, skipped) = eval::evaluate_declared(
+        policy,
+        &read.call,
+        context.as_ref(),
+        schema.map(|_| &declares as &dyn Fn(&str) -> bool),
+    );
     let label = |r: usize| policy.rules[r].label.clone();
-    record::set_last(Some(Record {
+    let edited_misfit = match (schema, &outcome.args, &outcome.result) {
+        (Some(schema), Some(args), None) => {
+            let problems = schema.problems(args.iter().map(|(k, src)| {
+                let present = match src {
+                    eval::ArgSource::Original(i) => {
+                        read.values.get(*i).is_some_and(|v| v.is_not_nil())
+                    }
+                    eval::ArgSource::New(j) => !j.is_null(),
+                };
+                (k.as_str(), present)
+            }));
+            (!problems.is_empty()).then(|| {
+                let rules = outcome
+                    .decided
+                    .matched
+                    .iter()
+                    .filter(|&&r| {
+                        let rule = &policy.rules[r].rule;
+                        !(rule.set_args.is_empty()
+                            && rule.default_args.is_empty()
+                            && rule.remove_args.is_empty())
+                    })
+                    .map(|&r| label(r))
+                    .collect();
+                schema::Misfit::edit(name, schema, problems, rules)
+            })
+        }
+        _ => None,
+    };
+    let (answer, misfit) = match &edited_misfit {
+        Some(m) => (
+            env.list((lisp::kw_block.bind(env), m.reason.as_str()))?,
+            lisp::misfit_plist(env, name, m)?,
+        ),
+        None => (lisp::answer(env, &outcome, &read.values)?, nil),
+    };
+    let sandbox = match (&edited_misfit, sandbox_note(policy, &outcome)) {
+        (None, Some(note)) => lisp::sandbox_note(env, &note)?,
+        _ => nil,
+    };
+    let by = match (outcome.decision, outcome.by) {
+        (Some(d), Some(r)) if d != rule::Decision::Allow => label(r).into_lisp(env)?,
+        _ => nil,
+    };
+    let skipped = if skipped.is_empty() {
+        nil
+    } else {
+        let texts: Vec<String> = skipped
+            .iter()
+            .map(|(r, k)| {
+                format!(
+                    "gptel-rust-hooks: {} sets argument `{k}`, which tool `{name}` does not declare: that edit is skipped",
+                    policy.rules[*r].label
+                )
+            })
+            .collect();
+        lisp::string_list(env, &texts)?
+    };
+    let record = Box::new(Record {
         decision: outcome.decision.map(rule::Decision::name),
         matched: outcome.decided.matched.iter().map(|&r| label(r)).collect(),
         by: outcome.by.map(label),
         reason: outcome.reason.clone(),
         micros: start.elapsed().as_secs_f64() * 1e6,
-    }));
-    Ok(answer)
+    })
+    .into_lisp(env)?;
+    env.vector((answer, record, sandbox, misfit, by, skipped))
 }
 
 /// Apply POLICY's post-call effects to the tool call INFO, which has `:result'.
 ///
-/// Return (:result NEW) when the result the model sees changes, else nil.
+/// Return a vector [ANSWER RECORD]: ANSWER is (:result NEW) when the
+/// result the model sees changes, else nil; RECORD what the post-call
+/// rules did, for the log (see `gptel-rust-hooks--mod-record-data').
 /// The result is read only when some rule applies to the call (or secrets
 /// are redacted), and then crosses the boundary once each way.
 #[defun]
 fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) -> Result<Value<'e>> {
-    record::set_last(None);
     let policy: &Policy = policy.into_rust()?;
     let start = Instant::now();
-    let record = |outcome: &post::PostOutcome| {
-        record::set_last(Some(Record {
+    let answer_and_record = |outcome: post::PostOutcome| -> Result<Value<'e>> {
+        let record = Box::new(Record {
             decision: None,
             matched: outcome
                 .applied
@@ -264,7 +365,13 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
             by: None,
             reason: (outcome.redactions > 0).then(|| format!("{} redactions", outcome.redactions)),
             micros: start.elapsed().as_secs_f64() * 1e6,
-        }))
+        })
+        .into_lisp(env)?;
+        let answer = match outcome.result {
+            Some(text) => env.list((lisp::kw_result.bind(env), text))?,
+            None => ().into_lisp(env)?,
+        };
+        env.vector((answer, record))
     };
     let mut outcome = post::PostOutcome {
         result: None,
@@ -272,8 +379,7 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
         redactions: 0,
     };
     if !policy.has_post_effects && !policy.options.redact_secrets {
-        record(&outcome);
-        return ().into_lisp(env);
+        return answer_and_record(outcome);
     }
     let read = match lisp::read_call(env, policy, info, cwd, false) {
         Ok(r) => r,
@@ -294,11 +400,7 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
     } else {
         outcome.applied = applied;
     }
-    record(&outcome);
-    match outcome.result {
-        Some(text) => env.list((lisp::kw_result.bind(env), text)),
-        None => ().into_lisp(env),
-    }
+    answer_and_record(outcome)
 }
 
 /// Explain how POLICY decides the call INFO; CWD is the request's directory.
@@ -333,26 +435,11 @@ fn sandboxes(policy: Value<'_>) -> Result<bool> {
     Ok(!policy.sandboxing.is_empty())
 }
 
-/// Return the sandbox of the last decision, and forget it.
-///
-/// The value is nil when the call is not confined, else (:values (KEY
-/// WRAPPED ...) :describe TEXT :json TEXT :rules LABELS): each command
-/// argument confined (a command line as a string, a command given as a list
-/// of words as a list of strings), the confinement on one line and as JSON
-/// text, and the rules whose `:sandbox' applies.
-#[defun]
-fn take_sandbox(env: &Env) -> Result<Value<'_>> {
-    match LAST_SANDBOX.with(|last| last.borrow_mut().take()) {
-        Some(note) => lisp::sandbox_note(env, &note),
-        None => ().into_lisp(env),
-    }
-}
-
 /// Return COMMAND confined as the sandbox SANDBOX, JSON text, confines.
 ///
-/// SANDBOX is the `:json' of what `gptel-rust-hooks--mod-take-sandbox'
-/// gave for the call COMMAND was edited from; COMMAND is a command line (a
-/// string) or a list of words (a list of strings).  Signal
+/// SANDBOX is the `:json' of the sandbox `gptel-rust-hooks--mod-pre'
+/// gave for the call COMMAND was edited from; COMMAND is a command line
+/// (a string) or a list of words (a list of strings).  Signal
 /// `gptel-rust-hooks-error' when it cannot be confined.
 #[defun]
 fn sandbox_rewrap<'e>(env: &'e Env, sandbox: String, command: Value<'e>) -> Result<Value<'e>> {
@@ -370,37 +457,12 @@ fn sandbox_rewrap<'e>(env: &'e Env, sandbox: String, command: Value<'e>) -> Resu
     }
 }
 
-/// Forget the last decision, so that a call failing before it is decided
-/// is not credited with an earlier call's rules (nor given its sandbox).
-#[defun]
-fn forget_last() -> Result<()> {
-    record::set_last(None);
-    set_last_sandbox(None);
-    Ok(())
-}
-
-/// Return what the last decision was: (DECISION MATCHED BY REASON MICROSECONDS).
-#[defun]
-fn last(env: &Env) -> Result<Value<'_>> {
-    record::with_last(|last| lisp::record_list(env, last))
-}
-
-/// Keep the last decision among the KEEP latest kept, and return its number.
+/// Return what the decision RECORD was: (DECISION MATCHED BY REASON MICROSECONDS).
 ///
-/// Return nil when there is no last decision.  The module forgets it as
-/// the last one, so that a call failing before it is decided is not
-/// credited with it; `gptel-rust-hooks--mod-record-data' reads it by number
-/// while it is among the KEEP latest.
+/// RECORD is the record `gptel-rust-hooks--mod-pre' or
+/// `gptel-rust-hooks--mod-post' returned with the answer.
 #[defun]
-fn take_last(keep: i64) -> Result<Option<i64>> {
-    Ok(record::keep_last(keep))
-}
-
-/// Return the decision number ID kept by `gptel-rust-hooks--mod-take-last'.
-///
-/// The list is (DECISION MATCHED BY REASON MICROSECONDS), as from
-/// `gptel-rust-hooks--mod-last'; nil when ID is no longer kept.
-#[defun]
-fn record_data(env: &Env, id: i64) -> Result<Value<'_>> {
-    record::with_kept(id, |kept| lisp::record_list(env, kept))
+fn record_data<'e>(env: &'e Env, record: Value<'e>) -> Result<Value<'e>> {
+    let record: &Record = record.into_rust()?;
+    lisp::record_list(env, Some(record))
 }

@@ -13,6 +13,7 @@ use crate::policy::{Layer, Options, Policy};
 use crate::record::Record;
 use crate::rule::{Arg, Call, Decision};
 use crate::sandbox::{SandboxContext, Wrapped};
+use crate::schema::{ArgSpec, Misfit, Schema};
 use emacs::{Env, IntoLisp, Result, Value, Vector};
 use serde_json::{Map, Number, Value as Json};
 
@@ -684,6 +685,45 @@ pub fn record_list<'e>(env: &'e Env, record: Option<&Record>) -> Result<Value<'e
     ))
 }
 
+/// Read a tool's arguments: a list of (NAME TYPE REQUIRED), NAME a string,
+/// TYPE the text naming its type or nil, REQUIRED a boolean.
+pub fn read_schema(env: &Env, v: Value<'_>) -> std::result::Result<Schema, String> {
+    let items = match to_json(env, v, 0, &mut MAX_NODES.clone())? {
+        Json::Null => return Ok(Schema::default()),
+        Json::Array(items) => items,
+        _ => return Err("a tool's arguments: expected a list".into()),
+    };
+    let args = items
+        .iter()
+        .map(|item| match item.as_array().map(Vec::as_slice) {
+            Some([Json::String(name), ty, required]) => Ok(ArgSpec {
+                name: name.clone(),
+                ty: ty.as_str().map(str::to_string),
+                required: required.as_bool().unwrap_or(false),
+            }),
+            _ => Err(format!(
+                "a tool's argument: expected (NAME TYPE REQUIRED), got `{item}`"
+            )),
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    Ok(Schema { args })
+}
+
+/// Why the call to tool NAME did not fit, as (:tool NAME :stage STAGE
+/// :problems TEXTS :rules LABELS).
+pub fn misfit_plist<'e>(env: &'e Env, name: &str, misfit: &Misfit) -> Result<Value<'e>> {
+    env.list((
+        env.intern(":tool")?,
+        name,
+        env.intern(":stage")?,
+        env.intern(misfit.stage)?,
+        env.intern(":problems")?,
+        string_list(env, &misfit.problems)?,
+        env.intern(":rules")?,
+        string_list(env, &misfit.rules)?,
+    ))
+}
+
 /// Read the sandbox settings plist of a call: `(:temp DIR :socket-dirs DIRS
 /// :program NAME :exec-path DIRS :shell SHELL :unavailable REASON)`; nil is
 /// none. Settings that cannot be read leave every sandboxed call blocked,
@@ -725,8 +765,7 @@ pub fn read_sandbox_context(env: &Env, v: Value<'_>) -> Option<SandboxContext> {
     })
 }
 
-/// What the log and the tool runner need of a confined call, kept from the
-/// decision until Lisp takes it.
+/// What the log and the tool runner need of a confined call.
 #[derive(Debug, Clone)]
 pub struct SandboxNote {
     /// Each confined command argument, by key.

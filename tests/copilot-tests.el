@@ -95,16 +95,16 @@ The audit log starts empty and keeps 1000 entries in memory only."
                            '(("shell" :command "ls -la") ("read_file" :path "/etc/hosts"))))
             (should (equal (copilot-tests--sent r)
                            '(("c1" . "shell: ok") ("c2" . "read_file: ok"))))
-            ;; The log: a decision before and after each call, oldest last.
+            ;; The log: one entry per call, its decisions before and after it
+            ;; joined (issue 24), oldest last.
             (let ((entries (gptel-rust-hooks-log-entries)))
               (should (equal (mapcar (lambda (e) (list (plist-get e :kind) (plist-get e :tool)
                                                        (plist-get e :outcome)
-                                                       (plist-get e :rules)))
+                                                       (plist-get e :rules)
+                                                       (plist-get e :post-outcome)))
                                      (reverse entries))
-                             `((pre "shell" "allow" (,label))
-                               (pre "read_file" "allow" (,label))
-                               (post "shell" "unchanged" nil)
-                               (post "read_file" "unchanged" nil))))
+                             `((pre "shell" "allow" (,label) "unchanged")
+                               (pre "read_file" "allow" (,label) "unchanged"))))
               (dolist (e entries)
                 (should (string-prefix-p "*copilot-1*" (plist-get e :buffer)))
                 (should (equal (plist-get e :backend) "gptel-rust-hooks-test"))

@@ -81,7 +81,8 @@
 ;;;; Entries through gptel
 
 (ert-deftest log::pre-and-post-entries-through-gptel ()
-  "Both decisions of each call are recorded with the request's context."
+  "Both decisions of each call make one entry, with the request's context.
+A denied call never ran: its entry has no post decision (issue 24)."
   (gptel-rust-hooks-test-with-mode log-tests--rules
     (log-tests--with-log 100 nil
       (let* ((dir (file-name-as-directory temporary-file-directory))
@@ -96,12 +97,11 @@
           (should (equal (mapcar (lambda (e)
                                    (list (plist-get e :kind) (plist-get e :tool)
                                          (plist-get e :outcome) (plist-get e :rules)
-                                         (plist-get e :deciding) (plist-get e :reason)))
+                                         (plist-get e :deciding) (plist-get e :reason)
+                                         (plist-get e :post-outcome) (plist-get e :post-rules)))
                                  entries)
-                         '((pre "shell" "deny" ("no-rm") "no-rm" "No rm.")
-                           (pre "query" "none" ("pg") nil nil)
-                           (post "shell" "unchanged" nil nil nil)
-                           (post "query" "changed" ("pg") nil nil))))
+                         '((pre "shell" "deny" ("no-rm") "no-rm" "No rm." nil nil)
+                           (pre "query" "none" ("pg") nil nil "changed" ("pg")))))
           (dolist (e entries)
             (should (string-prefix-p "*log chat*" (plist-get e :buffer)))
             (should (equal (plist-get e :backend) "gptel-rust-hooks-test"))
@@ -110,7 +110,29 @@
             (should (floatp (plist-get e :time)))
             (should (and (numberp (plist-get e :micros)) (> (plist-get e :micros) 0))))
           (should (equal (plist-get (car entries) :args) '(:command "rm -rf /tmp/x")))
-          (should (= (plist-get (nth 3 entries) :result-length) (length "1 row"))))))))
+          (should-not (plist-get (car entries) :result-length))
+          (should (= (plist-get (nth 1 entries) :result-length) (length "1 row"))))))))
+
+(ert-deftest log::post-joins-its-pre-entry ()
+  "A post decision joins the pre entry of its call, by its argument list."
+  (gptel-rust-hooks-test-with-mode log-tests--rules
+    (log-tests--with-log 10 nil
+      (let ((a (list :sql "select 1")) (b (list :sql "select 1")))
+        (gptel-rust-hooks-pre-tool-call (list :name "query" :args a))
+        (gptel-rust-hooks-pre-tool-call (list :name "query" :args b))
+        ;; B's post, then A's: each joins its own call, not the newest.
+        (gptel-rust-hooks-post-tool-call (list :name "query" :args b :result "bb"))
+        (gptel-rust-hooks-post-tool-call (list :name "query" :args a :result "a"))
+        (let ((entries (gptel-rust-hooks-log-entries)))
+          (should (= (length entries) 2))
+          (should (equal (mapcar (lambda (e) (plist-get e :result-length)) entries) '(2 1)))
+          (should (equal (mapcar (lambda (e) (plist-get e :post-outcome)) entries)
+                         '("changed" "changed")))
+          (should (eq (plist-get (car entries) :args) b)))
+        ;; A second post of the same call is a row of its own.
+        (gptel-rust-hooks-post-tool-call (list :name "query" :args a :result "again"))
+        (should (equal (mapcar (lambda (e) (plist-get e :kind)) (gptel-rust-hooks-log-entries))
+                       '(post pre pre)))))))
 
 (ert-deftest log::entry-keeps-no-result-and-reads-the-record-later ()
   "An entry holds the result's length, not the result; its rules are read when shown."
@@ -380,7 +402,8 @@
         (unwind-protect
             (with-current-buffer buffer
               (should (derived-mode-p 'gptel-rust-hooks-log-mode))
-              (should (eq (key-binding (kbd "RET")) #'gptel-rust-hooks-log-show-entry))
+              (should (eq (key-binding (kbd "RET")) #'gptel-rust-hooks-log-explain-entry))
+              (should (eq (key-binding (kbd "i")) #'gptel-rust-hooks-log-show-entry))
               (cl-flet ((tools ()
                                (save-excursion
                                  (goto-char (point-min))
@@ -392,7 +415,7 @@
                 (should (equal (tools) '("query" "shell" "shell")))
                 ;; Sort by microseconds, then by time (oldest first).
                 (goto-char (point-min))
-                (tabulated-list-sort 5)
+                (tabulated-list-sort 7)
                 (let ((micros (save-excursion
                                 (goto-char (point-min))
                                 (cl-loop until (eobp)
@@ -423,8 +446,49 @@
                       (should (equal (plist-get (funcall gptel-rust-hooks-log--call-at-point-function)
                                                 :args)
                                      '(:command "rm -rf /" :n 2))))
-                  (kill-buffer shown))))
+                  (kill-buffer shown)))
+              ;; RET: the explain view of that call.
+              (let ((explained (call-interactively #'gptel-rust-hooks-log-explain-entry)))
+                (unwind-protect
+                    (with-current-buffer explained
+                      (should (derived-mode-p 'gptel-rust-hooks-explain-mode))
+                      (should (string-search "rm -rf /" (buffer-string)))
+                      (should (string-search "no-rm" (buffer-string))))
+                  (kill-buffer explained))))
           (kill-buffer buffer))))))
+
+(ert-deftest log::line-shows-rule-reason-and-arguments-in-a-split-window ()
+  "A line has the deciding rule and the reason, and its arguments within 80 columns."
+  (gptel-rust-hooks-test-with-mode log-tests--rules
+    (log-tests--with-log 100 nil
+      (log-tests--pre "rm -rf /" 1)
+      (let ((buffer (gptel-rust-hooks-log)))
+        (unwind-protect
+            (with-current-buffer buffer
+              (goto-char (point-min))
+              (let* ((line (buffer-substring (line-beginning-position) (line-end-position)))
+                     (args (string-search "command=\"rm -rf /\"" line)))
+                (should args)
+                (should (< (+ args (length "command=\"rm -rf /\"")) 80))
+                (should (string-match-p " no-rm +command=" line))
+                (should (string-search "No rm." line))))
+          (kill-buffer buffer))))))
+
+(ert-deftest log::explain-prompt-takes-json-as-typed ()
+  "The explain prompt offers {} as the default, not as text before point."
+  (let ((asked nil))
+    (cl-letf (((symbol-function 'gptel-rust-hooks-log-call-at-point) #'ignore)
+              ((symbol-function 'completing-read) (lambda (&rest _) "shell"))
+              ((symbol-function 'read-string)
+               (lambda (prompt &optional initial _history default &rest _)
+                 (push (list prompt initial default) asked)
+                 "{\"command\": \"ls\"}")))
+      (let ((call (gptel-rust-hooks-ui--read-call)))
+        (should (equal (plist-get call :name) "shell"))
+        (should (equal (plist-get call :args) '(:command "ls")))))
+    (should (= (length asked) 1))
+    (should-not (nth 1 (car asked)))
+    (should (equal (nth 2 (car asked)) "{}"))))
 
 (ert-deftest log::record-function-installed ()
   "Loading the log makes it the package's record function."

@@ -155,9 +155,113 @@
   (gptel-rust-hooks-test-with-rules nil
     (setq gptel-rust-hooks--good-rules :none
           gptel-rust-hooks-rules '((:decision maybe)))
-    (should (string-match-p
-             "\\`gptel-rust-hooks: rule 1: :decision: unknown decision `maybe`"
-             (plist-get (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil)) :block)))))
+    (let ((gptel-rust-hooks--reported nil))
+      ;; The model is told the policy is misconfigured, not the error
+      ;; (which names the user's files); the user sees the error.
+      (should (equal (plist-get (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil)) :block)
+                     gptel-rust-hooks--misconfigured))
+      (should (cl-some (lambda (m)
+                         (string-match-p
+                          "\\`gptel-rust-hooks: rule 1: :decision: unknown decision `maybe`" m))
+                       gptel-rust-hooks--reported)))))
+
+(ert-deftest fail-closed::policy-error-keeps-file-paths-from-the-model ()
+  "A policy file that does not compile blocks calls without its path reaching the model."
+  (let ((file (make-temp-file "module-tests-policy-" nil ".json" "[{\"decision\": \"maybe\"}]")))
+    (unwind-protect
+        (gptel-rust-hooks-test-with-rules nil
+          (let ((gptel-rust-hooks-policy-files (list file))
+                (gptel-rust-hooks--reported nil)
+                (gptel-rust-hooks-on-error 'stop))
+            (let ((answer (gptel-rust-hooks-pre-tool-call '(:name "x" :args nil))))
+              (should (eq (plist-get answer :stop) t))
+              (should-not (string-search file (plist-get answer :stop-reason)))
+              (should-not (string-search (file-name-nondirectory file)
+                                         (plist-get answer :stop-reason)))
+              (should (string-search "misconfigured" (plist-get answer :stop-reason))))
+            (should (cl-some (lambda (m) (string-search (file-name-nondirectory file) m))
+                             gptel-rust-hooks--reported))))
+      (delete-file file))))
+
+;;;; One module call per decision
+
+(ert-deftest module::pre-returns-everything-in-one-call ()
+  "`--mod-pre' returns the answer, the record, the misfit, the deciding rule, the skipped edits."
+  (gptel-rust-hooks-test-with-rules nil
+    (let* ((policy (gptel-rust-hooks--compile
+                    '((:id "no-rm" :tool "shell" :command-prefix "rm" :decision deny
+                       :reason "No rm.")
+                      (:id "t" :tool "shell" :set-args (:timeout 5) :decision allow))))
+           (schema (gptel-rust-hooks--mod-schema '(("command" "string" t))))
+           (out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "rm x"))
+                                           "/" nil schema)))
+      (should (vectorp out))
+      (should (= (length out) 6))
+      (should (equal (aref out 0) '(:block "No rm.")))
+      (pcase-let ((`(,decision ,matched ,by ,reason ,micros)
+                   (gptel-rust-hooks--mod-record-data (aref out 1))))
+        (should (eq decision 'deny))
+        (should (equal matched '("no-rm" "t")))
+        (should (equal by "no-rm"))
+        (should (equal reason "No rm."))
+        (should (and (floatp micros) (> micros 0))))
+      (should-not (aref out 2))
+      (should-not (aref out 3))
+      (should (equal (aref out 4) "no-rm"))
+      ;; An allowed call: the edit of an undeclared argument is skipped.
+      (let ((out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "ls"))
+                                            "/" nil schema)))
+        (should (equal (aref out 0) '(:confirm nil)))
+        (should-not (aref out 4))
+        (should (equal (aref out 5)
+                       '("gptel-rust-hooks: t sets argument `timeout`, which tool `shell` \
+does not declare: that edit is skipped"))))
+      ;; Without the schema, the edit applies.
+      (should (equal (aref (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:command "ls"))
+                                                      "/" nil nil)
+                           0)
+                     '(:confirm nil :args (:command "ls" :timeout 5))))
+      ;; A call that does not fit: blocked before any rule, no record.
+      (let ((out (gptel-rust-hooks--mod-pre policy '(:name "shell" :args (:cmd "rm x"))
+                                            "/" nil schema)))
+        (should (equal (aref out 0)
+                       '(:block "gptel-rust-hooks: the call to tool `shell` does not fit its \
+arguments: unknown argument `cmd`, missing required argument `command`; it takes `command` \
+(string, required)")))
+        (should-not (aref out 1))
+        (should (equal (aref out 3)
+                       '(:tool "shell" :stage call
+                               :problems ("unknown argument `cmd`"
+                                          "missing required argument `command`")
+                               :rules nil)))))))
+
+(ert-deftest module::schema-refuses-what-is-not-an-argument-list ()
+  "`--mod-schema' signals on what is not a list of (NAME TYPE REQUIRED)."
+  (gptel-rust-hooks-test-with-rules nil
+    (should-error (gptel-rust-hooks--mod-schema '((1 2 3))) :type 'gptel-rust-hooks-error)
+    (should-error (gptel-rust-hooks--mod-schema "x") :type 'gptel-rust-hooks-error)
+    (should (gptel-rust-hooks--mod-schema nil))))
+
+;;;; What the user is told
+
+(ert-deftest hook::deny-and-stop-messages-name-the-rule ()
+  "A denied or stopped call shows a message naming the deciding rule and its reason."
+  (gptel-rust-hooks-test-with-rules '((:id "no-rm" :tool "shell" :command-prefix "rm"
+                                       :decision deny :reason "No rm.")
+                                      (:id "halt" :tool "nuke" :decision stop :reason "Never.")
+                                      (:id "ok" :tool "shell" :decision allow))
+    (let ((messages nil))
+      (cl-letf (((symbol-function 'message)
+                 (lambda (fmt &rest args) (push (apply #'format fmt args) messages))))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "rm x")))
+                       '(:block "No rm.")))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "nuke" :args nil))
+                       '(:stop t :stop-reason "Never.")))
+        (should (equal (gptel-rust-hooks-pre-tool-call '(:name "shell" :args (:command "ls")))
+                       '(:confirm nil))))
+      (should (equal (reverse messages)
+                     '("gptel-rust-hooks: `no-rm` denied tool `shell`: No rm."
+                       "gptel-rust-hooks: `halt` stopped the request at tool `nuke`: Never."))))))
 
 ;;;; Mode
 

@@ -160,10 +160,8 @@ arguments: unknown argument `tz`; it takes no arguments")))
 ;;;; Arguments edited by rules
 
 (ert-deftest schema::edit-that-breaks-the-schema-is-blocked-and-reported ()
-  "A rule that sets an undeclared argument, or removes a required one, blocks the call."
-  (dolist (case '(((:id "bad-edit" :tool "read_file" :set-args (:bogus 1))
-                   . "unknown argument `bogus`")
-                  ((:id "bad-edit" :tool "read_file" :remove-args (path))
+  "A rule that removes a required argument blocks the call."
+  (dolist (case '(((:id "bad-edit" :tool "read_file" :remove-args (path))
                    . "missing required argument `path`")))
     (let* ((rules (list (car case)))
            (reason (format "gptel-rust-hooks: `bad-edit` edited the arguments of tool \
@@ -190,6 +188,32 @@ arguments: unknown argument `tz`; it takes no arguments")))
               (should (eq (plist-get (plist-get data :schema-failure) :stage) 'edit))
               (should (equal (mapcar (lambda (e) (plist-get e :rule)) (plist-get data :edits))
                              '("bad-edit"))))))))))
+
+(ert-deftest schema::edit-of-an-undeclared-argument-is-skipped-with-a-warning ()
+  "An edit that sets an argument the tool does not declare is skipped, once warned.
+The call runs with the other edits; the warning names the rule and the tool."
+  (dolist (rule '((:id "bad-edit" :tool "read_file" :set-args (:bogus 1) :decision allow)
+                  (:id "bad-edit" :tool "read_file" :default-args (:bogus 1 :limit 5)
+                   :decision allow)))
+    (gptel-rust-hooks-test-with-state
+      (gptel-rust-hooks-test-with-mode (list rule)
+        (let* ((warnings nil)
+               (r (cl-letf (((symbol-function 'display-warning)
+                             (lambda (_type text &rest _) (push text warnings))))
+                    (gptel-rust-hooks-test-with-fsm
+                      :tools (list (schema-tests--read-file))
+                      :calls '((:name "read_file" :args (:path "/tmp/a"))
+                               (:name "read_file" :args (:path "/tmp/b")))))))
+          (should (equal (plist-get r :ran)
+                         (if (plist-get rule :default-args)
+                             '(("read_file" :path "/tmp/a" :limit 5)
+                               ("read_file" :path "/tmp/b" :limit 5))
+                           '(("read_file" :path "/tmp/a") ("read_file" :path "/tmp/b")))))
+          (should-not gptel-rust-hooks--last-schema)
+          ;; Once, for two calls; naming the rule, the argument and the tool.
+          (should (equal warnings
+                         '("gptel-rust-hooks: bad-edit sets argument `bogus`, which tool \
+`read_file` does not declare: that edit is skipped"))))))))
 
 (ert-deftest schema::edit-that-fits-reaches-the-tool ()
   "A rule that adds a declared argument: the tool receives it."

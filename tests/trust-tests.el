@@ -266,8 +266,13 @@ trailing comma" file))
 `(:name \"shell\" :args (:command \"ls\"))` does not match the rule (no match on command-prefix) \
 (line 1)" file))))
                                (trust-tests--write file (car case) 2)
-                               (should (equal (trust-tests--decide '(:name "a" :args nil) dir)
-                                              (list :block (cdr case))))
+                               ;; The user is shown the error; the model is
+                               ;; told only that the policy is misconfigured
+                               ;; (issue 24: never the user's file paths).
+                               (let ((gptel-rust-hooks--reported nil))
+                                 (should (equal (trust-tests--decide '(:name "a" :args nil) dir)
+                                                (list :block gptel-rust-hooks--misconfigured)))
+                                 (should (member (cdr case) gptel-rust-hooks--reported)))
                                (clrhash gptel-rust-hooks--files))))))
 
 (ert-deftest trust::policy-file-recompiled-when-it-changes ()
@@ -309,6 +314,10 @@ EOF while parsing a list; its last rules that compiled stay in force" file))
                                (trust-tests--write file "[" 2)
                                (dotimes (_ 3)
                                  (should (equal (trust-tests--decide '(:name "a" :args nil) dir) '(:block "A"))))
+                               ;; Each denial is shown too (issue 24), apart from the report.
+                               (should (equal (length messages) 4))
+                               (setq messages (cl-remove-if (lambda (m) (string-search "denied tool" m))
+                                                            messages))
                                (should (equal messages (list report)))
                                ;; Fixed: the new rules apply.
                                (trust-tests--write file "[{\"tool\": \"b\", \"decision\": \"deny\", \"reason\": \"B\"}]" 4)
@@ -317,6 +326,8 @@ EOF while parsing a list; its last rules that compiled stay in force" file))
                                ;; Broken again the same way: said again.
                                (trust-tests--write file "[" 6)
                                (should (equal (trust-tests--decide '(:name "b" :args nil) dir) '(:block "B")))
+                               (setq messages (cl-remove-if (lambda (m) (string-search "denied tool" m))
+                                                            messages))
                                (should (equal messages (list report report))))))))
 
 (ert-deftest trust::missing-policy-file-blocks ()
@@ -326,9 +337,11 @@ EOF while parsing a list; its last rules that compiled stay in force" file))
                            (let ((file (expand-file-name "nope.json" dir)))
                              (setq gptel-rust-hooks-policy-files (list file))
                              (customize-set-variable 'gptel-rust-hooks-rules nil)
-                             (should (equal (trust-tests--decide '(:name "a" :args nil) dir)
-                                            (list :block (format "gptel-rust-hooks: policy file %s is missing"
-                                                                 file))))))))
+                             (let ((gptel-rust-hooks--reported nil))
+                               (should (equal (trust-tests--decide '(:name "a" :args nil) dir)
+                                              (list :block gptel-rust-hooks--misconfigured)))
+                               (should (member (format "gptel-rust-hooks: policy file %s is missing" file)
+                                               gptel-rust-hooks--reported)))))))
 
 ;;;; Rules that test themselves
 
