@@ -167,14 +167,17 @@
           (should (string-prefix-p "read-in-project" (plist-get deciding :id))))))))
 
 (ert-deftest preset::unknown-preset-fails-closed ()
-  "A misspelt preset blocks calls with a reason that names it."
+  "A misspelt preset blocks calls; the user is told which preset, the model only that it is misconfigured."
   (gptel-rust-hooks-test-with-state
-    (let ((gptel-rust-hooks-preset 'worksapce))
-      (should (string-match-p "unknown preset `worksapce`"
-                              (plist-get (sources-tests--decide
-                                          '(:name "read_file" :args (:path "/x"))
-                                          temporary-file-directory)
-                                         :block))))))
+    (let ((gptel-rust-hooks-preset 'worksapce)
+          (gptel-rust-hooks--reported nil))
+      (let ((block (plist-get (sources-tests--decide
+                               '(:name "read_file" :args (:path "/x"))
+                               temporary-file-directory)
+                              :block)))
+        (should (string-match-p "misconfigured" block))
+        (should (cl-some (lambda (m) (string-match-p "unknown preset `worksapce`" m))
+                         gptel-rust-hooks--reported))))))
 
 ;;;; Rules added from the prompt
 
