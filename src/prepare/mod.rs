@@ -3,6 +3,7 @@
 //! lazily, once per call, as a bit set over rules. Paths are normalized once
 //! ([`paths`]), command lines parsed once ([`commands`]).
 
+mod changes;
 mod commands;
 mod paths;
 
