@@ -304,8 +304,9 @@ impl Prepared<'_> {
         let (home, cwd) = self.home_and_cwd();
         let base = dir.map(str::to_string).or(cwd);
         // `$PWD/x` is x in the shell's directory, `$HOME/x` x at home: read so.
-        let put_in =
-            only_pwd_and_home(raw).then(|| with_pwd(raw, home.as_deref(), base.as_deref()));
+        let shell_word = matches!(source, PathSource::Word(_) | PathSource::Redirect(_));
+        let put_in = (shell_word && only_pwd_and_home(raw) && self.pwd_home_free())
+            .then(|| with_pwd(raw, home.as_deref(), base.as_deref()));
         let mut norm =
             path::normalize(put_in.as_deref().unwrap_or(raw), self.path_env()).map_err(|e| e.0);
         let mut hits = match &norm {
@@ -358,6 +359,20 @@ impl Prepared<'_> {
             cmds: Vec::new(),
             uncertain,
         }
+    }
+
+    /// Whether no command line of the call names `PWD` or `HOME` other than to expand
+    /// them (`$PWD`, `${HOME}`): a line that may give them a value (`read PWD`,
+    /// `printf -v HOME`, `PWD=/etc`) leaves `$PWD/x` unreadable.
+    fn pwd_home_free(&self) -> bool {
+        *self.pwd_home_free.get_or_init(|| {
+            self.call.args.iter().all(|(key, value)| match value {
+                Arg::Str(text) if self.is_command_key(key) => {
+                    ["PWD", "HOME"].iter().all(|name| only_expanded(text, name))
+                }
+                _ => true,
+            })
+        })
     }
 
     /// The same path candidate, resolved against another directory DIR
@@ -1198,6 +1213,20 @@ fn only_pwd_and_home(w: &str) -> bool {
         rest = tail;
     }
     true
+}
+
+/// Whether every NAME in TEXT that is not part of a longer name is expanded (`$NAME`,
+/// `${NAME}`).
+fn only_expanded(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).all(|(at, _)| {
+        let before = &text[..at];
+        let after = &text[at + name.len()..];
+        before.ends_with('$')
+            || (before.ends_with("${") && after.starts_with('}'))
+            || before.ends_with(ident)
+            || after.starts_with(ident)
+    })
 }
 
 /// W (see [`only_pwd_and_home`]) with `$HOME` made HOME and `$PWD` made DIR.

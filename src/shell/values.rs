@@ -560,7 +560,10 @@ mod tests {
     fn append_gives_the_joined_value() {
         let words = value_words("d=~/proj; d+=/../.ssh; cat $d/id_rsa");
         assert!(words.contains(&"~/proj/../.ssh".to_string()), "{words:?}");
-        assert!(words.contains(&"~/proj/../.ssh/id_rsa".to_string()), "{words:?}");
+        assert!(
+            words.contains(&"~/proj/../.ssh/id_rsa".to_string()),
+            "{words:?}"
+        );
         let words = value_words("d=/a; d+=/b; d+=/c; cat $d");
         assert!(words.contains(&"/a/b/c".to_string()), "{words:?}");
     }
