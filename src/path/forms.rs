@@ -650,8 +650,8 @@ mod tests {
             ("/p/[![=e=]]", "/p/?"),
             ("/p/[]]x", "/p/[]]x"),
             ("/p/[ab]", "/p/[ab]"),
-            // Not closed: kept, and read as before (an incomplete expansion).
-            ("/p/[[:alpha:]", "/p/[[:alpha:]"),
+            // The first `[` is not closed: a literal `[`, then the bracket `[:alpha:]`.
+            ("/p/[[:alpha:]", "/p/[?"),
             ("/p/[[:a/b:]]", "/p/[[:a/b:]]"),
         ] {
             assert_eq!(classes_as_any(text), want, "{text}");
