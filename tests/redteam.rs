@@ -359,6 +359,8 @@ families! {
     seventh_shell => "seventh-shell",
     seventh_wrap => "seventh-wrap",
     seventh_c => "seventh-c",
+    over_tmp => "over-tmp",
+    over_workspace => "over-workspace",
 }
 
 #[test]

@@ -432,8 +432,11 @@ pub fn expand_glob(
             None => return out,
         }
     };
-    // Bracket expressions with classes (`[[:alpha:]]`, `[[=h=]]`, `[[.h.]]`) and
-    // extended globs (`@(...)`, `!(...)`) mean what the glob library does not read.
+    // A bracket expression with classes (`[[:alpha:]]`, `[[=h=]]`, `[[.h.]]`) matches one
+    // character, some of them: read as `?`, which matches that one and any other.
+    let text = classes_as_any(&text);
+    // Extended globs (`@(...)`, `!(...)`), and a class that could not be read so, mean
+    // what the glob library does not read.
     if ["[:", "[=", "[.", "@(", "!(", "+(", "*(", "?("]
         .iter()
         .any(|p| text.contains(p))
@@ -526,6 +529,63 @@ pub fn expand_glob(
 const MAX_GLOB_PART: usize = 512;
 
 /// PART with each run of `*` made one: the same pattern, read in one pass.
+/// TEXT with each bracket expression that holds a class, an equivalence class or a
+/// collating symbol (`[[:space:]]`, `[^[:alpha:]_]`, `[[=e=]]`) made `?`: a glob that
+/// matches every name the bracket matches, and more. An expression that does not end
+/// is kept as it is.
+fn classes_as_any(text: &str) -> String {
+    if !["[:", "[=", "[."].iter().any(|p| text.contains(p)) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] == '[' {
+            if let Some(end) = bracket_end(&chars, i) {
+                let inner: String = chars[i..=end].iter().collect();
+                if inner.contains("[:") || inner.contains("[=") || inner.contains("[.") {
+                    out.push('?');
+                } else {
+                    out.push_str(&inner);
+                }
+                i = end + 1;
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+/// The index of the `]` that ends the bracket expression opened at CHARS[START], as bash
+/// reads it: a `!` or `^` first, then a `]` first is a member; `[:...:]`, `[=...=]` and
+/// `[....]` are whole members; a `/` ends no expression (None).
+fn bracket_end(chars: &[char], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    if matches!(chars.get(i), Some('!' | '^')) {
+        i += 1;
+    }
+    if chars.get(i) == Some(&']') {
+        i += 1;
+    }
+    while let Some(&c) = chars.get(i) {
+        match c {
+            '/' => return None,
+            ']' => return Some(i),
+            '[' if matches!(chars.get(i + 1), Some(':' | '=' | '.')) => {
+                let kind = chars[i + 1];
+                let close = (i + 2..chars.len().saturating_sub(1))
+                    .find(|&k| chars[k] == kind && chars[k + 1] == ']')?;
+                i = close + 2;
+            }
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 fn collapse_stars(part: &str) -> String {
     let mut out = String::with_capacity(part.len());
     let (mut escaped, mut star) = (false, false);
@@ -575,4 +635,26 @@ pub fn diff_targets(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::classes_as_any;
+
+    #[test]
+    fn bracket_classes_read_as_any_character() {
+        for (text, want) in [
+            ("/p/[[:space:]]", "/p/?"),
+            ("/p/id_[[:alpha:]]sa", "/p/id_?sa"),
+            ("/p/[^[:alpha:]_]x", "/p/?x"),
+            ("/p/[![=e=]]", "/p/?"),
+            ("/p/[]]x", "/p/[]]x"),
+            ("/p/[ab]", "/p/[ab]"),
+            // The first `[` is not closed: a literal `[`, then the bracket `[:alpha:]`.
+            ("/p/[[:alpha:]", "/p/[?"),
+            ("/p/[[:a/b:]]", "/p/[[:a/b:]]"),
+        ] {
+            assert_eq!(classes_as_any(text), want, "{text}");
+        }
+    }
 }

@@ -3,6 +3,7 @@
 //! lazily, once per call, as a bit set over rules. Paths are normalized once
 //! ([`paths`]), command lines parsed once ([`commands`]).
 
+mod changes;
 mod commands;
 mod paths;
 
@@ -33,6 +34,8 @@ pub struct Prepared<'p> {
     pub(crate) paths: OnceCell<Vec<PathCand>>,
     pub(crate) commands: OnceCell<Vec<CmdCand>>,
     pub(crate) line_allowed: OnceCell<bool>,
+    /// Whether no command line of the call names `PWD` or `HOME` but to expand them.
+    pub(crate) pwd_home_free: OnceCell<bool>,
     /// The simple commands no allow rule may cover (see [`PathCand::uncertain`]).
     pub(crate) uncertain_cmds: OnceCell<std::collections::HashSet<(usize, usize)>>,
     /// Leaf hits of each argument key, by the key's position in the policy.
@@ -55,6 +58,7 @@ impl<'p> Prepared<'p> {
             paths: OnceCell::new(),
             commands: OnceCell::new(),
             line_allowed: OnceCell::new(),
+            pwd_home_free: OnceCell::new(),
             uncertain_cmds: OnceCell::new(),
             arg_leaves: (0..policy.arg_index.len())
                 .map(|_| OnceCell::new())

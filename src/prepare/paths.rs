@@ -107,7 +107,7 @@ const NO_LINKS: &[&str] = &[
 ];
 
 /// Whether the command ARGV may make a symbolic link (see [`NO_LINKS`]).
-fn may_make_links(argv: &[String]) -> bool {
+pub(super) fn may_make_links(argv: &[String]) -> bool {
     let Some(name) = argv.first() else {
         return false;
     };
@@ -290,7 +290,7 @@ impl Prepared<'_> {
         hits
     }
 
-    fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
+    pub(super) fn path_cand(&self, source: PathSource, raw: &str) -> PathCand {
         self.path_cand_at(source, raw, None)
     }
 
@@ -301,12 +301,22 @@ impl Prepared<'_> {
             let why = format!("a path longer than {} bytes", path::MAX_PATH_BYTES);
             return self.unchecked(source, why, Vec::new());
         }
-        let mut norm = path::normalize(raw, self.path_env()).map_err(|e| e.0);
+        let (home, cwd) = self.home_and_cwd();
+        let base = dir.map(str::to_string).or(cwd);
+        // `$PWD/x` is x in the shell's directory, `$HOME/x` x at home: read so.
+        let shell_word = matches!(source, PathSource::Word(_) | PathSource::Redirect(_));
+        let put_in = (shell_word && only_pwd_and_home(raw) && self.pwd_home_free())
+            .then(|| with_pwd(raw, home.as_deref(), base.as_deref()));
+        let mut norm =
+            path::normalize(put_in.as_deref().unwrap_or(raw), self.path_env()).map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),
             Err(_) => BitSet::new(self.n()),
         };
-        let lexical = match (&norm, path::lexical(raw, self.path_env())) {
+        let lexical = match (
+            &norm,
+            path::lexical(put_in.as_deref().unwrap_or(raw), self.path_env()),
+        ) {
             (Ok(n), Ok(l)) if *n != l => Some(l),
             _ => None,
         };
@@ -314,8 +324,6 @@ impl Prepared<'_> {
             Some(l) => self.glob_hits_for(l),
             None => BitSet::new(0),
         };
-        let (home, cwd) = self.home_and_cwd();
-        let base = dir.map(str::to_string).or(cwd);
         let read = path::readings(raw, home.as_deref(), base.as_deref());
         let uncertain = read.process.why(raw);
         if let (Some(why), true) = (&uncertain, norm.is_ok()) {
@@ -351,6 +359,20 @@ impl Prepared<'_> {
             cmds: Vec::new(),
             uncertain,
         }
+    }
+
+    /// Whether no command line of the call names `PWD` or `HOME` other than to expand
+    /// them (`$PWD`, `${HOME}`): a line that may give them a value (`read PWD`,
+    /// `printf -v HOME`, `PWD=/etc`) leaves `$PWD/x` unreadable.
+    fn pwd_home_free(&self) -> bool {
+        *self.pwd_home_free.get_or_init(|| {
+            self.call.args.iter().all(|(key, value)| match value {
+                Arg::Str(text) if self.is_command_key(key) => {
+                    ["PWD", "HOME"].iter().all(|name| only_expanded(text, name))
+                }
+                _ => true,
+            })
+        })
     }
 
     /// The same path candidate, resolved against another directory DIR
@@ -858,6 +880,7 @@ impl Prepared<'_> {
                 false => self.line_values(&mut line_values, &cand.key),
                 true => &[],
             };
+            let loop_words = self.loop_words(cand);
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
             let mut at: std::collections::HashMap<(bool, &str), std::ops::Range<usize>> =
@@ -920,6 +943,9 @@ impl Prepared<'_> {
                 let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
                 for target in &c.redirects {
                     attributed.insert(target.clone());
+                    if nobodys_file(target) {
+                        continue;
+                    }
                     let cmds = if opens_for_all {
                         &all[..]
                     } else {
@@ -951,6 +977,14 @@ impl Prepared<'_> {
                             }
                         }
                         None => {
+                            // A loop variable of a certain line (`for f in src/*.rs; do rm
+                            // "$f"; done`) is one of the words of its list.
+                            if let Some(list) = loop_words.get(word.as_str()) {
+                                for v in list {
+                                    push(out, false, v, &[(ci, i)], &mut budget);
+                                }
+                                continue;
+                            }
                             push(out, false, word, &[(ci, i)], &mut budget);
                             // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
                             // `javac @f`): the program reads the file named after `@`.
@@ -966,7 +1000,7 @@ impl Prepared<'_> {
             }
             // A redirection of no simple command (`> f` alone): every command's.
             for target in &cand.line.redirects {
-                if !attributed.contains(target) {
+                if !attributed.contains(target) && !nobodys_file(target) {
                     push(out, true, target, &all, &mut budget);
                 }
             }
@@ -974,6 +1008,7 @@ impl Prepared<'_> {
                 push(out, false, w, &all, &mut budget);
             }
         }
+        self.line_changes(out, &dirs);
         scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget
@@ -993,6 +1028,35 @@ impl Prepared<'_> {
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
             }
         }
+    }
+
+    /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
+    /// words of its list, when the line is certain (where such a word is a loop
+    /// variable that nothing else gives a value) and the lists are plain text: no
+    /// quote, escape or `$` that would make its words other than the text's.
+    fn loop_words(&self, cand: &super::CmdCand) -> std::collections::HashMap<String, Vec<String>> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains("for ") {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in &c.paths {
+                let Some(name) = loop_name(w) else {
+                    continue;
+                };
+                if out.contains_key(w) || !plain_lists(text, name) {
+                    continue;
+                }
+                let values = shell::values::values_of(text, name);
+                if !values.is_empty() {
+                    out.insert(w.clone(), values);
+                }
+            }
+        }
+        out
     }
 
     /// A candidate for what a bound kept from being checked, or what only the
@@ -1088,6 +1152,114 @@ impl Prepared<'_> {
             }
         }
     }
+}
+
+/// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
+/// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
+fn loop_name(w: &str) -> Option<&str> {
+    let rest = w.strip_prefix('$')?;
+    let name = match rest.strip_prefix('{') {
+        Some(inner) => inner.strip_suffix('}')?,
+        None => rest,
+    };
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(name, "HOME" | "PWD" | "OLDPWD");
+    ok.then_some(name)
+}
+
+/// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
+/// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
+fn plain_lists(text: &str, name: &str) -> bool {
+    let head = format!("for {name} in ");
+    let mut found = false;
+    for (at, _) in text.match_indices(&head) {
+        let list = &text[at + head.len()..];
+        let end = list.find([';', '\n']).unwrap_or(list.len());
+        let list = &list[..end];
+        let list = list.split(" do ").next().unwrap_or(list);
+        if list.contains([
+            '"', '\'', '\\', '$', '`', '{', '}', '(', ')', '&', '|', '<', '>',
+        ]) {
+            return false;
+        }
+        found = true;
+    }
+    found && text.matches(&format!("{name}=")).count() == 0
+}
+
+/// Whether W expands no parameter but `$PWD` and `$HOME` (and `${PWD}`, `${HOME}`),
+/// and has at least one of them.
+fn only_pwd_and_home(w: &str) -> bool {
+    if !w.contains('$') {
+        return false;
+    }
+    let mut rest = w;
+    while let Some(at) = rest.find('$') {
+        let after = &rest[at + 1..];
+        let name = ["{PWD}", "{HOME}", "PWD", "HOME"]
+            .into_iter()
+            .find(|n| after.starts_with(n));
+        let Some(name) = name else {
+            return false;
+        };
+        let tail = &after[name.len()..];
+        // `$PWDX` and `$HOME_2` are other variables.
+        if !name.starts_with('{')
+            && tail.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return false;
+        }
+        rest = tail;
+    }
+    true
+}
+
+/// Whether every NAME in TEXT that is not part of a longer name is expanded (`$NAME`,
+/// `${NAME}`).
+fn only_expanded(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).all(|(at, _)| {
+        let before = &text[..at];
+        let after = &text[at + name.len()..];
+        before.ends_with('$')
+            || (before.ends_with("${") && after.starts_with('}'))
+            || before.ends_with(ident)
+            || after.starts_with(ident)
+    })
+}
+
+/// W (see [`only_pwd_and_home`]) with `$HOME` made HOME and `$PWD` made DIR.
+fn with_pwd(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
+    let mut text = w.to_string();
+    if let Some(h) = home {
+        for var in ["${HOME}", "$HOME"] {
+            text = text.replace(var, h);
+        }
+    }
+    if let Some(d) = dir {
+        for var in ["${PWD}", "$PWD"] {
+            text = text.replace(var, d);
+        }
+    }
+    text
+}
+
+/// Whether the redirection target T is nobody's file: `/dev/null`, which reads empty and
+/// keeps nothing, and the standard streams (`/dev/stdout`, `/dev/fd/2`, ...), which bash
+/// opens as a duplicate of a descriptor the shell already has, as `>&1` does (a file
+/// the line opened there is a target of its own).
+fn nobodys_file(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/null"
+            | "/dev/stdin"
+            | "/dev/stdout"
+            | "/dev/stderr"
+            | "/dev/fd/0"
+            | "/dev/fd/1"
+            | "/dev/fd/2"
+    )
 }
 
 /// W with `$HOME` (and `${HOME}`) made HOME, and `$PWD`, `$OLDPWD`, `~+`, `~-` made

@@ -16,6 +16,12 @@ pub fn value_words(line: &str) -> Vec<String> {
     let values = resolved(variables(&tokens), &mut work);
     let mut out = Vec::new();
     for (name, v) in &values {
+        // The value of a variable known to name no file (`LANG=C rm -rf x`) is no
+        // command's path; where the line uses it (`$LANG`), the word with it put in is.
+        // Not `TZ`, nor a value with a `/` (a locale name with a `/` is a file).
+        if word::is_inert_env(name) && name != "TZ" && !v.contains('/') {
+            continue;
+        }
         push_unquoted(&mut out, v);
         // `$'...'` as bash decodes it (`$'\x73'` is `s`).
         if v.contains("$'") {
@@ -120,7 +126,8 @@ fn variables(tokens: &[String]) -> Vec<(String, String)> {
             continue;
         }
         if let Some((name, value)) = t.split_once('=') {
-            // `a[0]=V` assigns an element of `a`.
+            // `a[0]=V` assigns an element of `a`; `x+=V` appends V to what `x` holds.
+            let append = name.ends_with('+');
             let name = name.trim_end_matches('+');
             let name = match name.split_once('[') {
                 Some((base, sub)) if sub.ends_with(']') => base,
@@ -141,6 +148,9 @@ fn variables(tokens: &[String]) -> Vec<(String, String)> {
                 i += 1;
             } else if is_name {
                 // `x=` too: an empty value is a value (`CDPATH=` has no directory).
+                if append {
+                    values.extend(appended(&values, name, value));
+                }
                 values.push((name.to_string(), value.to_string()));
             }
         }
@@ -152,6 +162,18 @@ fn variables(tokens: &[String]) -> Vec<(String, String)> {
     values.retain(|pair| seen.insert(pair.clone()));
     values.truncate(MAX_VARIABLES);
     values
+}
+
+/// What `NAME+=VALUE` may leave in NAME: each value VALUES gave it before with VALUE
+/// after it (`d=~/p; d+=/../.ssh` holds `~/p/../.ssh`), at most 16 of them.
+fn appended(values: &[(String, String)], name: &str, value: &str) -> Vec<(String, String)> {
+    values
+        .iter()
+        .filter(|(n, _)| n == name)
+        .rev()
+        .take(16)
+        .map(|(_, v)| (name.to_string(), format!("{v}{value}")))
+        .collect()
 }
 
 /// The words brace expansion makes of W (`~/.{ssh,aws}`), at most 16; none when it
@@ -528,4 +550,30 @@ pub fn names_shell_state(text: &str) -> bool {
             _ => after.starts_with("BASHPID"),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_words;
+
+    #[test]
+    fn append_gives_the_joined_value() {
+        let words = value_words("d=~/proj; d+=/../.ssh; cat $d/id_rsa");
+        assert!(words.contains(&"~/proj/../.ssh".to_string()), "{words:?}");
+        assert!(
+            words.contains(&"~/proj/../.ssh/id_rsa".to_string()),
+            "{words:?}"
+        );
+        let words = value_words("d=/a; d+=/b; d+=/c; cat $d");
+        assert!(words.contains(&"/a/b/c".to_string()), "{words:?}");
+    }
+
+    #[test]
+    fn inert_values_are_no_words() {
+        assert_eq!(value_words("LANG=C rm -rf /tmp/x"), Vec::<String>::new());
+        let words = value_words("LANG=/x/loc rm -rf /tmp/x");
+        assert!(words.contains(&"/x/loc".to_string()), "{words:?}");
+        // Where the line uses it, the word with the value put in is still read.
+        assert_eq!(value_words("LANG=C; cat $LANG/x"), vec!["C/x".to_string()]);
+    }
 }

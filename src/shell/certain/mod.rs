@@ -261,6 +261,16 @@ fn assigned_elsewhere(src: &str, name: &str, headers: &[usize]) -> Option<String
         if before.ends_with('$') || before.ends_with("${") {
             continue;
         }
+        // An option word that is `-` and the name (`rm -f "$f"`): option letters, which
+        // no builtin reads as a name (`-vf` names `f` as `-v`'s value: below).
+        let option_word = before.strip_suffix('-').is_some_and(|b| {
+            b.bytes()
+                .last()
+                .is_none_or(|c| b" \t\n;&|()<>".contains(&c))
+        });
+        if option_word {
+            continue;
+        }
         // Inside a longer name (`cd` for `d`), unless at the end of an option word,
         // which may take it as a name (`printf -vd`, `read -\ad`).
         if before.bytes().last().is_some_and(ident) {

@@ -1,0 +1,315 @@
+//! The line's own changes to the file system: a path an earlier command of the line
+//! moves, links, copies with its links or extracts to, and everything below it, is not
+//! what it is now for the commands after it (`ln -s .. k && mv src d2 && mv k src && cat
+//! src/.ssh/id_rsa`). Such a path is never certain; where the line names what now lies
+//! there (`mv k src`: what `k` was; `ln -s .. k`: `..` from `k`'s directory), deny-side
+//! rules also see the path read through it.
+//!
+//! The programs that change paths this way are listed in [`change_of`], in one place.
+
+use super::paths::{PathCand, PathSource};
+use super::Prepared;
+use crate::path;
+
+/// Programs that move, link or copy links of their operands: the last operand (or the
+/// `-t DIR` value) becomes what the others were. `cp` only with the options that copy
+/// links (see [`super::paths::may_make_links`]).
+const MOVERS: &[&str] = &["mv", "ln", "rsync", "cp", "install", "link"];
+
+/// Programs (and `git` subcommands) that write a tree of files they read from data (an
+/// archive, a commit), links included, in their directory: every path below the
+/// directories the line may be in is not certain after them.
+const EXTRACTORS: &[&str] = &["tar", "bsdtar", "unzip", "cpio", "7z", "7za", "pax", "ar"];
+const GIT_TREE: &[&str] = &[
+    "checkout",
+    "switch",
+    "worktree",
+    "clone",
+    "pull",
+    "merge",
+    "reset",
+    "stash",
+    "restore",
+    "rebase",
+    "cherry-pick",
+    "revert",
+    "am",
+    "apply",
+    "read-tree",
+    "checkout-index",
+    "submodule",
+];
+
+/// Programs that open none of their words (their redirections are another matter).
+const DATA_ONLY: &[&str] = &["echo", "printf", "true", "false", ":"];
+
+/// What a command changes, in the words it was given.
+#[derive(Debug, PartialEq, Eq)]
+enum Change {
+    /// Each of `changed` (operands) may be a new file or link; `into` holds what each
+    /// source now is, as (destination word, source word, whether the source is read
+    /// from the destination's directory: a symbolic link's target).
+    Moves {
+        changed: Vec<String>,
+        into: Vec<(String, String, bool)>,
+    },
+    /// A whole tree in the line's directories.
+    Tree,
+}
+
+/// What the command ARGV changes (see [`MOVERS`], [`EXTRACTORS`]), if anything.
+fn change_of(argv: &[String]) -> Option<Change> {
+    let name = argv.first()?.as_str();
+    if EXTRACTORS.contains(&name) {
+        return Some(Change::Tree);
+    }
+    if name == "git" {
+        let sub = argv.iter().skip(1).find(|w| !w.starts_with('-'))?;
+        return GIT_TREE.contains(&sub.as_str()).then_some(Change::Tree);
+    }
+    if !MOVERS.contains(&name) || (name == "cp" && !super::paths::may_make_links(argv)) {
+        return None;
+    }
+    let symbolic = name == "ln"
+        && argv.iter().skip(1).any(|w| {
+            w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
+        });
+    let mut operands: Vec<String> = Vec::new();
+    let mut target: Option<String> = None;
+    let mut words = argv.iter().skip(1);
+    let mut options = true;
+    while let Some(w) = words.next() {
+        if options && w == "--" {
+            options = false;
+        } else if options && (w == "-t" || w == "--target-directory") {
+            target = words.next().cloned();
+        } else if let Some(t) = w.strip_prefix("--target-directory=").filter(|_| options) {
+            target = Some(t.to_string());
+        } else if let Some(t) = w.strip_prefix("-t").filter(|t| options && !t.is_empty()) {
+            target = Some(t.to_string());
+        } else if !(options && w.starts_with('-') && w.len() > 1) {
+            operands.push(w.clone());
+        }
+    }
+    let (dest, sources) = match target {
+        Some(t) => (t, operands.clone()),
+        None => {
+            let dest = operands.last()?.clone();
+            let sources = operands[..operands.len() - 1].to_vec();
+            (dest, sources)
+        }
+    };
+    let mut changed = operands;
+    changed.push(dest.clone());
+    let mut into = Vec::new();
+    for s in &sources {
+        // Into an existing directory (`mv k dir` is `dir/k`) or in its place.
+        into.push((dest.clone(), s.clone(), symbolic));
+        if let Some(base) = s.trim_end_matches('/').rsplit('/').next() {
+            if !base.is_empty() {
+                into.push((format!("{dest}/{base}"), s.clone(), symbolic));
+            }
+        }
+    }
+    Some(Change::Moves { changed, into })
+}
+
+/// How many readings through the line's changes one path may get, in all.
+const MAX_THROUGH: usize = 64;
+
+impl Prepared<'_> {
+    /// Mark the candidates in OUT that lie at or below a path an earlier command of
+    /// their line changes (see the module's text), and add, for deny-side rules, the
+    /// paths they are read as through those changes. DIRS are the directories the
+    /// lines may be in besides the request's.
+    pub(super) fn line_changes(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
+        let (home, cwd) = self.home_and_cwd();
+        let mut bases: Vec<String> = cwd.into_iter().collect();
+        bases.extend(dirs.iter().cloned());
+        let mut more = Vec::new();
+        for (ci, cand) in self.commands().iter().enumerate() {
+            let line = &cand.line;
+            let changes: Vec<(usize, Change)> = line
+                .commands
+                .iter()
+                .enumerate()
+                .filter_map(|(j, c)| Some((j, change_of(&c.argv)?)))
+                .collect();
+            if changes.is_empty() {
+                continue;
+            }
+            let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
+            // Whether command I may run after command J of the line.
+            let after = |i: usize, j: usize| i > j || repeated(j);
+            // The absolute forms of word W: as written from each base, and resolved.
+            let forms = |w: &str, from: &[String]| -> Vec<String> {
+                let w = match (w.strip_prefix('~'), &home) {
+                    (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                        format!("{h}{rest}")
+                    }
+                    _ => w.to_string(),
+                };
+                let joined: Vec<String> = match w.starts_with('/') {
+                    true => vec![w],
+                    false => from
+                        .iter()
+                        .map(|b| format!("{}/{w}", b.trim_end_matches('/')))
+                        .collect(),
+                };
+                let mut all = Vec::new();
+                for j in joined {
+                    all.extend(path::lexical(&j, self.path_env()).ok());
+                    all.extend(path::normalize(&j, self.path_env()).ok());
+                }
+                all.sort();
+                all.dedup();
+                all
+            };
+            // Per change: (command index, changed paths, (destination, source) pairs).
+            type Pairs = Vec<(String, String)>;
+            let mut read: Vec<(usize, Option<Vec<String>>, Pairs)> = Vec::new();
+            for (j, change) in &changes {
+                match change {
+                    Change::Tree => read.push((*j, None, Vec::new())),
+                    Change::Moves { changed, into } => {
+                        let changed = changed.iter().flat_map(|w| forms(w, &bases)).collect();
+                        let mut pairs = Vec::new();
+                        for (d, s, symbolic) in into {
+                            for dest in forms(d, &bases) {
+                                // A link's target is read from the link's directory.
+                                let from = match (symbolic, dest.rsplit_once('/')) {
+                                    (true, Some((parent, _))) => {
+                                        vec![if parent.is_empty() {
+                                            "/".into()
+                                        } else {
+                                            parent.into()
+                                        }]
+                                    }
+                                    _ => bases.clone(),
+                                };
+                                for src in forms(s, &from) {
+                                    pairs.push((dest.clone(), src));
+                                }
+                            }
+                        }
+                        read.push((*j, Some(changed), pairs));
+                    }
+                }
+            }
+            for p in out.iter_mut() {
+                // The words of a command that opens none of them (`git pull || echo
+                // failed`) are no path it reads through a change.
+                let word = matches!(p.source, PathSource::Word(_));
+                let opens = |i: usize| {
+                    !word
+                        || !line.commands.get(i).is_some_and(|c| {
+                            DATA_ONLY.contains(&c.argv.first().map_or("", String::as_str))
+                        })
+                };
+                let Some(last) = p
+                    .cmds
+                    .iter()
+                    .filter(|k| k.0 == ci && opens(k.1))
+                    .map(|k| k.1)
+                    .max()
+                else {
+                    continue;
+                };
+                // As normalized, as written (also when a link made it unreadable).
+                let written = path::lexical(&p.raw, self.path_env()).ok();
+                let mut mine: Vec<&String> = p.norm.iter().chain(p.lexical.iter()).collect();
+                if let Some(w) = written.as_ref().filter(|w| !mine.contains(w)) {
+                    mine.push(w);
+                }
+                let within = |dirs: &[String]| {
+                    mine.iter()
+                        .any(|m| dirs.iter().any(|d| path::is_within(m, d)))
+                };
+                // The readings of this path through the changes before its command.
+                let mut through: Vec<(String, usize)> =
+                    mine.iter().map(|m| ((*m).clone(), last)).collect();
+                let mut k = 0;
+                let mut why = None;
+                while k < through.len() && through.len() < MAX_THROUGH {
+                    let (at, before) = through[k].clone();
+                    k += 1;
+                    for (j, changed, pairs) in &read {
+                        if !after(before, *j) {
+                            continue;
+                        }
+                        let hit = match changed {
+                            None => within(&bases),
+                            Some(changed) => changed.iter().any(|c| path::is_within(&at, c)),
+                        };
+                        if hit && why.is_none() {
+                            why = Some(format!(
+                                "`{}` is at or below a path an earlier command of the line moves, links or extracts to",
+                                p.raw.chars().take(200).collect::<String>()
+                            ));
+                        }
+                        for (dest, src) in pairs {
+                            if let Some(rest) = path::relative_to(&at, dest) {
+                                let now = match rest.is_empty() {
+                                    true => src.clone(),
+                                    false => format!("{}/{rest}", src.trim_end_matches('/')),
+                                };
+                                if through.len() < MAX_THROUGH
+                                    && !through.iter().any(|(t, _)| *t == now)
+                                {
+                                    through.push((now, *j));
+                                }
+                            }
+                        }
+                    }
+                }
+                let Some(why) = why else {
+                    continue;
+                };
+                p.uncertain.get_or_insert_with(|| why.clone());
+                for (t, _) in through.into_iter().skip(mine.len()) {
+                    let source = PathSource::Word(cand.key.clone());
+                    let mut c = self.path_cand(source, &t);
+                    c.cmds.clone_from(&p.cmds);
+                    c.uncertain = Some(why.clone());
+                    more.push(c);
+                }
+            }
+        }
+        out.extend(more);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        s.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn movers_and_extractors() {
+        assert_eq!(change_of(&argv("cp a b")), None);
+        assert_eq!(change_of(&argv("git add b")), None);
+        assert_eq!(change_of(&argv("git checkout main")), Some(Change::Tree));
+        assert_eq!(change_of(&argv("tar xf t.tar")), Some(Change::Tree));
+        assert_eq!(
+            change_of(&argv("mv k src")),
+            Some(Change::Moves {
+                changed: argv("k src src"),
+                into: vec![
+                    ("src".into(), "k".into(), false),
+                    ("src/k".into(), "k".into(), false)
+                ],
+            })
+        );
+        let Some(Change::Moves { into, .. }) = change_of(&argv("ln -s .. k")) else {
+            panic!("ln is a mover");
+        };
+        assert_eq!(into[0], ("k".into(), "..".into(), true));
+        let Some(Change::Moves { changed, .. }) = change_of(&argv("cp -a -t d x y")) else {
+            panic!("cp -a is a mover");
+        };
+        assert_eq!(changed, argv("x y d"));
+    }
+}
