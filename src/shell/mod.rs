@@ -47,7 +47,10 @@ mod walk;
 mod word;
 mod wrap;
 
-pub use programs::{chdir_options, follows_links, names_from_data};
+pub use programs::{
+    chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
+    Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
+};
 pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub use values::value_words;
 
@@ -100,6 +103,23 @@ pub struct SimpleCommand {
     /// The redirection targets of this command and of the compound commands around
     /// it (not those of a command it is substituted into).
     pub redirects: Vec<String>,
+    /// What the program table knows of the program that runs (`argv[0]`).
+    pub program: Known,
+}
+
+/// What the program table knows of a simple command's program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Known {
+    /// Not in the table (or not read through it): only an allow rule that names the
+    /// program allows it, and every word is a path candidate.
+    #[default]
+    Unknown,
+    /// In the table, and every option and operand read: `paths` holds the words in
+    /// path roles only.
+    Known,
+    /// In the table, but an option or subcommand is not: the line is not certain, and
+    /// every word is a path candidate.
+    UnknownOption,
 }
 
 impl SimpleCommand {
