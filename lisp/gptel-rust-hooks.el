@@ -135,6 +135,17 @@ nil leaves gptel's own confirmation settings alone."
                  (const allow) (const ask) (const deny))
   :group 'gptel-rust-hooks)
 
+(defcustom gptel-rust-hooks-unsure-decision 'ask
+  "What a deny rule decides when every match it has is unsure.
+A match is unsure when it rests only on what the reading of a command
+cannot know: a value only the running shell knows (`rm -rf \"$d\"'
+under `:path-outside'), or a word of a program the program table does
+not know, read generously (`strace rm -rf x').  `ask' (the default)
+asks the user, with a reason that names the rule and what is unknown;
+`deny' denies as the rule says.  Ask and stop rules are not changed."
+  :type '(choice (const :tag "Ask the user" ask) (const :tag "Deny" deny))
+  :group 'gptel-rust-hooks)
+
 (defcustom gptel-rust-hooks-on-error 'block
   "What an internal error becomes: block the call, or stop the request."
   :type '(choice (const block) (const stop))
@@ -1048,6 +1059,7 @@ A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
   (list :path-keys gptel-rust-hooks-path-keys
         :command-keys gptel-rust-hooks-command-keys
         :default-decision gptel-rust-hooks-default-decision
+        :unsure-decision gptel-rust-hooks-unsure-decision
         :case-fold gptel-rust-hooks-case-fold
         :redact-secrets gptel-rust-hooks-redact-secrets
         :home (expand-file-name "~")))
@@ -1296,8 +1308,9 @@ each layer's source and trust with `equal', its rules or text with `eq'."
       gptel-rust-hooks-policy-files gptel-rust-hooks-project-policies
       gptel-rust-hooks-trusted-directories gptel-rust-hooks-trusted-project-files
       gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-      gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
-      gptel-rust-hooks-redact-secrets gptel-rust-hooks--cache gptel-rust-hooks--files)
+      gptel-rust-hooks-default-decision gptel-rust-hooks-unsure-decision
+      gptel-rust-hooks-case-fold gptel-rust-hooks-redact-secrets
+      gptel-rust-hooks--cache gptel-rust-hooks--files)
     "The variables the policy in force depends on, besides files, compared with `eq'."))
 
 (defmacro gptel-rust-hooks--memo-inputs ()
@@ -1365,7 +1378,8 @@ compile what no cached policy covers."
          (stamp (and files (gptel-rust-hooks--mod-stamp files)))
          (layers (gptel-rust-hooks--layers directory (or project 'none)))
          (key (cons (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-                          gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+                          gptel-rust-hooks-default-decision
+                          gptel-rust-hooks-unsure-decision gptel-rust-hooks-case-fold
                           gptel-rust-hooks-redact-secrets (expand-file-name "~"))
                     (mapcar #'gptel-rust-hooks--layer-key layers)))
          (hit (cl-assoc key gptel-rust-hooks--cache :test #'gptel-rust-hooks--key-equal)))

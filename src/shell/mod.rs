@@ -38,17 +38,21 @@
 // `values` (the values a line gives its variables, for deny-side path rules).
 mod certain;
 mod expand;
+mod generous;
 mod guard;
 mod guess;
 mod programs;
 mod scan;
+mod unsure;
 pub(crate) mod values;
 mod walk;
 mod word;
 mod wrap;
 
+pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use programs::{chdir_options, follows_links, names_from_data};
 pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
+pub use unsure::Unsure;
 pub use values::value_words;
 
 /// Whether NAME, set in a command's environment, can change which programs run or
@@ -100,6 +104,9 @@ pub struct SimpleCommand {
     /// The redirection targets of this command and of the compound commands around
     /// it (not those of a command it is substituted into).
     pub redirects: Vec<String>,
+    /// Its generous reading, for deny-side rules only, when the table does not know
+    /// its program to run nothing (see [`widen`]).
+    pub generous: Option<Generous>,
 }
 
 impl SimpleCommand {
@@ -135,6 +142,9 @@ pub struct CommandLine {
     /// times: in the body or the condition of a loop, or in a function (a `cd` there
     /// may go on and on).
     pub repeated: Vec<(usize, Runs)>,
+    /// Why every match in this line is unsure, when the line is a generous reading (a
+    /// quoted operand of a program the table does not know, read as a shell string).
+    pub unsure: Option<Unsure>,
 }
 
 /// How many times a command may run.
