@@ -302,6 +302,10 @@ explains the call again with the rules now in force.
     (let ((effects (plist-get rule :effects)))
       (cl-loop for (key value) on effects by #'cddr
                do (insert (format "      %s %s\n" key (gptel-rust-hooks-ui--short value 60)))))
+    (when-let* ((unsure (plist-get rule :unsure)))
+      (insert (format "      unsure match, so it decides %s: %s\n"
+                      (or (plist-get rule :unsure-decision) "ask")
+                      (mapconcat #'identity unsure "; "))))
     (dolist (m (plist-get rule :matchers))
       (let* ((name (plist-get m :matcher))
              (lines (gptel-rust-hooks-ui--describe-on name (plist-get m :on))))

@@ -180,6 +180,17 @@ rules, loaded with the policy (the source \"added from the prompt\")."
   :type 'file
   :group 'gptel-rust-hooks)
 
+(defcustom gptel-rust-hooks-unsure-decision 'ask
+  "What a deny rule decides when every match it has is unsure.
+A match is unsure when it rests only on what the reading of a command
+cannot know: a value only the running shell knows (`rm -rf \"$d\"'
+under `:path-outside'), or a word of a program the program table does
+not know, read generously (`strace rm -rf x').  `ask' (the default)
+asks the user, with a reason that names the rule and what is unknown;
+`deny' denies as the rule says.  Ask and stop rules are not changed."
+  :type '(choice (const :tag "Ask the user" ask) (const :tag "Deny" deny))
+  :group 'gptel-rust-hooks)
+
 (defcustom gptel-rust-hooks-on-error 'block
   "What an internal error becomes: block the call, or stop the request."
   :type '(choice (const block) (const stop))
@@ -1132,6 +1143,7 @@ A bad rule signals `gptel-rust-hooks-rule-error' and changes nothing."
   (list :path-keys gptel-rust-hooks-path-keys
         :command-keys gptel-rust-hooks-command-keys
         :default-decision gptel-rust-hooks-default-decision
+        :unsure-decision gptel-rust-hooks-unsure-decision
         :case-fold gptel-rust-hooks-case-fold
         :redact-secrets gptel-rust-hooks-redact-secrets
         :home (expand-file-name "~")))
@@ -1397,7 +1409,8 @@ each layer's source and trust with `equal', its rules or text with `eq'."
       gptel-rust-hooks-policy-files gptel-rust-hooks-project-policies
       gptel-rust-hooks-trusted-directories gptel-rust-hooks-trusted-project-files
       gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-      gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+      gptel-rust-hooks-default-decision gptel-rust-hooks-unsure-decision
+      gptel-rust-hooks-case-fold
       gptel-rust-hooks-redact-secrets gptel-rust-hooks--cache gptel-rust-hooks--files
       gptel-rust-hooks-preset gptel-rust-hooks--prompt-rules
       gptel-rust-hooks-prompt-rules-file gptel-rust-hooks-sandbox-program)
@@ -1473,7 +1486,8 @@ compile what no cached policy covers."
          (stamp (and files (gptel-rust-hooks--mod-stamp files)))
          (layers (gptel-rust-hooks--layers directory (or project 'none)))
          (key (cons (list gptel-rust-hooks-path-keys gptel-rust-hooks-command-keys
-                          gptel-rust-hooks-default-decision gptel-rust-hooks-case-fold
+                          gptel-rust-hooks-default-decision
+                          gptel-rust-hooks-unsure-decision gptel-rust-hooks-case-fold
                           gptel-rust-hooks-redact-secrets (expand-file-name "~"))
                     (mapcar #'gptel-rust-hooks--layer-key layers)))
          (hit (cl-assoc key gptel-rust-hooks--cache :test #'gptel-rust-hooks--key-equal)))

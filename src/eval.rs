@@ -11,6 +11,7 @@ use crate::prepare::Prepared;
 use crate::rule::Decision;
 use crate::rule::{Arg, Call};
 use crate::sandbox::{self, SandboxContext, Sandboxing};
+use crate::shell::Unsure;
 use serde_json::Value as Json;
 
 /// The decision of the rules that match a call, before edits.
@@ -22,6 +23,19 @@ pub struct Decided {
     pub decision: Option<Decision>,
     /// The first matching rule with that decision.
     pub by: Option<usize>,
+    /// The matching `deny` rules whose every match is unsure, with why (DESIGN.md,
+    /// "Certain and unsure matches"): each decides the policy's unsure decision.
+    pub unsure: Vec<(usize, Vec<Unsure>)>,
+}
+
+impl Decided {
+    /// Why every match of rule R is unsure, if it is and that changed its decision.
+    pub fn unsure_of(&self, r: usize) -> Option<&[Unsure]> {
+        self.unsure
+            .iter()
+            .find(|(u, _)| *u == r)
+            .map(|(_, why)| why.as_slice())
+    }
 }
 
 /// Collect the rules that match CALL and their most restrictive decision.
@@ -42,20 +56,29 @@ fn decide_in_memo(prepared: &Prepared<'_>) -> Decided {
         .into_iter()
         .filter(|&r| prepared.matches(r))
         .collect();
-    let decision = matched
+    // A deny whose every match is unsure decides the unsure decision; `ask` and `stop`
+    // stay as they are.
+    let unsure: Vec<(usize, Vec<Unsure>)> = matched
         .iter()
-        .filter_map(|&r| policy.rules[r].rule.decision)
-        .max();
-    let by = decision.and_then(|d| {
-        matched
-            .iter()
-            .copied()
-            .find(|&r| policy.rules[r].rule.decision == Some(d))
-    });
+        .filter(|&&r| policy.rules[r].rule.decision == Some(Decision::Deny))
+        .filter_map(|&r| {
+            let why = prepared.unsure_reasons(r);
+            (!why.is_empty()).then_some((r, why))
+        })
+        .collect();
+    let decision_of = |r: usize| match policy.rules[r].rule.decision {
+        Some(Decision::Deny) if unsure.iter().any(|(u, _)| *u == r) => {
+            Some(policy.options.unsure_decision)
+        }
+        d => d,
+    };
+    let decision = matched.iter().filter_map(|&r| decision_of(r)).max();
+    let by = decision.and_then(|d| matched.iter().copied().find(|&r| decision_of(r) == Some(d)));
     Decided {
         matched,
         decision,
         by,
+        unsure,
     }
 }
 
@@ -307,8 +330,24 @@ fn evaluate_in_memo(
     }
     let by_default = by_default && refused.is_none();
     let from_rule = refused.is_none();
+    // The deciding rule's unsure matches, before or after edits.
+    let unsure_by = by.and_then(|r| {
+        decided
+            .unsure_of(r)
+            .or_else(|| redecided.as_ref().and_then(|d| d.unsure_of(r)))
+    });
     let reason = refused.or_else(|| {
         decision.map(|d| match by {
+            Some(r) if unsure_by.is_some() => {
+                let rule = &policy.rules[r];
+                unsure_reason(
+                    d,
+                    &rule.label,
+                    &call.name,
+                    unsure_by.unwrap_or(&[]),
+                    rule.rule.reason.as_deref(),
+                )
+            }
             Some(r) => {
                 let rule = &policy.rules[r];
                 rule.rule
@@ -367,6 +406,32 @@ fn applies_to_tool(prepared: &Prepared<'_>, r: usize) -> bool {
             None => prepared.tool_glob_hits().get(r),
         };
     by_glob && (!rule.has_tool_regexp || prepared.tool_regexp_hits().get(r))
+}
+
+/// The reason of a `deny` rule (LABEL, with its own REASON if any) whose every match is
+/// unsure (WHY), deciding D.
+fn unsure_reason(
+    d: Decision,
+    label: &str,
+    tool: &str,
+    why: &[Unsure],
+    reason: Option<&str>,
+) -> String {
+    let verb = match d {
+        Decision::Deny => "denied",
+        _ => "needs confirmation",
+    };
+    let whys: Vec<String> = why.iter().take(3).map(ToString::to_string).collect();
+    let more = if why.len() > 3 {
+        format!(" (and {} more)", why.len() - 3)
+    } else {
+        String::new()
+    };
+    let own = reason.map_or(String::new(), |r| format!("; the rule says: {r}"));
+    format!(
+        "gptel-rust-hooks: tool `{tool}` {verb}: {label} denies it, but only on an unsure match: {}{more}{own}",
+        whys.join("; ")
+    )
 }
 
 fn generated_reason(d: Decision, label: &str, tool: &str) -> String {

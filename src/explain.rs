@@ -53,6 +53,8 @@ fn explain_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext
                 "matched": matched,
                 "matched-after-edits": outcome.redecided.as_ref().map(|d| d.matched.contains(&r)),
                 "deciding": outcome.by == Some(r),
+                "unsure": unsure_json(&outcome, r),
+                "unsure-decision": unsure_json(&outcome, r).is_array().then(|| policy.options.unsure_decision.name()),
                 "matchers": matchers,
             })
         })
@@ -100,6 +102,19 @@ fn explain_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext
         "sandbox": sandbox_json(policy, &outcome),
         "notes": policy.notes,
     })
+}
+
+/// Why every match of rule R was unsure (before or after edits), as a list of
+/// sentences; null when it has a certain match or no match.
+fn unsure_json(outcome: &Outcome, r: usize) -> Json {
+    let why = outcome
+        .decided
+        .unsure_of(r)
+        .or_else(|| outcome.redecided.as_ref().and_then(|d| d.unsure_of(r)));
+    match why {
+        Some(why) => Json::Array(why.iter().map(|u| Json::String(u.to_string())).collect()),
+        None => Json::Null,
+    }
 }
 
 /// How the call is sandboxed, for explanations: each rule's spec (as

@@ -603,6 +603,24 @@ pub fn read_options(env: &Env, v: Value<'_>) -> std::result::Result<Options, Err
                     }
                 }
             }
+            "unsure-decision" => {
+                options.unsure_decision = match v {
+                    Json::Null => Decision::Ask,
+                    Json::String(s) => match Decision::parse(s) {
+                        Some(d @ (Decision::Ask | Decision::Deny)) => d,
+                        _ => {
+                            return Err(Error::new(format!(
+                                "gptel-rust-hooks-unsure-decision: unknown decision `{s}` (known: ask, deny)"
+                            )))
+                        }
+                    },
+                    other => {
+                        return Err(Error::new(format!(
+                            "gptel-rust-hooks-unsure-decision: expected `ask` or `deny`, got `{other}`"
+                        )))
+                    }
+                }
+            }
             "case-fold" => options.case_fold = v.as_bool().unwrap_or(false),
             "home" => options.home = v.as_str().map(Into::into),
             "redact-secrets" => options.redact_secrets = v.as_bool().unwrap_or(false),

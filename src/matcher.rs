@@ -7,6 +7,7 @@ use crate::path;
 use crate::policy::{CArg, CRule, OutsideDir};
 use crate::prepare::{key_of, CmdCand, CmdHits, PathCand, PathSource, Prepared};
 use crate::rule::Arg;
+use crate::shell::Unsure;
 use serde_json::Value as Json;
 
 /// Tools whose argument is code the package cannot read (Emacs Lisp): an allow
@@ -62,6 +63,14 @@ impl CommandMatcher {
             CommandMatcher::Regexp => h.regexp_any(r),
         }
     }
+
+    /// Whether rule R hits the generous reading of the command with hits H.
+    pub fn unsure_hit(self, h: &CmdHits, r: usize) -> bool {
+        match self {
+            CommandMatcher::Prefix => h.unsure_prefix_any(r),
+            CommandMatcher::Regexp => h.unsure_regexp_any(r),
+        }
+    }
 }
 
 /// One matcher of a rule, checked.
@@ -74,12 +83,22 @@ pub struct Check<'a> {
     pub on: Option<On<'a>>,
 }
 
+/// Which matches a check counts (DESIGN.md, "Certain and unsure matches").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Every match, unsure ones included: whether the rule matches.
+    All,
+    /// Only the certain matches: whether a deny-side rule's match is certain.
+    Certain,
+}
+
 /// The checks of one rule: kept only when explaining, and stopped at the
 /// first failure otherwise.
 struct Checks<'a> {
     explain: bool,
     all: bool,
     made: Vec<Check<'a>>,
+    reach: Reach,
 }
 
 impl<'a> Checks<'a> {
@@ -102,7 +121,55 @@ impl<'p> Prepared<'p> {
     /// Check each matcher of rule R in turn; stop at the first that fails
     /// unless EXPLAIN. Returns whether all matched, and the checks made.
     pub fn check_rule(&self, r: usize, explain: bool) -> (bool, Vec<Check<'_>>) {
-        self.check_rule_with(r, explain, false)
+        self.check_rule_with(r, explain, false, Reach::All)
+    }
+
+    /// Why every match of rule R, a deny-side rule that matches, is unsure (DESIGN.md,
+    /// "Certain and unsure matches"); empty when one of its matches is certain.
+    pub fn unsure_reasons(&self, r: usize) -> Vec<Unsure> {
+        let rule = &self.policy.rules[r];
+        if rule.allow_side || self.check_rule_with(r, false, false, Reach::Certain).0 {
+            return Vec::new();
+        }
+        let mut out: Vec<Unsure> = Vec::new();
+        for c in self.commands() {
+            if !self.relevant_command(rule, c) {
+                continue;
+            }
+            for (simple, h) in c.line.commands.iter().zip(&c.hits) {
+                let hit = |unsure: bool| {
+                    let (p, x) = if unsure {
+                        (h.unsure_prefix_any(r), h.unsure_regexp_any(r))
+                    } else {
+                        (h.prefix_any(r), h.regexp_any(r))
+                    };
+                    (rule.has_cmd_prefix && p) || (rule.has_cmd_regexp && x)
+                };
+                if let (Some(why), true) = (&c.line.unsure, hit(false) || hit(true)) {
+                    out.push(why.clone());
+                }
+                if let (Some(g), true) = (&simple.generous, hit(true)) {
+                    out.push(g.why.clone());
+                }
+            }
+        }
+        if rule.has_path || !rule.path_outside.is_empty() {
+            let tests = PathTests::new(self, rule, r);
+            for c in self.paths() {
+                let Some(why) = &c.unsure else { continue };
+                if !self.relevant_path(rule, &c.source) {
+                    continue;
+                }
+                if (rule.has_path && tests.glob(c))
+                    || (!rule.path_outside.is_empty() && tests.outside(c))
+                {
+                    out.push(why.clone());
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// Whether rule R matches the call.
@@ -117,11 +184,13 @@ impl<'p> Prepared<'p> {
         r: usize,
         explain: bool,
         skip_commands: bool,
+        reach: Reach,
     ) -> (bool, Vec<Check<'_>>) {
         let mut checks = Checks {
             explain,
             all: true,
             made: Vec::new(),
+            reach,
         };
         let _ = self.check_names(r, &mut checks)
             && self.check_args(r, &mut checks)
@@ -254,14 +323,16 @@ impl<'p> Prepared<'p> {
         if per_command && rule.allow_side {
             return true;
         }
+        let reach = checks.reach;
         let cands: Vec<&PathCand> = self
             .paths()
             .iter()
             .filter(|c| self.relevant_path(rule, &c.source))
+            .filter(|c| reach == Reach::All || c.unsure.is_none())
             .collect();
         let tests = PathTests::new(self, rule, r);
         // The simple commands this rule's command matchers hit (deny side).
-        let hit: Option<Vec<(usize, usize)>> = per_command.then(|| self.hit_commands(r));
+        let hit: Option<Vec<(usize, usize)>> = per_command.then(|| self.hit_commands(r, reach));
         let holds = |test: &dyn Fn(&PathCand) -> bool| -> bool {
             match &hit {
                 None => combine(rule.allow_side, &cands, test),
@@ -302,16 +373,22 @@ impl<'p> Prepared<'p> {
 
     /// The simple commands (as indexes into `commands()`) that rule R's
     /// command matchers all hit, in any of their forms.
-    fn hit_commands(&self, r: usize) -> Vec<(usize, usize)> {
+    fn hit_commands(&self, r: usize, reach: Reach) -> Vec<(usize, usize)> {
         let rule = &self.policy.rules[r];
         let mut out = Vec::new();
         for (ci, c) in self.commands().iter().enumerate() {
-            if !self.relevant_command(rule, c) {
+            if !self.relevant_command(rule, c)
+                || (reach == Reach::Certain && c.line.unsure.is_some())
+            {
                 continue;
             }
             for (i, h) in c.hits.iter().enumerate() {
-                let hit = (!rule.has_cmd_prefix || h.prefix_any(r))
+                let certain = (!rule.has_cmd_prefix || h.prefix_any(r))
                     && (!rule.has_cmd_regexp || h.regexp_any(r));
+                let unsure = reach == Reach::All
+                    && (!rule.has_cmd_prefix || h.prefix_any(r) || h.unsure_prefix_any(r))
+                    && (!rule.has_cmd_regexp || h.regexp_any(r) || h.unsure_regexp_any(r));
+                let hit = certain || unsure;
                 // Commands a bound kept out of the line may be any: all of them count.
                 if hit || c.line.truncated.is_some() {
                     out.push((ci, i));
@@ -371,6 +448,7 @@ impl<'p> Prepared<'p> {
             .iter()
             .enumerate()
             .filter(|(_, c)| self.relevant_command(rule, c) && !(rule.allow_side && c.deny_only))
+            .filter(|(_, c)| checks.reach == Reach::All || c.line.unsure.is_none())
             .collect();
         let cands: Vec<&CmdCand> = indexed.iter().map(|(_, c)| *c).collect();
         // An allow rule matches when the whole line is allowed (every
@@ -396,12 +474,16 @@ impl<'p> Prepared<'p> {
             if !has {
                 continue;
             }
+            let reach = checks.reach;
             let ok = if rule.allow_side {
                 allowed
             } else {
-                cands
-                    .iter()
-                    .any(|c| c.line.truncated.is_some() || c.hits.iter().any(|h| kind.hit(h, r)))
+                cands.iter().any(|c| {
+                    c.line.truncated.is_some()
+                        || c.hits.iter().any(|h| {
+                            kind.hit(h, r) || (reach == Reach::All && kind.unsure_hit(h, r))
+                        })
+                })
             };
             let on = || On::Commands {
                 cands: cands.clone(),
@@ -492,7 +574,7 @@ impl<'p> Prepared<'p> {
                     let rule = &self.policy.rules[r];
                     rule.allow_side
                         && (rule.has_cmd_prefix || rule.has_cmd_regexp)
-                        && self.check_rule_with(r, false, true).0
+                        && self.check_rule_with(r, false, true, Reach::All).0
                 })
                 .collect();
             let cands: Vec<(usize, &CmdCand)> = self

@@ -23,6 +23,9 @@ pub struct Options {
     pub command_keys: Vec<String>,
     /// What calls no rule decides get.
     pub default_decision: Option<Decision>,
+    /// What a `deny` rule decides when every match it has is unsure (DESIGN.md,
+    /// "Certain and unsure matches"): `Ask` (the default) or `Deny`.
+    pub unsure_decision: Decision,
     /// Fold case of paths before matching.
     pub case_fold: bool,
     /// The home directory, for `~` in rules and calls.
@@ -43,6 +46,7 @@ impl Default for Options {
                 .map(|s| s.to_string())
                 .collect(),
             default_decision: None,
+            unsure_decision: Decision::Ask,
             case_fold: path::default_case_fold(),
             home: std::env::var_os("HOME").map(PathBuf::from),
             redact_secrets: false,

@@ -85,6 +85,7 @@ fn plain(
             matched: matched.to_vec(),
             decision,
             by,
+            unsure: Vec::new(),
         },
         decision,
         by_default: false,
@@ -462,6 +463,7 @@ fn decide_collects_matches_in_rule_order() {
             matched: vec![0, 2, 3],
             decision: Some(Ask),
             by: Some(2),
+            unsure: Vec::new(),
         }
     );
 }
@@ -786,6 +788,7 @@ fn edit_outcome_whole() {
         matched: vec![0, 1],
         decision: Some(Allow),
         by: Some(0),
+        unsure: Vec::new(),
     };
     assert_eq!(
         eval::evaluate(&p, &c),
@@ -847,6 +850,7 @@ fn redecision_stricter_edited_call_is_denied() {
                 matched: vec![0, 1],
                 decision: Some(Allow),
                 by: Some(0),
+                unsure: Vec::new(),
             },
             decision: Some(Deny),
             by_default: false,
@@ -857,6 +861,7 @@ fn redecision_stricter_edited_call_is_denied() {
                 matched: vec![1, 2],
                 decision: Some(Deny),
                 by: Some(2),
+                unsure: Vec::new(),
             }),
             result: None,
             result_by: None,
@@ -881,6 +886,7 @@ fn redecision_less_strict_edited_call_keeps_ask() {
                 matched: vec![1, 2],
                 decision: Some(Allow),
                 by: Some(2),
+                unsure: Vec::new(),
             }),
             ..plain(&[0, 1], Some(Ask), Some(0), Some("unsafe?"))
         }

@@ -25,6 +25,9 @@ pub struct CmdCand {
 pub struct CmdHits {
     /// Per form: (prefix hits, regexp hits).
     pub forms: Vec<(BitSet, BitSet)>,
+    /// Per form of its generous reading (deny side only, unsure): (prefix hits,
+    /// regexp hits).
+    pub unsure_forms: Vec<(BitSet, BitSet)>,
 }
 
 impl CmdHits {
@@ -46,6 +49,16 @@ impl CmdHits {
     /// Whether rule R's regexp hits any form.
     pub fn regexp_any(&self, r: usize) -> bool {
         self.forms.iter().any(|(_, x)| x.get(r))
+    }
+
+    /// Whether rule R's prefix hits a form of the generous reading.
+    pub fn unsure_prefix_any(&self, r: usize) -> bool {
+        self.unsure_forms.iter().any(|(p, _)| p.get(r))
+    }
+
+    /// Whether rule R's regexp hits a form of the generous reading.
+    pub fn unsure_regexp_any(&self, r: usize) -> bool {
+        self.unsure_forms.iter().any(|(_, x)| x.get(r))
     }
 }
 
@@ -107,6 +120,15 @@ impl Prepared<'_> {
                         false,
                     )),
                 }
+                // The generous reading of what the table does not know: more forms and
+                // path words on the commands, and the lines of their quoted operands
+                // (deny side only).
+                let mut widening = shell::Widening::default();
+                let mut generous = Vec::new();
+                for (line, _) in &mut lines {
+                    generous.extend(shell::widen(line, &mut widening));
+                }
+                lines.extend(generous.into_iter().map(|l| (l, true)));
                 let env = self.env_problem();
                 for (mut line, deny_only) in lines {
                     if let Some((why, dangerous)) = &env {
@@ -135,18 +157,25 @@ impl Prepared<'_> {
         // (prefixes were folded when the policy was compiled).
         let fold =
             |words: &[String]| -> Vec<String> { words.iter().map(|w| w.to_lowercase()).collect() };
-        let forms = c
-            .forms
-            .iter()
-            .map(|form| {
-                if self.policy.options.case_fold {
-                    self.word_hits(&fold(form))
-                } else {
-                    self.word_hits(form)
-                }
-            })
-            .collect();
-        CmdHits { forms }
+        let hits = |forms: &[Vec<String>]| -> Vec<(BitSet, BitSet)> {
+            forms
+                .iter()
+                .map(|form| {
+                    if self.policy.options.case_fold {
+                        self.word_hits(&fold(form))
+                    } else {
+                        self.word_hits(form)
+                    }
+                })
+                .collect()
+        };
+        CmdHits {
+            forms: hits(&c.forms),
+            unsure_forms: c
+                .generous
+                .as_ref()
+                .map_or_else(Vec::new, |g| hits(&g.forms)),
+        }
     }
 
     /// Why an argument that sets the command's environment (`env`,

@@ -123,7 +123,7 @@ impl<'p> Prepared<'p> {
         if admits(Driver::CmdPrefix) || admits(Driver::CmdRegexp) {
             for c in self.commands() {
                 for h in &c.hits {
-                    for (prefix, regexp) in &h.forms {
+                    for (prefix, regexp) in h.forms.iter().chain(&h.unsure_forms) {
                         take(&mut out, prefix, Driver::CmdPrefix);
                         take(&mut out, regexp, Driver::CmdRegexp);
                     }

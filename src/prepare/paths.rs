@@ -242,6 +242,10 @@ pub struct PathCand {
     /// of the running shell's process (`/proc/self/...`, `/dev/fd/...`), or
     /// stands for what a bound kept from being checked.
     pub uncertain: Option<String>,
+    /// Why a deny-side match on it is unsure, when it is (DESIGN.md, "Certain and
+    /// unsure matches"): a value only the running shell knows, a word of a program
+    /// the table does not know read generously.
+    pub unsure: Option<shell::Unsure>,
 }
 
 impl PathCand {
@@ -349,6 +353,7 @@ impl Prepared<'_> {
                 hits.set(r);
             }
         }
+        let unsure = shell_value(raw, &norm, &read.process);
         PathCand {
             source,
             raw: raw.to_string(),
@@ -357,6 +362,7 @@ impl Prepared<'_> {
             hits,
             lexical_hits,
             cmds: Vec::new(),
+            unsure,
             uncertain,
         }
     }
@@ -718,6 +724,7 @@ impl Prepared<'_> {
             lexical_hits: BitSet::new(0),
             cmds: Vec::new(),
             uncertain: None,
+            unsure: None,
         }
     }
 
@@ -865,6 +872,7 @@ impl Prepared<'_> {
             return;
         }
         let mut line_values = LineValues::new();
+        let mut line_start = out.len();
         let mut budget = WordBudget {
             cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
             ..WordBudget::default()
@@ -998,6 +1006,22 @@ impl Prepared<'_> {
                     }
                 }
             }
+            // The generous reading's path words (deny side, unsure): each its own
+            // candidate, never shared with a certain one.
+            for (i, c) in cand.line.commands.iter().enumerate() {
+                let Some(g) = &c.generous else { continue };
+                for w in &g.paths {
+                    if budget.exceeded.is_some() {
+                        break;
+                    }
+                    let first = out.len();
+                    self.word_cands(out, &cand.key, false, w, &dirs, &mut budget);
+                    for made in &mut out[first..] {
+                        made.cmds = vec![(ci, i)];
+                        made.unsure = Some(g.why.clone());
+                    }
+                }
+            }
             // A redirection of no simple command (`> f` alone): every command's.
             for target in &cand.line.redirects {
                 if !attributed.contains(target) && !nobodys_file(target) {
@@ -1007,6 +1031,13 @@ impl Prepared<'_> {
             for w in values {
                 push(out, false, w, &all, &mut budget);
             }
+            // A line read generously: every match in it is unsure.
+            if let Some(why) = &cand.line.unsure {
+                for made in &mut out[line_start..] {
+                    made.unsure.get_or_insert_with(|| why.clone());
+                }
+            }
+            line_start = out.len();
         }
         self.line_changes(out, &dirs);
         scripts_named_twice(self.commands(), out);
@@ -1077,6 +1108,7 @@ impl Prepared<'_> {
             lexical_hits: BitSet::new(0),
             cmds,
             uncertain: Some(why),
+            unsure: None,
         }
     }
 
@@ -1282,6 +1314,27 @@ fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
         }
     }
     text
+}
+
+/// Why a match on the path RAW (normalized to NORM, read through a process's
+/// directory as PROCESS) is unsure, if it is: it could not be normalized because of a
+/// value only the running shell knows (`"$d"`, `$(pwd)`; `$HOME` is known), or it goes
+/// where only the running shell knows (`/dev/fd/3/x`).
+fn shell_value(
+    raw: &str,
+    norm: &std::result::Result<String, String>,
+    process: &path::Process,
+) -> Option<shell::Unsure> {
+    if *process == path::Process::Unknowable {
+        return Some(shell::Unsure::ShellValue(raw.to_string()));
+    }
+    if norm.is_ok() {
+        return None;
+    }
+    let known = raw.replace("${HOME}", "").replace("$HOME", "");
+    known
+        .contains(['$', '`'])
+        .then(|| shell::Unsure::ShellValue(raw.to_string()))
 }
 
 /// When the directory D names what only the running shell knows (`$$`, `$!`, a

@@ -139,6 +139,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             opaque: Some(format!("{why} (guessed)")),
             redirects: Vec::new(),
             program: super::Known::Unknown,
+            generous: None,
         });
     }
     out

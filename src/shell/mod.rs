@@ -38,10 +38,12 @@
 // `values` (the values a line gives its variables, for deny-side path rules).
 mod certain;
 mod expand;
+mod generous;
 mod guard;
 mod guess;
 mod programs;
 mod scan;
+mod unsure;
 pub(crate) mod values;
 mod walk;
 mod word;
@@ -51,7 +53,9 @@ pub use programs::{
     chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
     Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
 };
+pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
+pub use unsure::Unsure;
 pub use values::value_words;
 
 /// Whether NAME, set in a command's environment, can change which programs run or
@@ -105,6 +109,9 @@ pub struct SimpleCommand {
     pub redirects: Vec<String>,
     /// What the program table knows of the program that runs (`argv[0]`).
     pub program: Known,
+    /// Its generous reading, for deny-side rules only, when the table does not know
+    /// its program to run nothing (see [`widen`]).
+    pub generous: Option<Generous>,
 }
 
 /// What the program table knows of a simple command's program.
@@ -155,6 +162,9 @@ pub struct CommandLine {
     /// times: in the body or the condition of a loop, or in a function (a `cd` there
     /// may go on and on).
     pub repeated: Vec<(usize, Runs)>,
+    /// Why every match in this line is unsure, when the line is a generous reading (a
+    /// quoted operand of a program the table does not know, read as a shell string).
+    pub unsure: Option<Unsure>,
 }
 
 /// How many times a command may run.

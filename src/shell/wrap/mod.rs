@@ -149,6 +149,11 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         note(&mut st.opaque, why);
         return emit(cx, words, st);
     }
+    // `./env rm x` may be anything the agent wrote: never allowed, but deny-side rules
+    // read it as the program its name says (a deny rule for `rm` under `env` holds).
+    if let Some(why) = by_path(&name.text) {
+        note(&mut st.opaque, why);
+    }
     let base = basename(&name.text);
     let same = st.forms.last().is_some_and(|f| {
         f.len() == words.len()
@@ -338,12 +343,15 @@ fn name_problem(name: &Word) -> Option<String> {
         ))
     } else if basename(t).is_empty() {
         Some(format!("command name `{}` ends with `/`", show(t)))
-    } else if t.contains('/') && !in_system_dir(t) {
-        // `./ls` may be anything the agent wrote; `/usr/bin/ls` is `ls`.
-        Some(format!("`{}` runs a program by path", show(t)))
     } else {
         None
     }
+}
+
+/// Why the command name T runs a program by a path that may be anything the agent
+/// wrote (`./ls`), if it does; `/usr/bin/ls`, `/usr/./bin/ls` and `/bin/../bin/ls` are `ls`.
+fn by_path(t: &str) -> Option<String> {
+    (t.contains('/') && !in_system_dir(t)).then(|| format!("`{}` runs a program by path", show(t)))
 }
 
 /// Directories an agent cannot write to without privileges.
@@ -359,17 +367,60 @@ const SYSTEM_DIRS: &[&str] = &[
     "/run/current-system/sw/bin",
 ];
 
-/// PATH names a file directly inside a system directory.
+/// Where directories an agent cannot write to start: a link under one of them (Debian's
+/// `/usr/bin/X11 -> .`) is the system's, not the agent's.
+const SYSTEM_ROOTS: &[&str] = &[
+    "/bin",
+    "/sbin",
+    "/usr",
+    "/opt/homebrew",
+    "/run/current-system",
+];
+
+/// PATH names a file directly inside a system directory, once its directory is
+/// normalized as the kernel reads it: `.` and `//` collapsed, `/proc/self/root` (and
+/// `/proc/thread-self/root`, `/proc/PID/root`) read as `/`, and, under a system root,
+/// `..` and links resolved through the file system (`/usr/bin/X11/env`, `/usr/bin/../bin/env`).
 fn in_system_dir(path: &str) -> bool {
     let Some((dir, _)) = path.rsplit_once('/') else {
         return false;
     };
-    let parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    if !path.starts_with('/') || parts.iter().any(|p| *p == "." || *p == "..") {
+    if !path.starts_with('/') {
         return false;
     }
+    let mut parts: Vec<&str> = dir
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    while let ["proc", who, "root", ..] = parts[..] {
+        if !(who == "self" || who == "thread-self" || who.bytes().all(|b| b.is_ascii_digit())) {
+            break;
+        }
+        parts.drain(..3);
+    }
     let normal = format!("/{}", parts.join("/"));
-    SYSTEM_DIRS.contains(&normal.as_str())
+    if !parts.contains(&"..") && SYSTEM_DIRS.contains(&normal.as_str()) {
+        return true;
+    }
+    // `..` read lexically too (`/usr/../tmp/x` is not under `/usr`): a link the line
+    // may change is never looked through.
+    let mut lexical: Vec<&str> = Vec::new();
+    for p in &parts {
+        if *p == ".." {
+            lexical.pop();
+        } else {
+            lexical.push(p);
+        }
+    }
+    let lexical = format!("/{}", lexical.join("/"));
+    let under = |d: &str| {
+        SYSTEM_ROOTS
+            .iter()
+            .any(|r| d == *r || d.starts_with(&format!("{r}/")))
+    };
+    let under_root = under(&normal) && under(&lexical);
+    under_root
+        && crate::path::realpath(&normal).is_some_and(|real| SYSTEM_DIRS.contains(&real.as_str()))
 }
 
 /// Add WORDS as a simple command.
@@ -439,6 +490,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         paths,
         redirects: Vec::new(),
         program,
+        generous: None,
     });
 }
 

@@ -1,0 +1,282 @@
+//! The deny side's generous reading of what the table does not know (DESIGN.md, "What
+//! programs do with their words"): the words of a program not known to run nothing are
+//! also read as commands (each suffix that starts at a non-option word: `strace -f rm
+//! -rf x` holds `rm -rf x`), its quoted operands as shell strings, and each word split at
+//! `=` `@` `<` `:` `;` as path candidates (`curl -F x=@FILE`). None of it is ever read by
+//! an allow rule, and every match it gives is unsure ([`Unsure`]).
+//!
+//! The reading is bounded by [`MAX_GENEROUS_BYTES`] per command argument: the suffixes of
+//! a command of N words hold N²/2 words, so a long line fails closed instead (truncated:
+//! every deny-side rule matches it, as for any other bound).
+
+use super::unsure::Unsure;
+use super::word::basename;
+use super::{CommandLine, SimpleCommand};
+
+/// Most bytes the generous reading of one command argument may make (suffix forms, path
+/// pieces and shell strings read, nested ones included); past it the line is truncated.
+pub const MAX_GENEROUS_BYTES: usize = 1 << 20;
+
+/// How deep quoted operands are read as shell strings inside one another.
+const MAX_GENEROUS_DEPTH: usize = 3;
+
+/// The generous reading of one simple command.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Generous {
+    /// Why its matches are unsure.
+    pub why: Unsure,
+    /// Each suffix of its words that starts at a non-option word, its first word
+    /// reduced to a basename: more forms for deny-side command rules.
+    pub forms: Vec<Vec<String>>,
+    /// The pieces of its words split at `=` `@` `<` `:` `;`: more path words for
+    /// deny-side path rules.
+    pub paths: Vec<String>,
+}
+
+/// What the generous reading of one command argument may still spend, and how deep it
+/// is (see [`widen`]).
+#[derive(Debug, Clone)]
+pub struct Widening {
+    left: usize,
+    depth: usize,
+}
+
+impl Default for Widening {
+    fn default() -> Widening {
+        Widening {
+            left: MAX_GENEROUS_BYTES,
+            depth: 0,
+        }
+    }
+}
+
+impl Widening {
+    /// Whether N more bytes may be made; if not, none may any more.
+    fn take(&mut self, n: usize) -> bool {
+        match self.left.checked_sub(n) {
+            Some(left) => {
+                self.left = left;
+                true
+            }
+            None => {
+                self.left = 0;
+                false
+            }
+        }
+    }
+}
+
+/// Programs known to run nothing and to open only their own words, until the program
+/// table says so of every program it knows: builtins, and the everyday tools whose words
+/// are data or paths. A program the `wrap` reader looks through (`env`, `sudo`, `xargs`,
+/// `find -exec`, shells with `-c`) never reaches here as itself with its command.
+const RUNS_NOTHING: &[&str] = &[
+    "[",
+    "[[",
+    ":",
+    "alias",
+    "basename",
+    "bash",
+    "break",
+    "cat",
+    "cd",
+    "chmod",
+    "chown",
+    "cmp",
+    "comm",
+    "continue",
+    "cp",
+    "cut",
+    "dash",
+    "date",
+    "declare",
+    "df",
+    "diff",
+    "dirname",
+    "du",
+    "echo",
+    "egrep",
+    "exit",
+    "export",
+    "false",
+    "fgrep",
+    "file",
+    "find",
+    "fold",
+    "grep",
+    "head",
+    "jq",
+    "ln",
+    "local",
+    "ls",
+    "md5sum",
+    "mkdir",
+    "mktemp",
+    "mv",
+    "nl",
+    "od",
+    "paste",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readlink",
+    "realpath",
+    "return",
+    "rev",
+    "rg",
+    "rm",
+    "rmdir",
+    "sed",
+    "seq",
+    "set",
+    "sh",
+    "sha1sum",
+    "sha256sum",
+    "shift",
+    "sleep",
+    "sort",
+    "stat",
+    "tac",
+    "tail",
+    "tee",
+    "test",
+    "touch",
+    "tr",
+    "true",
+    "type",
+    "uniq",
+    "unset",
+    "wc",
+    "which",
+    "xxd",
+];
+
+/// Whether the program NAME is known to run nothing and to open only its own words.
+pub fn runs_nothing(name: &str) -> bool {
+    RUNS_NOTHING.contains(&name)
+}
+
+/// Why the command C is read generously, if it is: the program table did not read all
+/// its words, and its program is not known to run nothing.
+fn unknown(c: &SimpleCommand) -> Option<Unsure> {
+    // The table read every word of it, and its nested commands are commands already.
+    if c.program == super::Known::Known {
+        return None;
+    }
+    let name = c.argv.first()?;
+    let base = basename(name);
+    if runs_nothing(base) {
+        return None;
+    }
+    Some(Unsure::UnknownProgram(base.to_string()))
+}
+
+/// Read the commands of LINE generously for deny rules: each command whose program is
+/// not known to run nothing gets its [`Generous`] reading, and its quoted operands are
+/// read as shell strings, whose lines (read generously too, each marked unsure) are
+/// returned. Past the bound of WIDENING, LINE is truncated.
+pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine> {
+    let mut strings: Vec<(String, Unsure)> = Vec::new();
+    let mut over = false;
+    for c in &mut line.commands {
+        let Some(why) = unknown(c) else {
+            continue;
+        };
+        match generous_of(&c.argv, widening) {
+            Some((generous, mut texts)) => {
+                c.generous = Some(Generous {
+                    why: why.clone(),
+                    ..generous
+                });
+                strings.extend(texts.drain(..).map(|t| (t, why.clone())));
+            }
+            None => {
+                over = true;
+                break;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if !over && widening.depth < MAX_GENEROUS_DEPTH {
+        widening.depth += 1;
+        for (text, why) in strings {
+            let mut read = super::parse(&text);
+            read.unsure = Some(why);
+            // A string the reading cannot split is still read as words (guessed).
+            let more = widen(&mut read, widening);
+            out.push(read);
+            out.extend(more);
+            if widening.left == 0 {
+                over = true;
+                break;
+            }
+        }
+        widening.depth -= 1;
+    }
+    if over {
+        let why = format!(
+            "its generous reading (programs the table does not know) makes more than {} bytes",
+            MAX_GENEROUS_BYTES
+        );
+        line.uncertain.get_or_insert_with(|| why.clone());
+        line.truncated.get_or_insert(why);
+    }
+    out
+}
+
+/// The generous reading of ARGV (its `why` to be set) and the texts of its words to read
+/// as shell strings; None past the bound of WIDENING.
+fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Vec<String>)> {
+    // The bytes of each suffix, from the end: counted before any is made.
+    let mut suffix_bytes = vec![0usize; argv.len() + 1];
+    for i in (0..argv.len()).rev() {
+        suffix_bytes[i] = suffix_bytes[i + 1] + argv[i].len() + 1;
+    }
+    let starts: Vec<usize> = (1..argv.len())
+        .filter(|&i| !argv[i].starts_with('-') && !argv[i].is_empty())
+        .collect();
+    let cost: usize = starts.iter().map(|&i| suffix_bytes[i]).sum();
+    if !widening.take(cost) {
+        return None;
+    }
+    let forms = starts
+        .iter()
+        .map(|&i| {
+            let mut form = argv[i..].to_vec();
+            form[0] = basename(&form[0]).to_string();
+            form
+        })
+        .collect();
+    let mut paths = Vec::new();
+    let mut texts = Vec::new();
+    for w in argv.iter().skip(1) {
+        let pieces: Vec<&str> = w
+            .split(['=', '@', '<', ':', ';'])
+            .filter(|p| !p.is_empty() && *p != w)
+            .collect();
+        if !widening.take(pieces.iter().map(|p| p.len()).sum()) {
+            return None;
+        }
+        paths.extend(pieces.iter().map(|p| p.to_string()));
+        // A word with a blank or a shell operator was quoted: a string a program may
+        // give a shell (`ssh host 'rm -rf x'`, `parallel 'rm {}'`); `--cmd='rm x'` too.
+        let text = match w.split_once('=') {
+            Some((opt, value)) if opt.starts_with('-') => value,
+            _ => w.as_str(),
+        };
+        if text.contains([' ', '\t', '\n', ';', '|', '&', '<', '>', '(', '`', '$']) {
+            if !widening.take(text.len()) {
+                return None;
+            }
+            texts.push(text.to_string());
+        }
+    }
+    let generous = Generous {
+        why: Unsure::UnknownProgram(String::new()),
+        forms,
+        paths,
+    };
+    Some((generous, texts))
+}

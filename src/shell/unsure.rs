@@ -1,0 +1,40 @@
+//! Why a deny-side match is unsure (DESIGN.md, "Certain and unsure matches"): it rests
+//! only on what the reading cannot know. A match with no such reason is certain.
+
+use std::fmt;
+
+/// What a match rests on that the reading cannot know.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unsure {
+    /// A value only the running shell knows (`"$d"`, a command's output): the word as
+    /// written.
+    ShellValue(String),
+    /// A word of a program the table does not know, read generously: the program.
+    UnknownProgram(String),
+    /// A shell other than bash and dash, whose reading is not checked against it: the
+    /// shell.
+    OtherShell(String),
+}
+
+impl fmt::Display for Unsure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let short = |s: &str| s.chars().take(120).collect::<String>();
+        match self {
+            Unsure::ShellValue(w) => write!(
+                f,
+                "`{}` is a value only the running shell knows",
+                short(w)
+            ),
+            Unsure::UnknownProgram(p) => write!(
+                f,
+                "`{}` is a program whose words are read generously (what it does with them is not known)",
+                short(p)
+            ),
+            Unsure::OtherShell(s) => write!(
+                f,
+                "`{}` is a shell whose reading is not checked against it (read as bash reads it, and generously)",
+                short(s)
+            ),
+        }
+    }
+}
