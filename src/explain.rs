@@ -42,7 +42,7 @@ fn explain_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext
                     json!({"matcher": c.matcher, "matched": c.matched, "on": on, "want": want})
                 })
                 .collect();
-            json!({
+            let mut doc = json!({
                 "index": rule.origin.index + 1,
                 "source": rule.origin.source,
                 "line": rule.origin.line,
@@ -53,10 +53,18 @@ fn explain_in_memo(policy: &Policy, call: &Call, context: Option<&SandboxContext
                 "matched": matched,
                 "matched-after-edits": outcome.redecided.as_ref().map(|d| d.matched.contains(&r)),
                 "deciding": outcome.by == Some(r),
-                "unsure": unsure_json(&outcome, r),
-                "unsure-decision": unsure_json(&outcome, r).is_array().then(|| policy.options.unsure_decision.name()),
                 "matchers": matchers,
-            })
+            });
+            // A rule whose every match was unsure says why, and what it decided.
+            let unsure = unsure_json(&outcome, r);
+            if let (false, Some(fields)) = (unsure.is_null(), doc.as_object_mut()) {
+                fields.insert("unsure".into(), unsure);
+                fields.insert(
+                    "unsure-decision".into(),
+                    json!(policy.options.unsure_decision.name()),
+                );
+            }
+            doc
         })
         .collect();
     let edited = outcome

@@ -29,6 +29,7 @@
          (gptel-rust-hooks-project-policies nil)
          (gptel-rust-hooks--reported nil)
          (gptel-rust-hooks-default-decision nil)
+         (gptel-rust-hooks-unsure-decision 'ask)
          (gptel-rust-hooks-on-error 'block)
          ;; Decide by the rules alone: tools other test files register with
          ;; gptel must not check these calls (see schema-tests.el).
@@ -93,6 +94,31 @@
     (should (equal (gptel-rust-hooks-evaluate '(:name "t" :args (:x "y")))
                    '(:args (:x "y" :flag t :off :json-false :n 1.5 :list ["a" "b"]
                                :obj (:k "v")))))))
+
+;; A deny rule whose only match is a generous reading (`strace' is a program the
+;; table does not know) is unsure: it asks, unless the option says deny.
+(ert-deftest evaluate::unsure-decision ()
+  (gptel-rust-hooks-test-with-rules
+      '((:id "no-rm" :tool "shell" :command-prefix "rm" :decision deny :reason "No."))
+    (should (eq (default-value 'gptel-rust-hooks-unsure-decision) 'ask))
+    (let ((gptel-rust-hooks-unsure-decision 'ask))
+      (should (equal (gptel-rust-hooks-evaluate
+                      '(:name "shell" :args (:command "strace -f rm -rf /tmp/x")))
+                     '(:confirm t)))
+      ;; A certain match denies as the rule says.
+      (should (equal (gptel-rust-hooks-evaluate
+                      '(:name "shell" :args (:command "rm -rf /tmp/x")))
+                     '(:block "No."))))
+    (let ((gptel-rust-hooks-unsure-decision 'deny))
+      (should (string-match-p
+               "no-rm.*unsure.*`strace`"
+               (plist-get (gptel-rust-hooks-evaluate
+                           '(:name "shell" :args (:command "strace -f rm -rf /tmp/x")))
+                          :block))))
+    ;; Only ask and deny are unsure decisions: anything else is refused by name.
+    (let ((gptel-rust-hooks-unsure-decision 'stop))
+      (should-error (gptel-rust-hooks-evaluate '(:name "shell" :args (:command "rm x")))
+                    :type 'gptel-rust-hooks-rule-error))))
 
 ;;;; Compile errors
 

@@ -107,6 +107,15 @@ decides!(scp_host_path, format!("rsync-like host:{}", h(".ssh/id_rsa")) => Ask, 
 decides!(stop_stays_stop, "strace shutdown -h now".into() => Stop, strict Stop);
 decides!(ask_stays_ask, "strace chmod 777 x".into() => Ask, strict Ask);
 
+// A quoted operand that is no whole shell line is no bound reached.
+decides!(unparsable_operand, "strace -e \"don't stop\" true".into() => Allow, strict Allow);
+
+// Shells: bash and dash can be certain; others are read as bash reads them, and
+// generously.
+decides!(zsh_string_as_bash, "zsh -c 'rm -rf /tmp/x'".into() => Deny, strict Deny);
+decides!(versioned_zsh_string, "zsh-5.9 -c 'rm -rf /tmp/x'".into() => Deny, strict Deny);
+decides!(versioned_bash_string, "bash5.2 -c 'rm -rf /tmp/x'".into() => Deny, strict Deny);
+
 // A value only the running shell knows.
 decides!(shell_value_outside, "rm -rf \"$d\"".into() => Ask, strict Deny);
 decides!(known_value_is_certain, "d=/tmp/x; rm -rf \"$d\"".into() => Deny, strict Deny);
@@ -235,4 +244,34 @@ fn suffixes_of_a_long_line_are_bounded() {
     // Nor is a short line of an unknown one.
     let line = format!("strace {}", vec!["a"; 100].join(" "));
     assert_eq!(eval::evaluate(&p, &shell(&line)).decision, Some(Allow));
+}
+
+/// Only bash and dash (also as `sh`) are ever allowed; zsh reads its startup files.
+#[test]
+fn only_checked_shells_are_allowed() {
+    let p = policy_with(
+        json!([
+            {"id": "zshenv", "path": "~/.zshenv", "decision": "deny"},
+            {"command-regexp": ".*", "decision": "allow"},
+        ]),
+        Ask,
+    );
+    let decide = |line: &str| eval::evaluate(&p, &shell(line)).decision;
+    for line in ["bash -c ls", "sh -c ls", "dash -c 'ls -l'"] {
+        assert_eq!(decide(line), Some(Allow), "{line}");
+    }
+    for line in [
+        "ksh -c ls",
+        "mksh -c ls",
+        "yash -c ls",
+        "bash5.2 -c ls",
+        "bash-5.2 -c ls",
+        "busybox sh -c ls",
+        "busybox ash -c ls",
+        "rbash -c ls",
+    ] {
+        assert_eq!(decide(line), None, "{line}");
+    }
+    assert_eq!(decide("zsh -c ls"), Some(Deny));
+    assert_eq!(decide("zsh-5.9 -c ls"), Some(Deny));
 }

@@ -148,10 +148,7 @@ fn through_missing(cand: &PathCand) -> Option<String> {
 /// The script file a shell command ARGV runs (`bash s`, `sh -e ./s`, `. s`), if any.
 fn script_operand(argv: &[String]) -> Option<&str> {
     let name = argv.first()?;
-    if !matches!(
-        name.as_str(),
-        "sh" | "bash" | "dash" | "ash" | "zsh" | "ksh" | "source" | "."
-    ) {
+    if !(matches!(name.as_str(), "source" | ".") || shell::shell_named(name).is_some()) {
         return None;
     }
     let mut words = argv.iter().skip(1);
@@ -1316,24 +1313,26 @@ fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
     text
 }
 
-/// Why a match on the path RAW (normalized to NORM, read through a process's
-/// directory as PROCESS) is unsure, if it is: it could not be normalized because of a
-/// value only the running shell knows (`"$d"`, `$(pwd)`; `$HOME` is known), or it goes
-/// where only the running shell knows (`/dev/fd/3/x`).
+/// Why a match on the path RAW (normalized to NORM) is unsure, if it is: the whole
+/// word is a variable only the running shell knows (`"$d"`; `$HOME`, `$PWD` and
+/// `$OLDPWD` are known). A word with a known part (`~/.ssh/$x`) matches for certain.
 fn shell_value(
     raw: &str,
     norm: &std::result::Result<String, String>,
-    process: &path::Process,
+    _process: &path::Process,
 ) -> Option<shell::Unsure> {
-    if *process == path::Process::Unknowable {
-        return Some(shell::Unsure::ShellValue(raw.to_string()));
-    }
     if norm.is_ok() {
         return None;
     }
-    let known = raw.replace("${HOME}", "").replace("$HOME", "");
-    known
-        .contains(['$', '`'])
+    let name = raw.strip_prefix('$')?;
+    let name = name
+        .strip_prefix('{')
+        .and_then(|n| n.strip_suffix('}'))
+        .unwrap_or(name);
+    let plain = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    (plain && !matches!(name, "HOME" | "PWD" | "OLDPWD"))
         .then(|| shell::Unsure::ShellValue(raw.to_string()))
 }
 

@@ -103,6 +103,7 @@ const RUNS_NOTHING: &[&str] = &[
     "file",
     "find",
     "fold",
+    "git",
     "grep",
     "head",
     "jq",
@@ -159,8 +160,17 @@ pub fn runs_nothing(name: &str) -> bool {
 }
 
 /// Why the command C is read generously, if it is: the program table did not read all
-/// its words, and its program is not known to run nothing.
+/// its words, and its program is not known to run nothing. A command a shell whose
+/// reading is not checked runs (`zsh -c 'rm $PWD:h'`) is read generously whatever its
+/// program.
 fn unknown(c: &SimpleCommand) -> Option<Unsure> {
+    let other_shell = c.forms.iter().find_map(|f| {
+        let named = super::shell_named(basename(f.first()?))?;
+        (!named.checked).then(|| Unsure::OtherShell(named.kind.to_string()))
+    });
+    if other_shell.is_some() {
+        return other_shell;
+    }
     // The table read every word of it, and its nested commands are commands already.
     if c.program == super::Known::Known {
         return None;
@@ -204,6 +214,9 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         for (text, why) in strings {
             let mut read = super::parse(&text);
             read.unsure = Some(why);
+            // A string that is not a whole shell line (`-m "don't"`) is no bound
+            // reached: its guessed commands are all the generous reading needs.
+            read.truncated = None;
             // A string the reading cannot split is still read as words (guessed).
             let more = widen(&mut read, widening);
             out.push(read);

@@ -43,6 +43,7 @@ mod guard;
 mod guess;
 mod programs;
 mod scan;
+pub(crate) mod shells;
 mod unsure;
 pub(crate) mod values;
 mod walk;
@@ -55,6 +56,7 @@ pub use programs::{
 };
 pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
+pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
 pub use values::value_words;
 
@@ -402,13 +404,10 @@ fn read_looks(
     (out, Some(s))
 }
 
-/// Programs that may read their standard input (or a file given on it) as a script:
-/// shells, `source`, and programs that start a shell (`su`, `script`, `at`...).
-const SCRIPT_READERS: &[&str] = &[
-    "sh", "bash", "rbash", "dash", "ash", "hush", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh",
-    "oksh", "loksh", "yash", "posh", "fish", "csh", "tcsh", "source", ".", "su", "runuser",
-    "script", "at", "batch",
-];
+/// Programs besides shells (see [`shells`]) that may read their standard input (or a
+/// file given on it) as a script: `source`, and programs that start a shell (`su`,
+/// `script`, `at`...).
+const SCRIPT_READERS: &[&str] = &["source", ".", "su", "runuser", "script", "at", "batch"];
 
 /// Programs that start a shell when given no command (`sudo -s`, `chroot DIR`).
 const SHELL_WITHOUT_COMMAND: &[&str] = &["sudo", "doas", "chroot", "busybox", "toybox"];
@@ -423,13 +422,10 @@ fn runs_scripts(c: &SimpleCommand) -> bool {
     };
     let base = word::basename(name);
     let dynamic = name.contains(['$', '`', '*', '?']) || (name.contains('[') && name.contains(']'));
-    let reader = |s: &&str| {
-        base.strip_prefix(*s).is_some_and(|rest| {
-            rest.is_empty()
-                || rest.starts_with(|c: char| c.is_ascii_digit() || c == '.' || c == '-')
-        })
-    };
-    dynamic || SCRIPT_READERS.iter().any(reader) || SHELL_WITHOUT_COMMAND.contains(&base)
+    dynamic
+        || shells::shell_named(base).is_some()
+        || SCRIPT_READERS.contains(&base)
+        || SHELL_WITHOUT_COMMAND.contains(&base)
 }
 
 /// Whether LINE could not be split into words: truncated by a tokenizer error.

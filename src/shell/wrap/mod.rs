@@ -247,7 +247,15 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
         }),
         "busybox" | "toybox" => match words.get(1) {
-            Some(w) if !w.text.starts_with('-') => Step::Inner(1),
+            Some(w) if !w.text.starts_with('-') => {
+                if super::shell_named(basename(&w.text)).is_some() {
+                    note(
+                        &mut st.uncertain,
+                        format!("`{base}`'s shell is not the one whose reading is checked"),
+                    );
+                }
+                Step::Inner(1)
+            }
             _ => Step::Itself,
         },
         "flock" => flock(cx, fr, words, &mut st),
@@ -298,7 +306,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             st.privileged_here();
             group_shell(cx, fr, words, &mut st)
         }
-        b if SHELLS.contains(&b) => shell(cx, fr, words, &mut st, b, hops),
+        b if super::shell_named(b).is_some() => other_shell(cx, fr, words, &mut st, b, hops),
         _ => Step::Itself,
     };
     match step {
@@ -322,6 +330,38 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         }
         Step::Done => {}
     }
+}
+
+/// A shell, by any of its names (see [`super::shell_named`]): one whose reading is not
+/// checked (zsh, ksh, `bash5.2`...) is never certain, and zsh opens its startup files.
+fn other_shell(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    base: &str,
+    hops: usize,
+) -> Step {
+    let Some(named) = super::shell_named(base) else {
+        return Step::Itself;
+    };
+    if !named.checked {
+        note(
+            &mut st.uncertain,
+            format!(
+                "`{}` is not a shell whose reading is checked (bash, dash)",
+                show(base)
+            ),
+        );
+    }
+    if named.kind == "zsh" {
+        st.path_words.extend(
+            super::shells::ZSH_STARTUP_FILES
+                .iter()
+                .map(|f| f.to_string()),
+        );
+    }
+    shell(cx, fr, words, st, named.kind, hops)
 }
 
 /// Why NAME cannot be read as a command name, if so.

@@ -3,6 +3,7 @@
 
 use super::spec::*;
 use super::*;
+use crate::shell::shell_named;
 
 /// `env [options] [NAME=VALUE]... CMD...`. Each `-S STR` (`--split-string`, bundled,
 /// glued or abbreviated) is put in its place as the words STR splits into, and env
@@ -240,23 +241,21 @@ pub(super) fn su(
         let base = basename(shell);
         // `su -s /usr/bin/rm root -- -rf x` runs `rm -rf x`: a program that is not a
         // shell gets the shell's arguments (`-f`, `-c STR`, the extra operands).
-        if !SHELLS.contains(&base) {
+        let Some(named) = shell_named(base) else {
             note(
                 &mut st.opaque,
                 format!("`{cmd}` runs `{}` as its shell", show(shell)),
             );
             through(cx, fr, &su_argv(shell), st.clone(), hops + 1);
             return Step::Done;
-        }
-        if !matches!(base, "sh" | "bash" | "dash") {
+        };
+        if !named.checked {
             note(
                 &mut st.opaque,
                 format!("`{cmd}` runs its command in `{}`", show(base)),
             );
         }
-        if let Some(known) = SHELLS.iter().find(|s| **s == base) {
-            kind = known;
-        }
+        kind = named.kind;
     }
     if string.is_none() && extra.is_empty() {
         // What a here-document or here-string feeds it is read for deny rules.
@@ -433,7 +432,7 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hop
                 // too (`sh -c 'ls {}'`): the word is data read at run time.
                 // Given to a shell, even the whole word may be its script (`sh -c {}`).
                 let base = name.text.rsplit('/').next().unwrap_or("");
-                let shell = SHELLS.contains(&base);
+                let shell = shell_named(base).is_some();
                 let inside = replace.as_deref().filter(|r| !r.is_empty()).and_then(|r| {
                     words
                         .iter()
@@ -512,7 +511,7 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hop
                 let with_c = words.iter().skip(o.next + 1).any(|w| {
                     w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
                 });
-                if XARGS_RUNNERS.contains(&base) || (SHELLS.contains(&base) && !with_c) {
+                if XARGS_RUNNERS.contains(&base) || (shell_named(base).is_some() && !with_c) {
                     note(
                         &mut st.opaque,
                         format!("`xargs {base}` may take the command it runs from the input"),
@@ -778,11 +777,6 @@ const FIND_VALUED: &[&str] = &[
     "-regextype",
     "-files0-from",
     "-fstype",
-];
-
-pub(super) const SHELLS: &[&str] = &[
-    "sh", "bash", "rbash", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "lksh", "pdksh", "oksh",
-    "loksh", "yash", "posh", "fish", "csh", "tcsh",
 ];
 
 /// Long options of bash and dash that take no value.
