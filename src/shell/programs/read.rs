@@ -179,7 +179,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
             done = true;
             continue;
         }
-        if !done && dashed && !(style == Style::Loose && !all_flags(program, w)) {
+        if !done && dashed && (style != Style::Loose || all_flags(program, w)) {
             let single = style == Style::SingleDash;
             if let Some(long) = w.strip_prefix("--").or(single.then(|| &w[1..])) {
                 let (name, glued) = match long.split_once('=') {
