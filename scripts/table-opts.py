@@ -14,22 +14,32 @@ for line in txt.splitlines():
     s = line.strip()
     if not s.startswith('-'): continue
     if len(line) - len(line.lstrip()) > 10: continue
-    head = re.split(r'\s{2,}|\t', s)[0]
+    segs = re.split(r'\s{2,}|\t', s)
+    head = segs[0]
+    if re.fullmatch(r'-\w', head) and len(segs) > 1 and segs[1].startswith('--'):
+        head = head + ', ' + segs[1]
     specs = [x.strip() for x in re.split(r',\s*', head)]
-    short = None; sval = 'None'; longs = []
+    short = None; sval = 'None'; longs = []; shorts = []
     for sp in specs:
-        m = re.match(r'^(--?)([A-Za-z0-9#][\w.-]*)(\[=?[^\]]*\]|=\S+| <[^>]+>(\.\.\.)?| [A-Z][A-Z_|-]*|<[^>]+>| \{[^}]*\})?$', sp)
+        m = re.match(r'^(--?)([A-Za-z0-9#][\w.-]*)(\[=?[^\]]*\]|=\S+| <[^>]+>(\.\.\.)?| [A-Za-z][\w|-]*| \[[^\]]*\]|<[^>]+>| \{[^}]*\})?$', sp)
         if not m: continue
         dash, nm, arg = m.group(1), m.group(2), m.group(3)
         if arg is None: v = 'None'
-        elif arg.startswith('['): v = 'Optional'
+        elif arg.lstrip().startswith('['): v = 'Optional'
         elif arg.startswith('=') and re.fullmatch(r'=[a-z-]+', arg): v = 'Literal'
         else: v = 'Required'
         if dash == '-' and len(nm) == 1:
-            short = nm; sval = v
+            short = nm; sval = v; shorts.append((nm, v))
         else:
             longs.append((nm, v))
     if short is None and not longs: continue
+    if len(shorts) > 1:
+        for sn, sv in shorts:
+            add(sn, '', 'None' if sv == 'Literal' else sv)
+        for nm, v in longs:
+            add('', nm, 'Required' if v == 'Literal' else v)
+        continue
+    longs = [(n, 'Required' if v == 'Literal' and (short is None or sval != 'None') else v) for n, v in longs]
     lv = [v for _, v in longs]
     if short is not None and longs and all(v == 'Required' for v in lv) and sval == 'None':
         sval = 'Required'

@@ -1801,3 +1801,90 @@ mod raw_scans {
         }
     }
 }
+
+// The program table (issue 23): typed operands and the closed world.
+
+/// Rule R matches the shell command LINE.
+fn rule_matches(rule: serde_json::Value, line: &str) -> bool {
+    let p = policy(json!([rule]));
+    let c = call(json!({"name": "shell", "args": {"command": line}, "cwd": "/tmp/proj"}));
+    eval::decide(&p, &c).matched == vec![0usize]
+}
+
+#[test]
+fn table_patterns_exclusions_and_data_are_not_paths() {
+    let deny = || json!({"path": ".env", "decision": "deny"});
+    for line in [
+        "grep -rn TODO --exclude=.env .",
+        "find . -name .env -print",
+        "basename ~/.ssh/id_rsa",
+        "echo .env",
+        "ls -la --ignore=.env",
+        "rg -e .env -g '!.env' src",
+        "sed -n /.env/p notes.txt",
+    ] {
+        assert!(!rule_matches(deny(), line), "{line}");
+    }
+    for line in [
+        "cat .env",
+        "grep x .env",
+        "cp .env /tmp",
+        "echo .env >> .env",
+        "grep -f .env src",
+        "sed -n 1p .env",
+        "rg x .env",
+        "find .env -newer a",
+        // An option the table does not know: every word is a path again.
+        "grep --frobnicate=.env x y",
+        // A program the table does not know: every word is a path.
+        "frob .env",
+    ] {
+        assert!(rule_matches(deny(), line), "{line}");
+    }
+    // The redirection target is still a path.
+    let ssh = json!({"path": "~/.ssh/**", "decision": "deny"});
+    assert!(!rule_matches(ssh.clone(), "basename ~/.ssh/id_rsa"));
+    assert!(rule_matches(ssh, "echo x > ~/.ssh/authorized_keys"));
+}
+
+#[test]
+fn table_options_that_run_commands_are_commands() {
+    let allow_rg = || json!({"command-prefix": "rg", "decision": "allow"});
+    assert!(rule_matches(allow_rg(), "rg -n TODO src"));
+    assert!(!rule_matches(allow_rg(), "rg --pre 'rm -rf x' foo"));
+    assert!(!rule_matches(allow_rg(), "rg --pre rm foo"));
+    // An abbreviation rg refuses, or an unknown option: not certain.
+    assert!(!rule_matches(allow_rg(), "rg --pr=rm foo"));
+    assert!(!rule_matches(allow_rg(), "rg --frobnicate foo"));
+    let deny_rm = || json!({"command-prefix": "rm", "decision": "deny"});
+    assert!(rule_matches(deny_rm(), "rg --pre rm foo ."));
+    assert!(rule_matches(deny_rm(), "fd -e o -x rm -f {} ;"));
+    assert!(rule_matches(deny_rm(), "fdfind . -X rm"));
+    assert!(rule_matches(deny_rm(), "make SHELL=rm all"));
+    assert!(rule_matches(deny_rm(), "make --eval='x:;rm -rf y' x"));
+    assert!(rule_matches(deny_rm(), "sort --compress-program=rm f"));
+    let allow_fd = json!({"command-prefix": "fd", "decision": "allow"});
+    assert!(rule_matches(allow_fd.clone(), "fd -e rs . src"));
+    assert!(!rule_matches(allow_fd, "fd -x rm"));
+    let allow_make = || json!({"command-prefix": "make", "decision": "allow"});
+    assert!(rule_matches(allow_make(), "make -j4 test"));
+    assert!(rule_matches(allow_make(), "make -C sub all"));
+    assert!(!rule_matches(allow_make(), "make --eval='x:;rm -rf y' x"));
+    assert!(!rule_matches(allow_make(), "make SHELL=/tmp/x all"));
+}
+
+#[test]
+fn table_unknown_programs_only_by_a_rule_that_names_them() {
+    let any = || json!({"command-regexp": ".*", "decision": "allow"});
+    assert!(rule_matches(any(), "ls -la"));
+    assert!(rule_matches(any(), "grep -rn x src | head -5"));
+    assert!(!rule_matches(any(), "frobnicate --all"));
+    assert!(!rule_matches(any(), "ls && frobnicate"));
+    let named = json!({"command-regexp": "^frobnicate\\b", "decision": "allow"});
+    assert!(rule_matches(named, "frobnicate --all"));
+    let prefix = json!({"command-prefix": "frobnicate", "decision": "allow"});
+    assert!(rule_matches(prefix, "frobnicate --all"));
+    // `^frob.*` does not name `frobnicate`: it may be any program starting so.
+    let loose = json!({"command-regexp": "^frob.*", "decision": "allow"});
+    assert!(!rule_matches(loose, "frobnicate --all"));
+}

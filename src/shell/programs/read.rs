@@ -67,13 +67,15 @@ impl Reading {
         self.unknown.is_empty()
     }
 
-    /// The words that run something, as [`Run`]s show them (for reasons and tests).
+    /// The commands it runs, as [`Run`]s show them (for reasons and tests): argv words
+    /// joined by a space, shell strings and hidden text as written (not its own code).
     pub fn shown_runs(&self) -> Vec<String> {
         self.runs
             .iter()
-            .map(|r| match r {
-                Run::Argv(a) => a.join(" "),
-                Run::Shell(s) | Run::Code(s) | Run::Hidden(s) => s.clone(),
+            .filter_map(|r| match r {
+                Run::Argv(a) => Some(a.join(" ")),
+                Run::Shell(s) | Run::Hidden(s) => Some(s.clone()),
+                Run::Code(_) => None,
             })
             .collect()
     }
@@ -177,7 +179,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
             done = true;
             continue;
         }
-        if !done && dashed && !(style == Style::Loose && !all_flags(program, w)) {
+        if !done && dashed && (style != Style::Loose || all_flags(program, w)) {
             let single = style == Style::SingleDash;
             if let Some(long) = w.strip_prefix("--").or(single.then(|| &w[1..])) {
                 let (name, glued) = match long.split_once('=') {
@@ -238,6 +240,11 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
         }
         if matches!(style, Style::Posix | Style::Loose) {
             done = true;
+        }
+        // find's operators.
+        if style == Style::SingleDash && matches!(w.as_str(), "(" | ")" | "!" | ",") {
+            out.push(w, Kind::Option, Role::Data);
+            continue;
         }
         let ops = &program.operands;
         if let Some(assign) = ops.assign {

@@ -8,7 +8,7 @@
 
 use super::opts::*;
 use super::Role::*;
-use super::{all, ex, first, Example, Program, Style, BASE};
+use super::{all, ex, first, Effect, Example, Operands, Program, Style, BASE};
 
 /// Every program the table knows.
 pub(super) static PROGRAMS: &[Program] = &[
@@ -118,6 +118,420 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[ex("echo .env", &[]), ex("echo -n -x y", &[])],
         ..BASE
     },
+    Program {
+        names: &["head"],
+        opts: HEAD,
+        operands: all(Read),
+        examples: &[
+            ex("head -n 20 src/a.rs", &["src/a.rs"]),
+            ex("head -5 f", &["f"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["tail"],
+        opts: TAIL,
+        operands: all(Read),
+        examples: &[
+            ex("tail -f -n 100 log.txt", &["log.txt"]),
+            ex("tail -3 f", &["f"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["wc"],
+        opts: WC,
+        operands: all(Read),
+        examples: &[
+            ex("wc -l a b", &["a", "b"]),
+            ex("wc --files0-from=list", &["list"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["sort"],
+        opts: SORT,
+        operands: all(Read),
+        examples: &[
+            ex("sort -u -k2,2 -t: f", &["f"]),
+            ex("sort -o out.txt in.txt", &["out.txt", "in.txt"]),
+            Example {
+                line: "sort --compress-program=gzip f",
+                paths: &["f"],
+                runs: &["gzip"],
+                unknown: &[],
+            },
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["uniq"],
+        opts: UNIQ,
+        operands: Operands {
+            last: Some(Write),
+            ..all(Read)
+        },
+        examples: &[ex("uniq -c", &[]), ex("uniq -d in out", &["in", "out"])],
+        ..BASE
+    },
+    Program {
+        names: &["cut"],
+        opts: CUT,
+        operands: all(Read),
+        examples: &[ex("cut -d: -f1 /etc/passwd", &["/etc/passwd"])],
+        ..BASE
+    },
+    Program {
+        names: &["tr"],
+        opts: TR,
+        examples: &[ex("tr -d '\\r'", &[]), ex("tr a-z A-Z", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["pwd"],
+        style: Style::Posix,
+        opts: PWD,
+        examples: &[ex("pwd -P", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["basename"],
+        opts: BASENAME,
+        examples: &[
+            ex("basename ~/.ssh/id_rsa", &[]),
+            ex("basename -s .rs src/a.rs", &[]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["dirname"],
+        opts: DIRNAME,
+        examples: &[ex("dirname ~/.ssh/id_rsa", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["realpath"],
+        opts: REALPATH,
+        operands: all(Read),
+        examples: &[ex("realpath --relative-to=. src/a", &[".", "src/a"])],
+        ..BASE
+    },
+    Program {
+        names: &["readlink"],
+        opts: READLINK,
+        operands: all(Read),
+        examples: &[ex("readlink -f link", &["link"])],
+        ..BASE
+    },
+    Program {
+        names: &["stat"],
+        opts: STAT,
+        operands: all(Read),
+        examples: &[ex("stat -c %s f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["du"],
+        opts: DU,
+        operands: all(Walk),
+        examples: &[
+            ex("du -sh --exclude=.git .", &["."]),
+            ex("du -d 1 src", &["src"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["df"],
+        opts: DF,
+        operands: all(Read),
+        examples: &[ex("df -h .", &["."])],
+        ..BASE
+    },
+    Program {
+        names: &["diff"],
+        opts: DIFF,
+        operands: all(Read),
+        examples: &[
+            ex("diff -u a b", &["a", "b"]),
+            ex("diff -ru -x .env old new", &["old", "new"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["cmp"],
+        opts: CMP,
+        operands: all(Read),
+        examples: &[ex("cmp -s a b", &["a", "b"])],
+        ..BASE
+    },
+    Program {
+        names: &["comm"],
+        opts: COMM,
+        operands: all(Read),
+        examples: &[ex("comm -12 a b", &["a", "b"])],
+        ..BASE
+    },
+    Program {
+        names: &["mkdir"],
+        opts: MKDIR,
+        operands: all(Write),
+        effects: &[Effect::Dirs],
+        examples: &[
+            ex("mkdir -p build/out", &["build/out"]),
+            ex("mkdir -m 700 d", &["d"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["rmdir"],
+        opts: RMDIR,
+        operands: all(Write),
+        effects: &[Effect::Dirs],
+        examples: &[ex("rmdir -p a/b", &["a/b"])],
+        ..BASE
+    },
+    Program {
+        names: &["touch"],
+        opts: TOUCH,
+        operands: all(Write),
+        examples: &[
+            ex("touch -d yesterday f", &["f"]),
+            ex("touch -r ref f", &["ref", "f"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["cp"],
+        opts: CP,
+        operands: Operands {
+            last: Some(Write),
+            ..all(Read)
+        },
+        effects: &[Effect::Links, Effect::Dirs],
+        examples: &[
+            ex("cp .env /tmp", &[".env", "/tmp"]),
+            ex("cp -r src -t /tmp/x", &["src", "/tmp/x"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["mv"],
+        opts: MV,
+        operands: all(Write),
+        effects: &[Effect::Links, Effect::Dirs],
+        examples: &[ex("mv -f a b", &["a", "b"])],
+        ..BASE
+    },
+    Program {
+        names: &["ln"],
+        opts: LN,
+        operands: Operands {
+            last: Some(Write),
+            ..all(Read)
+        },
+        effects: &[Effect::Links],
+        examples: &[ex("ln -sf target name", &["target", "name"])],
+        ..BASE
+    },
+    Program {
+        names: &["rm"],
+        opts: RM,
+        operands: all(Write),
+        effects: &[Effect::Dirs],
+        examples: &[ex("rm -rf build", &["build"]), ex("rm -- -f", &["-f"])],
+        ..BASE
+    },
+    Program {
+        names: &["chmod"],
+        opts: CHMOD,
+        operands: first(Data, &["reference"], Write),
+        examples: &[
+            ex("chmod +x run.sh", &["run.sh"]),
+            ex("chmod -R 755 d", &["d"]),
+            ex("chmod --reference=a b", &["a", "b"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["chown"],
+        opts: CHOWN,
+        operands: first(Data, &["reference"], Write),
+        examples: &[ex("chown -R u:g d", &["d"])],
+        ..BASE
+    },
+    Program {
+        names: &["date"],
+        opts: DATE,
+        examples: &[
+            ex("date +%s", &[]),
+            ex("date -u -d @0", &[]),
+            ex("date -r f", &["f"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["true"],
+        style: Style::Loose,
+        examples: &[ex("true", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["false"],
+        style: Style::Loose,
+        examples: &[ex("false", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["seq"],
+        style: Style::Loose,
+        opts: SEQ,
+        examples: &[
+            ex("seq 1 10", &[]),
+            ex("seq -w -s, 1 10", &[]),
+            ex("seq -1 1", &[]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["tee"],
+        opts: TEE,
+        operands: all(Write),
+        examples: &[ex("tee -a out.log", &["out.log"])],
+        ..BASE
+    },
+    Program {
+        names: &["sed"],
+        opts: SED,
+        operands: first(Code, &["e", "expression", "f", "file"], Read),
+        examples: &[
+            ex("sed -n 1,20p src/a.rs", &["src/a.rs"]),
+            ex("sed -i 's/a/b/' f", &["f"]),
+            ex("sed -e s/a/b/ -e s/c/d/ f g", &["f", "g"]),
+            ex("sed -i.bak -f script.sed f", &["script.sed", "f"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["gzip", "gunzip", "zcat"],
+        opts: GZIP,
+        operands: all(Write),
+        examples: &[ex("gzip -9 f", &["f"]), ex("gunzip -k f.gz", &["f.gz"])],
+        ..BASE
+    },
+    Program {
+        names: &["make", "gmake"],
+        opts: MAKE,
+        operands: Operands {
+            assign: Some(&[
+                ("SHELL", Argv),
+                (".SHELLFLAGS", Hidden),
+                ("MAKEFLAGS", Hidden),
+                ("MFLAGS", Hidden),
+                ("MAKE", Argv),
+            ]),
+            ..all(Data)
+        },
+        effects: &[Effect::ProjectCode],
+        examples: &[
+            ex("make -j4 test", &[]),
+            ex("make -C sub all", &["sub"]),
+            ex("make CC=clang", &[]),
+            Example {
+                line: "make SHELL=/tmp/x all",
+                paths: &[],
+                runs: &["/tmp/x"],
+                unknown: &[],
+            },
+            Example {
+                line: "make --eval='x:;rm -rf y' x",
+                paths: &[],
+                runs: &["x:;rm -rf y"],
+                unknown: &[],
+            },
+            ex("make -f other.mk", &["other.mk"]),
+            ex("make -flink-out/id_rsa", &["link-out/id_rsa"]),
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["which"],
+        style: Style::Posix,
+        opts: &[super::flag("a", ""), super::flag("s", "")],
+        examples: &[ex("which -a python3", &[])],
+        ..BASE
+    },
+    Program {
+        names: &["file"],
+        opts: FILE,
+        operands: all(Read),
+        examples: &[ex("file -b f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["tree"],
+        style: Style::Exact,
+        opts: TREE,
+        operands: all(Walk),
+        examples: &[ex("tree -L 2 -I node_modules src", &["src"])],
+        ..BASE
+    },
+    Program {
+        names: &["nl"],
+        opts: NL,
+        operands: all(Read),
+        examples: &[ex("nl -ba f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["paste"],
+        opts: PASTE,
+        operands: all(Read),
+        examples: &[ex("paste -sd, f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["sha256sum"],
+        opts: SHA256SUM,
+        operands: all(Read),
+        examples: &[ex("sha256sum -c sums", &["sums"])],
+        ..BASE
+    },
+    Program {
+        names: &["md5sum"],
+        opts: MD5SUM,
+        operands: all(Read),
+        examples: &[ex("md5sum f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["od"],
+        opts: OD,
+        operands: all(Read),
+        examples: &[ex("od -An -tx1 f", &["f"])],
+        ..BASE
+    },
+    Program {
+        names: &["find"],
+        style: Style::SingleDash,
+        opts: FIND,
+        operands: all(Walk),
+        examples: &[
+            ex("find . -name .env -print", &["."]),
+            ex(
+                "find src -type f -newer stamp ( -name '*.rs' -o -name '*.toml' )",
+                &["src", "stamp"],
+            ),
+            ex("find -L /tmp -maxdepth 1 -mtime +7 -delete", &["/tmp"]),
+            ex("find . -fprint out.txt", &[".", "out.txt"]),
+            Example {
+                line: "find . -name '*.o' -exec rm -f {} ;",
+                paths: &["."],
+                runs: &["rm -f {}"],
+                unknown: &[],
+            },
+        ],
+        ..BASE
+    },
 ];
 
 const ECHO: &[super::Opt] = &[
@@ -125,3 +539,95 @@ const ECHO: &[super::Opt] = &[
     super::flag("e", ""),
     super::flag("E", ""),
 ];
+
+/// find's options and primaries (its hook in `wrap/` reads `-exec` for the reading of
+/// the line; this list types its words).
+const FIND: &[super::Opt] = {
+    use super::{flag, rest, val};
+    &[
+        flag("", "H"),
+        flag("", "L"),
+        flag("", "P"),
+        val("", "D", Data),
+        val("", "name", Pattern),
+        val("", "iname", Pattern),
+        val("", "path", Pattern),
+        val("", "ipath", Pattern),
+        val("", "wholename", Pattern),
+        val("", "iwholename", Pattern),
+        val("", "regex", Pattern),
+        val("", "iregex", Pattern),
+        val("", "lname", Pattern),
+        val("", "ilname", Pattern),
+        val("", "type", Data),
+        val("", "xtype", Data),
+        val("", "user", Data),
+        val("", "group", Data),
+        val("", "uid", Data),
+        val("", "gid", Data),
+        val("", "perm", Data),
+        val("", "size", Data),
+        val("", "mtime", Data),
+        val("", "atime", Data),
+        val("", "ctime", Data),
+        val("", "mmin", Data),
+        val("", "amin", Data),
+        val("", "cmin", Data),
+        val("", "used", Data),
+        val("", "newer", Read),
+        val("", "anewer", Read),
+        val("", "cnewer", Read),
+        val("", "newermt", Data),
+        val("", "newerct", Data),
+        val("", "newerat", Data),
+        val("", "samefile", Read),
+        val("", "inum", Data),
+        val("", "links", Data),
+        val("", "maxdepth", Data),
+        val("", "mindepth", Data),
+        val("", "printf", Data),
+        val("", "fprint", Write),
+        val("", "fprint0", Write),
+        val("", "fls", Write),
+        val("", "context", Data),
+        val("", "regextype", Data),
+        val("", "files0-from", NamesFrom),
+        val("", "fstype", Data),
+        rest("", "exec", Argv),
+        rest("", "execdir", Argv),
+        rest("", "ok", Argv),
+        rest("", "okdir", Argv),
+        flag("", "print"),
+        flag("", "print0"),
+        flag("", "ls"),
+        flag("", "delete"),
+        flag("", "prune"),
+        flag("", "quit"),
+        flag("", "true"),
+        flag("", "false"),
+        flag("", "empty"),
+        flag("", "executable"),
+        flag("", "readable"),
+        flag("", "writable"),
+        flag("", "nouser"),
+        flag("", "nogroup"),
+        flag("", "depth"),
+        flag("", "d"),
+        flag("", "mount"),
+        flag("", "xdev"),
+        flag("", "noleaf"),
+        flag("", "ignore_readdir_race"),
+        flag("", "noignore_readdir_race"),
+        flag("", "daystart"),
+        flag("", "warn"),
+        flag("", "nowarn"),
+        flag("", "follow"),
+        flag("", "a"),
+        flag("", "and"),
+        flag("", "o"),
+        flag("", "or"),
+        flag("", "not"),
+        flag("", "help"),
+        flag("", "version"),
+    ]
+};
