@@ -28,7 +28,7 @@ BATCH_WITH = $(1) -Q --batch -L lisp -L tests $(GPTEL_LOAD) \
 BATCH = $(call BATCH_WITH,$(EMACS))
 ERT_FILES := $(sort $(wildcard tests/*-tests.el))
 
-.PHONY: all help deps emacs bubblewrap gptel package-lint test test-rust test-elisp demo lint bench fuzz clean
+.PHONY: all help deps emacs bubblewrap programs gptel package-lint test test-rust test-elisp demo lint bench fuzz measure clean
 
 all: $(MODULE_COPY) ## Build the module (cargo build --release) and place it beside the package
 
@@ -53,12 +53,18 @@ endif
 bubblewrap: ## Install bubblewrap (bwrap, for sandboxed calls) where it is missing
 	@command -v bwrap >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq bubblewrap; }
 
+# The programs tests/programs_real.rs runs for real (the program table's verification) and
+# the everyday corpus of `make measure` runs under strace. One `dpkg -s` when all are there.
+PROGRAMS_DEB := strace ripgrep fd-find zsh busybox gawk git curl make tar sed grep findutils coreutils diffutils patch file
+programs: ## Install the programs the real-program verification runs (Debian packages) where missing
+	@dpkg -s $(PROGRAMS_DEB) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PROGRAMS_DEB); }
+
 gptel: ## Fetch gptel and its dependencies into .deps (skipped when GPTEL_DIR is set)
 ifndef GPTEL_DIR
 	@bash scripts/fetch-gptel.sh $(DEPS_DIR)
 endif
 
-deps: emacs bubblewrap gptel ## Install what the tests and the demo need
+deps: emacs bubblewrap programs gptel ## Install what the tests and the demo need
 
 test: deps all test-rust test-elisp ## Run every test: cargo tests, then ERT on Emacs 28.2 and 30.1 (EMACS=... one)
 
@@ -103,3 +109,6 @@ fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with ran
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
 	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc
+
+measure: programs ## Measure the reading: tldr-pages' examples (certain, allowed) and the everyday corpus run under strace
+	$(CARGO) test --release --test measure_corpus -- --ignored --nocapture --test-threads 1
