@@ -173,6 +173,12 @@ fn make_home(dir: &Path) {
         (".config/tool.conf", "x=1\n"),
         ("notes.txt", "notes\n"),
         ("bin/.keep", ""),
+        (".cache/pip/wheel", "cached"),
+        (".local/bin/.keep", ""),
+        ("other/file", "a sibling of the project"),
+        ("tmp/x/file", "a scratch file of the machine's /tmp"),
+        ("tmp/build-cache/file", "cached"),
+        ("tmp/agent-scratch.txt", "scratch"),
         ("proj/README.md", "# Demo\nA readme. TODO: more.\n"),
         ("proj/.env", "SECRET=1\n"),
         ("proj/.gitignore", "build/\n__pycache__/\n"),
@@ -192,6 +198,11 @@ fn make_home(dir: &Path) {
         ("proj/scripts/build.sh", "#!/bin/sh\necho building\n"),
         ("proj/scripts/tool.py", "import sys\ndef main():\n    print('tool')\nmain()\n"),
         ("proj/build/main.o", "obj"),
+        ("proj/build/app", "#!/bin/sh\necho app\n"),
+        ("proj/build/out/result", "out"),
+        ("proj/build/tmp/t", "t"),
+        ("proj/build/a.o", "obj"),
+        ("proj/build/fix.patch", "--- a/src/util.c\n+++ b/src/util.c\n@@ -1 +1 @@\n-#include \"util.h\"\n+#include \"util.h\" \n"),
         ("proj/build/empty/.keep", ""),
     ];
     for (name, text) in files {
@@ -316,9 +327,13 @@ fn everyday() {
     make_home(&template);
     let home = scratch.root.join("home");
     let project = home.join("proj");
+    // The run's /tmp: the template's `tmp/`, moved out of the home.
+    let tmp = scratch.root.join("tmp");
     let reset = || {
-        trace::make_writable(&home);
-        let _ = std::fs::remove_dir_all(&home);
+        for d in [&home, &tmp] {
+            trace::make_writable(d);
+            let _ = std::fs::remove_dir_all(d);
+        }
         let st = Command::new("cp")
             .arg("-a")
             .arg(&template)
@@ -326,6 +341,7 @@ fn everyday() {
             .status()
             .expect("cp");
         assert!(st.success(), "copy the scratch home");
+        std::fs::rename(home.join("tmp"), &tmp).expect("move the run's /tmp into place");
     };
     reset();
     let policy = workspace_policy(&project, &home);
@@ -347,16 +363,15 @@ fn everyday() {
     let mut weaker = Vec::new();
     let mut effects_total = 0;
     let mut tsv = String::new();
+    let mut slow = Vec::new();
     let start = Instant::now();
     for (line, (decision, matched)) in lines.iter().zip(&decided) {
         reset();
-        let run = scratch.run(
-            &["/bin/bash", "-c", line],
-            &project,
-            &home,
-            Path::new("/tmp"),
-            10,
-        );
+        let t0 = Instant::now();
+        let run = scratch.run(&["/bin/bash", "-c", line], &project, &home, Some(&tmp), 5);
+        if run.timed_out || t0.elapsed().as_secs_f64() > 2.0 {
+            slow.push((line, t0.elapsed().as_secs_f64()));
+        }
         let fx = Effects::of(&run.events, &p, &h);
         if fx.any() {
             effects_total += 1;
@@ -441,6 +456,9 @@ fn everyday() {
         for (line, fx) in &weaker {
             println!("  {line}    => {fx}");
         }
+    }
+    if !slow.is_empty() {
+        println!("lines that ran longer than 2 s (5 s is the deadline): {slow:?}");
     }
     assert!(n > 200, "the corpus holds {n} lines");
     assert!(

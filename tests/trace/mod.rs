@@ -103,64 +103,52 @@ impl Scratch {
         Scratch { root, out }
     }
 
-    /// Run ARGV in the sandbox, in directory CWD (inside the scratch), with HOME and
-    /// TMPDIR, for at most SECONDS.
-    pub fn run(&self, argv: &[&str], cwd: &Path, home: &Path, tmp: &Path, seconds: u64) -> Run {
+    /// Run ARGV in the sandbox, in directory CWD (inside the scratch), with HOME, for at
+    /// most SECONDS. `/tmp` (and `TMPDIR`) is a private, empty directory, or directory TMP
+    /// of the scratch when given.
+    pub fn run(
+        &self,
+        argv: &[&str],
+        cwd: &Path,
+        home: &Path,
+        tmp: Option<&Path>,
+        seconds: u64,
+    ) -> Run {
         let trace = self.out.join("trace");
         let _ = std::fs::remove_file(&trace);
         let root = self.root.to_string_lossy().into_owned();
         let out = self.out.to_string_lossy().into_owned();
         let mut cmd = Command::new("/usr/bin/bwrap");
-        cmd.args([
-            "--ro-bind",
-            "/",
-            "/",
-            "--dev",
-            "/dev",
-            "--proc",
-            "/proc",
-            "--tmpfs",
-            "/tmp",
-        ])
-        .args(["--bind", &root, &root, "--bind", &out, &out])
-        .args(["--unshare-all", "--die-with-parent", "--new-session"])
-        .arg("--chdir")
-        .arg(cwd)
-        .args([
-            "--clearenv",
-            "--setenv",
-            "PATH",
-            "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
-        ])
-        .args(["--setenv", "LANG", "C.UTF-8", "--setenv", "HOME"])
-        .arg(home)
-        .args(["--setenv", "TMPDIR"])
-        .arg(tmp)
-        .args([
-            "--setenv",
-            "USER",
-            "user",
-            "--setenv",
-            "GIT_CONFIG_NOSYSTEM",
-            "1",
-        ])
-        .args([
-            "/usr/bin/strace",
-            "-f",
-            "-qq",
-            "-y",
-            "-s",
-            "4096",
-            "-e",
-            "signal=none",
-        ])
-        .args(["-e", TRACED, "-o"])
-        .arg(&trace)
-        .arg("--")
-        .args(argv)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+        cmd.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+        match tmp {
+            Some(dir) => cmd.arg("--bind").arg(dir).arg("/tmp"),
+            None => cmd.args(["--tmpfs", "/tmp"]),
+        };
+        let env = [
+            ("PATH", "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"),
+            ("LANG", "C.UTF-8"),
+            ("TMPDIR", "/tmp"),
+            ("USER", "user"),
+            ("GIT_CONFIG_NOSYSTEM", "1"),
+        ];
+        cmd.args(["--bind", &root, &root, "--bind", &out, &out])
+            .args(["--unshare-all", "--die-with-parent", "--new-session"])
+            .arg("--chdir")
+            .arg(cwd)
+            .arg("--clearenv")
+            .args(["--setenv", "HOME"])
+            .arg(home);
+        for (k, v) in env {
+            cmd.args(["--setenv", k, v]);
+        }
+        cmd.args(["/usr/bin/strace", "-f", "-qq", "-y", "-s", "4096"])
+            .args(["-e", "signal=none", "-e", TRACED, "-o"])
+            .arg(&trace)
+            .arg("--")
+            .args(argv)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
         let mut child = cmd.spawn().expect("start bwrap");
         let mut err = child.stderr.take().expect("stderr");
         let reader = std::thread::spawn(move || {
