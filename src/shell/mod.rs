@@ -47,7 +47,10 @@ mod walk;
 mod word;
 mod wrap;
 
-pub use programs::{chdir_options, follows_links, names_from_data};
+pub use programs::{
+    chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
+    Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
+};
 pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub use values::value_words;
 

@@ -1,0 +1,339 @@
+//! What programs do with their words: one table of program knowledge (`table`), read by
+//! one option reader (`read`), and small hooks where a fact needs code (`hooks`: the
+//! directories options move a program to, links followed, names read from data, env's
+//! `-S`).
+//!
+//! The table is closed-world on the allow side: a program it does not know, or an option
+//! of a known program it does not list, makes the reading of the command not fully known
+//! (see [`Reading::unknown`] and [`crate::shell::Program`]). Each entry carries examples
+//! that `tests/programs.rs` checks through [`read`], and the load-time checks there keep
+//! the entries consistent (every directory or argv option takes a value, no name in two
+//! entries).
+
+mod hooks;
+mod opts;
+mod read;
+mod table;
+
+pub use hooks::{chdir_options, follows_links, names_from_data};
+pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
+pub use read::{read, Kind, Part, Reading, Run};
+
+/// How a program reads its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// GNU getopt_long: short options bundled (`-xzf F`), long ones abbreviated to any
+    /// unique prefix (`--ign=x` for `--ignore`), options and operands in any order,
+    /// `--` ends the options.
+    Gnu,
+    /// Like [`Style::Gnu`], but long options are written out in full (clap's programs,
+    /// `rg`, `fd`; git): an abbreviation is an error.
+    Exact,
+    /// POSIX getopt: short options bundled, the options end at the first operand.
+    Posix,
+    /// Long options written with one dash (`find -name`, `go -v`), not bundled; options
+    /// and operands in any order.
+    SingleDash,
+    /// Like [`Style::Posix`], but a word that does not read as known options is an
+    /// operand (`echo -x` prints `-x`): nothing is unknown.
+    Loose,
+}
+
+/// What an option takes after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Value {
+    /// Nothing: a flag.
+    None,
+    /// One value: the rest of a bundle, after `=`, or the next word.
+    Required,
+    /// A value only when glued (`-ovalue`, `--opt=value`).
+    Optional,
+    /// Every word after it, up to a word `;` (`fd -x CMD ARGS ;`, `find -exec ... ;`, or
+    /// `+` after `{}`) or the end.
+    UntilSemicolon,
+}
+
+/// What a word (an option's value or an operand) is to its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Role {
+    /// Nothing beyond itself: a flag, a number, a name, text it prints.
+    Data,
+    /// A path it reads.
+    Read,
+    /// A path it writes (or creates, removes, changes).
+    Write,
+    /// A directory tree it walks, not following symbolic links below the top.
+    Walk,
+    /// A directory tree it walks following symbolic links.
+    WalkFollow,
+    /// A directory it moves to before doing anything else.
+    Chdir,
+    /// A file whose data names the files it opens (`--files-from`).
+    NamesFrom,
+    /// A program it runs, with the words after it (`fd -x CMD ARGS`, `timeout 5 CMD`): a
+    /// command of its own.
+    Argv,
+    /// A string it gives a shell to run.
+    Shell,
+    /// Code in the program's own language (an awk program, `python -c`, a jq filter):
+    /// allowing the program allows its code.
+    Code,
+    /// Text that makes it run commands the reading does not read (`make --eval`, a
+    /// makefile given by `-f`): never certain.
+    Hidden,
+    /// A pattern (a regular expression, a glob, an exclusion): not a path.
+    Pattern,
+    /// A URL.
+    Url,
+}
+
+impl Role {
+    /// A path role: the word names a file or directory on this machine.
+    pub fn is_path(self) -> bool {
+        matches!(
+            self,
+            Role::Read
+                | Role::Write
+                | Role::Walk
+                | Role::WalkFollow
+                | Role::Chdir
+                | Role::NamesFrom
+        )
+    }
+
+    /// The word makes the program run a command or code.
+    pub fn runs(self) -> bool {
+        matches!(self, Role::Argv | Role::Shell | Role::Code | Role::Hidden)
+    }
+}
+
+/// What a program does besides reading and writing the paths of its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Makes or moves symbolic or hard links.
+    Links,
+    /// Makes, moves or removes directories.
+    Dirs,
+    /// Talks to the network.
+    Network,
+    /// Changes privileges.
+    Privilege,
+    /// Runs code from files of the project it works in (a Makefile's recipes, a
+    /// package's scripts, `build.rs`).
+    ProjectCode,
+}
+
+/// One option of a program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Opt {
+    /// Its short letter (`"r"`), or `""`.
+    pub short: &'static str,
+    /// Its long name without dashes (`"recursive"`), or `""`.
+    pub long: &'static str,
+    pub value: Value,
+    /// The role of its value (`Role::Data` for a flag).
+    pub role: Role,
+}
+
+/// A flag: `-SHORT`, `--LONG`.
+pub const fn flag(short: &'static str, long: &'static str) -> Opt {
+    Opt {
+        short,
+        long,
+        value: Value::None,
+        role: Role::Data,
+    }
+}
+
+/// An option that takes a value of ROLE.
+pub const fn val(short: &'static str, long: &'static str, role: Role) -> Opt {
+    Opt {
+        short,
+        long,
+        value: Value::Required,
+        role,
+    }
+}
+
+/// An option whose value of ROLE is optional (glued only).
+pub const fn opt(short: &'static str, long: &'static str, role: Role) -> Opt {
+    Opt {
+        short,
+        long,
+        value: Value::Optional,
+        role,
+    }
+}
+
+/// An option that takes every word after it up to `;` as a value of ROLE (`fd -x`).
+pub const fn rest(short: &'static str, long: &'static str, role: Role) -> Opt {
+    Opt {
+        short,
+        long,
+        value: Value::UntilSemicolon,
+        role,
+    }
+}
+
+/// The roles of a program's operands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operands {
+    /// The role of the first operand, unless an option of `unless` is given.
+    pub first: Option<Role>,
+    /// Options (short letters or long names) that take the first operand's place
+    /// (grep's `-e`/`-f`: the first operand is then a file).
+    pub unless: &'static [&'static str],
+    /// The role of the other operands.
+    pub rest: Role,
+    /// The role of the last operand, when there are two or more (`cp A B`).
+    pub last: Option<Role>,
+    /// Operands `NAME=VALUE` are assignments (make): the names listed have the role
+    /// given, every other value is data.
+    pub assign: Option<&'static [(&'static str, Role)]>,
+}
+
+/// Every operand has ROLE.
+pub const fn all(role: Role) -> Operands {
+    Operands {
+        first: None,
+        unless: &[],
+        rest: role,
+        last: None,
+        assign: None,
+    }
+}
+
+/// The first operand has FIRST (unless one of UNLESS is given), the others REST.
+pub const fn first(first: Role, unless: &'static [&'static str], rest: Role) -> Operands {
+    Operands {
+        first: Some(first),
+        unless,
+        rest,
+        last: None,
+        assign: None,
+    }
+}
+
+/// An example of a program's reading, checked by `tests/programs.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Example {
+    /// A command line of one simple command (quotes allowed).
+    pub line: &'static str,
+    /// Exactly the words the reading finds in path roles, in order.
+    pub paths: &'static [&'static str],
+    /// The commands it runs (argv words joined by a space, shell strings as written).
+    pub runs: &'static [&'static str],
+    /// The options the reading does not know.
+    pub unknown: &'static [&'static str],
+}
+
+/// An example with these PATHS, running nothing, every option known.
+pub const fn ex(line: &'static str, paths: &'static [&'static str]) -> Example {
+    Example {
+        line,
+        paths,
+        runs: &[],
+        unknown: &[],
+    }
+}
+
+/// One program of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Program {
+    /// Its names (the first is its own; then aliases and distribution renames).
+    pub names: &'static [&'static str],
+    /// It is installed under versioned names too (`python3.12`, `zsh-5.9`).
+    pub versioned: bool,
+    pub style: Style,
+    pub opts: &'static [Opt],
+    pub operands: Operands,
+    /// Its subcommands (`git log`): the first operand names one; its options and
+    /// operands are then the subcommand's. An unknown subcommand is unknown.
+    pub subs: &'static [Program],
+    pub effects: &'static [Effect],
+    pub examples: &'static [Example],
+}
+
+/// An entry with no options, operands of ROLE and nothing else.
+pub const BASE: Program = Program {
+    names: &[],
+    versioned: false,
+    style: Style::Gnu,
+    opts: &[],
+    operands: all(Role::Data),
+    subs: &[],
+    effects: &[],
+    examples: &[],
+};
+
+impl Program {
+    /// Its own name.
+    pub fn name(&self) -> &'static str {
+        self.names.first().copied().unwrap_or("")
+    }
+
+    /// No option or operand of it (or of a subcommand) runs a command, a shell string or
+    /// code, and it runs no code of the project's files.
+    pub fn runs_nothing(&self) -> bool {
+        let ops = &self.operands;
+        !self.opts.iter().any(|o| o.role.runs())
+            && !ops.first.is_some_and(Role::runs)
+            && !ops.rest.runs()
+            && !ops.last.is_some_and(Role::runs)
+            && !ops.assign.is_some_and(|a| a.iter().any(|(_, r)| r.runs()))
+            && !self.effects.contains(&Effect::ProjectCode)
+            && self.subs.iter().all(Program::runs_nothing)
+    }
+
+    /// Whether it has EFFECT (a subcommand's included).
+    pub fn has(&self, effect: Effect) -> bool {
+        self.effects.contains(&effect) || self.subs.iter().any(|s| s.has(effect))
+    }
+
+    /// Its subcommand NAME.
+    pub fn sub(&self, name: &str) -> Option<&'static Program> {
+        self.subs.iter().find(|s| s.names.contains(&name))
+    }
+}
+
+/// Every program of the table.
+pub fn table() -> &'static [Program] {
+    table::PROGRAMS
+}
+
+/// The program NAME (a command name; a path is reduced to its basename) names: by any of
+/// its names, or a versioned name of a program installed so (`python3.12`, `zsh-5.9`).
+pub fn lookup(name: &str) -> Option<&'static Program> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    if base.is_empty() {
+        return None;
+    }
+    if let Some(p) = table::PROGRAMS.iter().find(|p| p.names.contains(&base)) {
+        return Some(p);
+    }
+    // `python3.12` -> `python3`, `zsh-5.9` -> `zsh`: a version is digits and dots,
+    // after a `-` or right after the name.
+    let stem = base.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if stem.len() == base.len() || stem.is_empty() {
+        return None;
+    }
+    let version = &base[stem.len()..];
+    if !version.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let stem = stem.strip_suffix('-').unwrap_or(stem);
+    let digits = base[..base.len() - version.len()].len();
+    // `python3.12`: also try the name with the first digit kept (`python3`).
+    let keep_major = version
+        .char_indices()
+        .find(|(_, c)| *c == '.')
+        .map(|(k, _)| &base[..digits + k]);
+    [keep_major, Some(stem)]
+        .into_iter()
+        .flatten()
+        .find_map(|n| {
+            table::PROGRAMS
+                .iter()
+                .find(|p| p.versioned && p.names.contains(&n))
+        })
+}

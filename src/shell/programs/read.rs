@@ -1,0 +1,349 @@
+//! The one option reader: a program's words read through its table entry.
+
+use super::{Opt, Program, Role, Style, Value};
+
+/// What a word of a command is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An option (or a bundle of them) as written.
+    Option,
+    /// An option's value (glued ones split off: `FILE` of `--file=FILE`).
+    Value,
+    /// An operand.
+    Operand,
+    /// The name of a subcommand (`log` of `git log`).
+    Subcommand,
+    /// `--`, the end of the options.
+    End,
+}
+
+/// One word of a command, or one value split off a word, with what it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    pub text: String,
+    pub kind: Kind,
+    /// The role of a value or operand ([`Role::Data`] for options and names).
+    pub role: Role,
+}
+
+/// Something a command runs, given by its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Run {
+    /// A program and its words (`fd -x rm {}`, `rg --pre CMD`).
+    Argv(Vec<String>),
+    /// A string given to a shell.
+    Shell(String),
+    /// Code in the program's own language.
+    Code(String),
+    /// Text that makes it run commands the reading does not read (`make --eval`).
+    Hidden(String),
+}
+
+/// How a program reads its words.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Each word, in order, with what it is.
+    pub parts: Vec<Part>,
+    /// The options (or subcommand) the table does not know, as written.
+    pub unknown: Vec<String>,
+    /// What it runs.
+    pub runs: Vec<Run>,
+    /// The subcommand read, if any (its name).
+    pub sub: Option<&'static str>,
+}
+
+impl Reading {
+    /// The words in path roles, in order.
+    pub fn paths(&self) -> Vec<&str> {
+        self.parts
+            .iter()
+            .filter(|p| p.role.is_path())
+            .map(|p| p.text.as_str())
+            .collect()
+    }
+
+    /// Every option and subcommand was known.
+    pub fn is_known(&self) -> bool {
+        self.unknown.is_empty()
+    }
+
+    /// The words that run something, as [`Run`]s show them (for reasons and tests).
+    pub fn shown_runs(&self) -> Vec<String> {
+        self.runs
+            .iter()
+            .map(|r| match r {
+                Run::Argv(a) => a.join(" "),
+                Run::Shell(s) | Run::Code(s) | Run::Hidden(s) => s.clone(),
+            })
+            .collect()
+    }
+
+    fn push(&mut self, text: &str, kind: Kind, role: Role) {
+        self.parts.push(Part {
+            text: text.to_owned(),
+            kind,
+            role,
+        });
+    }
+
+    /// A value of ROLE: a part, and what it runs.
+    fn value(&mut self, text: &str, role: Role) {
+        self.push(text, Kind::Value, role);
+        self.run(role, text);
+    }
+
+    fn run(&mut self, role: Role, text: &str) {
+        match role {
+            Role::Argv => self.runs.push(Run::Argv(vec![text.to_owned()])),
+            Role::Shell => self.runs.push(Run::Shell(text.to_owned())),
+            Role::Code => self.runs.push(Run::Code(text.to_owned())),
+            Role::Hidden => self.runs.push(Run::Hidden(text.to_owned())),
+            _ => {}
+        }
+    }
+}
+
+/// Read ARGS (a command's words after its name) as PROGRAM reads them.
+pub fn read(program: &Program, args: &[String]) -> Reading {
+    let mut out = Reading::default();
+    read_into(program, args, &mut out);
+    out
+}
+
+/// The words an option of value [`Value::UntilSemicolon`] takes from ARGS: up to `;`,
+/// or `+` right after `{}`, or the end; and how many words that is (the end included).
+fn until_semicolon(args: &[String]) -> (Vec<String>, usize) {
+    let mut taken = Vec::new();
+    for (k, w) in args.iter().enumerate() {
+        if w == ";" || (w == "+" && taken.last().is_some_and(|p: &String| p == "{}")) {
+            return (taken, k + 1);
+        }
+        taken.push(w.clone());
+    }
+    let n = taken.len();
+    (taken, n)
+}
+
+/// The option named LONG of PROGRAM: written out, or (GNU) a unique prefix of one.
+fn long_opt(program: &Program, name: &str) -> Option<&'static Opt> {
+    let opts: &'static [Opt] = program.opts;
+    if name.is_empty() {
+        return None;
+    }
+    if let Some(o) = opts.iter().find(|o| o.long == name) {
+        return Some(o);
+    }
+    if program.style != Style::Gnu {
+        return None;
+    }
+    let mut found = opts.iter().filter(|o| o.long.starts_with(name));
+    let first = found.next()?;
+    // Ambiguous: getopt_long refuses it (unless every match is the same option).
+    found.all(|o| o == first).then_some(first)
+}
+
+/// The short option CH of PROGRAM (`#` in the table stands for any digit: `head -5`).
+fn short_opt(program: &Program, ch: char) -> Option<&'static Opt> {
+    let opts: &'static [Opt] = program.opts;
+    opts.iter().find(|o| {
+        let mut s = o.short.chars();
+        match (s.next(), s.next()) {
+            (Some('#'), None) => ch.is_ascii_digit(),
+            (Some(c), None) => c == ch,
+            _ => false,
+        }
+    })
+}
+
+/// Whether WORD is a bundle of known flags only (for [`Style::Loose`]).
+fn all_flags(program: &Program, word: &str) -> bool {
+    word.len() > 1
+        && word[1..]
+            .chars()
+            .all(|c| short_opt(program, c).is_some_and(|o| o.value == Value::None))
+}
+
+fn read_into(program: &Program, args: &[String], out: &mut Reading) {
+    let mut operands: Vec<usize> = Vec::new();
+    let mut given: Vec<&'static str> = Vec::new();
+    let mut done = false;
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        let style = program.style;
+        let dashed = w.len() > 1 && w.starts_with('-');
+        if !done && w == "--" {
+            out.push(w, Kind::End, Role::Data);
+            done = true;
+            continue;
+        }
+        if !done && dashed && !(style == Style::Loose && !all_flags(program, w)) {
+            let single = style == Style::SingleDash;
+            if let Some(long) = w.strip_prefix("--").or(single.then(|| &w[1..])) {
+                let (name, glued) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (long, None),
+                };
+                let found = long_opt(program, long)
+                    .map(|o| (o, None))
+                    .or_else(|| long_opt(program, name).map(|o| (o, glued)));
+                let Some((o, glued)) = found else {
+                    out.push(w, Kind::Option, Role::Data);
+                    out.unknown.push(w.clone());
+                    continue;
+                };
+                out.push(w, Kind::Option, Role::Data);
+                given.push(o.long);
+                given.push(o.short);
+                k += take_value(o, glued, args, k, out, true);
+                continue;
+            }
+            // A bundle of short options.
+            out.push(w, Kind::Option, Role::Data);
+            for (at, ch) in w.char_indices().skip(1) {
+                let rest = &w[at + ch.len_utf8()..];
+                let Some(o) = short_opt(program, ch) else {
+                    out.unknown.push(format!("-{ch}"));
+                    break;
+                };
+                given.push(o.long);
+                given.push(o.short);
+                if o.value == Value::None {
+                    continue;
+                }
+                let glued = (!rest.is_empty()).then_some(rest);
+                k += take_value(o, glued, args, k, out, false);
+                break;
+            }
+            continue;
+        }
+        // An operand.
+        if !program.subs.is_empty() && out.sub.is_none() && operands.is_empty() {
+            match program.sub(w) {
+                Some(sub) => {
+                    out.push(w, Kind::Subcommand, Role::Data);
+                    out.sub = sub.names.first().copied();
+                    read_into(sub, args.get(k..).unwrap_or(&[]), out);
+                }
+                None => {
+                    out.push(w, Kind::Subcommand, Role::Data);
+                    out.unknown.push(w.clone());
+                    // Unknown words: read as paths, the generous reading.
+                    for rest in args.get(k..).unwrap_or(&[]) {
+                        out.push(rest, Kind::Operand, Role::Read);
+                    }
+                }
+            }
+            return;
+        }
+        if matches!(style, Style::Posix | Style::Loose) {
+            done = true;
+        }
+        let ops = &program.operands;
+        if let Some(assign) = ops.assign {
+            if let Some((name, value)) = w.split_once('=').filter(|(n, _)| is_name(n)) {
+                let role = assign
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map_or(Role::Data, |(_, r)| *r);
+                out.push(w, Kind::Operand, Role::Data);
+                out.value(value, role);
+                continue;
+            }
+        }
+        let skip_first = ops.unless.iter().any(|u| given.contains(u));
+        let role = match (operands.len(), ops.first) {
+            (0, Some(first)) if !skip_first => first,
+            _ => ops.rest,
+        };
+        if role == Role::Argv {
+            let argv: Vec<String> = args.get(k - 1..).unwrap_or(&[]).to_vec();
+            for a in &argv {
+                out.push(a, Kind::Operand, Role::Argv);
+            }
+            out.runs.push(Run::Argv(argv));
+            return;
+        }
+        operands.push(out.parts.len());
+        out.push(w, Kind::Operand, role);
+        out.run(role, w);
+    }
+    // The last operand's own role (`cp A B`), set once they are all known.
+    if let (Some(last), Some(&at), true) =
+        (program.operands.last, operands.last(), operands.len() >= 2)
+    {
+        if let Some(p) = out.parts.get_mut(at) {
+            p.role = last;
+        }
+    }
+}
+
+/// Read the value of option O (GLUED to its word, if so) from ARGS at K on, into OUT;
+/// how many words of ARGS it took. LONG: the option was written long (a required value
+/// is then the next word only when nothing is glued; an optional one is never the next
+/// word).
+fn take_value(
+    o: &Opt,
+    glued: Option<&str>,
+    args: &[String],
+    k: usize,
+    out: &mut Reading,
+    long: bool,
+) -> usize {
+    match o.value {
+        Value::None => {
+            if let (Some(_), true) = (glued, long) {
+                // `--all=x`: getopt_long refuses it; nothing runs.
+                out.unknown.push(format!("--{}=", o.long));
+            }
+            0
+        }
+        Value::Optional => {
+            if let Some(v) = glued {
+                out.value(v, o.role);
+            }
+            0
+        }
+        Value::Required => match glued {
+            Some(v) => {
+                out.value(v, o.role);
+                0
+            }
+            None => match args.get(k) {
+                Some(v) => {
+                    out.value(v, o.role);
+                    1
+                }
+                None => 0,
+            },
+        },
+        Value::UntilSemicolon => {
+            let mut taken = Vec::new();
+            if let Some(v) = glued {
+                taken.push(v.to_owned());
+            }
+            let (more, n) = until_semicolon(args.get(k..).unwrap_or(&[]));
+            taken.extend(more);
+            for t in &taken {
+                out.push(t, Kind::Value, o.role);
+            }
+            match o.role {
+                Role::Argv => out.runs.push(Run::Argv(taken)),
+                role => {
+                    let text = taken.join(" ");
+                    out.run(role, &text);
+                }
+            }
+            n
+        }
+    }
+}
+
+/// NAME is a variable name.
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
