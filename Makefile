@@ -103,8 +103,15 @@ bench: deps all ## Run the benchmarks: the Emacs table (bench/bench.el), then ca
 	$(CARGO) bench --bench engine
 
 FUZZ_SECONDS ?= 300
-fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with random seeds; print every disagreement, shrunk
+# FUZZ=bash (default): the bash oracle's generator with random seeds. FUZZ=programs: every
+# invocation tests/programs_real.rs makes of every table entry, run for real under strace.
+FUZZ ?= bash
+fuzz: ## Run the bash oracle (FUZZ=programs: the real-program verification of the table) for FUZZ_SECONDS (default 300); print every disagreement, shrunk
+ifeq ($(FUZZ),programs)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release --test programs_real -- --ignored --exact all_invocations --nocapture
+else
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release --test bash_oracle -- --ignored --exact fuzz --nocapture
+endif
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean

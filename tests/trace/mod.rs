@@ -93,8 +93,10 @@ impl Scratch {
             Path::new("/usr/bin/strace").exists(),
             "the real-program tests need strace (/usr/bin/strace; `make deps`)"
         );
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let base = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("trace-{name}-{}", std::process::id()));
+            .join(format!("trace-{name}-{}-{k}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let root = base.join("s");
         let out = base.join("out");
