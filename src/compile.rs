@@ -243,6 +243,58 @@ pub fn prefix_words(prefix: &str) -> Result<Vec<String>> {
     Ok(words)
 }
 
+/// The programs RULE's command matchers name, which it may allow though the program
+/// table does not know them: each word of a `:command-prefix` (as a basename), and the
+/// literal words a `:command-regexp` starts with after `^`, each ended by a blank, `\s`,
+/// `\b`, `$` or the end (`^make\b`, `^terraform plan`, `^(?:...)` names none; `^rm.*`
+/// names none, since `rm.*` may be `rmdir`).
+pub fn named_programs(rule: &Rule) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in &rule.command_prefix {
+        for w in prefix_words(p).unwrap_or_default() {
+            out.push(w.rsplit('/').next().unwrap_or(&w).to_owned());
+        }
+    }
+    for re in &rule.command_regexp {
+        out.extend(regexp_names(re));
+    }
+    out
+}
+
+/// The literal words regexp RE starts with after `^` (see [`named_programs`]).
+fn regexp_names(re: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(rest) = re.strip_prefix('^') else {
+        return out;
+    };
+    let mut word = String::new();
+    let mut chars = rest.chars();
+    let mut end = |word: &mut String| {
+        if !word.is_empty() {
+            out.push(std::mem::take(word));
+        }
+    };
+    loop {
+        match chars.next() {
+            None | Some('$') => {
+                end(&mut word);
+                break;
+            }
+            Some(' ') => end(&mut word),
+            Some('\\') => match chars.next() {
+                Some('s' | 'b') => end(&mut word),
+                Some(c @ ('.' | '-' | '+' | '/' | ' ')) => word.push(c),
+                _ => break,
+            },
+            Some(c) if c.is_ascii_alphanumeric() || "-_/:@%,=".contains(c) => word.push(c),
+            Some(_) => break,
+        }
+    }
+    out.iter()
+        .map(|w| w.rsplit('/').next().unwrap_or(w).to_owned())
+        .collect()
+}
+
 /// Compile RULES under OPTIONS into a policy. Errors name the rule.
 pub fn compile(rules: Vec<Rule>, options: Options) -> Result<Policy> {
     let n = rules.len();
@@ -604,6 +656,7 @@ impl Builder {
             path_keys,
             command_keys,
             allow_side: rule.decision == Some(Decision::Allow),
+            names: named_programs(&rule),
             label,
             rule,
         }

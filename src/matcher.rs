@@ -444,6 +444,16 @@ impl<'p> Prepared<'p> {
         if self.uncertain_cmds().contains(&cmd) {
             return false;
         }
+        // A program the table does not know: only a rule that names it allows it.
+        if simple.program == crate::shell::Known::Unknown
+            && !simple.argv.first().is_some_and(|n| {
+                rule.names
+                    .iter()
+                    .any(|m| m == n || (self.policy.options.case_fold && m.eq_ignore_ascii_case(n)))
+            })
+        {
+            return false;
+        }
         let form = simple.allow_form();
         let hit = (!rule.has_cmd_prefix || h.prefix_at(form, r))
             && (!rule.has_cmd_regexp || h.regexp_at(form, r));

@@ -242,6 +242,9 @@ pub struct CRule {
     pub tool_literals: Option<Vec<String>>,
     /// The matcher whose index proposes this rule.
     pub driver: Driver,
+    /// The programs its command matchers name (see [`crate::compile::named_programs`]):
+    /// the only programs outside the program table it may allow.
+    pub names: Vec<String>,
 }
 
 /// The glob and regexp leaves of the `:args` matchers of one argument key.

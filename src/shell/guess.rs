@@ -138,6 +138,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             privileged_form: None,
             opaque: Some(format!("{why} (guessed)")),
             redirects: Vec::new(),
+            program: super::Known::Unknown,
         });
     }
     out

@@ -103,6 +103,23 @@ pub struct SimpleCommand {
     /// The redirection targets of this command and of the compound commands around
     /// it (not those of a command it is substituted into).
     pub redirects: Vec<String>,
+    /// What the program table knows of the program that runs (`argv[0]`).
+    pub program: Known,
+}
+
+/// What the program table knows of a simple command's program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Known {
+    /// Not in the table (or not read through it): only an allow rule that names the
+    /// program allows it, and every word is a path candidate.
+    #[default]
+    Unknown,
+    /// In the table, and every option and operand read: `paths` holds the words in
+    /// path roles only.
+    Known,
+    /// In the table, but an option or subcommand is not: the line is not certain, and
+    /// every word is a path candidate.
+    UnknownOption,
 }
 
 impl SimpleCommand {

@@ -10,6 +10,7 @@
 //! command's name must be static, and every option must be known: otherwise the
 //! command is opaque, since an unknown option may take the next word as its value.
 
+mod known;
 mod options;
 mod spec;
 mod special;
@@ -307,9 +308,9 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
                 }
                 through(cx, fr, rest, st, hops + 1)
             }
-            _ => final_command(cx, fr, words, st),
+            _ => final_command(cx, fr, words, st, hops),
         },
-        Step::Itself => final_command(cx, fr, words, st),
+        Step::Itself => final_command(cx, fr, words, st, hops),
         Step::Opaque(why) => {
             note(&mut st.opaque, why);
             emit(cx, words, st);
@@ -410,8 +411,16 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
             ));
         }
     }
+    let (program, typed) = if st.opaque.is_none() {
+        known::typed_paths(words, &argv)
+    } else {
+        (
+            super::Known::Unknown,
+            argv.iter().skip(1).cloned().collect(),
+        )
+    };
     let mut paths = st.path_words;
-    paths.extend(argv.iter().skip(1).cloned());
+    paths.extend(typed);
     let mut forms = st.forms;
     if forms.first() != Some(&st.written) {
         forms.insert(0, st.written.clone());
@@ -429,6 +438,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         privileged_form: st.privileged_form,
         paths,
         redirects: Vec::new(),
+        program,
     });
 }
 
@@ -474,7 +484,7 @@ fn posix_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
 // The command itself.
 
 /// The command after all wrappers: builtins that run strings or evaluate variable names.
-fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
+fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) {
     let base = words.first().map(|w| basename(&w.text)).unwrap_or("");
     let args = words.get(1..).unwrap_or(&[]);
     let mut strings: Vec<String> = Vec::new();
@@ -645,11 +655,9 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State) {
         }
         _ => {}
     }
-    if strings.is_empty() {
-        return emit(cx, words, st);
-    }
     let outer = st.clone();
     emit(cx, words, st);
+    known::nested(cx, fr, words, &outer, hops);
     for s in strings {
         shell_string(cx, fr, &s, &outer);
     }

@@ -421,7 +421,7 @@ pub(super) fn xargs(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State, hop
     match words.get(o.next) {
         // With no command xargs runs `echo`.
         None => {
-            final_command(cx, fr, &[Word::literal("echo")], st.clone());
+            final_command(cx, fr, &[Word::literal("echo")], st.clone(), hops);
             Step::Done
         }
         Some(name) => match replace {
