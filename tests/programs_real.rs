@@ -95,18 +95,6 @@ struct Known {
 /// Known families, most specific first (the table is young; each is in the report).
 const KNOWN: &[Known] = &[
     Known {
-        name: "runs-not-in-reading",
-        why: "the table reads a command in an option (`rg --pre CMD`, `fd -x CMD`), but the \
-              engine's commands (`read_for_rules`) do not have it yet: a deny rule for CMD \
-              misses it. Soundness (deny rules); closed when the table's runs reach the \
-              reading.",
-        example: ("fd", "fdfind -x rm"),
-        kind: Kind::Exec,
-        covers: |inv, f| {
-            f.kind == Kind::Exec && inv.table_reading().is_some_and(|r| !r.runs.is_empty())
-        },
-    },
-    Known {
         name: "implicit-cwd",
         why: "a program given no path works in its directory (`ls`, `rg PATTERN`, `fd`, \
               `rg --files`): the reading has no path, so a path rule on the request's \
