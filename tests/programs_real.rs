@@ -227,12 +227,6 @@ impl Invocation {
             example: false,
         }
     }
-
-    /// What the table reads in it (the words after the program's name).
-    fn table_reading(&self) -> Option<shell::Reading> {
-        let p = lookup(self.words.first()?)?;
-        Some(read(p, &self.words[1..]))
-    }
 }
 
 /// W quoted for bash when it needs it.
