@@ -398,7 +398,7 @@ fn invocations() -> (Vec<Invocation>, Vec<String>) {
             continue;
         };
         let before = out.len();
-        invocations_of(p, &[name.clone()], p.name(), &mut out);
+        invocations_of(p, std::slice::from_ref(&name), p.name(), &mut out);
         // Examples are written with the entry's first name: run the installed one.
         for inv in &mut out[before..] {
             if inv

@@ -460,7 +460,7 @@ fn split_args(s: &str) -> (Vec<String>, &str) {
     let mut cur = String::new();
     let mut depth = 0i32;
     let mut in_str = false;
-    let mut chars = s.char_indices().peekable();
+    let mut chars = s.char_indices();
     while let Some((i, c)) = chars.next() {
         if in_str {
             cur.push(c);
