@@ -37,7 +37,7 @@ DOC_INFO := doc/gptel-rust-hooks.info
 DOC_EXPORT = $(DOC_EMACS) -Q --batch --eval '(require (quote ox-texinfo))' \
 	--eval '(with-current-buffer (find-file-noselect "$(1)") (org-export-to-file (quote texinfo) "$(2)"))'
 
-.PHONY: all help deps emacs bubblewrap texinfo gptel package-lint test test-rust test-elisp test-doc doc doc-if-makeinfo demo lint bench fuzz clean
+.PHONY: all help deps emacs bubblewrap texinfo programs gptel package-lint test test-rust test-elisp test-doc doc doc-if-makeinfo demo lint bench fuzz measure clean
 
 all: $(MODULE_COPY) doc-if-makeinfo ## Build the module (cargo build --release), place it beside the package, build the manual
 
@@ -91,12 +91,18 @@ test-doc: doc ## Check that doc/gptel-rust-hooks.texi is the export of the .org,
 bubblewrap: ## Install bubblewrap (bwrap, for sandboxed calls) where it is missing
 	@command -v bwrap >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq bubblewrap; }
 
+# The programs tests/programs_real.rs runs for real (the program table's verification) and
+# the everyday corpus of `make measure` runs under strace. One `dpkg -s` when all are there.
+PROGRAMS_DEB := strace ripgrep fd-find zsh busybox gawk git curl make tar sed grep findutils coreutils diffutils patch file
+programs: ## Install the programs the real-program verification runs (Debian packages) where missing
+	@dpkg -s $(PROGRAMS_DEB) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PROGRAMS_DEB); }
+
 gptel: ## Fetch gptel and its dependencies into .deps (skipped when GPTEL_DIR is set)
 ifndef GPTEL_DIR
 	@bash scripts/fetch-gptel.sh $(DEPS_DIR)
 endif
 
-deps: emacs bubblewrap texinfo gptel ## Install what the tests, the demo and the manual need
+deps: emacs bubblewrap texinfo programs gptel ## Install what the tests, the demo and the manual need
 
 test: deps all test-rust test-doc test-elisp ## Run every test: cargo tests, the manual, then ERT on Emacs 28.2 and 30.1 (EMACS=... one)
 
@@ -142,9 +148,16 @@ ifeq ($(BENCH_CARGO),1)
 endif
 
 FUZZ_SECONDS ?= 300
-fuzz: ## Run the bash oracle's generator for FUZZ_SECONDS (default 300) with random seeds; print every disagreement, shrunk
+# FUZZ=bash (default): the bash oracle's generator with random seeds. FUZZ=programs: every
+# invocation tests/programs_real.rs makes of every table entry, run for real under strace.
+FUZZ ?= bash
+fuzz: ## Run the bash oracle (FUZZ=programs: the real-program verification of the table) for FUZZ_SECONDS (default 300); print every disagreement, shrunk
+ifeq ($(FUZZ),programs)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release --test programs_real -- --ignored --exact all_invocations --nocapture
+else
 	FUZZ_SECONDS=$(FUZZ_SECONDS) $(CARGO) test --release --test bash_oracle -- --ignored --exact fuzz --nocapture
+endif
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc $(DOC_INFO) doc/dir
+deps: emacs bubblewrap texinfo programs gptel ## Install what the tests, the demo and the manual need
