@@ -160,4 +160,7 @@ endif
 
 clean: ## Remove build products and fetched dependencies
 	$(CARGO) clean
-deps: emacs bubblewrap texinfo programs gptel ## Install what the tests, the demo and the manual need
+	rm -rf $(DEPS_DIR) $(MODULE_COPY) lisp/*.elc tests/*.elc bench/elc $(DOC_INFO) doc/dir
+
+measure: programs ## Measure the reading: tldr-pages' examples (certain, allowed) and the everyday corpus run under strace
+	$(CARGO) test --release --test measure_corpus -- --ignored --nocapture --test-threads 1
