@@ -576,7 +576,9 @@ fn bracket_end(chars: &[char], start: usize) -> Option<usize> {
             ']' => return Some(i),
             '[' if matches!(chars.get(i + 1), Some(':' | '=' | '.')) => {
                 let kind = chars[i + 1];
+                // A `/` ends the component, and so the class, before its `:]`.
                 let close = (i + 2..chars.len().saturating_sub(1))
+                    .take_while(|&k| chars[k] != '/')
                     .find(|&k| chars[k] == kind && chars[k + 1] == ']')?;
                 i = close + 2;
             }
