@@ -124,6 +124,66 @@ const KNOWN: &[Known] = &[
                 })
         },
     },
+    Known {
+        name: "implicit-walk",
+        why: "`fd`/`fdfind`/`find` given no starting point walk the work directory (and \
+              `find` with an option only as its first word), which the table does not \
+              type as a walked path: files below the cwd are not path candidates. \
+              Soundness (path rules).",
+        example: ("fd", "fdfind -t f -x rm {}"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv
+                    .words
+                    .first()
+                    .is_some_and(|w| matches!(w.as_str(), "fd" | "fdfind" | "find"))
+        },
+    },
+    Known {
+        name: "in-place-temp",
+        why: "`sed -i` writes its result to a temporary file beside the file it edits \
+              and renames it into place: the temporary name is no word of the line. \
+              Soundness (path rules on the file's directory).",
+        example: ("sed", "sed -i s/a/b/ f"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv.words.first().is_some_and(|w| w == "sed")
+                && inv.words.iter().any(|w| {
+                    w.starts_with("--in-place")
+                        || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
+                })
+        },
+    },
+    Known {
+        name: "implicit-output",
+        why: "`file -C` compiles the magic file into `magic.mgc` in the work directory, \
+              a name no word of the line gives. Soundness (path rules).",
+        example: ("file", "file -C f2"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv.words.first().is_some_and(|w| w == "file")
+                && inv.words.iter().any(|w| w == "-C" || w == "--compile")
+        },
+    },
+    Known {
+        name: "names-from-file",
+        why: "`file -f FILE` reads the names of the files it opens from FILE, which the \
+              table types as a plain read: the names in it are not path candidates. \
+              Soundness (path rules).",
+        example: ("file", "file -f names.txt"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv.words.first().is_some_and(|w| w == "file")
+                && inv
+                    .words
+                    .iter()
+                    .any(|w| w == "-f" || w.starts_with("--files-from"))
+        },
+    },
 ];
 
 fn family(inv: &Invocation, f: &Finding) -> Option<&'static Known> {
