@@ -33,6 +33,8 @@
 //! (every invocation of every entry, FUZZ_SECONDS at most) and prints every family.
 
 mod trace;
+mod words;
+use words::words;
 
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::policy::{Options, Policy};
@@ -304,38 +306,6 @@ fn quote(w: &str) -> String {
     } else {
         format!("'{}'", w.replace('\'', "'\\''"))
     }
-}
-
-/// LINE split into words as a shell would for plain lines (the examples have no
-/// expansions): blanks separate words, quotes keep them.
-fn words(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let (mut started, mut quote) = (false, None::<char>);
-    for c in line.chars() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                started = true;
-            }
-            (None, ' ') => {
-                if started {
-                    out.push(std::mem::take(&mut word));
-                }
-                started = false;
-            }
-            (None, c) => {
-                word.push(c);
-                started = true;
-            }
-        }
-    }
-    if started {
-        out.push(word);
-    }
-    out
 }
 
 /// A word for a value or operand of ROLE, or None when no generic word fits (code).
