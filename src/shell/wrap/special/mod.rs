@@ -1,0 +1,61 @@
+//! Wrappers with more to them than options: `env`, `sudo`, `doas`, `su`, `flock`,
+//! `watch`, `script`, `xargs`, `find -exec` and the shells.
+
+use super::spec::*;
+use super::*;
+use crate::shell::shell_named;
+
+mod daemons;
+mod env;
+mod find;
+mod privilege;
+mod runners;
+mod shells;
+mod terminal;
+mod xargs;
+
+pub(super) use daemons::*;
+pub(super) use env::*;
+pub(super) use find::*;
+pub(super) use privilege::*;
+pub(super) use runners::*;
+pub(super) use shells::*;
+pub(super) use terminal::*;
+pub(super) use xargs::*;
+
+/// An assignment `NAME=...` that the wrapper WHO makes for its command: a name that
+/// can change what runs makes it opaque, one outside the certain subset uncertain.
+pub(super) fn note_assignment(who: &str, name: &str, st: &mut State) {
+    if is_dangerous_var(name) {
+        note(
+            &mut st.opaque,
+            format!("assignment to `{name}` can change what runs"),
+        );
+    } else if !is_assignable(name) {
+        note(
+            &mut st.uncertain,
+            format!("`{who}` sets `{name}`, which a program may read"),
+        );
+    }
+}
+
+/// WORDS could not be read for WHY: the command is opaque, and the shell strings its
+/// options may still give (STRINGS) are read for deny rules.
+pub(super) fn unreadable_with_strings(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    why: String,
+    strings: &[String],
+) -> Step {
+    if strings.is_empty() {
+        return Step::Opaque(why);
+    }
+    note(&mut st.opaque, why);
+    emit(cx, words, st.clone());
+    for s in strings {
+        posix_string(cx, fr, s, st);
+    }
+    Step::Done
+}
