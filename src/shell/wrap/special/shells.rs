@@ -30,13 +30,46 @@ pub(in crate::shell::wrap) fn shell(
 ) -> Step {
     // Debian's `sh` is dash, and its strings are read as dash reads them too.
     let posix = matches!(kind, "sh" | "dash" | "ash" | "posh");
+    let (c, stdin, j) = match shell_options(words, st, kind) {
+        Ok(read) => read,
+        Err(step) => return step,
+    };
+    if c {
+        return string_operand(cx, fr, words, st, kind, posix, j);
+    }
+    if stdin || j >= words.len() {
+        // What a here-document or here-string feeds it is read for deny rules.
+        note(
+            &mut st.opaque,
+            format!("`{kind}` reads commands from standard input"),
+        );
+        emit(cx, words, st.clone());
+        for text in std::mem::take(&mut st.stdin) {
+            if posix {
+                posix_string(cx, fr, &text, st);
+            } else {
+                shell_string(cx, fr, &text, st);
+            }
+        }
+        return Step::Done;
+    }
+    script_operand(cx, fr, words, st, kind, hops, j)
+}
+
+/// The options of the shell KIND in WORDS: whether `-c` and `-s` are given, and the
+/// index of the first operand; startup files and options that change the reading are
+/// noted in ST.
+fn shell_options(words: &[Word], st: &mut State, kind: &str) -> Result<(bool, bool, usize), Step> {
     let mut c = false;
     let mut stdin = false;
     let mut j = 1;
     while let Some(w) = words.get(j) {
         let t = w.text.as_str();
         if !w.is_static {
-            return Step::Opaque(format!("`{kind}` argument `{}` is not static", show(t)));
+            return Err(Step::Opaque(format!(
+                "`{kind}` argument `{}` is not static",
+                show(t)
+            )));
         }
         if t == "-" || t == "--" {
             j += 1;
@@ -65,7 +98,10 @@ pub(in crate::shell::wrap) fn shell(
             } else if SHELL_LONG.contains(&long) {
                 j += 1;
             } else {
-                return Step::Opaque(format!("unknown option `{}` of `{kind}`", show(t)));
+                return Err(Step::Opaque(format!(
+                    "unknown option `{}` of `{kind}`",
+                    show(t)
+                )));
             }
             continue;
         }
@@ -104,7 +140,10 @@ pub(in crate::shell::wrap) fn shell(
                     format!("`{kind} -{ch}` changes how its commands are read"),
                 ),
                 _ => {
-                    return Step::Opaque(format!("unknown option `{}` of `{kind}`", show(t)));
+                    return Err(Step::Opaque(format!(
+                        "unknown option `{}` of `{kind}`",
+                        show(t)
+                    )));
                 }
             }
         }
@@ -126,68 +165,76 @@ pub(in crate::shell::wrap) fn shell(
         }
         j += 1 + values.len();
     }
-    if c {
-        let Some(s) = words.get(j) else {
-            return Step::Opaque(format!("`{kind} -c` without a command string"));
-        };
-        if !s.is_static {
-            return Step::Opaque(format!(
-                "`{kind} -c` string `{}` is not static",
-                show(&s.text)
-            ));
-        }
-        match kind {
-            "fish" | "csh" | "tcsh" => {
-                note(&mut st.opaque, format!("`{kind}` syntax is not read"));
-            }
-            "zsh" | "ksh" | "ksh93" | "mksh" | "lksh" | "pdksh" | "oksh" | "loksh" | "yash"
-                if !plain(&s.text) =>
-            {
-                note(
-                    &mut st.opaque,
-                    format!("`{kind}` syntax differs from bash in `{}`", show(&s.text)),
-                );
-            }
-            _ => {}
-        }
-        // The words after the string are its positional parameters: what `$1` and
-        // `$@` hand its commands, so paths of theirs.
-        let params: Vec<String> = words.iter().skip(j + 1).map(|w| w.text.clone()).collect();
-        st.path_words.extend(params.iter().cloned());
-        let from = cx.out.commands.len();
-        if posix {
-            posix_string(cx, fr, &s.text, st);
-        } else {
-            shell_string(cx, fr, &s.text, st);
-        }
-        // For deny rules, the string again with its positional parameters put in
-        // (`bash -c '$0 -rf ~' rm`): the line is not certain anyway.
-        let given = with_positional(&s.text, &params);
-        if given != s.text {
-            shell_string(cx, fr, &given, st);
-        }
-        // A string of no simple command (`x=1`, `[[ ... ]]`): the shell itself ran.
-        if cx.out.commands.len() == from {
-            emit(cx, words, st.clone());
-        }
-        return Step::Done;
+    Ok((c, stdin, j))
+}
+
+/// `KIND -c STRING [ARGS...]`, the string at WORDS[J]: its commands, read as bash (or
+/// dash when POSIX) reads them.
+fn string_operand(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    kind: &str,
+    posix: bool,
+    j: usize,
+) -> Step {
+    let Some(s) = words.get(j) else {
+        return Step::Opaque(format!("`{kind} -c` without a command string"));
+    };
+    if !s.is_static {
+        return Step::Opaque(format!(
+            "`{kind} -c` string `{}` is not static",
+            show(&s.text)
+        ));
     }
-    if stdin || j >= words.len() {
-        // What a here-document or here-string feeds it is read for deny rules.
-        note(
-            &mut st.opaque,
-            format!("`{kind}` reads commands from standard input"),
-        );
+    match kind {
+        "fish" | "csh" | "tcsh" => {
+            note(&mut st.opaque, format!("`{kind}` syntax is not read"));
+        }
+        "zsh" | "ksh" | "ksh93" | "mksh" | "lksh" | "pdksh" | "oksh" | "loksh" | "yash"
+            if !plain(&s.text) =>
+        {
+            note(
+                &mut st.opaque,
+                format!("`{kind}` syntax differs from bash in `{}`", show(&s.text)),
+            );
+        }
+        _ => {}
+    }
+    // The words after the string are its positional parameters: what `$1` and
+    // `$@` hand its commands, so paths of theirs.
+    let params: Vec<String> = words.iter().skip(j + 1).map(|w| w.text.clone()).collect();
+    st.path_words.extend(params.iter().cloned());
+    let from = cx.out.commands.len();
+    if posix {
+        posix_string(cx, fr, &s.text, st);
+    } else {
+        shell_string(cx, fr, &s.text, st);
+    }
+    // For deny rules, the string again with its positional parameters put in
+    // (`bash -c '$0 -rf ~' rm`): the line is not certain anyway.
+    let given = with_positional(&s.text, &params);
+    if given != s.text {
+        shell_string(cx, fr, &given, st);
+    }
+    // A string of no simple command (`x=1`, `[[ ... ]]`): the shell itself ran.
+    if cx.out.commands.len() == from {
         emit(cx, words, st.clone());
-        for text in std::mem::take(&mut st.stdin) {
-            if posix {
-                posix_string(cx, fr, &text, st);
-            } else {
-                shell_string(cx, fr, &text, st);
-            }
-        }
-        return Step::Done;
     }
+    Step::Done
+}
+
+/// `KIND FILE [ARGS...]`, FILE at WORDS[J]: a script file the shell runs.
+fn script_operand(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    kind: &str,
+    hops: usize,
+    j: usize,
+) -> Step {
     // The first operand is a script file (after `--` too: `bash -- -c` runs the file
     // `-c`), and the words after it are its arguments, never options (`bash s -c ls`).
     let Some(file) = words.get(j) else {
