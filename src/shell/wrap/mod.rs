@@ -165,8 +165,41 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         form[0] = base.to_owned();
         st.forms.push(form);
     }
-    let step = match base {
-        "env" => env(cx, fr, words, &mut st, hops),
+    let step = wrapper_step(cx, fr, words, &mut st, base, hops);
+    match step {
+        Step::Inner(n) => match words.get(n..) {
+            Some(rest) if !rest.is_empty() => {
+                for w in words.get(1..n).unwrap_or(&[]) {
+                    // An option with a path glued to it too (`xargs -alnk/x`).
+                    let glued = w.text.starts_with('-') && w.text.len() > 2;
+                    if looks_like_path(&w.text) || glued {
+                        st.path_words.push(w.text.clone());
+                    }
+                }
+                through(cx, fr, rest, st, hops + 1)
+            }
+            _ => final_command(cx, fr, words, st, hops),
+        },
+        Step::Itself => final_command(cx, fr, words, st, hops),
+        Step::Opaque(why) => {
+            note(&mut st.opaque, why);
+            emit(cx, words, st);
+        }
+        Step::Done => {}
+    }
+}
+
+/// What the wrapper BASE (the first of WORDS) leaves to run.
+fn wrapper_step(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+    base: &str,
+    hops: usize,
+) -> Step {
+    match base {
+        "env" => env(cx, fr, words, st, hops),
         "command" => simple_wrapper(words, &COMMAND).map_or_else(Step::from, |o| {
             if o.has(&["v", "V"]) {
                 Step::Itself
@@ -184,49 +217,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             );
             Step::Inner(1)
         }
-        "exec" => {
-            let step = inner_after(words, &EXEC);
-            if let Step::Inner(k) = &step {
-                // A `-` before argv[0] (`-l`, `-a -bash`) makes a shell a login shell.
-                let opts = words.get(1..*k).unwrap_or(&[]);
-                let login = opts.iter().any(|w| {
-                    let Some(body) = w.text.strip_prefix('-').filter(|b| !b.starts_with('-'))
-                    else {
-                        return false;
-                    };
-                    // `-a NAME` glued: `-a-bash`, `-la-x`.
-                    match body.find('a') {
-                        Some(a) => body[..a].contains('l') || body[a + 1..].starts_with('-'),
-                        None => body.contains('l'),
-                    }
-                }) || opts.windows(2).any(|p| {
-                    p[0].text.starts_with('-')
-                        && p[0].text.ends_with('a')
-                        && p[1].text.starts_with('-')
-                });
-                if login {
-                    note(
-                        &mut st.opaque,
-                        "`exec -l` (or `-a -NAME`) starts a login shell, which runs the profile files first",
-                    );
-                }
-                // `exec -a git-grep git -Orm .` is `git grep -Orm .`, and stdbuf looks
-                // for its library beside its name: what a program does by its name is
-                // not what the words say.
-                let renamed = opts.iter().any(|w| {
-                    w.text
-                        .strip_prefix('-')
-                        .is_some_and(|b| !b.starts_with('-') && b.contains('a'))
-                });
-                if renamed {
-                    note(
-                        &mut st.uncertain,
-                        "`exec -a NAME` runs a program under another name, which some act on (`git-NAME` is `git NAME`)",
-                    );
-                }
-            }
-            step
-        }
+        "exec" => exec(words, st),
         "time" => inner_after(words, &TIME),
         "nice" => inner_after(words, &NICE),
         "stdbuf" => inner_after(words, &STDBUF),
@@ -258,21 +249,21 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
             }
             _ => Step::Itself,
         },
-        "flock" => flock(cx, fr, words, &mut st),
-        "watch" => watch(cx, fr, words, &mut st),
-        "script" => script(cx, fr, words, &mut st),
-        "xargs" => xargs(cx, fr, words, &mut st, hops),
+        "flock" => flock(cx, fr, words, st),
+        "watch" => watch(cx, fr, words, st),
+        "script" => script(cx, fr, words, st),
+        "xargs" => xargs(cx, fr, words, st, hops),
         "find" => {
-            find(cx, fr, words, &st, hops);
+            find(cx, fr, words, st, hops);
             Step::Done
         }
         name if options::gives_code(name) => {
-            options::option_code(cx, fr, words, &mut st, base);
+            options::option_code(cx, fr, words, st, base);
             Step::Itself
         }
         "sudo" => {
             st.privileged_here();
-            sudo(words, &mut st)
+            sudo(words, st)
         }
         "sudoedit" => {
             st.privileged_here();
@@ -292,43 +283,22 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         }
         "su" => {
             st.privileged_here();
-            su(cx, fr, words, &mut st, false, hops)
+            su(cx, fr, words, st, false, hops)
         }
         "runuser" => {
             st.privileged_here();
-            su(cx, fr, words, &mut st, true, hops)
+            su(cx, fr, words, st, true, hops)
         }
-        "start-stop-daemon" => start_stop_daemon(cx, fr, words, &mut st, hops),
-        "unshare" | "nsenter" => namespaces(words, &mut st),
-        "tmux" => tmux(cx, fr, words, &mut st),
-        "screen" => screen(words, &mut st),
+        "start-stop-daemon" => start_stop_daemon(cx, fr, words, st, hops),
+        "unshare" | "nsenter" => namespaces(words, st),
+        "tmux" => tmux(cx, fr, words, st),
+        "screen" => screen(words, st),
         "sg" | "newgrp" => {
             st.privileged_here();
-            group_shell(cx, fr, words, &mut st)
+            group_shell(cx, fr, words, st)
         }
-        b if super::shell_named(b).is_some() => other_shell(cx, fr, words, &mut st, b, hops),
+        b if super::shell_named(b).is_some() => other_shell(cx, fr, words, st, b, hops),
         _ => Step::Itself,
-    };
-    match step {
-        Step::Inner(n) => match words.get(n..) {
-            Some(rest) if !rest.is_empty() => {
-                for w in words.get(1..n).unwrap_or(&[]) {
-                    // An option with a path glued to it too (`xargs -alnk/x`).
-                    let glued = w.text.starts_with('-') && w.text.len() > 2;
-                    if looks_like_path(&w.text) || glued {
-                        st.path_words.push(w.text.clone());
-                    }
-                }
-                through(cx, fr, rest, st, hops + 1)
-            }
-            _ => final_command(cx, fr, words, st, hops),
-        },
-        Step::Itself => final_command(cx, fr, words, st, hops),
-        Step::Opaque(why) => {
-            note(&mut st.opaque, why);
-            emit(cx, words, st);
-        }
-        Step::Done => {}
     }
 }
 

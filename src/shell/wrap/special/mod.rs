@@ -7,6 +7,7 @@ use crate::shell::shell_named;
 
 mod daemons;
 mod env;
+mod exec;
 mod find;
 mod privilege;
 mod runners;
@@ -16,6 +17,7 @@ mod xargs;
 
 pub(super) use daemons::*;
 pub(super) use env::*;
+pub(super) use exec::*;
 pub(super) use find::*;
 pub(super) use privilege::*;
 pub(super) use runners::*;
