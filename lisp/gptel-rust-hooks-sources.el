@@ -61,16 +61,22 @@ the MCP filesystem server."
 
 (defcustom gptel-rust-hooks-preset-read-commands
   '("git status" "git diff" "git log" "git show" "git blame" "git ls-files"
-    "git rev-parse" "pwd" "ls" "cat" "head" "tail" "wc" "grep" "file" "stat"
-    "diff" "cmp" "du")
+    "git rev-parse" "git describe" "git show-ref" "git rev-list" "git remote -v"
+    "pwd" "ls" "cat" "head" "tail" "wc" "grep" "rg" "file" "stat" "diff" "cmp"
+    "comm" "du" "cut" "tr" "nl" "paste" "od" "basename" "dirname" "realpath"
+    "readlink" "which" "seq" "sleep" "echo" "printf" "true" "false" "test" "["
+    "cd" "pushd" "popd")
   "Shell commands that only read: a preset allows them run from the project.
 Each is a command prefix, read word by word; the command line must be
 certain and every simple command of it allowed.  They may read files
 outside the project too, as `read-only' tools of other agents do;
 secrets stay denied (and hidden, when sandboxed).  A line that writes
-\(a redirection `>', an option `--o...' such as git's `--output') is
-not allowed by the preset: it is asked.  Add only commands none of
-whose options runs a program: rg's --pre does, for one."
+\(a redirection `>' to a file, an option `--ou...' such as git's
+`--output') is not allowed by the preset: it is asked; `2>/dev/null',
+`2>&1' and a `>' inside quotes are no writes.  Add only commands none of
+whose options writes a file: `sort -o', `tree -o', `find -delete' and
+sed's `w' do, for some.  A command an option makes a program run (rg's
+`--pre CMD') is a command of its own, which this list must allow too."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -280,11 +286,20 @@ the home directory, /, or a remote directory."
          (executable-find gptel-rust-hooks-sandbox-program))
        t))
 
-(defconst gptel-rust-hooks--no-write-regexp "^(?:[^>-]|-[^>-]|--[^>o])*-*$"
-  "A Rust regexp for a command line with no redirection `>' and no `--o...' option.
-The preset allows read-only commands only on such lines: a redirection
-or git's `--output' writes, and an allow rule's path matchers do not
-see a command's words.")
+(defconst gptel-rust-hooks--no-write-regexp
+  (concat "^(?:"
+          "'[^']*'"                              ; single quotes: data
+          "|\"[^\"\\\\$`]*\""                    ; double quotes, nothing expanded
+          "|[0-9]*>&(?:[0-9]+|-)(?:[\\s;&|)]|$)"  ; 2>&1, >&2, >&-
+          "|[0-9&]?>>?[ \t]*/dev/null(?:[\\s;&|)]|$)" ; to /dev/null
+          "|[^'\">-]|-[^'\">-]|--[^'\">o]|--o[^u'\">]" ; no other > or --ou
+          ")*-*$")
+  "A Rust regexp for a command line with no write by redirection or `--ou...'.
+A redirection `>' to a file, or an option starting `--ou' (git's
+`--output'), makes a line write; `2>/dev/null', `2>&1', `>&2' and a
+`>' inside single quotes or inside double quotes with nothing expanded
+do not.  The preset allows read-only commands only on lines this
+matches, as an allow rule's path matchers do not see a command's words.")
 
 (defun gptel-rust-hooks--preset-rules (preset root sandbox)
   "Return the rules of PRESET for the project ROOT (nil for none).
@@ -302,7 +317,8 @@ With SANDBOX, the shell commands they allow run sandboxed."
                    :no-match ((:name "read_file" :args (:path "/srv/app/.env.example"))))))
      (when root
        `((:id "recursive-delete-outside-project"
-          :command-regexp "^rm\\s(.*\\s)?(-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(\\s|$)"
+          ;; rm takes any unique prefix of a long option: `--r' is `--recursive'.
+          :command-regexp "^rm\\s(.*\\s)?(-[a-zA-Z]*[rR][a-zA-Z]*|--r[a-z]*)(\\s|$)"
           :path-outside (,(directory-file-name root) ,temp)
           :decision deny
           :reason ,(format "Recursive deletes outside the project %s are not allowed."
@@ -328,9 +344,12 @@ With SANDBOX, the shell commands they allow run sandboxed."
           :decision allow)
          (:id "git-internals"
           :tool ,gptel-rust-hooks-preset-write-tools
-          :path ,(mapcar (lambda (g) (concat (car in) "/.git" g)) '("" "/**"))
+          ;; Any .git in the project, not only its own: `git -C sub' or a
+          ;; command run in sub/ obeys sub/.git/config (core.fsmonitor, hooks).
+          :path ,(mapcar (lambda (g) (concat (car in) g))
+                         '("/.git" "/.git/**" "/**/.git" "/**/.git/**"))
           :decision ask
-          :reason "A write into the project's .git directory (hooks, config) can run code later."))))))
+          :reason "A write into a .git directory or file (hooks, config) can make git run code later."))))))
 
 (defun gptel-rust-hooks--preset-layer (preset directory)
   "Return the rule layer of PRESET for a call from DIRECTORY.

@@ -52,13 +52,14 @@
                        '(:name "read_file" :args (:path "/etc/hostname")) src)))
         (should (null (sources-tests--decide
                        '(:name "write_file" :args (:path "/etc/x" :content "x")) src)))
-        ;; Into .git: asked, with a reason.
-        (should (equal (sources-tests--decide
-                        `(:name "write_file" :args (:path ,(expand-file-name ".git/hooks/pre-commit"
-                                                                             root)
-                                                         :content "x"))
-                        src)
-                       '(:confirm t)))
+        ;; Into .git: asked, with a reason; any .git in the project, as
+        ;; `git -C sub status' obeys sub/.git/config (core.fsmonitor).
+        (dolist (file '(".git/hooks/pre-commit" "sub/.git/config" "a/b/.git"))
+          (should (equal (sources-tests--decide
+                          `(:name "write_file" :args (:path ,(expand-file-name file root)
+                                                           :content "x"))
+                          src)
+                         '(:confirm t))))
         ;; Read-only commands from the project run; others are left undecided.
         (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -3")) src)
                        '(:confirm nil)))
@@ -74,11 +75,25 @@
                                              src)))
         ;; A read-only command that writes (a redirection, git's --output) is
         ;; left undecided, and so is one whose option runs a program.
-        (dolist (command '("cat a.c > ~/.bashrc" "git diff > p.txt" "ls 2>&1"
+        (dolist (command '("cat a.c > ~/.bashrc" "git diff > p.txt" "ls > /dev/nullx"
+                           "ls >& out.txt" "cat a.c 2> err.txt" "echo \"$(cat a > b)\""
                            "git diff --output=/etc/x" "git log --output /etc/x"
-                           "rg --pre ./x y" "git branch -D main"))
+                           "git log --out=/etc/x" "rg --pre ./x y" "git branch -D main"
+                           "sort -o out.txt a.c" "sed -n 1p a.c"))
           (should (null (sources-tests--decide `(:name "shell" :args (:command ,command))
                                                src))))
+        ;; No write: to /dev/null, descriptors duplicated, `>' in quotes,
+        ;; `--o...' options other than `--ou...'; glue commands (cd, echo,
+        ;; test, true) of the list.  (`ls 2>&1' was asked before: an
+        ;; over-block, now allowed.)
+        (dolist (command '("ls 2>&1" "git status 2>/dev/null" "git diff 2>&1 | tail -20"
+                           "git log --oneline -10" "grep -rn '=>' src"
+                           "grep -n \"x > 0\" a.c" "cd src && ls"
+                           "grep -q x a.c && echo yes" "grep x a.c || true"
+                           "[ -d src ] && echo dir" "ls >/dev/null 2>&1"))
+          (should (equal (sources-tests--decide `(:name "shell" :args (:command ,command))
+                                                src)
+                         '(:confirm nil))))
         ;; Options that only read still pass.
         (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -p --stat"))
                                               src)
@@ -119,11 +134,14 @@
                         `(:name "read_file" :args (:path ,(expand-file-name ".env.example" root)))
                         root)
                        '(:confirm nil)))
-        (should (string-prefix-p "Recursive deletes outside the project"
-                                 (plist-get (sources-tests--decide
-                                             '(:name "shell" :args (:command "rm -rf ~/work"))
-                                             root)
-                                            :block)))
+        ;; rm takes any unique prefix of `--recursive'.
+        (dolist (command '("rm -rf ~/work" "rm --re -f ~/work" "rm --recur ~/work"
+                           "rm -f --recursive ~/work"))
+          (should (string-prefix-p "Recursive deletes outside the project"
+                                   (plist-get (sources-tests--decide
+                                               `(:name "shell" :args (:command ,command))
+                                               root)
+                                              :block))))
         ;; Inside the project, or in the temporary directory: not denied.
         (should-not (plist-get (sources-tests--decide
                                 '(:name "shell" :args (:command "rm -rf build")) root)
