@@ -10,11 +10,14 @@
 //! the entries consistent (every directory or argv option takes a value, no name in two
 //! entries).
 
+mod code;
 mod hooks;
 mod opts;
 mod read;
+mod sed;
 mod table;
 
+pub use code::read_code;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
 pub use read::{read, Kind, Part, Reading, Run};

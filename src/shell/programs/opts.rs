@@ -792,7 +792,8 @@ pub(super) const SED: &[Opt] = &[
     flag("", "silent"),
     flag("", "debug"),
     val("e", "expression", Code),
-    val("f", "file", Read),
+    // A script file: its commands (`e CMD`, `w FILE`) are not read.
+    val("f", "file", Hidden),
     flag("", "follow-symlinks"),
     opt("i", "in-place", D),
     val("l", "line-length", D),

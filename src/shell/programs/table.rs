@@ -407,7 +407,12 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("sed -n 1,20p src/a.rs", &["src/a.rs"]),
             ex("sed -i 's/a/b/' f", &["f"]),
             ex("sed -e s/a/b/ -e s/c/d/ f g", &["f", "g"]),
-            ex("sed -i.bak -f script.sed f", &["script.sed", "f"]),
+            Example {
+                line: "sed -i.bak -f script.sed f",
+                paths: &["f"],
+                runs: &["script.sed"],
+                unknown: &[],
+            },
         ],
         ..BASE
     },

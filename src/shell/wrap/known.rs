@@ -2,7 +2,7 @@
 //! paths, whether every option is known, and the commands its words give it to run.
 
 use super::*;
-use crate::shell::programs::{lookup, read, Program, Reading, Run};
+use crate::shell::programs::{lookup, read, read_code, Program, Reading, Run};
 use crate::shell::Known;
 
 /// The table's reading of ARGV (its name a basename), if its program is in the table.
@@ -18,13 +18,30 @@ fn reading(argv: &[String]) -> Option<(&'static Program, Reading)> {
 pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String>) {
     let every = || argv.iter().skip(1).cloned().collect();
     let name_static = words.first().is_some_and(|w| w.is_static && !w.pattern);
-    let Some((_, r)) = reading(argv).filter(|_| name_static) else {
+    let Some((p, r)) = reading(argv).filter(|_| name_static) else {
         return (Known::Unknown, every());
     };
     if !r.is_known() {
         return (Known::UnknownOption, every());
     }
     let mut paths: Vec<String> = r.paths().into_iter().map(str::to_owned).collect();
+    for run in &r.runs {
+        match run {
+            // Code in its own language: what its reader finds it opens; a language
+            // without a reader is read as a program the table does not know.
+            Run::Code(text) => match read_code(p.name(), text) {
+                Some(code) if code.unknown.is_none() => {
+                    paths.extend(code.reads.iter().chain(&code.writes).cloned());
+                }
+                Some(_) => return (Known::UnknownOption, every()),
+                None => return (Known::Unknown, every()),
+            },
+            // A script file whose commands are not read (`sed -f FILE`) is a file
+            // it reads too.
+            Run::Hidden(text) => paths.push(text.clone()),
+            Run::Argv(_) | Run::Shell(_) => {}
+        }
+    }
     for w in words.iter().skip(1) {
         if (!w.is_static || w.pattern) && !paths.contains(&w.text) {
             paths.push(w.text.clone());
@@ -77,7 +94,17 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: 
                 let ws: Vec<Word> = a.iter().map(|t| Word::literal(t.clone())).collect();
                 through(cx, fr, &ws, inner.clone(), hops + 1);
             }
-            Run::Argv(_) | Run::Code(_) => {}
+            Run::Argv(_) => {}
+            Run::Code(text) => {
+                if let Some(code) = read_code(p.name(), text) {
+                    if let Some(why) = code.unknown {
+                        cx.uncertain(why);
+                    }
+                    for line in &code.shell {
+                        shell_string(cx, fr, line, &inner);
+                    }
+                }
+            }
             Run::Shell(s) => shell_string(cx, fr, s, &inner),
             Run::Hidden(s) => {
                 cx.uncertain(format!(

@@ -1,0 +1,333 @@
+//! sed's script language, read for what it does besides editing its input: the files
+//! its `r`, `R`, `w`, `W` commands and `s///w` flag open, and the commands its `e`
+//! command and `s///e` flag run (GNU sed 4.9). A script the reader cannot follow to
+//! its end is unknown as a whole: no part of it is taken to be harmless.
+
+use super::code::CodeReading;
+
+/// The commands that take no argument.
+const PLAIN: &str = "=dDgGhHnNpPxzF";
+
+/// Read the sed SCRIPT (an `-e` value or the first operand).
+pub fn read(script: &str) -> CodeReading {
+    let mut out = CodeReading::default();
+    let mut r = Reader {
+        s: script.as_bytes(),
+        i: 0,
+        out: &mut out,
+    };
+    if let Err(why) = r.script() {
+        out.unknown = Some(format!("sed script `{}`: {why}", short(script)));
+    }
+    out
+}
+
+fn short(s: &str) -> String {
+    let mut t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}
+
+struct Reader<'a, 'o> {
+    s: &'a [u8],
+    i: usize,
+    out: &'o mut CodeReading,
+}
+
+type Step = Result<(), String>;
+
+impl Reader<'_, '_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.i += 1;
+        Some(c)
+    }
+
+    fn blanks(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.i += 1;
+        }
+    }
+
+    /// The text up to the end of the line (not including the newline).
+    fn rest_of_line(&mut self) -> String {
+        let from = self.i;
+        while !matches!(self.peek(), None | Some(b'\n')) {
+            self.i += 1;
+        }
+        String::from_utf8_lossy(&self.s[from..self.i]).into_owned()
+    }
+
+    fn script(&mut self) -> Step {
+        loop {
+            while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b';')) {
+                self.i += 1;
+            }
+            let Some(_) = self.peek() else {
+                return Ok(());
+            };
+            self.command()?;
+        }
+    }
+
+    fn command(&mut self) -> Step {
+        if self.peek() == Some(b'#') {
+            self.rest_of_line();
+            return Ok(());
+        }
+        self.address()?;
+        self.blanks();
+        if self.peek() == Some(b',') {
+            self.i += 1;
+            self.blanks();
+            match self.peek() {
+                Some(b'+' | b'~') => {
+                    self.i += 1;
+                    self.number();
+                }
+                _ => self.address()?,
+            }
+            self.blanks();
+        }
+        while self.peek() == Some(b'!') {
+            self.i += 1;
+            self.blanks();
+        }
+        let Some(c) = self.next() else {
+            return Err("an address without a command".into());
+        };
+        match c {
+            b'{' | b'}' => Ok(()),
+            c if PLAIN.as_bytes().contains(&c) => self.end(),
+            b'l' | b'L' | b'q' | b'Q' => {
+                self.blanks();
+                self.number();
+                self.end()
+            }
+            b':' | b'b' | b't' | b'T' | b'v' => {
+                // A label (or a version) ends at `;` or a newline: reading it shorter
+                // than sed would only leaves more to read as commands.
+                while !matches!(self.peek(), None | Some(b'\n' | b';' | b'}')) {
+                    self.i += 1;
+                }
+                Ok(())
+            }
+            b'a' | b'i' | b'c' => {
+                self.text();
+                Ok(())
+            }
+            b'r' | b'R' => {
+                let f = self.file_name()?;
+                self.out.reads.push(f);
+                Ok(())
+            }
+            b'w' | b'W' => {
+                let f = self.file_name()?;
+                self.out.writes.push(f);
+                Ok(())
+            }
+            b'e' => {
+                self.blanks();
+                let cmd = self.rest_of_line();
+                if cmd.trim().is_empty() {
+                    return Err("`e` runs the pattern space as a command".into());
+                }
+                self.out.shell.push(cmd);
+                Ok(())
+            }
+            b's' => self.substitute(),
+            b'y' => {
+                let d = self.delimiter()?;
+                self.delimited(d)?;
+                self.delimited(d)?;
+                self.end()
+            }
+            c => Err(format!("unknown command `{}`", char::from(c))),
+        }
+    }
+
+    /// After a command: blanks, then `;`, `}`, `#`, a newline or the end.
+    fn end(&mut self) -> Step {
+        self.blanks();
+        match self.peek() {
+            None | Some(b';' | b'\n' | b'}' | b'#') => Ok(()),
+            Some(c) => Err(format!("`{}` after a command", char::from(c))),
+        }
+    }
+
+    fn number(&mut self) -> bool {
+        let from = self.i;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.i += 1;
+        }
+        self.i > from
+    }
+
+    /// An address, if one is here: a line number (`first~step`), `$`, `/RE/` or
+    /// `\cREc` with its `I`/`M` flags.
+    fn address(&mut self) -> Step {
+        match self.peek() {
+            Some(c) if c.is_ascii_digit() => {
+                self.number();
+                if self.peek() == Some(b'~') {
+                    self.i += 1;
+                    self.number();
+                }
+            }
+            Some(b'$') => self.i += 1,
+            Some(b'/') => {
+                self.i += 1;
+                self.delimited(b'/')?;
+                self.regex_flags();
+            }
+            Some(b'\\') => {
+                self.i += 1;
+                let d = self.delimiter()?;
+                self.delimited(d)?;
+                self.regex_flags();
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn regex_flags(&mut self) {
+        while matches!(self.peek(), Some(b'I' | b'M')) {
+            self.i += 1;
+        }
+    }
+
+    fn delimiter(&mut self) -> Result<u8, String> {
+        match self.next() {
+            Some(b'\n' | b'\\') | None => Err("a missing or invalid delimiter".into()),
+            Some(d) => Ok(d),
+        }
+    }
+
+    /// A regular expression or replacement up to the delimiter D (consumed). A bracket
+    /// expression that holds D is not read: whether D ends it there is not followed.
+    fn delimited(&mut self, d: u8) -> Step {
+        let mut bracket = false;
+        loop {
+            let Some(c) = self.next() else {
+                return Err("an unterminated expression".into());
+            };
+            match c {
+                b'\\' => {
+                    self.next().ok_or("an unterminated expression")?;
+                }
+                b'[' if !bracket => bracket = true,
+                b']' if bracket => bracket = false,
+                c if c == d && bracket => {
+                    return Err("a delimiter inside a bracket expression".into())
+                }
+                c if c == d => return Ok(()),
+                _ => {}
+            }
+        }
+    }
+
+    fn substitute(&mut self) -> Step {
+        let d = self.delimiter()?;
+        self.delimited(d)?;
+        self.delimited(d)?;
+        loop {
+            match self.peek() {
+                Some(b'g' | b'p' | b'i' | b'I' | b'm' | b'M') => self.i += 1,
+                Some(c) if c.is_ascii_digit() => {
+                    self.number();
+                }
+                Some(b'e') => {
+                    return Err("`s///e` runs the pattern space as a command".into());
+                }
+                Some(b'w') => {
+                    self.i += 1;
+                    let f = self.file_name()?;
+                    self.out.writes.push(f);
+                    return Ok(());
+                }
+                _ => return self.end(),
+            }
+        }
+    }
+
+    /// The file name of `r`, `w` and `s///w`: the rest of the line, after blanks.
+    fn file_name(&mut self) -> Result<String, String> {
+        self.blanks();
+        let f = self.rest_of_line();
+        if f.is_empty() {
+            return Err("a missing file name".into());
+        }
+        Ok(f)
+    }
+
+    /// The text of `a`, `i`, `c`: the rest of the line, and the lines after it while
+    /// one ends with a backslash.
+    fn text(&mut self) {
+        let mut escaped = false;
+        while let Some(c) = self.next() {
+            if c == b'\n' && !escaped {
+                return;
+            }
+            escaped = c == b'\\' && !escaped;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read;
+
+    #[test]
+    fn everyday_scripts_do_nothing_else() {
+        for s in [
+            "1,20p",
+            "s/a/b/",
+            "s/a/b/g;s|x|y|2",
+            "/^#/d",
+            "$!N;s/\\n/ /",
+            ":a;N;$!ba;s/\\n/ /g",
+            "1~3{p;q}",
+            "/start/,/end/{/x/!d}",
+            "y/abc/xyz/",
+            "1i\\\nheader",
+            "$a last line; w not-a-file",
+            "s/[/]/x/",
+        ] {
+            let r = read(s);
+            if s == "s/[/]/x/" {
+                assert!(r.unknown.is_some(), "{s}");
+                continue;
+            }
+            assert_eq!(r.unknown, None, "{s}");
+            assert!(
+                r.reads.is_empty() && r.writes.is_empty() && r.shell.is_empty(),
+                "{s}: {r:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn files_and_commands_are_found() {
+        let r = read("1r /home/u/.ssh/id_rsa");
+        assert_eq!(r.reads, ["/home/u/.ssh/id_rsa"]);
+        let r = read("w out.txt");
+        assert_eq!(r.writes, ["out.txt"]);
+        let r = read("s/a/b/w ~/.ssh/authorized_keys");
+        assert_eq!(r.writes, ["~/.ssh/authorized_keys"]);
+        let r = read("1e id -u");
+        assert_eq!(r.shell, ["id -u"]);
+        let r = read("p;R f\nq");
+        assert_eq!(r.reads, ["f"]);
+        assert!(read("s/.*/id/e").unknown.is_some());
+        assert!(read("e").unknown.is_some());
+        assert!(read("1k").unknown.is_some());
+        assert!(read("s/a/b").unknown.is_some());
+    }
+}

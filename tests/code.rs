@@ -1,0 +1,91 @@
+//! Code in a program's own language (sed's script): what it opens and runs is read by
+//! the program's reader, so an allow-everything rule does not let a script run a
+//! command or write a file a deny rule guards, and everyday scripts stay allowed.
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use Decision::{Allow, Deny};
+
+fn home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("gptel-rust-hooks-code-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("proj/src")).expect("create temp home");
+        std::fs::create_dir_all(dir.join(".ssh")).expect("create temp home");
+        dir.canonicalize().expect("canonicalize temp home")
+    })
+}
+
+fn h(rest: &str) -> String {
+    format!("{}/{rest}", home().display())
+}
+
+fn policy() -> Policy {
+    let rules = json!([
+        {"id": "no-ssh", "path": "~/.ssh/**", "decision": "deny"},
+        {"id": "no-id", "command-prefix": "id", "decision": "deny"},
+        {"id": "allow-all", "command-regexp": "", "decision": "allow"},
+    ]);
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let rules = rule::rules_from_value(&rules).unwrap_or_else(|e| panic!("bad rules: {e}"));
+    compile::compile(rules, options).unwrap_or_else(|e| panic!("policy does not compile: {e}"))
+}
+
+fn decide(command: &str) -> Option<Decision> {
+    let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+    let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+    eval::evaluate(&policy(), &call).decision
+}
+
+#[test]
+fn everyday_sed_scripts_stay_allowed() {
+    for line in [
+        "sed -n 1,20p src/a.rs",
+        "sed -n '/fn main/,/^}/p' src/main.rs",
+        "sed -i 's/old/new/g' src/a.rs",
+        "sed -e 's/a/b/' -e '/^#/d' src/a.rs",
+        "sed ':a;N;$!ba;s/\\n/ /g' src/a.rs",
+    ] {
+        assert_eq!(decide(line), Some(Allow), "{line}");
+    }
+}
+
+#[test]
+fn files_a_sed_script_opens_meet_path_rules() {
+    for line in [
+        "sed -n 'r ~/.ssh/id_rsa' src/a.rs",
+        "sed '1R ~/.ssh/id_rsa' src/a.rs",
+        "sed 'w ~/.ssh/authorized_keys' src/a.rs",
+        "sed -e 's/x/y/w ~/.ssh/authorized_keys' src/a.rs",
+    ] {
+        assert_eq!(decide(line), Some(Deny), "{line}");
+    }
+}
+
+#[test]
+fn commands_a_sed_script_runs_are_commands() {
+    // `e CMD` runs CMD: a deny rule for it holds.
+    assert_eq!(decide("sed '1e id -u' src/a.rs"), Some(Deny));
+    // `e` alone and `s///e` run the text being edited: not certain, never allowed.
+    for line in [
+        "sed 's/.*/id -u/e' src/a.rs",
+        "sed '1e' src/a.rs",
+        "sed -f script.sed src/a.rs",
+        "sed 'k' src/a.rs",
+    ] {
+        assert_ne!(decide(line), Some(Allow), "{line}");
+    }
+    // No rule decides it: the default decision does (the allow-everything rule
+    // allows only certain lines).
+    assert_eq!(decide("sed 's/.*/ls/e' src/a.rs"), None);
+}
