@@ -89,3 +89,24 @@ fn commands_a_sed_script_runs_are_commands() {
     // allows only certain lines).
     assert_eq!(decide("sed 's/.*/ls/e' src/a.rs"), None);
 }
+
+#[test]
+fn a_program_that_runs_the_projects_code_needs_a_rule_naming_it() {
+    // make runs the recipes of a makefile the model may have written: an
+    // allow-everything rule names no program, so it does not allow make.
+    for line in ["make", "make test", "make -f evil.mk x", "make --makefile=evil.mk"] {
+        assert_eq!(decide(line), None, "{line}");
+    }
+    let rules = json!([
+        {"id": "tests", "command-prefix": "make test", "decision": "allow"},
+    ]);
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let rules = rule::rules_from_value(&rules).unwrap_or_else(|e| panic!("bad rules: {e}"));
+    let named = compile::compile(rules, options).unwrap_or_else(|e| panic!("{e}"));
+    let value = json!({"name": "shell", "args": {"command": "make test"}, "cwd": h("proj")});
+    let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+    assert_eq!(eval::evaluate(&named, &call).decision, Some(Allow));
+}

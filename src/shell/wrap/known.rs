@@ -2,7 +2,7 @@
 //! paths, whether every option is known, and the commands its words give it to run.
 
 use super::*;
-use crate::shell::programs::{lookup, read, read_code, Program, Reading, Run};
+use crate::shell::programs::{lookup, read, read_code, Effect, Program, Reading, Run};
 use crate::shell::Known;
 
 /// The table's reading of ARGV (its name a basename), if its program is in the table.
@@ -23,6 +23,15 @@ pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String
     };
     if !r.is_known() {
         return (Known::UnknownOption, every());
+    }
+    // A program that runs the project's own code (a Makefile's recipes, a package's
+    // scripts) does whatever that code says: as for a program the table does not
+    // know, only a rule that names it allows it.
+    let sub = r.sub.and_then(|s| p.sub(s));
+    if p.effects.contains(&Effect::ProjectCode)
+        || sub.is_some_and(|s| s.effects.contains(&Effect::ProjectCode))
+    {
+        return (Known::Unknown, every());
     }
     let mut paths: Vec<String> = r.paths().into_iter().map(str::to_owned).collect();
     for run in &r.runs {
