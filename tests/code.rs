@@ -94,7 +94,12 @@ fn commands_a_sed_script_runs_are_commands() {
 fn a_program_that_runs_the_projects_code_needs_a_rule_naming_it() {
     // make runs the recipes of a makefile the model may have written: an
     // allow-everything rule names no program, so it does not allow make.
-    for line in ["make", "make test", "make -f evil.mk x", "make --makefile=evil.mk"] {
+    for line in [
+        "make",
+        "make test",
+        "make -f evil.mk x",
+        "make --makefile=evil.mk",
+    ] {
         assert_eq!(decide(line), None, "{line}");
     }
     let rules = json!([
@@ -109,4 +114,21 @@ fn a_program_that_runs_the_projects_code_needs_a_rule_naming_it() {
     let value = json!({"name": "shell", "args": {"command": "make test"}, "cwd": h("proj")});
     let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
     assert_eq!(eval::evaluate(&named, &call).decision, Some(Allow));
+}
+
+#[test]
+fn a_glob_that_names_an_option_is_not_certain() {
+    let dir = home().join("proj/dash");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("--from-file=x"), "").expect("write");
+    std::fs::write(dir.join("a.txt"), "").expect("write");
+    let value = json!({"name": "shell", "args": {"command": "diff [-]* a.txt"},
+                       "cwd": dir.to_string_lossy()});
+    let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+    assert_eq!(eval::evaluate(&policy(), &call).decision, None);
+    // Where no name starts with `-`, the same glob is read as the files it names.
+    let value = json!({"name": "shell", "args": {"command": "cat *.txt"},
+                       "cwd": dir.to_string_lossy()});
+    let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+    assert_eq!(eval::evaluate(&policy(), &call).decision, Some(Allow));
 }

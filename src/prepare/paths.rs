@@ -1155,7 +1155,19 @@ impl Prepared<'_> {
                 let expansion =
                     path::expand_glob(&text, home.as_deref(), base.as_deref(), case_fold);
                 for found in &expansion.found {
-                    out.push(self.path_cand(source(), found));
+                    let mut cand = self.path_cand(source(), found);
+                    // A name that starts with `-` is an option to the program that
+                    // gets it (`diff [-]* f` with a file `--from-file=.env`): what the
+                    // command does is not what its written words say.
+                    let name = found.rsplit('/').next().unwrap_or(found);
+                    if name.starts_with('-') && cand.uncertain.is_none() {
+                        cand.uncertain = Some(format!(
+                            "the glob `{}` names `{}`, which the program reads as an option",
+                            w.chars().take(100).collect::<String>(),
+                            name.chars().take(100).collect::<String>()
+                        ));
+                    }
+                    out.push(cand);
                 }
                 if let Some(why) = expansion.incomplete {
                     budget.exceeded.get_or_insert(why);
