@@ -132,3 +132,33 @@ fn a_glob_that_names_an_option_is_not_certain() {
     let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
     assert_eq!(eval::evaluate(&policy(), &call).decision, Some(Allow));
 }
+
+#[test]
+fn a_star_does_not_name_dot_files_on_a_certain_line() {
+    let dir = home().join("proj/dots");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join(".secret"), "").expect("write");
+    std::fs::write(dir.join("a.txt"), "").expect("write");
+    let rules = json!([
+        {"id": "no-secret", "path": ".secret", "decision": "deny"},
+        {"id": "allow-all", "command-regexp": "", "decision": "allow"},
+    ]);
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let rules = rule::rules_from_value(&rules).unwrap_or_else(|e| panic!("bad rules: {e}"));
+    let policy = compile::compile(rules, options).unwrap_or_else(|e| panic!("{e}"));
+    let decide_in = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command},
+                           "cwd": dir.to_string_lossy()});
+        let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+        eval::evaluate(&policy, &call).decision
+    };
+    // bash's `*` skips names that start with `.`; `.*` does not.
+    assert_eq!(decide_in("wc -l *"), Some(Allow));
+    assert_eq!(decide_in("cat .*"), Some(Deny));
+    // A line that may change bash's options is read with dot files named.
+    assert_eq!(decide_in("shopt -s dotglob; cat *"), Some(Deny));
+    assert_eq!(decide_in("eval 'shopt -s dotglob'; cat *"), Some(Deny));
+}

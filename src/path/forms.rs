@@ -402,13 +402,17 @@ pub struct Expansion {
 }
 
 /// The files a shell glob WORD names now, as bash would expand it against
-/// HOME and CWD (dot files included, which only widens what deny rules see).
+/// HOME and CWD. With DOTS, a pattern matches names that start with `.` too (as
+/// under `shopt -s dotglob`: for a line whose shell options the reading does not
+/// know, which only widens what deny rules see); without, only a pattern part that
+/// starts with `.` does, as bash's defaults have it (`*` is not `.env`).
 /// Each directory read spends the decision's file-system budget.
 pub fn expand_glob(
     word: &str,
     home: Option<&str>,
     cwd: Option<&str>,
     case_fold: bool,
+    dots: bool,
 ) -> Expansion {
     let mut out = Expansion::default();
     if word.len() > super::MAX_PATH_BYTES {
@@ -503,6 +507,9 @@ pub fn expand_glob(
                     break;
                 }
                 let name = entry.file_name().to_string_lossy().into_owned();
+                if !dots && name.starts_with('.') && !part.starts_with('.') {
+                    continue;
+                }
                 if matcher.is_match(&name) {
                     if next.len() >= MAX_GLOB_MATCHES {
                         out.incomplete.get_or_insert_with(|| {

@@ -451,7 +451,7 @@ impl Prepared<'_> {
                 return Vec::new();
             }
             let text = with_dirs(d, home.as_deref(), base);
-            let found = path::expand_glob(&text, home.as_deref(), base, case_fold);
+            let found = path::expand_glob(&text, home.as_deref(), base, case_fold, true);
             if let Some(why) = found.incomplete {
                 lost.get_or_insert(why);
             }
@@ -852,7 +852,8 @@ impl Prepared<'_> {
                 _ => out.push(self.path_cand(source(), pattern)),
             }
             let case_fold = self.path_env().case_fold;
-            let expansion = path::expand_glob(pattern, home.as_deref(), base.as_deref(), case_fold);
+            let expansion =
+                path::expand_glob(pattern, home.as_deref(), base.as_deref(), case_fold, true);
             for found in &expansion.found {
                 out.push(self.path_cand(source(), found));
             }
@@ -878,6 +879,10 @@ impl Prepared<'_> {
         // Past the bound on directories, every relative word counts as matching anyway.
         let dirs = if lost.is_some() { Vec::new() } else { dirs };
         for (ci, cand) in self.commands().iter().enumerate() {
+            let line = &cand.line;
+            budget.dots = line.uncertain.is_some()
+                || line.opaque.is_some()
+                || line.commands.iter().any(|c| c.opaque.is_some());
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
             let every = all.len();
             // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
@@ -1152,8 +1157,13 @@ impl Prepared<'_> {
             }
             for base in &bases {
                 let text = with_dirs(w, home.as_deref(), base.as_deref());
-                let expansion =
-                    path::expand_glob(&text, home.as_deref(), base.as_deref(), case_fold);
+                let expansion = path::expand_glob(
+                    &text,
+                    home.as_deref(),
+                    base.as_deref(),
+                    case_fold,
+                    budget.dots,
+                );
                 for found in &expansion.found {
                     let mut cand = self.path_cand(source(), found);
                     // A name that starts with `-` is an option to the program that
@@ -1382,6 +1392,10 @@ struct WordBudget {
     cwd: usize,
     /// Why some words were not checked, once a bound is reached.
     exceeded: Option<String>,
+    /// Whether the globs of the line being read match names that start with `.` (see
+    /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
+    /// default options, no `dotglob`).
+    dots: bool,
 }
 
 impl WordBudget {
