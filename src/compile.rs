@@ -675,11 +675,11 @@ impl Builder {
         // What path rules also read: glob patterns, diffs, the directory a
         // command runs in.
         if self.uses_default_path_keys || self.uses_default_command_keys {
-            let (flag, text) = path::DIFF_KEYS;
             let extra = path::DEFAULT_GLOB_KEYS
                 .iter()
                 .chain(path::DEFAULT_WORKDIR_KEYS)
-                .chain([&flag, &text]);
+                .chain(path::DIFF_FLAG_KEYS)
+                .chain(path::DIFF_TEXT_KEYS);
             self.needed_args.extend(extra.map(|k| k.to_string()));
         }
         if self.uses_default_command_keys {

@@ -138,9 +138,34 @@ pub const DEFAULT_GLOB_KEYS: &[&str] = &["pattern", "glob", "include"];
 /// Argument names that set a command's environment: a command with one is unreadable.
 pub const DEFAULT_ENV_KEYS: &[&str] = &["env", "environment", "env_vars"];
 
-/// The arguments of an edit given as a unified diff (gptel-agent's `Edit`: `diff` true,
-/// the diff in `new_str`), whose `---`/`+++` lines name the files it changes.
-pub const DIFF_KEYS: (&str, &str) = ("diff", "new_str");
+/// The arguments of an edit given as a unified diff, whose `---`/`+++` lines name the
+/// files it changes: the flags that say the text is a diff (gptel-agent's `Edit`: `diff`
+/// true, the diff in `new_str`; others' `diffp` with `new_str_or_diff`), and the
+/// arguments that may hold one (`ApplyPatch`'s `patch`, a `diff` given as text).
+pub const DIFF_FLAG_KEYS: &[&str] = &["diff", "diffp"];
+
+/// See [`DIFF_FLAG_KEYS`]: the arguments that may hold a diff's text.
+pub const DIFF_TEXT_KEYS: &[&str] = &[
+    "new_str",
+    "new_str_or_diff",
+    "patch",
+    "diff",
+    "unified_diff",
+];
+
+/// Whether TEXT reads as a unified diff: a `--- ` line, a `+++ ` line and a hunk.
+pub fn looks_like_diff(text: &str) -> bool {
+    let mut minus = false;
+    let mut plus = false;
+    for line in text.lines() {
+        minus |= line.starts_with("--- ");
+        plus |= line.starts_with("+++ ");
+        if minus && plus && line.starts_with("@@") {
+            return true;
+        }
+    }
+    false
+}
 
 /// Argument names that name the directory a command runs in.
 pub const DEFAULT_WORKDIR_KEYS: &[&str] = &[

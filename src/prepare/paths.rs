@@ -786,16 +786,27 @@ impl Prepared<'_> {
         }
     }
 
-    /// The files a unified diff argument patches (`Edit` with `diff` true):
-    /// its `---` and `+++` names, with and without an `a/`/`b/` prefix,
-    /// relative to the `path` argument (the directory `patch` runs in).
+    /// The files a unified diff argument patches: its `---` and `+++` names, with and
+    /// without an `a/`/`b/` prefix, relative to the `path` argument (the directory
+    /// `patch` runs in). A diff is the text of an argument of [`path::DIFF_TEXT_KEYS`]
+    /// when a flag of [`path::DIFF_FLAG_KEYS`] is true, or when the text reads as one
+    /// ([`path::looks_like_diff`]: `ApplyPatch`'s `patch`, `diff` given as text).
     fn diff_paths(&self, out: &mut Vec<PathCand>) {
-        let (flag, text_key) = path::DIFF_KEYS;
-        let is_diff = matches!(self.call.arg(flag), Some(Arg::Bool(true)))
-            || matches!(self.call.arg(flag), Some(Arg::Str(s)) if s == "true");
-        let Some(Arg::Str(text)) = self.call.arg(text_key).filter(|_| is_diff) else {
+        let flagged = path::DIFF_FLAG_KEYS.iter().any(|k| match self.call.arg(k) {
+            Some(Arg::Bool(true)) => true,
+            Some(Arg::Str(s)) => s == "true" || s == "t",
+            _ => false,
+        });
+        let texts: Vec<&str> = path::DIFF_TEXT_KEYS
+            .iter()
+            .filter_map(|k| match self.call.arg(k) {
+                Some(Arg::Str(t)) if flagged || path::looks_like_diff(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        if texts.is_empty() {
             return;
-        };
+        }
         let base = match self.call.arg("path") {
             Some(Arg::Str(p)) => {
                 let (home, cwd) = self.home_and_cwd();
@@ -819,7 +830,7 @@ impl Prepared<'_> {
         };
         let source = || PathSource::Embedded("new_str".to_string());
         let mut seen = std::collections::HashSet::new();
-        for name in path::diff_targets(text) {
+        for name in texts.iter().flat_map(|t| path::diff_targets(t)) {
             if !seen.insert(name.clone()) {
                 continue;
             }
