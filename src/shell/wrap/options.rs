@@ -145,37 +145,7 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
         st.forms.push(run);
     }
     let args = form.get(at + 1..).unwrap_or(&[]);
-    // The (short, long) options of SUB whose value is a command.
-    let given: &[(char, &str)] = match sub.as_str() {
-        "clone" => &[('u', "upload-pack"), ('c', "config")],
-        "fetch" | "pull" | "ls-remote" => &[('\0', "upload-pack")],
-        "fetch-pack" => &[('\0', "upload-pack"), ('\0', "exec")],
-        "push" | "send-pack" => &[('\0', "receive-pack"), ('\0', "exec")],
-        "archive" => &[('\0', "exec")],
-        "difftool" => &[('x', "extcmd")],
-        "grep" => &[('O', "open-files-in-pager")],
-        "rebase" => &[('x', "exec")],
-        "filter-branch" => &[
-            ('\0', "setup"),
-            ('\0', "env-filter"),
-            ('\0', "tree-filter"),
-            ('\0', "index-filter"),
-            ('\0', "parent-filter"),
-            ('\0', "msg-filter"),
-            ('\0', "commit-filter"),
-            ('\0', "tag-name-filter"),
-        ],
-        "send-email" => &[
-            ('\0', "sendmail-cmd"),
-            ('\0', "smtp-server"),
-            ('\0', "to-cmd"),
-            ('\0', "cc-cmd"),
-            ('\0', "header-cmd"),
-        ],
-        "instaweb" => &[('d', "httpd"), ('b', "browser")],
-        "daemon" => &[('\0', "access-hook")],
-        _ => &[],
-    };
+    let given = command_options(sub);
     let shorts: String = given
         .iter()
         .map(|(c, _)| *c)
@@ -233,6 +203,59 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
             code.push(cmd);
         }
     }
+    pathspec_words(form, at, sub, args, &trees, st);
+    for c in code.iter_mut() {
+        if let Some(s) = c.strip_prefix('!') {
+            *c = s.to_owned();
+        }
+    }
+}
+
+/// The (short, long) options of git's subcommand SUB whose value is a command.
+fn command_options(sub: &str) -> &'static [(char, &'static str)] {
+    match sub {
+        "clone" => &[('u', "upload-pack"), ('c', "config")],
+        "fetch" | "pull" | "ls-remote" => &[('\0', "upload-pack")],
+        "fetch-pack" => &[('\0', "upload-pack"), ('\0', "exec")],
+        "push" | "send-pack" => &[('\0', "receive-pack"), ('\0', "exec")],
+        "archive" => &[('\0', "exec")],
+        "difftool" => &[('x', "extcmd")],
+        "grep" => &[('O', "open-files-in-pager")],
+        "rebase" => &[('x', "exec")],
+        "filter-branch" => &[
+            ('\0', "setup"),
+            ('\0', "env-filter"),
+            ('\0', "tree-filter"),
+            ('\0', "index-filter"),
+            ('\0', "parent-filter"),
+            ('\0', "msg-filter"),
+            ('\0', "commit-filter"),
+            ('\0', "tag-name-filter"),
+        ],
+        "send-email" => &[
+            ('\0', "sendmail-cmd"),
+            ('\0', "smtp-server"),
+            ('\0', "to-cmd"),
+            ('\0', "cc-cmd"),
+            ('\0', "header-cmd"),
+        ],
+        "instaweb" => &[('d', "httpd"), ('b', "browser")],
+        "daemon" => &[('\0', "access-hook")],
+        _ => &[],
+    }
+}
+
+/// The paths git's pathspecs and `REV:PATH` objects name (FORM: git's words, the
+/// subcommand SUB at AT, ARGS after it; TREES: its `--work-tree`s), for ST's path words;
+/// a pathspec that git matches as a pattern makes the command uncertain.
+fn pathspec_words(
+    form: &[String],
+    at: usize,
+    sub: &str,
+    args: &[String],
+    trees: &[String],
+    st: &mut State,
+) {
     let literal = form.iter().take(at).any(|w| w == "--literal-pathspecs");
     let icase = form.iter().take(at).any(|w| w == "--icase-pathspecs");
     if icase {
@@ -264,17 +287,17 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
             st.path_words.push(unescaped);
         }
     }
-    if OBJECTS.contains(&sub.as_str()) {
+    if OBJECTS.contains(&sub) {
         for a in args.iter().filter(|a| !a.starts_with('-')) {
             if let Some(path) = object_path(a) {
                 st.path_words
-                    .extend(magic_paths(&format!("/{path}"), &trees));
+                    .extend(magic_paths(&format!("/{path}"), trees));
             }
         }
     }
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
-            if object_path(a).is_some() && OBJECTS.contains(&sub.as_str()) {
+            if object_path(a).is_some() && OBJECTS.contains(&sub) {
                 continue;
             }
             note(
@@ -284,17 +307,12 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
                     show(a)
                 ),
             );
-            let paths = magic_paths(spec, &trees);
+            let paths = magic_paths(spec, trees);
             // `:(icase).ENV` is `.env` too.
             if icase || spec.split(')').next().is_some_and(|m| m.contains("icase")) {
                 st.path_words.extend(paths.iter().map(|p| p.to_lowercase()));
             }
             st.path_words.extend(paths);
-        }
-    }
-    for c in code.iter_mut() {
-        if let Some(s) = c.strip_prefix('!') {
-            *c = s.to_owned();
         }
     }
 }
