@@ -646,42 +646,7 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
             }
         }
         "declare" | "typeset" | "local" | "readonly" | "export" => {
-            let (_, operands) = builtin_args(args, "", &mut st);
-            let attribute_opts = args
-                .iter()
-                .filter(|w| w.text.starts_with(['-', '+']))
-                .any(|w| w.text.contains(['i', 'n']));
-            if attribute_opts && matches!(base, "declare" | "typeset" | "local") {
-                note(
-                    &mut st.opaque,
-                    format!("`{base} -i` or `-n` makes later assignments evaluate code"),
-                );
-            }
-            // With `-a` or `-A` (or, for `declare`, `typeset` and `local`, a name that is
-            // an array already), a value in parentheses is parsed again as a compound
-            // assignment, so `declare -a a='($(rm x))'` runs `rm x`: its elements are
-            // read as a command's words.
-            let arrays = args
-                .iter()
-                .filter(|w| w.text.starts_with(['-', '+']))
-                .any(|w| w.text.contains(['a', 'A']));
-            if arrays || matches!(base, "declare" | "typeset" | "local") {
-                for w in &operands {
-                    let Some(value) = w
-                        .text
-                        .split_once('=')
-                        .and_then(|(_, v)| v.strip_prefix('('))
-                    else {
-                        continue;
-                    };
-                    note(
-                        &mut st.opaque,
-                        format!("`{base}` parses `{}` again as an array", show(&w.text)),
-                    );
-                    strings.push(format!(": {}", value.strip_suffix(')').unwrap_or(value)));
-                }
-            }
-            check_names(&operands, base, &mut st);
+            declare_like(base, args, &mut st, &mut strings)
         }
         "read" => {
             let (values, operands) = builtin_args(args, "adinNptu", &mut st);
@@ -723,6 +688,48 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
     for s in strings {
         shell_string(cx, fr, &s, &outer);
     }
+}
+
+/// `declare`, `typeset`, `local`, `readonly`, `export` (BASE) with ARGS: options that
+/// make later assignments evaluate code, values parsed again as arrays (their elements,
+/// for STRINGS to read as a command's words), and the names they set.
+fn declare_like(base: &str, args: &[Word], st: &mut State, strings: &mut Vec<String>) {
+    let (_, operands) = builtin_args(args, "", st);
+    let attribute_opts = args
+        .iter()
+        .filter(|w| w.text.starts_with(['-', '+']))
+        .any(|w| w.text.contains(['i', 'n']));
+    if attribute_opts && matches!(base, "declare" | "typeset" | "local") {
+        note(
+            &mut st.opaque,
+            format!("`{base} -i` or `-n` makes later assignments evaluate code"),
+        );
+    }
+    // With `-a` or `-A` (or, for `declare`, `typeset` and `local`, a name that is
+    // an array already), a value in parentheses is parsed again as a compound
+    // assignment, so `declare -a a='($(rm x))'` runs `rm x`: its elements are
+    // read as a command's words.
+    let arrays = args
+        .iter()
+        .filter(|w| w.text.starts_with(['-', '+']))
+        .any(|w| w.text.contains(['a', 'A']));
+    if arrays || matches!(base, "declare" | "typeset" | "local") {
+        for w in &operands {
+            let Some(value) = w
+                .text
+                .split_once('=')
+                .and_then(|(_, v)| v.strip_prefix('('))
+            else {
+                continue;
+            };
+            note(
+                &mut st.opaque,
+                format!("`{base}` parses `{}` again as an array", show(&w.text)),
+            );
+            strings.push(format!(": {}", value.strip_suffix(')').unwrap_or(value)));
+        }
+    }
+    check_names(&operands, base, st);
 }
 
 /// Some word of ARGS is an option cluster holding LETTER.
