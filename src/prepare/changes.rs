@@ -141,61 +141,7 @@ impl Prepared<'_> {
             let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
             // Whether command I may run after command J of the line.
             let after = |i: usize, j: usize| i > j || repeated(j);
-            // The absolute forms of word W: as written from each base, and resolved.
-            let forms = |w: &str, from: &[String]| -> Vec<String> {
-                let w = match (w.strip_prefix('~'), &home) {
-                    (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
-                        format!("{h}{rest}")
-                    }
-                    _ => w.to_string(),
-                };
-                let joined: Vec<String> = match w.starts_with('/') {
-                    true => vec![w],
-                    false => from
-                        .iter()
-                        .map(|b| format!("{}/{w}", b.trim_end_matches('/')))
-                        .collect(),
-                };
-                let mut all = Vec::new();
-                for j in joined {
-                    all.extend(path::lexical(&j, self.path_env()).ok());
-                    all.extend(path::normalize(&j, self.path_env()).ok());
-                }
-                all.sort();
-                all.dedup();
-                all
-            };
-            // Per change: (command index, changed paths, (destination, source) pairs).
-            type Pairs = Vec<(String, String)>;
-            let mut read: Vec<(usize, Option<Vec<String>>, Pairs)> = Vec::new();
-            for (j, change) in &changes {
-                match change {
-                    Change::Tree => read.push((*j, None, Vec::new())),
-                    Change::Moves { changed, into } => {
-                        let changed = changed.iter().flat_map(|w| forms(w, &bases)).collect();
-                        let mut pairs = Vec::new();
-                        for (d, s, symbolic) in into {
-                            for dest in forms(d, &bases) {
-                                // A link's target is read from the link's directory.
-                                let from = match (symbolic, dest.rsplit_once('/')) {
-                                    (true, Some((parent, _))) => {
-                                        vec![if parent.is_empty() {
-                                            "/".into()
-                                        } else {
-                                            parent.into()
-                                        }]
-                                    }
-                                    _ => bases.clone(),
-                                };
-                                for src in forms(s, &from) {
-                                    pairs.push((dest.clone(), src));
-                                }
-                            }
-                        }
-                        read.push((*j, Some(changed), pairs));
-                    }
-                }
-            }
+            let read = self.change_pairs(&changes, &bases, home.as_deref());
             for p in out.iter_mut() {
                 // The words of a command that opens none of them (`git pull || echo
                 // failed`) are no path it reads through a change.
@@ -277,7 +223,78 @@ impl Prepared<'_> {
         }
         out.extend(more);
     }
+
+    /// The absolute forms of word W: as written from each of FROM (`~` is HOME), and
+    /// resolved.
+    fn absolute_forms(&self, w: &str, from: &[String], home: Option<&str>) -> Vec<String> {
+        let w = match (w.strip_prefix('~'), home) {
+            (Some(rest), Some(h)) if rest.is_empty() || rest.starts_with('/') => {
+                format!("{h}{rest}")
+            }
+            _ => w.to_string(),
+        };
+        let joined: Vec<String> = match w.starts_with('/') {
+            true => vec![w],
+            false => from
+                .iter()
+                .map(|b| format!("{}/{w}", b.trim_end_matches('/')))
+                .collect(),
+        };
+        let mut all = Vec::new();
+        for j in joined {
+            all.extend(path::lexical(&j, self.path_env()).ok());
+            all.extend(path::normalize(&j, self.path_env()).ok());
+        }
+        all.sort();
+        all.dedup();
+        all
+    }
+
+    /// Per change of CHANGES (the line read from BASES): its command's index, the paths
+    /// it changes (None: the whole tree), and its (destination, source) pairs.
+    fn change_pairs(
+        &self,
+        changes: &[(usize, Change)],
+        bases: &[String],
+        home: Option<&str>,
+    ) -> Vec<ChangeRead> {
+        let forms = |w: &str, from: &[String]| self.absolute_forms(w, from, home);
+        let mut read = Vec::new();
+        for (j, change) in changes {
+            match change {
+                Change::Tree => read.push((*j, None, Vec::new())),
+                Change::Moves { changed, into } => {
+                    let changed = changed.iter().flat_map(|w| forms(w, bases)).collect();
+                    let mut pairs = Vec::new();
+                    for (d, s, symbolic) in into {
+                        for dest in forms(d, bases) {
+                            // A link's target is read from the link's directory.
+                            let from = match (symbolic, dest.rsplit_once('/')) {
+                                (true, Some((parent, _))) => {
+                                    vec![if parent.is_empty() {
+                                        "/".into()
+                                    } else {
+                                        parent.into()
+                                    }]
+                                }
+                                _ => bases.to_vec(),
+                            };
+                            for src in forms(s, &from) {
+                                pairs.push((dest.clone(), src));
+                            }
+                        }
+                    }
+                    read.push((*j, Some(changed), pairs));
+                }
+            }
+        }
+        read
+    }
 }
+
+/// A change of a line, read: its command's index, the paths it changes (None: the whole
+/// tree below the line's directories), and its (destination, source) pairs.
+type ChangeRead = (usize, Option<Vec<String>>, Vec<(String, String)>);
 
 #[cfg(test)]
 mod tests {
