@@ -121,6 +121,9 @@ pub enum Effect {
     /// Runs code from files of the project it works in (a Makefile's recipes, a
     /// package's scripts, `build.rs`).
     ProjectCode,
+    /// Opens its working directory whatever its operands (`find` keeps it open to
+    /// come back to): the reading adds `.`, read, as a [`Kind::Implied`] part.
+    OpensCwd,
 }
 
 /// One option of a program.
@@ -133,6 +136,33 @@ pub struct Opt {
     pub value: Value,
     /// The role of its value (`Role::Data` for a flag).
     pub role: Role,
+    /// What giving it does to the rest of the reading ([`Does::Nothing`] for most).
+    pub does: Does,
+}
+
+/// What giving an option does to a program's reading beyond its own value: data on the
+/// option, read by the one option reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Does {
+    /// Nothing more.
+    Nothing,
+    /// The operands in path roles become ROLE (`grep -r`: they are walked), and with
+    /// none the program works on `.` in that role (`grep -r x` walks the cwd). With
+    /// VALUES, only when the option's value is one of them (`grep -d recurse`).
+    Operands(Role, &'static [&'static str]),
+    /// The operands in path roles are written in place, through a file named TEMPLATE
+    /// (`?`: any character) made beside each and renamed over it (`sed -i`): the
+    /// operands become [`Role::Write`], and each directory gets a written path.
+    Beside(&'static str),
+    /// It writes NAME in its directory (`file -C` writes `magic.mgc`).
+    Writes(&'static str),
+}
+
+impl Opt {
+    /// The option with effect DOES.
+    pub const fn does(self, does: Does) -> Opt {
+        Opt { does, ..self }
+    }
 }
 
 /// A flag: `-SHORT`, `--LONG`.
@@ -142,6 +172,7 @@ pub const fn flag(short: &'static str, long: &'static str) -> Opt {
         long,
         value: Value::None,
         role: Role::Data,
+        does: Does::Nothing,
     }
 }
 
@@ -152,6 +183,7 @@ pub const fn val(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::Required,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -162,6 +194,7 @@ pub const fn opt(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::Optional,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -172,6 +205,7 @@ pub const fn rest(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::UntilSemicolon,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -190,6 +224,20 @@ pub struct Operands {
     /// Operands `NAME=VALUE` are assignments (make): the names listed have the role
     /// given, every other value is data.
     pub assign: Option<&'static [(&'static str, Role)]>,
+    /// The operand the program works on when the words give none in a path role (and
+    /// no option gives a value of the same role): `ls` reads `.`, `rg x` and `find`
+    /// walk it. Not a word of the line: the reading adds it as a [`Kind::Implied`] part.
+    pub implicit: Option<(&'static str, Role)>,
+}
+
+impl Operands {
+    /// These operands, with WORD in ROLE when the words give none (see `implicit`).
+    pub const fn or(self, word: &'static str, role: Role) -> Operands {
+        Operands {
+            implicit: Some((word, role)),
+            ..self
+        }
+    }
 }
 
 /// Every operand has ROLE.
@@ -200,6 +248,7 @@ pub const fn all(role: Role) -> Operands {
         rest: role,
         last: None,
         assign: None,
+        implicit: None,
     }
 }
 
@@ -211,6 +260,7 @@ pub const fn first(first: Role, unless: &'static [&'static str], rest: Role) -> 
         rest,
         last: None,
         assign: None,
+        implicit: None,
     }
 }
 

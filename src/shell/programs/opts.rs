@@ -2,7 +2,7 @@
 //! by hand there (see `table.rs` for the entries that use them). Edit freely.
 
 use super::Role::*;
-use super::{flag, opt, rest, val, Opt, Role};
+use super::{flag, opt, rest, val, Does, Opt, Role};
 
 const D: Role = Data;
 
@@ -186,10 +186,10 @@ pub(super) const GREP: &[Opt] = &[
     val("", "binary-files", D),
     flag("a", "text"),
     flag("I", ""),
-    val("d", "directories", D),
+    val("d", "directories", D).does(Does::Operands(Walk, &["recurse"])),
     val("D", "devices", D),
-    flag("r", "recursive"),
-    flag("R", "dereference-recursive"),
+    flag("r", "recursive").does(Does::Operands(Walk, &[])),
+    flag("R", "dereference-recursive").does(Does::Operands(WalkFollow, &[])),
     val("", "include", Pattern),
     val("", "exclude", Pattern),
     val("", "exclude-from", Read),
@@ -254,7 +254,7 @@ pub(super) const LS: &[Opt] = &[
     flag("Q", "quote-name"),
     val("", "quoting-style", D),
     flag("r", "reverse"),
-    flag("R", "recursive"),
+    flag("R", "recursive").does(Does::Operands(Walk, &[])),
     flag("s", "size"),
     flag("S", ""),
     val("", "sort", D),
@@ -794,7 +794,7 @@ pub(super) const SED: &[Opt] = &[
     val("e", "expression", Code),
     val("f", "file", Read),
     flag("", "follow-symlinks"),
-    opt("i", "in-place", D),
+    opt("i", "in-place", D).does(Does::Beside("sed??????")),
     val("l", "line-length", D),
     flag("", "posix"),
     flag("E", ""),
@@ -904,7 +904,7 @@ pub(super) const FILE: &[Opt] = &[
     flag("r", "raw"),
     flag("s", "special-files"),
     flag("S", "no-sandbox"),
-    flag("C", "compile"),
+    flag("C", "compile").does(Does::Writes("magic.mgc")),
     flag("d", "debug"),
 ];
 
