@@ -525,8 +525,8 @@ impl Builder {
             add_path_glob(&mut self.cwd, "cwd", &pattern, case_fold, i)?;
         }
         for g in &rule.path {
-            let pattern = path::parse_pattern_with(g, &self.path_env)
-                .map_err(|e| Error::key("path", e.0))?;
+            let pattern =
+                path::parse_pattern_with(g, &self.path_env).map_err(|e| Error::key("path", e.0))?;
             let relative = matches!(pattern, PathPattern::CwdRelative(_));
             let mut branches = vec![pattern.as_str().to_string()];
             // `{{q,q/**},{r,r/**}}`: every branch, however deep the alternation.

@@ -1911,11 +1911,25 @@ fn table_walks_meet_rules_below_them() {
     ] {
         assert!(matches_in(line, "/tmp/proj"), "{line}");
     }
-    for line in ["rg key", "grep -r key", "find", "fd id_rsa", "du", "tree", "ls -R"] {
+    for line in [
+        "rg key",
+        "grep -r key",
+        "find",
+        "fd id_rsa",
+        "du",
+        "tree",
+        "ls -R",
+    ] {
         assert!(matches_in(line, &home_dir), "{line} in ~");
         assert!(!matches_in(line, "/tmp/proj"), "{line} in /tmp/proj");
     }
-    for line in ["ls ~", "ls", "grep key ~/notes", "find /etc", "du -a ~/proj"] {
+    for line in [
+        "ls ~",
+        "ls",
+        "grep key ~/notes",
+        "find /etc",
+        "du -a ~/proj",
+    ] {
         assert!(!matches_in(line, &home_dir), "{line}");
     }
 }

@@ -332,7 +332,11 @@ fn implicit_cwd_walk_meets_a_rule_below() {
     ] {
         assert_eq!(decide_in(workspace(), line, home), Some(Deny), "{line}");
         // In the project, nothing walked is below `~/.ssh`.
-        assert_eq!(decide_in(workspace(), line, &h("proj")), Some(Allow), "{line}");
+        assert_eq!(
+            decide_in(workspace(), line, &h("proj")),
+            Some(Allow),
+            "{line}"
+        );
     }
     // `-R` follows links: never certain, and below `~` it meets `~/.ssh`.
     assert_eq!(decide_in(workspace(), "grep -R -e TODO", home), Some(Deny));
@@ -364,11 +368,21 @@ fn walk_meets_a_rule_anchored_below_it() {
             {"command-regexp": ".*", "decision": "allow"},
         ])
     };
-    for line in ["grep -r SECRET .", "rg SECRET", "grep -r SECRET ~", "find .."] {
+    for line in [
+        "grep -r SECRET .",
+        "rg SECRET",
+        "grep -r SECRET ~",
+        "find ..",
+    ] {
         assert_eq!(decide_in(anchored(), line, &proj), Some(Deny), "{line}");
     }
     // A walk of a sibling, or of what lies deeper than the glob reaches, does not.
-    for line in ["grep -r SECRET src", "find ~/proj/keys/old", "grep SECRET .", "ls"] {
+    for line in [
+        "grep -r SECRET src",
+        "find ~/proj/keys/old",
+        "grep SECRET .",
+        "ls",
+    ] {
         assert_eq!(decide_in(anchored(), line, &proj), Some(Allow), "{line}");
     }
     assert_eq!(decide_in(anchored(), "find keys", &proj), Some(Deny));
@@ -386,8 +400,14 @@ fn writes_no_word_names() {
         ])
     };
     let proj = h("proj");
-    assert_eq!(decide_in(rules(), "sed -i s/a/b/ src/x.rs", &proj), Some(Deny));
-    assert_eq!(decide_in(rules(), "sed --in-place=.bak s/a/b/ src/x.rs", &proj), Some(Deny));
+    assert_eq!(
+        decide_in(rules(), "sed -i s/a/b/ src/x.rs", &proj),
+        Some(Deny)
+    );
+    assert_eq!(
+        decide_in(rules(), "sed --in-place=.bak s/a/b/ src/x.rs", &proj),
+        Some(Deny)
+    );
     assert_eq!(decide_in(rules(), "sed -n 1p src/x.rs", &proj), Some(Allow));
     assert_eq!(decide_in(rules(), "file -C -m m", &proj), Some(Deny));
     assert_eq!(decide_in(rules(), "file m", &proj), Some(Allow));

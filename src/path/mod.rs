@@ -40,10 +40,10 @@ mod anchor;
 mod forms;
 mod pattern;
 
+pub use anchor::Anchor;
 pub use forms::{
     diff_targets, expand_glob, fallback_forms, readings, Expansion, Process, Readings,
 };
-pub use anchor::Anchor;
 pub use pattern::{glob, parse_pattern, parse_pattern_with, PathPattern};
 
 /// What normalization needs to know about the call.

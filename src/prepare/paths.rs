@@ -1103,7 +1103,11 @@ impl Prepared<'_> {
                 let mut reached = BitSet::new(self.n());
                 let forms = m.norm.iter().chain(m.lexical.iter());
                 for form in forms {
-                    let form = if fold { form.to_lowercase() } else { form.clone() };
+                    let form = if fold {
+                        form.to_lowercase()
+                    } else {
+                        form.clone()
+                    };
                     for a in &self.policy.path_anchors {
                         if !a.anywhere && deny_side(a.rule) && a.reaches(&form, cwd.as_deref()) {
                             reached.set(a.rule);

@@ -34,7 +34,11 @@ pub(super) fn typed_paths(
     if !r.is_known() {
         // The words are all candidates; what it walks or reads names from still is.
         let mut paths: Vec<String> = every();
-        for p in r.parts.iter().filter(|p| p.kind == super::super::Kind::Implied) {
+        for p in r
+            .parts
+            .iter()
+            .filter(|p| p.kind == super::super::Kind::Implied)
+        {
             paths.push(p.text.clone());
         }
         return (Known::UnknownOption, paths, roles);
