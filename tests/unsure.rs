@@ -292,6 +292,12 @@ decides!(rg_home, "rg key ~".into() => Deny, strict Deny);
 decides!(find_home, "find ~ -name id_rsa".into() => Deny, strict Deny);
 decides!(ls_recursive_home, "ls -R ~".into() => Deny, strict Deny);
 decides!(du_home, "du -a ~".into() => Deny, strict Deny);
+decides!(cp_r_home, "cp -r ~ /tmp/x".into() => Deny, strict Deny);
+decides!(cp_archive_home, "cp -a ~/ /tmp/x".into() => Deny, strict Deny);
+decides!(diff_r_home, "diff -r ~ /tmp/x".into() => Deny, strict Deny);
+// Copying into the home writes there; it walks nothing of it.
+decides!(cp_r_into_home, "cp -r src ~".into() => Allow, strict Allow);
+decides!(cp_into_home, "cp src/x.rs ~/".into() => Allow, strict Allow);
 // Everyday lines stay allowed: the walk stays in the project.
 decides!(grep_rn_src, "grep -rn TODO src".into() => Allow, strict Allow);
 decides!(grep_r_here, "grep -r TODO".into() => Allow, strict Allow);

@@ -146,9 +146,10 @@ pub struct Opt {
 pub enum Does {
     /// Nothing more.
     Nothing,
-    /// The operands in path roles become ROLE (`grep -r`: they are walked), and with
-    /// none the program works on `.` in that role (`grep -r x` walks the cwd). With
-    /// VALUES, only when the option's value is one of them (`grep -d recurse`).
+    /// The operands it reads become ROLE (`grep -r`, `cp -r`: they are walked; `cp`'s
+    /// destination stays written), and with no operand in a path role the program
+    /// works on `.` in that role (`grep -r x` walks the cwd). With VALUES, only when
+    /// the option's value is one of them (`grep -d recurse`).
     Operands(Role, &'static [&'static str]),
     /// The operands in path roles are written in place, through a file named TEMPLATE
     /// (`?`: any character) made beside each and renamed over it (`sed -i`): the

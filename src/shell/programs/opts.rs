@@ -540,7 +540,7 @@ pub(super) const DIFF: &[Opt] = &[
     val("", "tabsize", D),
     flag("", "suppress-blank-empty"),
     flag("l", "paginate"),
-    flag("r", "recursive"),
+    flag("r", "recursive").does(Does::Operands(Walk, &[])),
     flag("", "no-dereference"),
     flag("N", "new-file"),
     flag("", "unidirectional-new-file"),
@@ -630,7 +630,7 @@ pub(super) const TOUCH: &[Opt] = &[
 ];
 
 pub(super) const CP: &[Opt] = &[
-    flag("a", "archive"),
+    flag("a", "archive").does(Does::Operands(Walk, &[])),
     flag("", "attributes-only"),
     opt("", "backup", D),
     flag("b", ""),
@@ -647,9 +647,9 @@ pub(super) const CP: &[Opt] = &[
     opt("", "preserve", D),
     val("", "no-preserve", D),
     flag("", "parents"),
-    flag("R", ""),
-    flag("r", ""),
-    flag("", "recursive"),
+    flag("R", "").does(Does::Operands(Walk, &[])),
+    flag("r", "").does(Does::Operands(Walk, &[])),
+    flag("", "recursive").does(Does::Operands(Walk, &[])),
     opt("", "reflink", D),
     flag("", "remove-destination"),
     val("", "sparse", D),

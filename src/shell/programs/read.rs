@@ -318,7 +318,7 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
             Does::Nothing => {}
             Does::Operands(role, _) => {
                 for &at in operands {
-                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role.is_path()) {
+                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == Role::Read) {
                         p.role = role;
                     }
                 }

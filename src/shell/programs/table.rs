@@ -321,6 +321,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("cp .env /tmp", &[".env", "/tmp"]),
             ex("cp -r src -t /tmp/x", &["src", "/tmp/x"]),
+            ex("cp -a src ~/backup", &["src", "~/backup"]),
         ],
         ..BASE
     },
