@@ -1908,6 +1908,9 @@ fn table_walks_meet_rules_below_them() {
         "tree -a ~",
         "ls -R ~",
         "cat ~/.ssh/id_rsa",
+        "rm -rf ~",
+        "rm --recursive ~/",
+        "chmod -R go-rwx ~",
     ] {
         assert!(matches_in(line, "/tmp/proj"), "{line}");
     }
@@ -1929,6 +1932,9 @@ fn table_walks_meet_rules_below_them() {
         "grep key ~/notes",
         "find /etc",
         "du -a ~/proj",
+        "rm -f ~/notes",
+        "chmod 700 ~",
+        "rm -rf ~/proj/build",
     ] {
         assert!(!matches_in(line, &home_dir), "{line}");
     }

@@ -295,6 +295,11 @@ decides!(du_home, "du -a ~".into() => Deny, strict Deny);
 decides!(cp_r_home, "cp -r ~ /tmp/x".into() => Deny, strict Deny);
 decides!(cp_archive_home, "cp -a ~/ /tmp/x".into() => Deny, strict Deny);
 decides!(diff_r_home, "diff -r ~ /tmp/x".into() => Deny, strict Deny);
+// `chmod -R` and `chown -R` change everything below (the ask rule alone would ask).
+decides!(chmod_r_home, "chmod -R 777 ~".into() => Deny, strict Deny);
+decides!(chown_r_home, "chown -R u ~".into() => Deny, strict Deny);
+decides!(chown_home, "chown u ~".into() => Allow, strict Allow);
+decides!(rm_r_inside, "rm -rf build target/debug".into() => Allow, strict Allow);
 // Copying into the home writes there; it walks nothing of it.
 decides!(cp_r_into_home, "cp -r src ~".into() => Allow, strict Allow);
 decides!(cp_into_home, "cp src/x.rs ~/".into() => Allow, strict Allow);

@@ -66,6 +66,9 @@ pub enum Role {
     Walk,
     /// A directory tree it walks following symbolic links.
     WalkFollow,
+    /// A path it writes (removes, changes) with everything below it (`rm -r`,
+    /// `chmod -R`), not following symbolic links below the top.
+    WriteTree,
     /// A directory it moves to before doing anything else.
     Chdir,
     /// A file whose data names the files it opens (`--files-from`).
@@ -96,6 +99,7 @@ impl Role {
                 | Role::Write
                 | Role::Walk
                 | Role::WalkFollow
+                | Role::WriteTree
                 | Role::Chdir
                 | Role::NamesFrom
         )
@@ -146,10 +150,11 @@ pub struct Opt {
 pub enum Does {
     /// Nothing more.
     Nothing,
-    /// The operands it reads become ROLE (`grep -r`, `cp -r`: they are walked; `cp`'s
-    /// destination stays written), and with no operand in a path role the program
-    /// works on `.` in that role (`grep -r x` walks the cwd). With VALUES, only when
-    /// the option's value is one of them (`grep -d recurse`).
+    /// The operands it reads become ROLE when ROLE walks (`grep -r`, `cp -r`: `cp`'s
+    /// destination stays written), the operands it writes become ROLE when it is
+    /// [`Role::WriteTree`] (`rm -r`); with no operand in a path role the program works
+    /// on `.` in that role (`grep -r x` walks the cwd). With VALUES, only when the
+    /// option's value is one of them (`grep -d recurse`).
     Operands(Role, &'static [&'static str]),
     /// The operands in path roles are written in place, through a file named TEMPLATE
     /// (`?`: any character) made beside each and renamed over it (`sed -i`): the

@@ -317,8 +317,13 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
         match *does {
             Does::Nothing => {}
             Does::Operands(role, _) => {
+                // The role it changes: a read into a walk, a write into a tree's.
+                let flat = match role {
+                    Role::WriteTree => Role::Write,
+                    _ => Role::Read,
+                };
                 for &at in operands {
-                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == Role::Read) {
+                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == flat) {
                         p.role = role;
                     }
                 }

@@ -28,7 +28,12 @@ pub(super) fn typed_paths(
     let roles = r
         .parts
         .iter()
-        .filter(|p| matches!(p.role, Role::Walk | Role::WalkFollow | Role::NamesFrom))
+        .filter(|p| {
+            matches!(
+                p.role,
+                Role::Walk | Role::WalkFollow | Role::WriteTree | Role::NamesFrom
+            )
+        })
         .map(|p| (p.role, p.text.clone()))
         .collect();
     if !r.is_known() {
