@@ -415,6 +415,7 @@ struct Builder {
     cwd: GlobIndexBuilder,
     path_abs: GlobIndexBuilder,
     path_rel: GlobIndexBuilder,
+    path_anchors: Vec<path::Anchor>,
     cmd_regexps: RegexIndexBuilder,
     cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>>,
     args: HashMap<String, ArgIndexBuilder>,
@@ -446,6 +447,7 @@ impl Builder {
             cwd: GlobIndexBuilder::default(),
             path_abs: GlobIndexBuilder::default(),
             path_rel: GlobIndexBuilder::default(),
+            path_anchors: Vec::new(),
             cmd_regexps: RegexIndexBuilder::default(),
             cmd_prefix: HashMap::new(),
             args: HashMap::new(),
@@ -523,9 +525,19 @@ impl Builder {
             add_path_glob(&mut self.cwd, "cwd", &pattern, case_fold, i)?;
         }
         for g in &rule.path {
-            match path::parse_pattern_with(g, &self.path_env)
-                .map_err(|e| Error::key("path", e.0))?
-            {
+            let pattern =
+                path::parse_pattern_with(g, &self.path_env).map_err(|e| Error::key("path", e.0))?;
+            let relative = matches!(pattern, PathPattern::CwdRelative(_));
+            let mut branches = vec![pattern.as_str().to_string()];
+            // `{{q,q/**},{r,r/**}}`: every branch, however deep the alternation.
+            for _ in 0..4 {
+                branches = branches.iter().flat_map(|b| glob_branches(b)).collect();
+            }
+            for b in &branches {
+                self.path_anchors
+                    .push(path::Anchor::of(i, b, relative, self.options.case_fold));
+            }
+            match pattern {
                 PathPattern::Absolute(p) => {
                     add_path_glob(&mut self.path_abs, "path", &p, case_fold, i)?
                 }
@@ -763,6 +775,7 @@ impl Builder {
             cwd: self.cwd.build("cwd")?,
             path_abs: self.path_abs.build("path")?,
             path_rel: self.path_rel.build("path")?,
+            path_anchors: self.path_anchors,
             cmd_prefix: self.cmd_prefix,
             cmd_regexps: self.cmd_regexps.build("command")?,
             arg_index,

@@ -1888,3 +1888,54 @@ fn table_unknown_programs_only_by_a_rule_that_names_them() {
     let loose = json!({"command-regexp": "^frob.*", "decision": "allow"});
     assert!(!rule_matches(loose, "frobnicate --all"));
 }
+
+/// A walk of a directory meets a rule on a path below it (issue 23): `grep -r x ~`,
+/// `find ~` and a program given no path in `~` (`rg x`, `find`) open `~/.ssh/*`.
+#[test]
+fn table_walks_meet_rules_below_them() {
+    let home_dir = home().to_string_lossy().into_owned();
+    let matches_in = |line: &str, cwd: &str| {
+        let p = policy(json!([{"path": "~/.ssh/**", "decision": "deny"}]));
+        let c = call(json!({"name": "shell", "args": {"command": line}, "cwd": cwd}));
+        eval::decide(&p, &c).matched == vec![0usize]
+    };
+    for line in [
+        "grep -r key ~",
+        "grep -r key /",
+        "rg key ~",
+        "find ~ -name id_rsa",
+        "du -a ~",
+        "tree -a ~",
+        "ls -R ~",
+        "cat ~/.ssh/id_rsa",
+        "rm -rf ~",
+        "rm --recursive ~/",
+        "chmod -R go-rwx ~",
+    ] {
+        assert!(matches_in(line, "/tmp/proj"), "{line}");
+    }
+    for line in [
+        "rg key",
+        "grep -r key",
+        "find",
+        "fd id_rsa",
+        "du",
+        "tree",
+        "ls -R",
+    ] {
+        assert!(matches_in(line, &home_dir), "{line} in ~");
+        assert!(!matches_in(line, "/tmp/proj"), "{line} in /tmp/proj");
+    }
+    for line in [
+        "ls ~",
+        "ls",
+        "grep key ~/notes",
+        "find /etc",
+        "du -a ~/proj",
+        "rm -f ~/notes",
+        "chmod 700 ~",
+        "rm -rf ~/proj/build",
+    ] {
+        assert!(!matches_in(line, &home_dir), "{line}");
+    }
+}

@@ -95,98 +95,7 @@ struct Known {
 }
 
 /// Known families, most specific first (the table is young; each is in the report).
-const KNOWN: &[Known] = &[
-    Known {
-        name: "implicit-cwd",
-        why: "a program given no path works in its directory (`ls`, `rg PATTERN`, `fd`, \
-              `rg --files`): the reading has no path, so a path rule on the request's \
-              directory (`~/.ssh/**` when the cwd is `~`) does not see what it reads. \
-              Soundness (path rules).",
-        example: ("ls", "ls"),
-        kind: Kind::ImplicitCwd,
-        covers: |_, f| f.kind == Kind::ImplicitCwd,
-    },
-    Known {
-        name: "recursive-option",
-        why: "`grep -r`/`-R`/`--recursive`/`--directories=recurse` walks its operands, \
-              which the table types `Read` whatever the options: files below them are \
-              not path candidates (`grep -r key ~` reads `~/.ssh/*`). Soundness (path \
-              rules); an option that changes the operands' role.",
-        example: ("grep", "grep -r TODO d1"),
-        kind: Kind::Opened,
-        covers: |inv, f| {
-            f.kind == Kind::Opened
-                && inv.words.first().is_some_and(|w| w.ends_with("grep"))
-                && inv.words.iter().any(|w| {
-                    w == "--recursive"
-                        || w.starts_with("--dereference-recursive")
-                        || w == "recurse"
-                        || w.ends_with("=recurse")
-                        || (w.starts_with('-') && !w.starts_with("--") && w.contains(['r', 'R']))
-                })
-        },
-    },
-    Known {
-        name: "implicit-walk",
-        why: "`fd`/`fdfind`/`find` given no starting point walk the work directory (and \
-              `find` with an option only as its first word), which the table does not \
-              type as a walked path: files below the cwd are not path candidates. \
-              Soundness (path rules).",
-        example: ("fd", "fdfind -t f -x rm {}"),
-        kind: Kind::Opened,
-        covers: |inv, f| {
-            f.kind == Kind::Opened
-                && inv
-                    .words
-                    .first()
-                    .is_some_and(|w| matches!(w.as_str(), "fd" | "fdfind" | "find"))
-        },
-    },
-    Known {
-        name: "in-place-temp",
-        why: "`sed -i` writes its result to a temporary file beside the file it edits \
-              and renames it into place: the temporary name is no word of the line. \
-              Soundness (path rules on the file's directory).",
-        example: ("sed", "sed -i s/a/b/ f"),
-        kind: Kind::Opened,
-        covers: |inv, f| {
-            f.kind == Kind::Opened
-                && inv.words.first().is_some_and(|w| w == "sed")
-                && inv.words.iter().any(|w| {
-                    w.starts_with("--in-place")
-                        || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
-                })
-        },
-    },
-    Known {
-        name: "implicit-output",
-        why: "`file -C` compiles the magic file into `magic.mgc` in the work directory, \
-              a name no word of the line gives. Soundness (path rules).",
-        example: ("file", "file -C f2"),
-        kind: Kind::Opened,
-        covers: |inv, f| {
-            f.kind == Kind::Opened
-                && inv.words.first().is_some_and(|w| w == "file")
-                && inv.words.iter().any(|w| w == "-C" || w == "--compile")
-        },
-    },
-    Known {
-        name: "names-from-file",
-        why: "`file -f FILE` reads the names of the files it opens from FILE, which the \
-              table types as a plain read: the names in it are not path candidates. \
-              Soundness (path rules).",
-        example: ("file", "file -f names.txt"),
-        kind: Kind::Opened,
-        covers: |inv, f| {
-            f.kind == Kind::Opened
-                && inv.words.first().is_some_and(|w| w == "file")
-                && inv
-                    .words
-                    .iter()
-                    .any(|w| w == "-f" || w.starts_with("--files-from"))
-        },
-    },
-];
+const KNOWN: &[Known] = &[];
 
 fn family(inv: &Invocation, f: &Finding) -> Option<&'static Known> {
     KNOWN.iter().find(|k| (k.covers)(inv, f))
@@ -314,7 +223,7 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         Role::Data => "1",
         Role::Read => "f2",
         Role::Write => "out1",
-        Role::Walk | Role::WalkFollow | Role::Chdir => "d1",
+        Role::Walk | Role::WalkFollow | Role::Chdir | Role::WriteTree => "d1",
         Role::NamesFrom => "names.txt",
         Role::Pattern => "TODO",
         Role::Url => "http://127.0.0.1:9/x",
@@ -477,6 +386,14 @@ fn inside(p: &str, dir: &str) -> bool {
     p == dir || p.starts_with(&format!("{dir}/"))
 }
 
+/// Whether P is a name the path TEMPLATE stands for: the reading's name of a file no
+/// word gives (`sed -i`'s `dir/sed??????`), `?` any one character.
+fn template(t: &str, p: &str) -> bool {
+    t.contains('?')
+        && t.chars().count() == p.chars().count()
+        && t.chars().zip(p.chars()).all(|(a, b)| a == b || a == '?')
+}
+
 impl Checker {
     fn new() -> Checker {
         let scratch = Scratch::new("programs");
@@ -592,6 +509,12 @@ impl Checker {
                 cands.insert(trace::collapse(l));
             }
         }
+        // A program that reads the names of the files it opens from a file: the deny
+        // side meets every path rule for it, unsure (`Unsure::NamesFrom`).
+        let names_from = prepared
+            .paths()
+            .iter()
+            .any(|c| matches!(c.unsure, Some(shell::Unsure::NamesFrom(_))));
         let mut below: BTreeSet<String> = BTreeSet::new();
         let mut typed: Vec<String> = Vec::new();
         let mut files: Vec<String> = Vec::new();
@@ -607,7 +530,7 @@ impl Checker {
                 }
                 typed.push(part.text.clone());
                 match part.role {
-                    Role::Walk | Role::WalkFollow | Role::Chdir | Role::Write => {
+                    Role::Walk | Role::WalkFollow | Role::Chdir | Role::Write | Role::WriteTree => {
                         below.insert(abs(&part.text));
                         if part.role != Role::Write {
                             dirs.push(part.text.clone());
@@ -650,6 +573,9 @@ impl Checker {
             if !e.ok {
                 continue;
             }
+            if names_from && inside(&e.path, &work) {
+                continue;
+            }
             if let Some(f) = self.judge(e, &cands, &below, &base_paths, &work, no_paths) {
                 push(Finding {
                     what: show(&f.what),
@@ -675,7 +601,7 @@ impl Checker {
             return None;
         }
         let explained = cands.contains(p)
-            || cands.iter().any(|c| inside(c, p))
+            || cands.iter().any(|c| inside(c, p) || template(c, p))
             || below.iter().any(|b| inside(p, b));
         if explained {
             return None;

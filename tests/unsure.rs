@@ -279,3 +279,147 @@ fn only_checked_shells_are_allowed() {
     assert_eq!(decide("zsh -c ls"), Some(Deny));
     assert_eq!(decide("zsh-5.9 -c ls"), Some(Deny));
 }
+
+// What programs walk, write beside and read names from (issue 23: path roles the table
+// models as data). A walk of a directory meets a rule on a path below it.
+decides!(grep_r_home, "grep -r key ~".into() => Deny, strict Deny);
+decides!(grep_r_parent, "grep -rn key ..".into() => Deny, strict Deny);
+decides!(grep_long_recursive, "grep --recursive key ..".into() => Deny, strict Deny);
+decides!(grep_follow_recursive, "grep -R key ..".into() => Deny, strict Deny);
+decides!(grep_directories_recurse, "grep --directories=recurse key ..".into() => Deny, strict Deny);
+decides!(grep_d_recurse, "grep -d recurse key ..".into() => Deny, strict Deny);
+decides!(rg_home, "rg key ~".into() => Deny, strict Deny);
+decides!(find_home, "find ~ -name id_rsa".into() => Deny, strict Deny);
+decides!(ls_recursive_home, "ls -R ~".into() => Deny, strict Deny);
+decides!(du_home, "du -a ~".into() => Deny, strict Deny);
+decides!(cp_r_home, "cp -r ~ /tmp/x".into() => Deny, strict Deny);
+decides!(cp_archive_home, "cp -a ~/ /tmp/x".into() => Deny, strict Deny);
+decides!(diff_r_home, "diff -r ~ /tmp/x".into() => Deny, strict Deny);
+// `chmod -R` and `chown -R` change everything below (the ask rule alone would ask).
+decides!(chmod_r_home, "chmod -R 777 ~".into() => Deny, strict Deny);
+decides!(chown_r_home, "chown -R u ~".into() => Deny, strict Deny);
+decides!(chown_home, "chown u ~".into() => Allow, strict Allow);
+decides!(rm_r_inside, "rm -rf build target/debug".into() => Allow, strict Allow);
+// Copying into the home writes there; it walks nothing of it.
+decides!(cp_r_into_home, "cp -r src ~".into() => Allow, strict Allow);
+decides!(cp_into_home, "cp src/x.rs ~/".into() => Allow, strict Allow);
+// Everyday lines stay allowed: the walk stays in the project.
+decides!(grep_rn_src, "grep -rn TODO src".into() => Allow, strict Allow);
+decides!(grep_r_here, "grep -r TODO".into() => Allow, strict Allow);
+decides!(rg_here, "rg TODO".into() => Allow, strict Allow);
+decides!(find_here, "find -name '*.rs'".into() => Allow, strict Allow);
+decides!(ls_here, "ls".into() => Allow, strict Allow);
+decides!(ls_home, "ls ~".into() => Allow, strict Allow);
+decides!(grep_dir_not_walked, "grep key ..".into() => Allow, strict Allow);
+decides!(grep_d_skip, "grep -d skip key ..".into() => Allow, strict Allow);
+decides!(sed_in_place, "sed -i s/a/b/ src/x.rs".into() => Allow, strict Allow);
+// `file -f LIST`: the names are in LIST, not in the line.
+decides!(file_names_from, "file -f names.txt".into() => Ask, strict Deny);
+decides!(file_names_from_long, "file --files-from=names.txt".into() => Ask, strict Deny);
+decides!(file_plain, "file src/x.rs".into() => Allow, strict Allow);
+
+/// The decision of COMMAND under RULES (unsure matches ask), run in CWD.
+fn decide_in(rules: Json, command: &str, cwd: &str) -> Option<Decision> {
+    let value = json!({"name": "shell", "args": {"command": command}, "cwd": cwd});
+    let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+    eval::evaluate(&policy_with(rules, Ask), &call).decision
+}
+
+/// A program given no path works on its directory: in the home, `rg x` walks `~/.ssh`.
+#[test]
+fn implicit_cwd_walk_meets_a_rule_below() {
+    let home = h("");
+    let home = home.trim_end_matches('/');
+    for line in [
+        "rg TODO",
+        "rg --files",
+        "grep -r TODO",
+        "grep -r -e TODO",
+        "find -name id_rsa",
+        "fd id_rsa",
+        "du -sh",
+        "tree -a",
+        "ls -R",
+    ] {
+        assert_eq!(decide_in(workspace(), line, home), Some(Deny), "{line}");
+        // In the project, nothing walked is below `~/.ssh`.
+        assert_eq!(
+            decide_in(workspace(), line, &h("proj")),
+            Some(Allow),
+            "{line}"
+        );
+    }
+    // `-R` follows links: never certain, and below `~` it meets `~/.ssh`.
+    assert_eq!(decide_in(workspace(), "grep -R -e TODO", home), Some(Deny));
+    assert_eq!(decide_in(workspace(), "grep -R -e TODO", &h("proj")), None);
+    // `ls` lists the home: it reads no file in `~/.ssh`.
+    assert_eq!(decide_in(workspace(), "ls -la", home), Some(Allow));
+    // Nor does `grep` without `-r` read its directory.
+    assert_eq!(decide_in(workspace(), "grep x", home), Some(Allow));
+}
+
+/// A rule that names a file anywhere (`.env`) does not meet a walk (whether the walk
+/// opens one is not known: `grep -r x --exclude=.env .` does not); one that names the
+/// directory does.
+#[test]
+fn walk_meets_a_rule_anchored_below_it() {
+    let rules = || {
+        json!([
+            {"id": "no-env", "path": ".env", "decision": "deny"},
+            {"command-regexp": ".*", "decision": "allow"},
+        ])
+    };
+    let proj = h("proj");
+    assert_eq!(decide_in(rules(), "grep -r SECRET .", &proj), Some(Allow));
+    assert_eq!(decide_in(rules(), "cat .env", &proj), Some(Deny));
+    let anchored = || {
+        json!([
+            {"id": "no-env", "path": "./.env", "decision": "deny"},
+            {"id": "no-keys", "path": "~/proj/keys/*.pem", "decision": "deny"},
+            {"command-regexp": ".*", "decision": "allow"},
+        ])
+    };
+    for line in [
+        "grep -r SECRET .",
+        "rg SECRET",
+        "grep -r SECRET ~",
+        "find ..",
+    ] {
+        assert_eq!(decide_in(anchored(), line, &proj), Some(Deny), "{line}");
+    }
+    // A walk of a sibling, or of what lies deeper than the glob reaches, does not.
+    for line in [
+        "grep -r SECRET src",
+        "find ~/proj/keys/old",
+        "grep SECRET .",
+        "ls",
+    ] {
+        assert_eq!(decide_in(anchored(), line, &proj), Some(Allow), "{line}");
+    }
+    assert_eq!(decide_in(anchored(), "find keys", &proj), Some(Deny));
+}
+
+/// `sed -i` writes a temporary file beside the file it edits; `file -C` writes
+/// `magic.mgc` in its directory: names no word of the line gives.
+#[test]
+fn writes_no_word_names() {
+    let rules = || {
+        json!([
+            {"id": "no-new-in-src", "path": "src/sed*", "decision": "deny"},
+            {"id": "no-magic", "path": "magic.mgc", "decision": "deny"},
+            {"command-regexp": ".*", "decision": "allow"},
+        ])
+    };
+    let proj = h("proj");
+    assert_eq!(
+        decide_in(rules(), "sed -i s/a/b/ src/x.rs", &proj),
+        Some(Deny)
+    );
+    assert_eq!(
+        decide_in(rules(), "sed --in-place=.bak s/a/b/ src/x.rs", &proj),
+        Some(Deny)
+    );
+    assert_eq!(decide_in(rules(), "sed -n 1p src/x.rs", &proj), Some(Allow));
+    assert_eq!(decide_in(rules(), "file -C -m m", &proj), Some(Deny));
+    assert_eq!(decide_in(rules(), "file m", &proj), Some(Allow));
+}

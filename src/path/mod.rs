@@ -36,9 +36,11 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod anchor;
 mod forms;
 mod pattern;
 
+pub use anchor::Anchor;
 pub use forms::{
     diff_targets, expand_glob, fallback_forms, readings, Expansion, Process, Readings,
 };

@@ -1018,6 +1018,7 @@ impl Prepared<'_> {
                         }
                     }
                 }
+                self.role_cands(out, &cand.key, c, &dirs, (ci, i), &mut budget);
             }
             // The generous reading's path words (deny side, unsure): each its own
             // candidate, never shared with a certain one.
@@ -1070,6 +1071,75 @@ impl Prepared<'_> {
             for (ci, cand) in self.commands().iter().enumerate() {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+            }
+        }
+    }
+
+    /// The candidates of what command C (at AT) walks and reads names from (its
+    /// [`shell::SimpleCommand::roles`]): a walked directory meets every deny-side rule
+    /// whose glob starts at a directory the walk reaches, or starts above it and
+    /// reaches deep enough (`~/.ssh/**` and `grep -r x ~`). A glob that matches a name
+    /// in any directory (`.env`) does not meet a walk: whether the walk opens one
+    /// (`grep -r x --exclude=.env .`, `find . -name .env`) is not known, and such walks
+    /// are everyday lines. A file of names meets every deny-side path rule, unsure.
+    fn role_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        c: &shell::SimpleCommand,
+        dirs: &[String],
+        at: (usize, usize),
+        budget: &mut WordBudget,
+    ) {
+        let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
+        for (role, w) in &c.roles {
+            if budget.exceeded.is_some() {
+                return;
+            }
+            if *role == shell::Role::NamesFrom {
+                let why = format!("`{w}` names the files the command opens");
+                let mut cand = self.unchecked(PathSource::Word(key.to_string()), why, vec![at]);
+                let mut hits = BitSet::new(self.n());
+                for r in (0..self.n()).filter(|&r| deny_side(r)) {
+                    hits.set(r);
+                }
+                cand.hits = hits;
+                cand.unsure = Some(shell::Unsure::NamesFrom(w.clone()));
+                out.push(cand);
+                continue;
+            }
+            if self.policy.path_anchors.is_empty() {
+                continue;
+            }
+            let mut made = Vec::new();
+            self.word_cands(&mut made, key, false, w, dirs, budget);
+            let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
+            let fold = self.path_env().case_fold;
+            for m in made {
+                let mut reached = BitSet::new(self.n());
+                let forms = m.norm.iter().chain(m.lexical.iter());
+                for form in forms {
+                    let form = if fold {
+                        form.to_lowercase()
+                    } else {
+                        form.clone()
+                    };
+                    for a in &self.policy.path_anchors {
+                        if !a.anywhere && deny_side(a.rule) && a.reaches(&form, cwd.as_deref()) {
+                            reached.set(a.rule);
+                        }
+                    }
+                }
+                if reached.iter().next().is_none() {
+                    continue;
+                }
+                let mut hits = m.hits;
+                hits.union_with(&reached);
+                out.push(PathCand {
+                    hits,
+                    cmds: vec![at],
+                    ..m
+                });
             }
         }
     }

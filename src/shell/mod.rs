@@ -114,6 +114,10 @@ pub struct SimpleCommand {
     /// Its generous reading, for deny-side rules only, when the table does not know
     /// its program to run nothing (see [`widen`]).
     pub generous: Option<Generous>,
+    /// The words of `paths` the program table says it walks or writes whole (any file
+    /// below them may be opened: `grep -r x ~`, `find`, `rg x` in its directory, `rm
+    /// -r`) or reads the names of files from (`file -f list`), with that role.
+    pub roles: Vec<(Role, String)>,
 }
 
 /// What the program table knows of a simple command's program.

@@ -14,6 +14,9 @@ pub enum Unsure {
     /// A shell other than bash and dash, whose reading is not checked against it: the
     /// shell.
     OtherShell(String),
+    /// A file a known program reads the names of the files it opens from (`file -f
+    /// list`): the names are not in the line. The file.
+    NamesFrom(String),
 }
 
 impl fmt::Display for Unsure {
@@ -34,6 +37,11 @@ impl fmt::Display for Unsure {
                 f,
                 "`{}` is a shell whose reading is not checked against it (read as bash reads it, and generously)",
                 short(s)
+            ),
+            Unsure::NamesFrom(n) => write!(
+                f,
+                "`{}` gives the names of the files the command opens, which the line does not show",
+                short(n)
             ),
         }
     }

@@ -169,6 +169,17 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
         );
     }
     let args = form.get(1..).unwrap_or(&[]);
+    // What the table types as a file of names (`file -f`, `wc --files0-from`).
+    if let Some(p) = super::lookup(name) {
+        let r = super::read(p, args);
+        if let Some(part) = r.parts.iter().find(|x| x.role == super::Role::NamesFrom) {
+            return Some(format!(
+                "`{}` reads the names of the files it opens from `{}`, which the line does not show",
+                p.name(),
+                part.text
+            ));
+        }
+    }
     let tar = is_tar(name);
     let opts = options(args, if tar { TAR_VALUED } else { "" }, tar);
     let has = |short: char, long: &str| opts.iter().any(|o| o.is(short, long));

@@ -69,6 +69,9 @@ pub enum Role {
     Walk,
     /// A directory tree it walks following symbolic links.
     WalkFollow,
+    /// A path it writes (removes, changes) with everything below it (`rm -r`,
+    /// `chmod -R`), not following symbolic links below the top.
+    WriteTree,
     /// A directory it moves to before doing anything else.
     Chdir,
     /// A file whose data names the files it opens (`--files-from`).
@@ -99,6 +102,7 @@ impl Role {
                 | Role::Write
                 | Role::Walk
                 | Role::WalkFollow
+                | Role::WriteTree
                 | Role::Chdir
                 | Role::NamesFrom
         )
@@ -124,6 +128,9 @@ pub enum Effect {
     /// Runs code from files of the project it works in (a Makefile's recipes, a
     /// package's scripts, `build.rs`).
     ProjectCode,
+    /// Opens its working directory whatever its operands (`find` keeps it open to
+    /// come back to): the reading adds `.`, read, as a [`Kind::Implied`] part.
+    OpensCwd,
 }
 
 /// One option of a program.
@@ -136,6 +143,35 @@ pub struct Opt {
     pub value: Value,
     /// The role of its value (`Role::Data` for a flag).
     pub role: Role,
+    /// What giving it does to the rest of the reading ([`Does::Nothing`] for most).
+    pub does: Does,
+}
+
+/// What giving an option does to a program's reading beyond its own value: data on the
+/// option, read by the one option reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Does {
+    /// Nothing more.
+    Nothing,
+    /// The operands it reads become ROLE when ROLE walks (`grep -r`, `cp -r`: `cp`'s
+    /// destination stays written), the operands it writes become ROLE when it is
+    /// [`Role::WriteTree`] (`rm -r`); with no operand in a path role the program works
+    /// on `.` in that role (`grep -r x` walks the cwd). With VALUES, only when the
+    /// option's value is one of them (`grep -d recurse`).
+    Operands(Role, &'static [&'static str]),
+    /// The operands in path roles are written in place, through a file named TEMPLATE
+    /// (`?`: any character) made beside each and renamed over it (`sed -i`): the
+    /// operands become [`Role::Write`], and each directory gets a written path.
+    Beside(&'static str),
+    /// It writes NAME in its directory (`file -C` writes `magic.mgc`).
+    Writes(&'static str),
+}
+
+impl Opt {
+    /// The option with effect DOES.
+    pub const fn does(self, does: Does) -> Opt {
+        Opt { does, ..self }
+    }
 }
 
 /// A flag: `-SHORT`, `--LONG`.
@@ -145,6 +181,7 @@ pub const fn flag(short: &'static str, long: &'static str) -> Opt {
         long,
         value: Value::None,
         role: Role::Data,
+        does: Does::Nothing,
     }
 }
 
@@ -155,6 +192,7 @@ pub const fn val(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::Required,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -165,6 +203,7 @@ pub const fn opt(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::Optional,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -175,6 +214,7 @@ pub const fn rest(short: &'static str, long: &'static str, role: Role) -> Opt {
         long,
         value: Value::UntilSemicolon,
         role,
+        does: Does::Nothing,
     }
 }
 
@@ -193,6 +233,20 @@ pub struct Operands {
     /// Operands `NAME=VALUE` are assignments (make): the names listed have the role
     /// given, every other value is data.
     pub assign: Option<&'static [(&'static str, Role)]>,
+    /// The operand the program works on when the words give none in a path role (and
+    /// no option gives a value of the same role): `ls` reads `.`, `rg x` and `find`
+    /// walk it. Not a word of the line: the reading adds it as a [`Kind::Implied`] part.
+    pub implicit: Option<(&'static str, Role)>,
+}
+
+impl Operands {
+    /// These operands, with WORD in ROLE when the words give none (see `implicit`).
+    pub const fn or(self, word: &'static str, role: Role) -> Operands {
+        Operands {
+            implicit: Some((word, role)),
+            ..self
+        }
+    }
 }
 
 /// Every operand has ROLE.
@@ -203,6 +257,7 @@ pub const fn all(role: Role) -> Operands {
         rest: role,
         last: None,
         assign: None,
+        implicit: None,
     }
 }
 
@@ -214,6 +269,7 @@ pub const fn first(first: Role, unless: &'static [&'static str], rest: Role) -> 
         rest,
         last: None,
         assign: None,
+        implicit: None,
     }
 }
 

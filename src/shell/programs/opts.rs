@@ -2,7 +2,7 @@
 //! by hand there (see `table.rs` for the entries that use them). Edit freely.
 
 use super::Role::*;
-use super::{flag, opt, rest, val, Opt, Role};
+use super::{flag, opt, rest, val, Does, Opt, Role};
 
 const D: Role = Data;
 
@@ -186,10 +186,10 @@ pub(super) const GREP: &[Opt] = &[
     val("", "binary-files", D),
     flag("a", "text"),
     flag("I", ""),
-    val("d", "directories", D),
+    val("d", "directories", D).does(Does::Operands(Walk, &["recurse"])),
     val("D", "devices", D),
-    flag("r", "recursive"),
-    flag("R", "dereference-recursive"),
+    flag("r", "recursive").does(Does::Operands(Walk, &[])),
+    flag("R", "dereference-recursive").does(Does::Operands(WalkFollow, &[])),
     val("", "include", Pattern),
     val("", "exclude", Pattern),
     val("", "exclude-from", Read),
@@ -254,7 +254,7 @@ pub(super) const LS: &[Opt] = &[
     flag("Q", "quote-name"),
     val("", "quoting-style", D),
     flag("r", "reverse"),
-    flag("R", "recursive"),
+    flag("R", "recursive").does(Does::Operands(Walk, &[])),
     flag("s", "size"),
     flag("S", ""),
     val("", "sort", D),
@@ -540,7 +540,7 @@ pub(super) const DIFF: &[Opt] = &[
     val("", "tabsize", D),
     flag("", "suppress-blank-empty"),
     flag("l", "paginate"),
-    flag("r", "recursive"),
+    flag("r", "recursive").does(Does::Operands(Walk, &[])),
     flag("", "no-dereference"),
     flag("N", "new-file"),
     flag("", "unidirectional-new-file"),
@@ -630,7 +630,7 @@ pub(super) const TOUCH: &[Opt] = &[
 ];
 
 pub(super) const CP: &[Opt] = &[
-    flag("a", "archive"),
+    flag("a", "archive").does(Does::Operands(Walk, &[])),
     flag("", "attributes-only"),
     opt("", "backup", D),
     flag("b", ""),
@@ -647,9 +647,9 @@ pub(super) const CP: &[Opt] = &[
     opt("", "preserve", D),
     val("", "no-preserve", D),
     flag("", "parents"),
-    flag("R", ""),
-    flag("r", ""),
-    flag("", "recursive"),
+    flag("R", "").does(Does::Operands(Walk, &[])),
+    flag("r", "").does(Does::Operands(Walk, &[])),
+    flag("", "recursive").does(Does::Operands(Walk, &[])),
     opt("", "reflink", D),
     flag("", "remove-destination"),
     val("", "sparse", D),
@@ -713,9 +713,9 @@ pub(super) const RM: &[Opt] = &[
     flag("", "one-file-system"),
     flag("", "no-preserve-root"),
     opt("", "preserve-root", D),
-    flag("r", ""),
-    flag("R", ""),
-    flag("", "recursive"),
+    flag("r", "").does(Does::Operands(WriteTree, &[])),
+    flag("R", "").does(Does::Operands(WriteTree, &[])),
+    flag("", "recursive").does(Does::Operands(WriteTree, &[])),
     flag("d", "dir"),
     flag("v", "verbose"),
     flag("", "help"),
@@ -730,7 +730,7 @@ pub(super) const CHMOD: &[Opt] = &[
     flag("", "no-preserve-root"),
     flag("", "preserve-root"),
     val("", "reference", Read),
-    flag("R", "recursive"),
+    flag("R", "recursive").does(Does::Operands(WriteTree, &[])),
     flag("", "help"),
     flag("", "version"),
 ];
@@ -746,7 +746,7 @@ pub(super) const CHOWN: &[Opt] = &[
     flag("", "no-preserve-root"),
     flag("", "preserve-root"),
     val("", "reference", Read),
-    flag("R", "recursive"),
+    flag("R", "recursive").does(Does::Operands(WriteTree, &[])),
     flag("H", ""),
     flag("L", ""),
     flag("P", ""),
@@ -795,7 +795,7 @@ pub(super) const SED: &[Opt] = &[
     // A script file: its commands (`e CMD`, `w FILE`) are not read.
     val("f", "file", Hidden),
     flag("", "follow-symlinks"),
-    opt("i", "in-place", D),
+    opt("i", "in-place", D).does(Does::Beside("sed??????")),
     val("l", "line-length", D),
     flag("", "posix"),
     flag("E", ""),
@@ -905,7 +905,7 @@ pub(super) const FILE: &[Opt] = &[
     flag("r", "raw"),
     flag("s", "special-files"),
     flag("S", "no-sandbox"),
-    flag("C", "compile"),
+    flag("C", "compile").does(Does::Writes("magic.mgc")),
     flag("d", "debug"),
 ];
 

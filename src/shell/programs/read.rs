@@ -1,6 +1,6 @@
 //! The one option reader: a program's words read through its table entry.
 
-use super::{Opt, Program, Role, Style, Value};
+use super::{Does, Effect, Opt, Program, Role, Style, Value};
 
 /// What a word of a command is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +15,9 @@ pub enum Kind {
     Subcommand,
     /// `--`, the end of the options.
     End,
+    /// No word: a path the program opens that the words imply (the `.` that `ls` lists
+    /// when given no operand, the temporary file `sed -i` writes beside its file).
+    Implied,
 }
 
 /// One word of a command, or one value split off a word, with what it is.
@@ -168,6 +171,8 @@ fn all_flags(program: &Program, word: &str) -> bool {
 fn read_into(program: &Program, args: &[String], out: &mut Reading) {
     let mut operands: Vec<usize> = Vec::new();
     let mut given: Vec<&'static str> = Vec::new();
+    // The effects of the options given (`grep -r`, `sed -i`), applied at the end.
+    let mut effects: Vec<Does> = Vec::new();
     let mut done = false;
     let mut k = 0;
     while let Some(w) = args.get(k) {
@@ -197,7 +202,9 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 out.push(w, Kind::Option, Role::Data);
                 given.push(o.long);
                 given.push(o.short);
+                let at = out.parts.len();
                 k += take_value(o, glued, args, k, out, true);
+                effects.extend(effect(o, out.parts.get(at)));
                 continue;
             }
             // A bundle of short options.
@@ -211,10 +218,13 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 given.push(o.long);
                 given.push(o.short);
                 if o.value == Value::None {
+                    effects.extend(effect(o, None));
                     continue;
                 }
                 let glued = (!rest.is_empty()).then_some(rest);
+                let at = out.parts.len();
                 k += take_value(o, glued, args, k, out, false);
+                effects.extend(effect(o, out.parts.get(at)));
                 break;
             }
             continue;
@@ -230,6 +240,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 None => {
                     out.push(w, Kind::Subcommand, Role::Data);
                     out.unknown.push(w.clone());
+                    effects.clear();
                     // Unknown words: read as paths, the generous reading.
                     for rest in args.get(k..).unwrap_or(&[]) {
                         out.push(rest, Kind::Operand, Role::Read);
@@ -282,6 +293,87 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
         if let Some(p) = out.parts.get_mut(at) {
             p.role = last;
         }
+    }
+    apply(program, &operands, &effects, out);
+}
+
+/// The effect of option O given with VALUE (the part its value became, if any), when
+/// it has one.
+fn effect(o: &Opt, value: Option<&Part>) -> Option<Does> {
+    match o.does {
+        Does::Nothing => None,
+        Does::Operands(_, values) if !values.is_empty() => value
+            .filter(|v| v.kind == Kind::Value && values.contains(&v.text.as_str()))
+            .map(|_| o.does),
+        does => Some(does),
+    }
+}
+
+/// Apply the EFFECTS of the options given to the OPERANDS (indexes into OUT's parts) of
+/// PROGRAM, and add the operand it works on when the words give none.
+fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Reading) {
+    let mut implicit = program.operands.implicit;
+    for does in effects {
+        match *does {
+            Does::Nothing => {}
+            Does::Operands(role, _) => {
+                // The role it changes: a read into a walk, a write into a tree's.
+                let flat = match role {
+                    Role::WriteTree => Role::Write,
+                    _ => Role::Read,
+                };
+                for &at in operands {
+                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == flat) {
+                        p.role = role;
+                    }
+                }
+                implicit = Some((".", role));
+            }
+            Does::Beside(template) => {
+                let mut dirs: Vec<String> = Vec::new();
+                for &at in operands {
+                    let Some(p) = out.parts.get_mut(at).filter(|p| p.role.is_path()) else {
+                        continue;
+                    };
+                    p.role = Role::Write;
+                    // `-` is standard input: nothing is written beside it.
+                    if p.text == "-" {
+                        continue;
+                    }
+                    let beside = match p.text.rsplit_once('/') {
+                        Some(("", _)) => format!("/{template}"),
+                        Some((dir, _)) => format!("{dir}/{template}"),
+                        None => template.to_owned(),
+                    };
+                    if !dirs.contains(&beside) {
+                        dirs.push(beside);
+                    }
+                }
+                for d in dirs {
+                    out.push(&d, Kind::Implied, Role::Write);
+                }
+            }
+            Does::Writes(name) => out.push(name, Kind::Implied, Role::Write),
+        }
+    }
+    let cwd = |out: &Reading| out.parts.iter().any(|p| p.text == "." && p.role.is_path());
+    if program.effects.contains(&Effect::OpensCwd) && !cwd(out) && implicit.is_none() {
+        out.push(".", Kind::Implied, Role::Read);
+    }
+    let Some((word, role)) = implicit else {
+        return;
+    };
+    let operand = operands
+        .iter()
+        .any(|&at| out.parts.get(at).is_some_and(|p| p.role.is_path()));
+    let same = out
+        .parts
+        .iter()
+        .any(|p| p.kind == Kind::Value && p.role == role);
+    if !operand && !same {
+        out.push(word, Kind::Implied, role);
+    } else if program.effects.contains(&Effect::OpensCwd) && !cwd(out) {
+        out.push(".", Kind::Implied, Role::Read);
     }
 }
 

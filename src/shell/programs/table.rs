@@ -20,10 +20,12 @@ pub(super) static PROGRAMS: &[Program] = &[
             Pattern,
             &["e", "regexp", "f", "file", "files", "type-list"],
             Walk,
-        ),
+        )
+        .or(".", Walk),
         examples: &[
             ex("rg -n TODO src", &["src"]),
-            ex("rg --files", &[]),
+            ex("rg --files", &["."]),
+            ex("rg TODO", &["."]),
             ex("rg -e .env -g '!*.lock' .", &["."]),
             Example {
                 line: "rg --pre 'rm -rf x' foo .",
@@ -33,13 +35,13 @@ pub(super) static PROGRAMS: &[Program] = &[
             },
             Example {
                 line: "rg --pre=sh foo",
-                paths: &[],
+                paths: &["."],
                 runs: &["sh"],
                 unknown: &[],
             },
             Example {
                 line: "rg --pr=sh foo",
-                paths: &[],
+                paths: &["."],
                 runs: &[],
                 unknown: &["--pr=sh"],
             },
@@ -50,23 +52,24 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["fd", "fdfind"],
         style: Style::Exact,
         opts: FD,
-        operands: first(Pattern, &[], Walk),
+        operands: first(Pattern, &[], Walk).or(".", Walk),
         examples: &[
             ex("fd -e rs . src", &["src"]),
-            ex("fdfind -H -E .git .env", &[]),
+            ex("fdfind -H -E .git .env", &["."]),
+            ex("fd --search-path src x", &["src"]),
             Example {
                 line: "fd -t f . -x rm -f {} ;",
-                paths: &[],
+                paths: &["."],
                 runs: &["rm -f {}"],
                 unknown: &[],
             },
             Example {
                 line: "fd -X rm",
-                paths: &[],
+                paths: &["."],
                 runs: &["rm"],
                 unknown: &[],
             },
-            ex("fd --base-directory /tmp x", &["/tmp"]),
+            ex("fd --base-directory /tmp x", &["/tmp", "."]),
         ],
         ..BASE
     },
@@ -76,6 +79,11 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: first(Pattern, &["e", "regexp", "f", "file"], Read),
         examples: &[
             ex("grep -rn TODO --exclude=.env .", &["."]),
+            ex("grep -r TODO", &["."]),
+            ex("grep -R -f pats.txt", &["pats.txt", "."]),
+            ex("grep --directories=recurse x d", &["d"]),
+            ex("grep -d skip x d", &["d"]),
+            ex("grep x", &[]),
             ex("grep x .env", &[".env"]),
             ex("grep -e a -e b f g", &["f", "g"]),
             ex("grep -f pats.txt src", &["pats.txt", "src"]),
@@ -93,9 +101,10 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["ls"],
         opts: LS,
-        operands: all(Read),
+        operands: all(Read).or(".", Read),
         examples: &[
-            ex("ls -la", &[]),
+            ex("ls -la", &["."]),
+            ex("ls -R", &["."]),
             ex("ls -la --ignore=.env src ~/x", &["src", "~/x"]),
             ex("ls -w 80 -T 4 d", &["d"]),
         ],
@@ -233,9 +242,10 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["du"],
         opts: DU,
-        operands: all(Walk),
+        operands: all(Walk).or(".", Walk),
         examples: &[
             ex("du -sh --exclude=.git .", &["."]),
+            ex("du -sh", &["."]),
             ex("du -d 1 src", &["src"]),
         ],
         ..BASE
@@ -311,6 +321,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("cp .env /tmp", &[".env", "/tmp"]),
             ex("cp -r src -t /tmp/x", &["src", "/tmp/x"]),
+            ex("cp -a src ~/backup", &["src", "~/backup"]),
         ],
         ..BASE
     },
@@ -405,14 +416,15 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: first(Code, &["e", "expression", "f", "file"], Read),
         examples: &[
             ex("sed -n 1,20p src/a.rs", &["src/a.rs"]),
-            ex("sed -i 's/a/b/' f", &["f"]),
+            ex("sed -i 's/a/b/' f", &["f", "sed??????"]),
             ex("sed -e s/a/b/ -e s/c/d/ f g", &["f", "g"]),
             Example {
-                line: "sed -i.bak -f script.sed f",
-                paths: &["f"],
+                line: "sed -i.bak -f script.sed f src/g",
+                paths: &["f", "src/g", "sed??????", "src/sed??????"],
                 runs: &["script.sed"],
                 unknown: &[],
             },
+            ex("sed --in-place -n p /etc/x", &["/etc/x", "/etc/sed??????"]),
         ],
         ..BASE
     },
@@ -435,21 +447,22 @@ pub(super) static PROGRAMS: &[Program] = &[
                 ("MAKE", Argv),
             ]),
             ..all(Data)
-        },
+        }
+        .or(".", Read),
         effects: &[Effect::ProjectCode],
         examples: &[
-            ex("make -j4 test", &[]),
-            ex("make -C sub all", &["sub"]),
-            ex("make CC=clang", &[]),
+            ex("make -j4 test", &["."]),
+            ex("make -C sub all", &["sub", "."]),
+            ex("make CC=clang", &["."]),
             Example {
                 line: "make SHELL=/tmp/x all",
-                paths: &[],
+                paths: &["."],
                 runs: &["/tmp/x"],
                 unknown: &[],
             },
             Example {
                 line: "make --eval='x:;rm -rf y' x",
-                paths: &[],
+                paths: &["."],
                 runs: &["x:;rm -rf y"],
                 unknown: &[],
             },
@@ -469,15 +482,22 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["file"],
         opts: FILE,
         operands: all(Read),
-        examples: &[ex("file -b f", &["f"])],
+        examples: &[
+            ex("file -b f", &["f"]),
+            ex("file -C -m m", &["m", "magic.mgc"]),
+            ex("file -f names.txt", &["names.txt"]),
+        ],
         ..BASE
     },
     Program {
         names: &["tree"],
         style: Style::Exact,
         opts: TREE,
-        operands: all(Walk),
-        examples: &[ex("tree -L 2 -I node_modules src", &["src"])],
+        operands: all(Walk).or(".", Walk),
+        examples: &[
+            ex("tree -L 2 -I node_modules src", &["src"]),
+            ex("tree -a", &["."]),
+        ],
         ..BASE
     },
     Program {
@@ -519,14 +539,18 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["find"],
         style: Style::SingleDash,
         opts: FIND,
-        operands: all(Walk),
+        operands: all(Walk).or(".", Walk),
+        effects: &[Effect::OpensCwd],
         examples: &[
             ex("find . -name .env -print", &["."]),
+            ex("find -name '*.rs'", &["."]),
+            ex("find -newer stamp", &["stamp", "."]),
+            ex("find /tmp -name x", &["/tmp", "."]),
             ex(
                 "find src -type f -newer stamp ( -name '*.rs' -o -name '*.toml' )",
-                &["src", "stamp"],
+                &["src", "stamp", "."],
             ),
-            ex("find -L /tmp -maxdepth 1 -mtime +7 -delete", &["/tmp"]),
+            ex("find -L /tmp -maxdepth 1 -mtime +7 -delete", &["/tmp", "."]),
             ex("find . -fprint out.txt", &[".", "out.txt"]),
             Example {
                 line: "find . -name '*.o' -exec rm -f {} ;",

@@ -2,7 +2,7 @@
 //! paths, whether every option is known, and the commands its words give it to run.
 
 use super::*;
-use crate::shell::programs::{lookup, read, read_code, Effect, Program, Reading, Run};
+use crate::shell::programs::{lookup, read, read_code, Effect, Program, Reading, Role, Run};
 use crate::shell::Known;
 
 /// The table's reading of ARGV (its name a basename), if its program is in the table.
@@ -14,15 +14,42 @@ fn reading(argv: &[String]) -> Option<(&'static Program, Reading)> {
 /// What the table knows of the command WORDS (ARGV: its words, the name a basename),
 /// and the words rules read as its paths: for a known program with every option known,
 /// the words in path roles, and the words only the shell knows (`$f`, a glob), which
-/// may be anything; else every word after the name.
-pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String>) {
+/// may be anything; else every word after the name. Third, the words a known program
+/// walks or reads names from, with their roles (see [`super::super::SimpleCommand::roles`]).
+pub(super) fn typed_paths(
+    words: &[Word],
+    argv: &[String],
+) -> (Known, Vec<String>, Vec<(Role, String)>) {
     let every = || argv.iter().skip(1).cloned().collect();
     let name_static = words.first().is_some_and(|w| w.is_static && !w.pattern);
     let Some((p, r)) = reading(argv).filter(|_| name_static) else {
-        return (Known::Unknown, every());
+        return (Known::Unknown, every(), Vec::new());
+    };
+    let roles = r
+        .parts
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.role,
+                Role::Walk | Role::WalkFollow | Role::WriteTree | Role::NamesFrom
+            )
+        })
+        .map(|p| (p.role, p.text.clone()))
+        .collect();
+    // The words are all candidates; what it walks or reads names from still is.
+    let all = || {
+        let mut paths: Vec<String> = every();
+        for p in r
+            .parts
+            .iter()
+            .filter(|p| p.kind == super::super::Kind::Implied)
+        {
+            paths.push(p.text.clone());
+        }
+        paths
     };
     if !r.is_known() {
-        return (Known::UnknownOption, every());
+        return (Known::UnknownOption, all(), roles);
     }
     // A program that runs the project's own code (a Makefile's recipes, a package's
     // scripts) does whatever that code says: as for a program the table does not
@@ -31,7 +58,7 @@ pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String
     if p.effects.contains(&Effect::ProjectCode)
         || sub.is_some_and(|s| s.effects.contains(&Effect::ProjectCode))
     {
-        return (Known::Unknown, every());
+        return (Known::Unknown, all(), roles);
     }
     let mut paths: Vec<String> = r.paths().into_iter().map(str::to_owned).collect();
     for run in &r.runs {
@@ -42,8 +69,8 @@ pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String
                 Some(code) if code.unknown.is_none() => {
                     paths.extend(code.reads.iter().chain(&code.writes).cloned());
                 }
-                Some(_) => return (Known::UnknownOption, every()),
-                None => return (Known::Unknown, every()),
+                Some(_) => return (Known::UnknownOption, all(), roles),
+                None => return (Known::Unknown, all(), roles),
             },
             // A script file whose commands are not read (`sed -f FILE`) is a file
             // it reads too.
@@ -56,7 +83,7 @@ pub(super) fn typed_paths(words: &[Word], argv: &[String]) -> (Known, Vec<String
             paths.push(w.text.clone());
         }
     }
-    (Known::Known, paths)
+    (Known::Known, paths, roles)
 }
 
 /// Read the command WORDS (after its wrappers, in ST) through the table: an unknown

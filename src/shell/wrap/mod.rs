@@ -472,12 +472,13 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
             ));
         }
     }
-    let (program, typed) = if st.opaque.is_none() {
+    let (program, typed, roles) = if st.opaque.is_none() {
         known::typed_paths(words, &argv)
     } else {
         (
             super::Known::Unknown,
             argv.iter().skip(1).cloned().collect(),
+            Vec::new(),
         )
     };
     let mut paths = st.path_words;
@@ -501,6 +502,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         redirects: Vec::new(),
         program,
         generous: None,
+        roles,
     });
 }
 
