@@ -162,3 +162,17 @@ fn a_star_does_not_name_dot_files_on_a_certain_line() {
     assert_eq!(decide_in("shopt -s dotglob; cat *"), Some(Deny));
     assert_eq!(decide_in("eval 'shopt -s dotglob'; cat *"), Some(Deny));
 }
+
+#[test]
+fn a_checksum_list_names_the_files_it_opens() {
+    // `sha256sum -c LIST` opens the files LIST names: which ones is not known, so the
+    // line is not certain and a path rule's match on it is unsure (ask by default).
+    for line in [
+        "sha256sum -c sums.txt",
+        "md5sum --check sums.txt",
+        "sha256sum -c",
+    ] {
+        assert_ne!(decide(line), Some(Allow), "{line}");
+    }
+    assert_eq!(decide("sha256sum src/a.rs"), Some(Allow));
+}

@@ -995,7 +995,8 @@ pub(super) const PASTE: &[Opt] = &[
 
 pub(super) const SHA256SUM: &[Opt] = &[
     flag("b", "binary"),
-    flag("c", "check"),
+    // The operands list the files it opens and their sums.
+    flag("c", "check").does(Does::Operands(NamesFrom, &[])),
     flag("", "tag"),
     flag("t", "text"),
     flag("z", "zero"),
@@ -1010,7 +1011,8 @@ pub(super) const SHA256SUM: &[Opt] = &[
 
 pub(super) const MD5SUM: &[Opt] = &[
     flag("b", "binary"),
-    flag("c", "check"),
+    // The operands list the files it opens and their sums.
+    flag("c", "check").does(Does::Operands(NamesFrom, &[])),
     flag("", "tag"),
     flag("t", "text"),
     flag("z", "zero"),

@@ -518,14 +518,17 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["sha256sum"],
         opts: SHA256SUM,
         operands: all(Read),
-        examples: &[ex("sha256sum -c sums", &["sums"])],
+        examples: &[
+            ex("sha256sum -c sums", &["sums"]),
+            ex("sha256sum f g", &["f", "g"]),
+        ],
         ..BASE
     },
     Program {
         names: &["md5sum"],
         opts: MD5SUM,
         operands: all(Read),
-        examples: &[ex("md5sum f", &["f"])],
+        examples: &[ex("md5sum f", &["f"]), ex("md5sum --check sums", &["sums"])],
         ..BASE
     },
     Program {
