@@ -140,6 +140,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             redirects: Vec::new(),
             program: super::Known::Unknown,
             generous: None,
+            place: None,
         });
     }
     out

@@ -114,6 +114,20 @@ pub struct SimpleCommand {
     /// Its generous reading, for deny-side rules only, when the table does not know
     /// its program to run nothing (see [`widen`]).
     pub generous: Option<Generous>,
+    /// Where it runs, for the directory it runs in: known for the commands of the
+    /// line's own text (not of a string it gives a shell, a substitution or a guess).
+    pub place: Option<Place>,
+}
+
+/// Where a simple command of a line's own text runs, as far as the directory goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Place {
+    /// The subshells `( ... )` around it, outermost first, numbered from 1 in the line.
+    pub subshells: Vec<usize>,
+    /// The command (an index in `commands`) that ran and succeeded right before it, in
+    /// the same shell: the one before it in a list joined by `&&` from its start
+    /// (`cd d && rm x`: `rm` runs only once `cd d` succeeded).
+    pub after: Option<usize>,
 }
 
 /// What the program table knows of a simple command's program.

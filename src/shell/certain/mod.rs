@@ -105,6 +105,14 @@ pub(crate) struct CertainCommand {
     pub stdin: Vec<String>,
     /// How many times the loops around it may run it.
     pub runs: crate::shell::Runs,
+    /// The subshells `( ... )` of the line's own text around it (see
+    /// [`crate::shell::Place`]); none inside a substitution.
+    pub subshells: Vec<usize>,
+    /// The command (an index in the line's commands) it runs right after, once that one
+    /// succeeded: the one before it in a list joined by `&&` from its start.
+    pub after: Option<usize>,
+    /// It is inside a substitution: its place is not the line's own.
+    pub substituted: bool,
 }
 
 /// A certain line: its commands, in the order bash starts them (a command substitution
@@ -139,6 +147,10 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         runs: crate::shell::Runs::Once,
         headers: Vec::new(),
         words: 0,
+        shells: 0,
+        subshells: Vec::new(),
+        simple: None,
+        op: (0, 0),
     };
     r.list(Stop::Eof)?;
     for c in &r.out {
@@ -228,6 +240,14 @@ struct Reader<'a> {
     headers: Vec<usize>,
     /// Words read so far: bounded by [`MAX_WORDS`].
     words: usize,
+    /// How many subshells of the line's own text were read, and those around the text
+    /// being read.
+    shells: usize,
+    subshells: Vec<usize>,
+    /// The index of the simple command the last [`Reader::command`] read, if it read one.
+    simple: Option<usize>,
+    /// The last operator that ended a command: its first byte and its length.
+    op: (u8, usize),
 }
 
 /// Most words of one text read here (each costs about a microsecond to read and judge);
@@ -368,6 +388,11 @@ impl Reader<'_> {
     /// A command list up to STOP; returns the reserved word that ended it, if any.
     fn list(&mut self, stop: Stop) -> Result<Option<&'static str>, String> {
         let mut need_command = false;
+        // The simple command the next one runs after, once it succeeded (`cd d && rm x`),
+        // while the list so far is simple commands joined by `&&` alone.
+        let mut after: Option<usize> = None;
+        let mut chain = true;
+        let mut piped = false;
         loop {
             self.skip_blanks(true)?;
             let close = match self.peek() {
@@ -385,7 +410,24 @@ impl Reader<'_> {
                 }
                 return self.end_list(None);
             }
+            self.simple = None;
             let end = self.command(stop)?;
+            // A command of a pipeline of more than one runs after nothing in particular.
+            let pipe = end == End::Continue && self.op == (b'|', 1);
+            let this = self.simple.take().filter(|_| !piped && !pipe);
+            if let (Some(i), Some(a)) = (this, after) {
+                if let Some(c) = self.out.get_mut(i) {
+                    c.after = Some(a);
+                }
+            }
+            let and = end == End::Continue && self.op == (b'&', 2);
+            let or = end == End::Continue && self.op == (b'|', 2);
+            chain = match end {
+                End::Continue => chain && !or,
+                _ => true,
+            };
+            after = if chain && and { this } else { None };
+            piped = pipe;
             match end {
                 End::Close => return self.end_list(None),
                 End::Word(w) => {
@@ -502,6 +544,7 @@ impl Reader<'_> {
             };
             if let Some((len, end)) = self.operator(c, stop)? {
                 self.after_pipe = c == b'|' && len == 1;
+                self.op = (c, len);
                 self.i += len;
                 if end == End::List && c == b'\n' {
                     let end = self.finish(command, heredocs, end)?;
@@ -525,6 +568,8 @@ impl Reader<'_> {
                     }
                 }
                 if let Some(end) = self.compound(stop)? {
+                    // A compound command is no simple command to run after.
+                    self.simple = None;
                     return Ok(end);
                 }
             }
@@ -631,6 +676,9 @@ impl Reader<'_> {
         }
         let index = self.out.len();
         command.runs = self.runs;
+        command.subshells.clone_from(&self.subshells);
+        command.substituted = self.substituted > 0;
+        self.simple = Some(index);
         self.out.push(command);
         for (delimiter, quoted, strip_tabs) in heredocs {
             self.pending.push(Pending {
@@ -656,7 +704,15 @@ impl Reader<'_> {
             self.i += 1;
             // A `cd` in a subshell ends with it: not repeated by a loop around.
             let outer = std::mem::take(&mut self.runs);
+            let own = self.substituted == 0;
+            if own {
+                self.shells += 1;
+                self.subshells.push(self.shells);
+            }
             let body = self.nested(Stop::Paren, None);
+            if own {
+                self.subshells.pop();
+            }
             self.runs = outer;
             body?;
         } else if word_is(self, "{") {
@@ -712,6 +768,7 @@ impl Reader<'_> {
                     .map(Some);
             };
             if let Some((len, end)) = self.operator(c, stop)? {
+                self.op = (c, len);
                 self.i += len;
                 let end = self.compound_end(mark, redirects_at, redirects, end)?;
                 if c == b'\n' {
@@ -1043,9 +1100,19 @@ fn shell_options(words: &[CWord]) -> Option<String> {
 /// parameter (`$(`, backquote, `${`, `$[`, `$NAME`): given to a builtin as a variable's
 /// name or to arithmetic as a value (`printf -v 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`,
 /// `read`, `let`, `declare -n`, a `declare -i` variable's value, a here-string it reads),
-/// the subscript is expanded and runs what it holds.
+/// the subscript is expanded and runs what it holds. A `[` that follows no name and no
+/// blank, in a text with no `(` (`PS1=[$x]`, `[$x]`), subscripts nothing: bash expands
+/// such a text nowhere (`declare -a x='([0]=$(c))'` does, so a `(` keeps every `[`).
 fn subscript_expands(text: &str) -> bool {
-    let Some(at) = text.find('[') else {
+    let bytes = text.as_bytes();
+    let subscript = |k: usize| {
+        text.contains('(')
+            || k.checked_sub(1).is_some_and(|p| {
+                let b = bytes[p];
+                b.is_ascii_alphanumeric() || b == b'_' || b.is_ascii_whitespace()
+            })
+    };
+    let Some(at) = (0..bytes.len()).find(|&k| bytes[k] == b'[' && subscript(k)) else {
         return false;
     };
     let rest = &text.as_bytes()[at..];

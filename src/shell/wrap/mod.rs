@@ -531,6 +531,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         redirects: Vec::new(),
         program,
         generous: None,
+        place: None,
     });
 }
 
