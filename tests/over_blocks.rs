@@ -126,6 +126,30 @@ decides! {
     ps1_escapes: "proj", "export PS1='[\\u@\\h \\W]\\$ '" => None;
     echo_backquotes: "proj", "echo '[`rm -rf /tmp/x`]'" => Allow;
     echo_backquotes_to_file: "proj", "echo '[`date`] done' >> build/log" => Allow;
+    // A variable the line gave a plain value, at its top, has that value.
+    plain_value: "proj", "d=build; rm -rf \"$d\"" => Allow;
+    plain_value_and: "proj", "d=build && rm -rf \"$d/x\" ${d}/y" => Allow;
+    plain_value_redirect: "proj", "d=build; echo hi > \"$d/log\"" => Allow;
+    plain_value_outside: "proj", "d=/tmp/x; rm -rf \"$d\"" => Deny;
+    plain_value_secret: "proj", "d=.ssh; cat ~/$d/id_rsa" => Deny;
+    plain_value_moved: "proj", "d=build; cd /tmp && rm -rf \"$d\"" => Deny;
+    // ... but not one the reading cannot follow.
+    value_read: "proj", "d=build; read d; rm -rf \"$d\"" => Ask;
+    // (The line's other values are read as paths of every command: `/x`, `/tmp`, `~/x`.)
+    value_appended: "proj", "d=build; d+=/x; rm -rf \"$d\"" => Deny;
+    value_appended_inside: "proj", "d=build; d+=x; rm -rf \"$d\"" => Ask;
+    value_reassigned_later: "proj", "d=build; rm -rf \"$d\"; d=/tmp" => Deny;
+    value_reassigned_inside: "proj", "d=build; rm -rf \"$d\"; d=src" => Ask;
+    value_after_and: "proj", "true && d=build; rm -rf \"$d\"" => Ask;
+    value_in_subshell: "proj", "(d=build); rm -rf \"$d\"" => Ask;
+    value_in_pipeline: "proj", "d=build | true; rm -rf \"$d\"" => Ask;
+    value_in_background: "proj", "d=build & rm -rf \"$d\"" => Ask;
+    value_used_before: "proj", "rm -rf \"$d\"; d=build" => Ask;
+    value_in_loop: "proj", "for i in 1 2; do d=build; done; rm -rf \"$d\"" => Ask;
+    value_in_if: "proj", "if true; then d=build; fi; rm -rf \"$d\"" => Ask;
+    value_as_prefix: "proj", "d=build rm -rf \"$d\"" => Ask;
+    value_with_tilde: "proj", "d=~/x; rm -rf \"$d\"" => Deny;
+    value_quoted_tilde: "proj", "d='~'; rm -rf \"$d\"" => Deny;
     // ... but a subscript does run what it holds.
     subscript_backquotes: "proj", "printf -v 'a[`rm -rf /tmp/x`]' x" => Deny;
     subscript_before_quote: "proj", "declare a'[`rm -rf /tmp/x`]'=1" => Deny;

@@ -929,6 +929,7 @@ impl Prepared<'_> {
                 true => &[],
             };
             let loop_words = self.loop_words(cand);
+            let plain = self.plain_words(cand);
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
             let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
@@ -992,6 +993,7 @@ impl Prepared<'_> {
                 let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
                 for target in &c.redirects {
                     attributed.insert(target.clone());
+                    let target = plain.get(target).unwrap_or(target);
                     if nobodys_file(target) {
                         continue;
                     }
@@ -1026,6 +1028,7 @@ impl Prepared<'_> {
                             }
                         }
                         None => {
+                            let word = plain.get(word).unwrap_or(word);
                             // A loop variable of a certain line (`for f in src/*.rs; do rm
                             // "$f"; done`) is one of the words of its list.
                             if let Some(list) = loop_words.get(word.as_str()) {
@@ -1125,6 +1128,31 @@ impl Prepared<'_> {
                 let values = shell::values::values_of(text, name);
                 if !values.is_empty() {
                     out.insert(w.clone(), values);
+                }
+            }
+        }
+        out
+    }
+
+    /// The words of CAND's line that expand a variable the line gives a plain value
+    /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
+    /// (see [`shell::values::plain_values`]).
+    fn plain_words(&self, cand: &super::CmdCand) -> std::collections::HashMap<String, String> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
+            return out;
+        }
+        let values = shell::values::plain_values(text);
+        if values.is_empty() {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in c.paths.iter().chain(&c.redirects) {
+                if let Some(put) = shell::values::put_values(w, &values) {
+                    out.insert(w.clone(), put);
                 }
             }
         }

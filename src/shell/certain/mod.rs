@@ -71,6 +71,8 @@ pub(crate) struct CWord {
     pub numeric: bool,
     /// The loop variables it expands.
     pub loop_vars: Vec<String>,
+    /// The variables with a plain value (see [`Plain`]) it expands.
+    pub plain_vars: Vec<String>,
 }
 
 impl CWord {
@@ -122,6 +124,9 @@ pub(crate) struct CertainCommand {
 pub(crate) struct CertainLine {
     pub commands: Vec<CertainCommand>,
     pub redirects: Vec<String>,
+    /// The variables its words expand whose value the line gives (see [`Plain`]), as
+    /// (name, value).
+    pub values: Vec<(String, String)>,
 }
 
 /// The reading of SRC when every construct in it is in the certain subset; else why
@@ -151,6 +156,8 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         subshells: Vec::new(),
         simple: None,
         op: (0, 0),
+        plain: Vec::new(),
+        plain_uses: Vec::new(),
     };
     r.list(Stop::Eof)?;
     for c in &r.out {
@@ -176,9 +183,19 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
             return Err(why);
         }
     }
+    let mut values = Vec::new();
+    for name in &r.plain_uses {
+        if let Some(p) = r.plain.iter().find(|p| &p.name == name) {
+            if let Some(why) = assigned_elsewhere(src, name, &[p.at]) {
+                return Err(why);
+            }
+            values.push((p.name.clone(), p.value.clone()));
+        }
+    }
     Ok(CertainLine {
         commands: r.out,
         redirects: r.redirects,
+        values,
     })
 }
 
@@ -248,6 +265,39 @@ struct Reader<'a> {
     simple: Option<usize>,
     /// The last operator that ended a command: its first byte and its length.
     op: (u8, usize),
+    /// The variables the line gives a plain value (see [`Plain`]), and those of them its
+    /// words expand (each checked against the whole text at the end).
+    plain: Vec<Plain>,
+    plain_uses: Vec<String>,
+}
+
+/// A variable given a plain value by an assignment alone (`d=build`) that always runs in
+/// the line's own shell: at the top of the line (in no compound command, subshell,
+/// substitution or loop), first in its list and not in a pipeline or in the background.
+/// A word after it that expands the variable gets that value, when nothing else in the
+/// text names the variable (`read d`, `d+=x`, `for d`, `unset d`...: checked at the end).
+pub(crate) struct Plain {
+    name: String,
+    value: String,
+    /// Where its name starts in the text.
+    at: usize,
+}
+
+/// The name and value of the assignment W, when its value is plain text: no expansion,
+/// glob, blank, `~` or quote to make it other than the text, not empty, and `=` (not
+/// `+=`) right after the name.
+fn plain_assignment(w: &CWord) -> Option<(String, String)> {
+    if w.dynamic || w.glob || w.unknown.is_some() {
+        return None;
+    }
+    let (name, value) = w.text.split_once('=')?;
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let plain_value = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./,:@%+=^".contains(c));
+    (name.chars().all(ident) && !name.starts_with(|c: char| c.is_ascii_digit()) && plain_value)
+        .then(|| (name.to_string(), value.to_string()))
 }
 
 /// Most words of one text read here (each costs about a microsecond to read and judge);
@@ -393,6 +443,8 @@ impl Reader<'_> {
         let mut after: Option<usize> = None;
         let mut chain = true;
         let mut piped = false;
+        // The command read next is the first of its list (`a; b`, not `a && b`).
+        let mut first = true;
         loop {
             self.skip_blanks(true)?;
             let close = match self.peek() {
@@ -415,6 +467,19 @@ impl Reader<'_> {
             // A command of a pipeline of more than one runs after nothing in particular.
             let pipe = end == End::Continue && self.op == (b'|', 1);
             let this = self.simple.take().filter(|_| !piped && !pipe);
+            // `d=build;` or `d=build &&` first in a list at the top: a plain value.
+            let always = match end {
+                End::Close => true,
+                End::List => matches!(self.op, (b';', 1) | (b'\n', 1)),
+                End::Continue => matches!(self.op, (b'&', 2) | (b'|', 2)),
+                End::Word(_) => false,
+            };
+            if let Some(i) =
+                this.filter(|_| always && first && self.depth == 0 && self.substituted == 0)
+            {
+                self.note_plain(i);
+            }
+            first = end == End::List;
             if let (Some(i), Some(a)) = (this, after) {
                 if let Some(c) = self.out.get_mut(i) {
                     c.after = Some(a);
@@ -440,6 +505,26 @@ impl Reader<'_> {
                 End::Continue => need_command = true,
             }
         }
+    }
+
+    /// Note the plain values the assignments alone of command I give (see [`Plain`]).
+    fn note_plain(&mut self, i: usize) {
+        let at_top = self.loops.is_empty() && self.subshells.is_empty();
+        let Some(c) = self.out.get(i).filter(|c| c.words.is_empty() && at_top) else {
+            return;
+        };
+        let mut found = Vec::new();
+        for w in &c.assignments {
+            let Some((name, value)) = plain_assignment(w) else {
+                continue;
+            };
+            // Where the name starts: the last `NAME=VALUE` in the text up to here.
+            let text = format!("{name}={value}");
+            if let Some(at) = self.src[..self.i].rfind(&text) {
+                found.push(Plain { name, value, at });
+            }
+        }
+        self.plain.extend(found);
     }
 
     fn end_list(&self, word: Option<&'static str>) -> Result<Option<&'static str>, String> {
@@ -593,6 +678,10 @@ impl Reader<'_> {
             if !command.words.is_empty() {
                 command.words.push(known(word.word)?);
                 continue;
+            }
+            if !word.word.plain_vars.is_empty() {
+                self.i = at;
+                return Err(self.outside("a command name from a variable"));
             }
             if let Some(name) = assignment_name(&word) {
                 if !is_assignable(name) {
