@@ -150,6 +150,11 @@ decides! {
     value_as_prefix: "proj", "d=build rm -rf \"$d\"" => Ask;
     value_with_tilde: "proj", "d=~/x; rm -rf \"$d\"" => Deny;
     value_quoted_tilde: "proj", "d='~'; rm -rf \"$d\"" => Deny;
+    // A variable given a command's output holds a value only the running shell knows:
+    // an unsure match asks. A command's output in the command's own words still denies.
+    output_value: "proj", "tmp=$(mktemp) && echo hi > \"$tmp\" && rm -f \"$tmp\"" => Ask;
+    output_word: "proj", "rm -rf $(cat list)" => Deny;
+    output_with_part: "proj", "rm -rf \"$(mktemp -d)/../../etc\"" => Deny;
     // ... but a subscript does run what it holds.
     subscript_backquotes: "proj", "printf -v 'a[`rm -rf /tmp/x`]' x" => Deny;
     subscript_before_quote: "proj", "declare a'[`rm -rf /tmp/x`]'=1" => Deny;

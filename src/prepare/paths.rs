@@ -1395,7 +1395,7 @@ fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
 
 /// Why a match on the path RAW (normalized to NORM) is unsure, if it is: the whole
 /// word is a variable only the running shell knows (`"$d"`; `$HOME`, `$PWD` and
-/// `$OLDPWD` are known). A word with a known part (`~/.ssh/$x`) matches for certain.
+/// `$OLDPWD` are known), or the value of one given a command's output. A word with a known part (`~/.ssh/$x`) matches for certain.
 fn shell_value(
     raw: &str,
     norm: &std::result::Result<String, String>,
@@ -1403,6 +1403,11 @@ fn shell_value(
 ) -> Option<shell::Unsure> {
     if norm.is_ok() {
         return None;
+    }
+    // The value of a variable given a command's output (`tmp=$(mktemp)`, whose value
+    // the line's values read as `$`): as unsure as `$tmp` itself.
+    if raw == "$" {
+        return Some(shell::Unsure::ShellValue(raw.to_string()));
     }
     let name = raw.strip_prefix('$')?;
     let name = name
