@@ -104,6 +104,20 @@ decides! {
     cd_in_string: "", "bash -c 'cd proj' && rm -rf build" => Deny;
     cd_to_variable: "", "d=proj; cd $d && rm -rf build" => Deny;
     rm_outside_after_cd: "proj", "cd /tmp && rm -rf x" => Deny;
+    cd_then_subshell: "", "cd proj && (cd /tmp; rm -rf x)" => Deny;
+    cd_then_group: "proj", "cd /tmp && { rm -rf x; }" => Deny;
+    cd_and_then_list: "", "cd proj && rm -rf build; rm -rf x" => Deny;
+    cd_or_rm: "proj", "cd /tmp || rm -rf x" => Deny;
+    cd_background: "", "cd proj & rm -rf build" => Deny;
+    pushd_and_rm: "proj", "pushd /tmp && rm -rf x" => Deny;
+    cd_home_secret: "proj", "cd && cat .ssh/id_rsa" => Deny;
+    cd_tilde_secret: "proj", "cd ~ && cat .ssh/id_rsa" => Deny;
+    cd_home_variable_secret: "proj", "cd \"$HOME\" && cat .ssh/id_rsa" => Deny;
+    cd_unknown_secret: "proj", "cd \"$x\" && cat .ssh/id_rsa" => Deny;
+    cd_root_relative_secret: "proj", format!("cd / && cat {}", h(".ssh/id_rsa").trim_start_matches('/')) => Deny;
+    cd_root_relative_elsewhere: "proj", format!("cat {}; cd /", h(".ssh/id_rsa").trim_start_matches('/')) => Allow;
+    cd_exec: "proj", "cd /tmp && exec rm -rf x" => Deny;
+    cd_string_inside: "", "cd proj && bash -c 'rm -rf build'" => Deny;
     // A word before a `cd` is read where the line is then.
     rm_before_cd: "proj", "rm -f x; cd /tmp" => Allow;
     rm_after_cd: "proj", "rm -f x; cd /tmp; rm -f y" => Deny;
