@@ -269,3 +269,26 @@ fn subshells_are_numbered_and_strings_unplaced() {
         .iter()
         .all(|c| c.argv[0] == "rm" || c.place.is_none()));
 }
+
+/// A plain value is put in the words every rule sees: a command rule matches the words
+/// that run (`d=-rf; rm $d x` is `rm -rf x`).
+#[test]
+fn command_rules_see_plain_values() {
+    let rules = json!([
+        {"id": "no-rf", "tool": "shell", "command-prefix": "rm -rf", "decision": "deny"},
+        {"id": "no-push", "tool": "shell", "command-regexp": "^git push", "decision": "deny"},
+        {"id": "rm", "tool": "shell", "command-prefix": ["rm", "git"], "decision": "allow"}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let policy = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision
+    };
+    assert_eq!(decide("d=-rf; rm $d build"), Some(Deny));
+    // `"$o"f` is `$of` once unquoted: not a plain value, never allowed.
+    assert_ne!(decide("o=-r && rm \"$o\"f build"), Some(Allow));
+    assert_eq!(decide("p=push; git $p origin"), Some(Deny));
+    assert_eq!(decide("d=build; rm -f \"$d\""), Some(Allow));
+    assert_eq!(decide("p=status; git $p"), Some(Allow));
+}

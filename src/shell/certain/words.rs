@@ -155,6 +155,22 @@ impl Reader<'_> {
                 self.plain_uses.push(name.clone());
             }
         }
+        // The text must read as the same names (`"$o"f` is `$of` unquoted: not known).
+        if !w.plain_vars.is_empty() {
+            let names: Vec<(String, String)> = w
+                .plain_vars
+                .iter()
+                .map(|n| (n.clone(), String::new()))
+                .collect();
+            if crate::shell::values::put_values(&w.text, &names).is_none() {
+                w.unknowable(|| {
+                    format!(
+                        "`{}`: a variable that runs into the text after it",
+                        show(raw)
+                    )
+                });
+            }
+        }
         if w.numeric && (w.text.contains('/') || w.text.starts_with('~')) {
             w.unknowable(|| format!("`{}`: a path built from a shell parameter", show(raw)));
         }
