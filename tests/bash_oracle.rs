@@ -453,3 +453,30 @@ fn explain_line() {
     let results = oracle::check(vec![oracle::plain(&line, determined)], reading);
     println!("{}", explain(&results[0]));
 }
+
+/// Lines written by hand beside the generated ones (issue 23): backquotes in single
+/// quotes (a subscript only after a name), variables given a plain value, and where
+/// commands run after `cd`. Each reading must agree with what bash runs.
+#[test]
+fn written_lines_agree_with_bash() {
+    let lines = [
+        "export PS1='[`prog1`] '",
+        "echo '[`prog1`]' && prog2",
+        "echo 'x [`prog1`] y' \"[`prog2`]\"",
+        "printf -v 'a[`prog1`]' x; echo \"$a\"",
+        "declare a'[`prog1`]'=1",
+        "declare -a b='([0]=`prog1`)'",
+        "d=build; echo \"$d\" $d ${d}/x && prog1 \"$d\"",
+        "d=build && prog1 \"$d/x\"; d2=a.b:c; prog2 $d2",
+        "cd /tmp && prog1 x; (cd / && prog2 y) && prog3 z",
+        "true || cd / && prog1 x | prog2 && prog3",
+    ];
+    let gens = lines.iter().map(|l| oracle::plain(l, false)).collect();
+    let results = oracle::check(gens, reading);
+    let bad: Vec<String> = results
+        .iter()
+        .filter(|c| !c.findings.is_empty())
+        .map(explain)
+        .collect();
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

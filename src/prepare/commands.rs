@@ -79,7 +79,8 @@ impl Prepared<'_> {
                 match value {
                     Arg::Null => continue,
                     Arg::Str(s) => {
-                        let (main, second) = shell::read_for_rules(s);
+                        let (mut main, second) = shell::read_for_rules(s);
+                        put_plain_values(&mut main, s);
                         lines.push((main, false));
                         lines.extend(second.into_iter().map(|l| (l, true)));
                     }
@@ -231,5 +232,35 @@ impl Prepared<'_> {
             regex_hits(&self.policy.cmd_regexps, &words.join(" "), &mut regexp);
         }
         (prefix, regexp)
+    }
+}
+
+/// In LINE, a certain reading of TEXT, each word that expands a variable the line gives a
+/// plain value (`d=build; rm -rf "$d"`: see [`shell::values::plain_values`]) with the
+/// value put in, as bash runs it: every rule sees the words that run (`d=-rf; rm $d x`
+/// is `rm -rf x`, `d=push; git $d` is `git push`).
+fn put_plain_values(line: &mut CommandLine, text: &str) {
+    if !line.is_certain() || !text.contains('$') {
+        return;
+    }
+    let values = shell::values::plain_values(text);
+    if values.is_empty() {
+        return;
+    }
+    let put = |words: &mut Vec<String>| {
+        for w in words.iter_mut() {
+            if let Some(with) = shell::values::put_values(w, &values) {
+                *w = with;
+            }
+        }
+    };
+    for c in &mut line.commands {
+        put(&mut c.argv);
+        put(&mut c.written);
+        put(&mut c.paths);
+        put(&mut c.redirects);
+        for form in &mut c.forms {
+            put(form);
+        }
     }
 }

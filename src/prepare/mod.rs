@@ -6,6 +6,7 @@
 mod changes;
 mod commands;
 mod paths;
+mod places;
 
 pub use commands::{CmdCand, CmdHits};
 pub use paths::{key_of, PathCand, PathSource, MAX_WORD_PATHS};

@@ -2,7 +2,7 @@
 //! its command lines, and (for deny-side rules) the words of its simple
 //! commands, each normalized once and matched against every path glob.
 
-use super::Prepared;
+use super::{places, Prepared};
 use crate::index::{glob_hits, BitSet};
 use crate::path;
 use crate::rule::Arg;
@@ -10,6 +10,9 @@ use crate::shell;
 
 /// The value words of each command argument (see [`shell::value_words`]), read once.
 type LineValues = std::collections::HashMap<String, Vec<String>>;
+
+/// The directories each placed command's relative words are read in (see [`places`]).
+type PerCommand = std::collections::HashMap<(usize, usize), places::Dirs>;
 
 /// At most this many command words are checked as paths; past it, the rest
 /// counts as matching every deny-side path rule.
@@ -401,8 +404,12 @@ impl Prepared<'_> {
         &self,
         values: &mut LineValues,
         cost: &mut usize,
-    ) -> (Vec<String>, Option<String>) {
+    ) -> (Vec<String>, Option<String>, Option<PerCommand>) {
         let (home, mut current) = self.home_and_cwd();
+        let workdir = path::DEFAULT_WORKDIR_KEYS
+            .iter()
+            .any(|key| self.call.arg(key).is_some());
+        let mut places = places::Places::new(self.commands(), current.clone(), workdir);
         let mut lost: Option<String> = None;
         let mut dirs = Vec::new();
         // Where the directory D leads from BASE: its readings (the first as
@@ -469,7 +476,7 @@ impl Prepared<'_> {
         // Whether the line's directory is one only the shell knows.
         let mut unknown = false;
         let (cdpath, cdpath_unknown) = self.cdpath();
-        'commands: for cand in self.commands() {
+        'commands: for (ci, cand) in self.commands().iter().enumerate() {
             // A `cd` in a loop or a function may run again and again (`for i in 1 2; do
             // cd ..; done`): the line is read over once for each time it may run, or
             // until the directories it may be in stop growing (each pass adds one at
@@ -496,11 +503,14 @@ impl Prepared<'_> {
             let mut pass = 1;
             let mut seen = currents.clone();
             'passes: loop {
-                for c in &cand.line.commands {
+                for (k, c) in cand.line.commands.iter().enumerate() {
                     // Past a bound every relative word counts as matching: no need to read on.
                     if lost.is_some() || path::budget_spent() {
                         break 'commands;
                     }
+                    // Where this command runs: its subshell's directories, or where the
+                    // command it runs right after left it (`cd d && rm x`).
+                    let (bases, saved) = places.enter(ci, k, &cand.line.commands, &mut currents);
                     let is_cd = matches!(
                         c.argv.first().map(String::as_str),
                         Some("cd" | "pushd" | "popd")
@@ -511,7 +521,7 @@ impl Prepared<'_> {
                         && c.argv.iter().skip(1).any(|w| w == "-");
                     let mut next: Vec<Option<String>> = Vec::new();
                     let mut reached = false;
-                    for cur in &currents {
+                    for cur in &bases {
                         if too_many(&mut dirs) {
                             break;
                         }
@@ -519,6 +529,8 @@ impl Prepared<'_> {
                         // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
                         // starts (`env -C .. bash -c 'cd home'`) to the last.
                         let mut base = cur.clone();
+                        // The directories its options move it to: its own.
+                        let mut mine: Vec<String> = Vec::new();
                         for form in &c.forms {
                             for d in shell::chdir_options(form) {
                                 if unknown && !d.starts_with(['/', '~']) {
@@ -528,23 +540,25 @@ impl Prepared<'_> {
                                 // and home; `tar -C /proc -C $$`: only the shell knows.
                                 if !shell::values::only_known_parameters(&d) {
                                     shell_only(&d, &mut lost);
-                                    dirs.extend(home.clone());
+                                    mine.extend(home.clone());
                                     let of = self.line_values(values, &cand.key);
                                     for v in of.iter().filter(|v| !v.contains('$')) {
                                         // Past the bound the line is lost anyway (below).
-                                        if too_many(&mut dirs) {
+                                        if mine.len() > 4 * MAX_DIRS || too_many(&mut dirs) {
                                             break;
                                         }
                                         let all = go(v, base.as_deref(), &mut lost);
-                                        dirs.extend(all.unwrap_or_default());
+                                        mine.extend(all.unwrap_or_default());
                                     }
                                 }
-                                dirs.extend(globbed(&d, base.as_deref(), &mut lost));
+                                mine.extend(globbed(&d, base.as_deref(), &mut lost));
                                 let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
                                 base = all.first().cloned().or(base);
-                                dirs.extend(all);
+                                mine.extend(all);
                             }
                         }
+                        places.own(ci, k, &mine);
+                        dirs.append(&mut mine);
                         if !is_cd {
                             continue;
                         }
@@ -573,6 +587,7 @@ impl Prepared<'_> {
                                         for b in bases.unwrap_or_default() {
                                             let all =
                                                 go(t, Some(&b), &mut lost).unwrap_or_default();
+                                            places.led(&all);
                                             next.extend(all.first().cloned().map(Some));
                                             dirs.extend(all);
                                         }
@@ -595,6 +610,7 @@ impl Prepared<'_> {
                                         }
                                         let all =
                                             go(v, base.as_deref(), &mut lost).unwrap_or_default();
+                                        places.led(&all);
                                         next.extend(all.first().cloned().map(Some));
                                         dirs.extend(all);
                                     }
@@ -602,6 +618,7 @@ impl Prepared<'_> {
                                 // Lexically and through the links before `..` (`cd -P lnk/..`).
                                 match go(t, base.as_deref(), &mut lost) {
                                     Some(all) => {
+                                        places.led(&all);
                                         dirs.extend(all.iter().skip(1).cloned());
                                         all.into_iter().next()
                                     }
@@ -629,6 +646,9 @@ impl Prepared<'_> {
                                 next.push(Some(old));
                             }
                         }
+                        if reached {
+                            places.reached(ci, k, &next);
+                        }
                         next.append(&mut currents);
                         next.sort();
                         next.dedup();
@@ -643,25 +663,33 @@ impl Prepared<'_> {
                         });
                         currents.truncate(MAX_DIRS);
                     }
+                    places.leave(ci, saved, &mut currents);
                 }
                 let more = match passes {
                     shell::Runs::Once => false,
                     shell::Runs::AtMost(n) => pass < n,
                     shell::Runs::Any => true,
                 };
-                if !more || currents.iter().all(|d| seen.contains(d)) {
+                // A subshell's directories grow too (`(for i in 1 2; do cd ..; done; rm x)`).
+                let now: Vec<Option<String>> = currents
+                    .iter()
+                    .chain(places.in_subshells())
+                    .cloned()
+                    .collect();
+                if !more || now.iter().all(|d| seen.contains(d)) {
                     break 'passes;
                 }
                 pass += 1;
-                seen.extend(currents.iter().cloned());
+                seen.extend(now);
                 seen.sort();
                 seen.dedup();
                 currents.clone_from(&seen);
+                places.new_pass();
             }
         }
         dirs.sort();
         dirs.dedup();
-        (dirs, lost)
+        (dirs, lost, places.finish())
     }
 
     /// The `CDPATH` directories a `cd` in the call may use: those the lines give it
@@ -886,15 +914,30 @@ impl Prepared<'_> {
             cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
             ..WordBudget::default()
         };
-        let (dirs, lost) = self.other_dirs(&mut line_values, &mut budget.cost);
+        let (dirs, lost, per) = self.other_dirs(&mut line_values, &mut budget.cost);
         // Past the bound on directories, every relative word counts as matching anyway.
-        let dirs = if lost.is_some() { Vec::new() } else { dirs };
+        let (dirs, per) = match lost {
+            Some(_) => (Vec::new(), None),
+            None => (dirs, per),
+        };
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
             budget.dots = line.uncertain.is_some()
                 || line.opaque.is_some()
                 || line.commands.iter().any(|c| c.opaque.is_some());
             let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+            // The directories words are read in: the line's (the first), and those of
+            // each command placed (see [`places`]), each set once.
+            let mut sets: Vec<places::Dirs> = vec![(true, dirs.clone())];
+            let set_of: Vec<usize> = (0..cand.line.commands.len())
+                .map(|i| match per.as_ref().and_then(|p| p.get(&(ci, i))) {
+                    None => 0,
+                    Some(d) => sets.iter().position(|s| s == d).unwrap_or_else(|| {
+                        sets.push(d.clone());
+                        sets.len() - 1
+                    }),
+                })
+                .collect();
             let every = all.len();
             // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
             let values: &[String] = match cand.deny_only {
@@ -902,9 +945,10 @@ impl Prepared<'_> {
                 true => &[],
             };
             let loop_words = self.loop_words(cand);
+            let plain = self.plain_words(cand);
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
-            let mut at: std::collections::HashMap<(bool, &str), std::ops::Range<usize>> =
+            let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
                 std::collections::HashMap::new();
             // Which commands each of those candidates has (a word of every command of a
             // long line is looked up once per command).
@@ -914,13 +958,13 @@ impl Prepared<'_> {
             // `git apply`, `cp -a lnk h`) may read through it.
             let links = cand.line.commands.len() > 1
                 && cand.line.commands.iter().any(|c| may_make_links(&c.argv));
-            let mut push = words_of(|out, redirect, w, cmds, budget| {
+            let mut push = words_of(|out, redirect, w, cmds, set, budget| {
                 // Past a bound every word is unchecked: the candidate that says so
                 // matches every deny-side path rule, for every command.
                 if w.is_empty() || budget.exceeded.is_some() {
                     return;
                 }
-                if let Some(made) = at.get(&(redirect, w)) {
+                if let Some(made) = at.get(&(redirect, w, set)) {
                     // Every candidate here belongs to commands of this line only: one
                     // with `every` of them has them all.
                     for k in made.clone() {
@@ -941,7 +985,8 @@ impl Prepared<'_> {
                     return;
                 }
                 let first = out.len();
-                self.word_cands(out, &cand.key, redirect, w, &dirs, budget);
+                let (here, in_dirs) = &sets[set];
+                self.word_cands(out, &cand.key, redirect, w, in_dirs, *here, budget);
                 for (k, made) in out.iter_mut().enumerate().skip(first) {
                     if links && made.uncertain.is_none() {
                         if let Some(why) = through_missing(made) {
@@ -955,7 +1000,7 @@ impl Prepared<'_> {
                         has.extend(cmds.iter().map(|c| (k, *c)));
                     }
                 }
-                at.insert((redirect, w), first..out.len());
+                at.insert((redirect, w, set), first..out.len());
             });
             let mut attributed = std::collections::HashSet::new();
             for (i, c) in cand.line.commands.iter().enumerate() {
@@ -964,15 +1009,16 @@ impl Prepared<'_> {
                 let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
                 for target in &c.redirects {
                     attributed.insert(target.clone());
+                    let target = plain.get(target).unwrap_or(target);
                     if nobodys_file(target) {
                         continue;
                     }
-                    let cmds = if opens_for_all {
-                        &all[..]
+                    let (cmds, set) = if opens_for_all {
+                        (&all[..], 0)
                     } else {
-                        &[(ci, i)][..]
+                        (&[(ci, i)][..], set_of[i])
                     };
-                    push(out, true, target, cmds, &mut budget);
+                    push(out, true, target, cmds, set, &mut budget);
                 }
                 for word in &c.paths {
                     match word.strip_prefix('-') {
@@ -980,7 +1026,7 @@ impl Prepared<'_> {
                         // `--file=/etc/passwd`, `-t/root`.
                         Some(opt) => {
                             if let Some((_, after)) = opt.split_once('=') {
-                                push(out, false, after, &[(ci, i)], &mut budget);
+                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
                             }
                             // A cluster of short options whose last takes the rest as
                             // its value (`-olnk/x`, `-cflnk/x`, `-f../x`): the value may
@@ -991,29 +1037,30 @@ impl Prepared<'_> {
                                     if k > end {
                                         break;
                                     }
-                                    push(out, false, &opt[k..], &[(ci, i)], &mut budget);
+                                    push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
                                 }
                             } else if let Some(k) = opt.find(['/', '~']) {
-                                push(out, false, &opt[k..], &[(ci, i)], &mut budget);
+                                push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
                             }
                         }
                         None => {
+                            let word = plain.get(word).unwrap_or(word);
                             // A loop variable of a certain line (`for f in src/*.rs; do rm
                             // "$f"; done`) is one of the words of its list.
                             if let Some(list) = loop_words.get(word.as_str()) {
                                 for v in list {
-                                    push(out, false, v, &[(ci, i)], &mut budget);
+                                    push(out, false, v, &[(ci, i)], set_of[i], &mut budget);
                                 }
                                 continue;
                             }
-                            push(out, false, word, &[(ci, i)], &mut budget);
+                            push(out, false, word, &[(ci, i)], set_of[i], &mut budget);
                             // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
                             // `javac @f`): the program reads the file named after `@`.
                             if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
-                                push(out, false, file, &[(ci, i)], &mut budget);
+                                push(out, false, file, &[(ci, i)], set_of[i], &mut budget);
                             }
                             if let Some((_, after)) = word.split_once('=') {
-                                push(out, false, after, &[(ci, i)], &mut budget);
+                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
                             }
                         }
                     }
@@ -1029,7 +1076,7 @@ impl Prepared<'_> {
                         break;
                     }
                     let first = out.len();
-                    self.word_cands(out, &cand.key, false, w, &dirs, &mut budget);
+                    self.word_cands(out, &cand.key, false, w, &dirs, true, &mut budget);
                     for made in &mut out[first..] {
                         made.cmds = vec![(ci, i)];
                         made.unsure = Some(g.why.clone());
@@ -1039,11 +1086,11 @@ impl Prepared<'_> {
             // A redirection of no simple command (`> f` alone): every command's.
             for target in &cand.line.redirects {
                 if !attributed.contains(target) && !nobodys_file(target) {
-                    push(out, true, target, &all, &mut budget);
+                    push(out, true, target, &all, 0, &mut budget);
                 }
             }
             for w in values {
-                push(out, false, w, &all, &mut budget);
+                push(out, false, w, &all, 0, &mut budget);
             }
             // A line read generously: every match in it is unsure.
             if let Some(why) = &cand.line.unsure {
@@ -1112,7 +1159,7 @@ impl Prepared<'_> {
                 continue;
             }
             let mut made = Vec::new();
-            self.word_cands(&mut made, key, false, w, dirs, budget);
+            self.word_cands(&mut made, key, false, w, dirs, true, budget);
             let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
             let fold = self.path_env().case_fold;
             for m in made {
@@ -1173,6 +1220,31 @@ impl Prepared<'_> {
         out
     }
 
+    /// The words of CAND's line that expand a variable the line gives a plain value
+    /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
+    /// (see [`shell::values::plain_values`]).
+    fn plain_words(&self, cand: &super::CmdCand) -> std::collections::HashMap<String, String> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
+            return out;
+        }
+        let values = shell::values::plain_values(text);
+        if values.is_empty() {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in c.paths.iter().chain(&c.redirects) {
+                if let Some(put) = shell::values::put_values(w, &values) {
+                    out.insert(w.clone(), put);
+                }
+            }
+        }
+        out
+    }
+
     /// A candidate for what a bound kept from being checked, or what only the
     /// running shell knows (WHY): it counts as matching every deny-side path
     /// rule, never satisfies an allow rule, and no allow rule covers the
@@ -1196,8 +1268,10 @@ impl Prepared<'_> {
     }
 
     /// The candidates of one command word W (a redirection target when
-    /// REDIRECT) of command argument KEY: as written, its glob's matches,
-    /// and relative to each of DIRS.
+    /// REDIRECT) of command argument KEY: as written (when HERE: its command may run in
+    /// the request's directory, or W is absolute), its glob's matches, and relative to
+    /// each of DIRS.
+    #[allow(clippy::too_many_arguments)]
     fn word_cands(
         &self,
         out: &mut Vec<PathCand>,
@@ -1205,6 +1279,7 @@ impl Prepared<'_> {
         redirect: bool,
         w: &str,
         dirs: &[String],
+        here: bool,
         budget: &mut WordBudget,
     ) {
         if !budget.take(w, dirs) {
@@ -1223,7 +1298,9 @@ impl Prepared<'_> {
             // The line changes directory: which one the target is in is not certain.
             cand.norm = Err("a relative path in a line that changes directory".into());
         }
-        out.push(cand);
+        if here || !relative {
+            out.push(cand);
+        }
         // The shell expands globs before the program runs (in a redirection target
         // too), in whichever directory the line is in.
         if w.contains(['*', '?', '[']) {
@@ -1232,7 +1309,10 @@ impl Prepared<'_> {
             let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
                 .iter()
                 .any(|v| w.contains(v));
-            let mut bases = vec![cwd];
+            let mut bases = match here || !(relative || names_dir) {
+                true => vec![cwd],
+                false => Vec::new(),
+            };
             if relative || names_dir {
                 bases.extend(dirs.iter().cloned().map(Some));
             }
@@ -1418,7 +1498,7 @@ fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> String {
 
 /// Why a match on the path RAW (normalized to NORM) is unsure, if it is: the whole
 /// word is a variable only the running shell knows (`"$d"`; `$HOME`, `$PWD` and
-/// `$OLDPWD` are known). A word with a known part (`~/.ssh/$x`) matches for certain.
+/// `$OLDPWD` are known), or the value of one given a command's output. A word with a known part (`~/.ssh/$x`) matches for certain.
 fn shell_value(
     raw: &str,
     norm: &std::result::Result<String, String>,
@@ -1426,6 +1506,11 @@ fn shell_value(
 ) -> Option<shell::Unsure> {
     if norm.is_ok() {
         return None;
+    }
+    // The value of a variable given a command's output (`tmp=$(mktemp)`, whose value
+    // the line's values read as `$`): as unsure as `$tmp` itself.
+    if raw == "$" {
+        return Some(shell::Unsure::ShellValue(raw.to_string()));
     }
     let name = raw.strip_prefix('$')?;
     let name = name
@@ -1457,7 +1542,7 @@ fn shell_only(d: &str, lost: &mut Option<String>) {
 /// signature cannot say).
 fn words_of<'a, F>(f: F) -> F
 where
-    F: FnMut(&mut Vec<PathCand>, bool, &'a str, &[(usize, usize)], &mut WordBudget),
+    F: FnMut(&mut Vec<PathCand>, bool, &'a str, &[(usize, usize)], usize, &mut WordBudget),
 {
     f
 }

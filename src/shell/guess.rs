@@ -141,6 +141,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             program: super::Known::Unknown,
             generous: None,
             roles: Vec::new(),
+            place: None,
         });
     }
     out

@@ -118,6 +118,20 @@ pub struct SimpleCommand {
     /// below them may be opened: `grep -r x ~`, `find`, `rg x` in its directory, `rm
     /// -r`) or reads the names of files from (`file -f list`), with that role.
     pub roles: Vec<(Role, String)>,
+    /// Where it runs, for the directory it runs in: known for the commands of the
+    /// line's own text (not of a string it gives a shell, a substitution or a guess).
+    pub place: Option<Place>,
+}
+
+/// Where a simple command of a line's own text runs, as far as the directory goes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Place {
+    /// The subshells `( ... )` around it, outermost first, numbered from 1 in the line.
+    pub subshells: Vec<usize>,
+    /// The command (an index in `commands`) that ran and succeeded right before it, in
+    /// the same shell: the one before it in a list joined by `&&` from its start
+    /// (`cd d && rm x`: `rm` runs only once `cd d` succeeded).
+    pub after: Option<usize>,
 }
 
 /// What the program table knows of a simple command's program.

@@ -304,9 +304,13 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                     stack.pop();
                     i += 1;
                 }
+                // A subscript follows a name (`'a[$(x)]'`, `a'[$(x)]'`): a `[` after
+                // anything else (`PS1='[\u@\h] '`) starts none.
                 b'[' => {
-                    if let Some(top) = stack.last_mut() {
-                        *top = Ctx::Single { sub: true };
+                    if subscript_at(bytes, i) {
+                        if let Some(top) = stack.last_mut() {
+                            *top = Ctx::Single { sub: true };
+                        }
                     }
                     i += 1;
                 }
@@ -317,9 +321,10 @@ fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
                     });
                     i += 2;
                 }
+                // The substitution runs to its closing backquote, which opens none.
                 b'`' if sub => {
                     out.region(backquoted(text, i + 1, false));
-                    i += 1;
+                    i = backquote_end(bytes, i + 1);
                 }
                 b'$' | b'`' => i += 1,
                 _ => i = skip_plain(bytes, i, &SINGLE_SPECIAL),
@@ -588,6 +593,32 @@ fn open_region(
         end: None,
     });
     i + 2 + usize::from(arith)
+}
+
+/// Whether the `[` at AT of BYTES may start a subscript: it follows a name's letter,
+/// quotes aside (`a['$(x)']`, `'a[$(x)]'`, `"a"'[$(x)]'`).
+fn subscript_at(bytes: &[u8], at: usize) -> bool {
+    bytes[..at]
+        .iter()
+        .rev()
+        .find(|&&b| b != b'\'' && b != b'"')
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Just past the backquote that closes the backquoted text starting at AT of BYTES, in
+/// single quotes (a backslash escapes the byte after it): or at the `'` that ends the
+/// quotes first (nothing escapes it there), or the end of the text.
+fn backquote_end(bytes: &[u8], at: usize) -> usize {
+    let mut k = at;
+    while k < bytes.len() {
+        match bytes[k] {
+            b'\'' => return k,
+            b'\\' if bytes.get(k + 1) != Some(&b'\'') => k += 2,
+            b'`' => return k + 1,
+            _ => k += 1,
+        }
+    }
+    bytes.len()
 }
 
 /// The command of the backquoted substitution whose text starts at AT, as bash reads

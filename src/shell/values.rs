@@ -552,8 +552,81 @@ pub fn names_shell_state(text: &str) -> bool {
     })
 }
 
+/// The variables LINE, a line in the certain subset, expands with a value it gave them
+/// plainly (`d=build; rm -rf "$d"`: see `certain::Plain`), as (name, value); none when
+/// the line is not in the subset.
+pub fn plain_values(line: &str) -> Vec<(String, String)> {
+    super::certain::read(line)
+        .map(|l| l.values)
+        .unwrap_or_default()
+}
+
+/// WORD with each `$NAME` and `${NAME}` of VALUES made its value, when it expands one of
+/// them and no other parameter but `HOME` and `PWD` (which the path rules read).
+pub fn put_values(word: &str, values: &[(String, String)]) -> Option<String> {
+    if !word.contains('$') || values.is_empty() {
+        return None;
+    }
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::new();
+    let mut rest = word;
+    let mut put = false;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, len) = match after.strip_prefix('{') {
+            Some(inner) => {
+                let name = &inner[..inner.find('}')?];
+                (name, name.len() + 2)
+            }
+            None => {
+                let len = after.find(|c: char| !ident(c)).unwrap_or(after.len());
+                (&after[..len], len)
+            }
+        };
+        match values.iter().find(|(n, _)| n == name) {
+            Some((_, value)) => {
+                out.push_str(value);
+                put = true;
+            }
+            None if matches!(name, "HOME" | "PWD") => out.push_str(&rest[at..at + 1 + len]),
+            None => return None,
+        }
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    put.then_some(out)
+}
+
 #[cfg(test)]
 mod tests {
+    use super::{plain_values, put_values};
+
+    #[test]
+    fn plain_values_are_put_in() {
+        let values = plain_values("d=build && rm -rf \"$d/x\"");
+        assert_eq!(values, [("d".to_string(), "build".to_string())]);
+        assert_eq!(put_values("$d/x", &values).as_deref(), Some("build/x"));
+        assert_eq!(put_values("${d}.o", &values).as_deref(), Some("build.o"));
+        assert_eq!(
+            put_values("$HOME/$d", &values).as_deref(),
+            Some("$HOME/build")
+        );
+        assert_eq!(put_values("$d/$e", &values), None);
+        assert_eq!(put_values("$dx", &values), None);
+        assert_eq!(put_values("plain", &values), None);
+        // Given elsewhere, in a loop, after use, by `read`: no plain value.
+        for line in [
+            "d=build; read d; rm \"$d\"",
+            "rm \"$d\"; d=build",
+            "for i in 1; do d=build; done; rm \"$d\"",
+            "true && d=build; rm \"$d\"",
+            "d=build | cat; rm \"$d\"",
+        ] {
+            assert_eq!(plain_values(line), [], "{line}");
+        }
+    }
+
     use super::value_words;
 
     #[test]

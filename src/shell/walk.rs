@@ -99,6 +99,17 @@ pub(crate) struct Cx {
     /// How many times the loops and function bodies around the command being read may
     /// run it.
     pub runs: Runs,
+    /// How many texts the command being read is nested in (a string given to a shell, a
+    /// substitution, a guess): its commands get no [`super::Place`] when any.
+    pub nested: usize,
+    /// The subshells `( ... )` around the command being read, and how many the line has.
+    pub subshells: Vec<usize>,
+    pub shells: usize,
+    /// The last command pushed with a place, by index.
+    pub last_placed: Option<usize>,
+    /// The line defines a function: a call may change directory anywhere, so no command
+    /// keeps its place.
+    pub functions: bool,
 }
 
 /// What brush-parser may still be given in one reading.
@@ -240,6 +251,36 @@ impl Cx {
             words: 0,
             parse_budget: Budget::default(),
             runs: Runs::Once,
+            nested: 0,
+            subshells: Vec::new(),
+            shells: 0,
+            last_placed: None,
+            functions: false,
+        }
+    }
+
+    /// Run F for the commands of a text nested in the line's own (their place unknown).
+    pub fn unplaced<T>(&mut self, f: impl FnOnce(&mut Cx) -> T) -> T {
+        self.nested += 1;
+        let out = f(self);
+        self.nested -= 1;
+        out
+    }
+
+    /// Run F for the commands of a subshell `( ... )` of the line's own text.
+    pub fn in_subshell<T>(&mut self, f: impl FnOnce(&mut Cx) -> T) -> T {
+        self.shells += 1;
+        self.subshells.push(self.shells);
+        let out = self.subshell(f);
+        self.subshells.pop();
+        out
+    }
+
+    /// Give the command at index AT (pushed with a place) the command AFTER it runs after.
+    pub fn run_after(&mut self, at: Option<usize>, after: Option<usize>) {
+        let Some(at) = at else { return };
+        if let Some(place) = self.out.commands.get_mut(at).and_then(|c| c.place.as_mut()) {
+            place.after = after;
         }
     }
 
@@ -316,6 +357,13 @@ impl Cx {
             }
             if self.runs != Runs::Once {
                 self.out.repeated.push((self.out.commands.len(), self.runs));
+            }
+            if self.nested == 0 {
+                command.place = Some(super::Place {
+                    subshells: self.subshells.clone(),
+                    after: None,
+                });
+                self.last_placed = Some(self.out.commands.len());
             }
             self.out.commands.push(command);
         }
@@ -417,7 +465,7 @@ pub(crate) fn from_argv(argv: &[String]) -> CommandLine {
 /// path rule matches it.
 fn guess_only(cx: &mut Cx, fr: &Frame, src: &str, why: String) {
     cx.truncate(why.clone());
-    guess(cx, fr, src, &why);
+    cx.unplaced(|cx| guess(cx, fr, src, &why));
 }
 
 /// Guess the commands of SRC from its raw text (see [`fallback_raw`]), as far as the
@@ -435,11 +483,26 @@ fn guess(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
         ));
     }
     cx.parse_budget.guessed -= end;
-    fallback_raw(cx, fr, &src[..end], why);
+    cx.unplaced(|cx| fallback_raw(cx, fr, &src[..end], why));
 }
 
 /// Parse SRC as a command line read in frame FR and add what it runs to CX.
 pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
+    // A text nested in the line's own (a string a shell is given, a substitution): its
+    // commands run elsewhere, or later.
+    if fr.depth > 0 {
+        return cx.unplaced(|cx| read_text(cx, fr, src));
+    }
+    read_text(cx, fr, src);
+    if cx.functions {
+        for c in &mut cx.out.commands {
+            c.place = None;
+        }
+    }
+}
+
+/// [`parse_into`], the places of commands aside.
+fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
     if fr.depth > MAX_DEPTH {
         // One level of guessing for deny rules; the guesses nest no further.
         if fr.depth == MAX_DEPTH + 1 {
@@ -480,7 +543,19 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
     match certain {
         Ok(line) if !cx.no_shortcut => {
             cx.out.redirects.extend(line.redirects);
+            // The command each certain command pushed last with a place, by its index.
+            let mut placed: Vec<Option<usize>> = Vec::new();
             for c in line.commands {
+                let after = c.after.and_then(|a| placed.get(a).copied().flatten());
+                let around = std::mem::take(&mut cx.subshells);
+                cx.subshells.clone_from(&c.subshells);
+                cx.shells = cx
+                    .shells
+                    .max(c.subshells.iter().copied().max().unwrap_or(0));
+                cx.last_placed = None;
+                if c.substituted {
+                    cx.nested += 1;
+                }
                 let words: Vec<Word> = c
                     .words
                     .into_iter()
@@ -505,6 +580,13 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
                     }
                 }
                 cx.own_redirects = own;
+                if c.substituted {
+                    cx.nested -= 1;
+                }
+                cx.subshells = around;
+                let this = cx.last_placed.take();
+                cx.run_after(this, after);
+                placed.push(this);
             }
             return;
         }
@@ -537,7 +619,7 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
             if std::mem::replace(&mut cx.too_deep, outer_deep) {
                 // Guesses are not a reading: see [`guess_only`].
                 cx.truncate(format!("commands nested more than {MAX_AST_DEPTH} deep"));
-                fallback_tokens(cx, fr, &tokens, "nested too deep");
+                cx.unplaced(|cx| fallback_tokens(cx, fr, &tokens, "nested too deep"));
             }
         }
         Err(Failed::Tokens(why) | Failed::Checked(why)) => guess_only(cx, fr, src, why),
@@ -545,7 +627,7 @@ pub(crate) fn parse_into(cx: &mut Cx, fr: &Frame, src: &str) {
         // a command, and every word of it as a path.
         Err(Failed::Parse(tokens, why)) => {
             cx.line_opaque(why.clone());
-            fallback_tokens(cx, fr, &tokens, &why);
+            cx.unplaced(|cx| fallback_tokens(cx, fr, &tokens, &why));
         }
     }
 }
@@ -598,13 +680,39 @@ pub(crate) const RESERVED: &[&str] = &[
 fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
     for item in &list.0 {
         let and_or = &item.0;
-        pipeline(cx, fr, &and_or.first, d);
+        // While the list is simple commands joined by `&&` alone, each runs right after
+        // the one before it succeeded (see [`super::Place::after`]).
+        let mut after = placed_pipeline(cx, fr, &and_or.first, d, None);
+        // Past a `||`, what ran last before a command is not known.
+        let mut chain = true;
         for next in &and_or.additional {
             match next {
-                ast::AndOr::And(p) | ast::AndOr::Or(p) => pipeline(cx, fr, p, d),
+                ast::AndOr::And(p) if chain => after = placed_pipeline(cx, fr, p, d, after),
+                ast::AndOr::And(p) | ast::AndOr::Or(p) => {
+                    chain = false;
+                    pipeline(cx, fr, p, d);
+                }
             }
         }
     }
+}
+
+/// Walk P, a pipeline that runs after AFTER succeeded (when known); the command it
+/// runs, when it is one simple command whose place is known.
+fn placed_pipeline(
+    cx: &mut Cx,
+    fr: &Frame,
+    p: &ast::Pipeline,
+    d: usize,
+    after: Option<usize>,
+) -> Option<usize> {
+    let simple =
+        p.seq.len() == 1 && !p.bang && matches!(p.seq.first(), Some(ast::Command::Simple(_)));
+    cx.last_placed = None;
+    pipeline(cx, fr, p, d);
+    let this = cx.last_placed.take().filter(|_| simple);
+    cx.run_after(this, after);
+    this
 }
 
 fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
@@ -636,6 +744,7 @@ fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
             cx.enclosing_redirects.truncate(mark);
         }
         ast::Command::Function(f) => {
+            cx.functions = true;
             let mark = enclose(cx, fr, f.body.1.as_ref(), d);
             // A function may be called any number of times.
             cx.repeated(Runs::Any, |cx| compound(cx, fr, &f.body.0, d));
@@ -677,6 +786,9 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
             cx.repeated(Runs::Any, |cx| compound_list(cx, fr, &f.body.list, d));
         }
         ast::CompoundCommand::BraceGroup(b) => compound_list(cx, fr, &b.list, d),
+        ast::CompoundCommand::Subshell(s) if cx.nested == 0 => {
+            cx.in_subshell(|cx| compound_list(cx, fr, &s.list, d))
+        }
         ast::CompoundCommand::Subshell(s) => cx.subshell(|cx| compound_list(cx, fr, &s.list, d)),
         ast::CompoundCommand::ForClause(f) => {
             for w in f.values.iter().flatten() {

@@ -71,6 +71,8 @@ pub(crate) struct CWord {
     pub numeric: bool,
     /// The loop variables it expands.
     pub loop_vars: Vec<String>,
+    /// The variables with a plain value (see [`Plain`]) it expands.
+    pub plain_vars: Vec<String>,
 }
 
 impl CWord {
@@ -105,6 +107,14 @@ pub(crate) struct CertainCommand {
     pub stdin: Vec<String>,
     /// How many times the loops around it may run it.
     pub runs: crate::shell::Runs,
+    /// The subshells `( ... )` of the line's own text around it (see
+    /// [`crate::shell::Place`]); none inside a substitution.
+    pub subshells: Vec<usize>,
+    /// The command (an index in the line's commands) it runs right after, once that one
+    /// succeeded: the one before it in a list joined by `&&` from its start.
+    pub after: Option<usize>,
+    /// It is inside a substitution: its place is not the line's own.
+    pub substituted: bool,
 }
 
 /// A certain line: its commands, in the order bash starts them (a command substitution
@@ -114,6 +124,9 @@ pub(crate) struct CertainCommand {
 pub(crate) struct CertainLine {
     pub commands: Vec<CertainCommand>,
     pub redirects: Vec<String>,
+    /// The variables its words expand whose value the line gives (see [`Plain`]), as
+    /// (name, value).
+    pub values: Vec<(String, String)>,
 }
 
 /// The reading of SRC when every construct in it is in the certain subset; else why
@@ -139,6 +152,12 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         runs: crate::shell::Runs::Once,
         headers: Vec::new(),
         words: 0,
+        shells: 0,
+        subshells: Vec::new(),
+        simple: None,
+        op: (0, 0),
+        plain: Vec::new(),
+        plain_uses: Vec::new(),
     };
     r.list(Stop::Eof)?;
     for c in &r.out {
@@ -164,9 +183,19 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
             return Err(why);
         }
     }
+    let mut values = Vec::new();
+    for name in &r.plain_uses {
+        if let Some(p) = r.plain.iter().find(|p| &p.name == name) {
+            if let Some(why) = assigned_elsewhere(src, name, &[p.at]) {
+                return Err(why);
+            }
+            values.push((p.name.clone(), p.value.clone()));
+        }
+    }
     Ok(CertainLine {
         commands: r.out,
         redirects: r.redirects,
+        values,
     })
 }
 
@@ -228,6 +257,47 @@ struct Reader<'a> {
     headers: Vec<usize>,
     /// Words read so far: bounded by [`MAX_WORDS`].
     words: usize,
+    /// How many subshells of the line's own text were read, and those around the text
+    /// being read.
+    shells: usize,
+    subshells: Vec<usize>,
+    /// The index of the simple command the last [`Reader::command`] read, if it read one.
+    simple: Option<usize>,
+    /// The last operator that ended a command: its first byte and its length.
+    op: (u8, usize),
+    /// The variables the line gives a plain value (see [`Plain`]), and those of them its
+    /// words expand (each checked against the whole text at the end).
+    plain: Vec<Plain>,
+    plain_uses: Vec<String>,
+}
+
+/// A variable given a plain value by an assignment alone (`d=build`) that always runs in
+/// the line's own shell: at the top of the line (in no compound command, subshell,
+/// substitution or loop), first in its list and not in a pipeline or in the background.
+/// A word after it that expands the variable gets that value, when nothing else in the
+/// text names the variable (`read d`, `d+=x`, `for d`, `unset d`...: checked at the end).
+pub(crate) struct Plain {
+    name: String,
+    value: String,
+    /// Where its name starts in the text.
+    at: usize,
+}
+
+/// The name and value of the assignment W, when its value is plain text: no expansion,
+/// glob, blank, `~` or quote to make it other than the text, not empty, and `=` (not
+/// `+=`) right after the name.
+fn plain_assignment(w: &CWord) -> Option<(String, String)> {
+    if w.dynamic || w.glob || w.unknown.is_some() {
+        return None;
+    }
+    let (name, value) = w.text.split_once('=')?;
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let plain_value = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./,:@%+=^".contains(c));
+    (name.chars().all(ident) && !name.starts_with(|c: char| c.is_ascii_digit()) && plain_value)
+        .then(|| (name.to_string(), value.to_string()))
 }
 
 /// Most words of one text read here (each costs about a microsecond to read and judge);
@@ -368,6 +438,13 @@ impl Reader<'_> {
     /// A command list up to STOP; returns the reserved word that ended it, if any.
     fn list(&mut self, stop: Stop) -> Result<Option<&'static str>, String> {
         let mut need_command = false;
+        // The simple command the next one runs after, once it succeeded (`cd d && rm x`),
+        // while the list so far is simple commands joined by `&&` alone.
+        let mut after: Option<usize> = None;
+        let mut chain = true;
+        let mut piped = false;
+        // The command read next is the first of its list (`a; b`, not `a && b`).
+        let mut first = true;
         loop {
             self.skip_blanks(true)?;
             let close = match self.peek() {
@@ -385,7 +462,37 @@ impl Reader<'_> {
                 }
                 return self.end_list(None);
             }
+            self.simple = None;
             let end = self.command(stop)?;
+            // A command of a pipeline of more than one runs after nothing in particular.
+            let pipe = end == End::Continue && self.op == (b'|', 1);
+            let this = self.simple.take().filter(|_| !piped && !pipe);
+            // `d=build;` or `d=build &&` first in a list at the top: a plain value.
+            let always = match end {
+                End::Close => true,
+                End::List => matches!(self.op, (b';', 1) | (b'\n', 1)),
+                End::Continue => matches!(self.op, (b'&', 2) | (b'|', 2)),
+                End::Word(_) => false,
+            };
+            if let Some(i) =
+                this.filter(|_| always && first && self.depth == 0 && self.substituted == 0)
+            {
+                self.note_plain(i);
+            }
+            first = end == End::List;
+            if let (Some(i), Some(a)) = (this, after) {
+                if let Some(c) = self.out.get_mut(i) {
+                    c.after = Some(a);
+                }
+            }
+            let and = end == End::Continue && self.op == (b'&', 2);
+            let or = end == End::Continue && self.op == (b'|', 2);
+            chain = match end {
+                End::Continue => chain && !or,
+                _ => true,
+            };
+            after = if chain && and { this } else { None };
+            piped = pipe;
             match end {
                 End::Close => return self.end_list(None),
                 End::Word(w) => {
@@ -398,6 +505,26 @@ impl Reader<'_> {
                 End::Continue => need_command = true,
             }
         }
+    }
+
+    /// Note the plain values the assignments alone of command I give (see [`Plain`]).
+    fn note_plain(&mut self, i: usize) {
+        let at_top = self.loops.is_empty() && self.subshells.is_empty();
+        let Some(c) = self.out.get(i).filter(|c| c.words.is_empty() && at_top) else {
+            return;
+        };
+        let mut found = Vec::new();
+        for w in &c.assignments {
+            let Some((name, value)) = plain_assignment(w) else {
+                continue;
+            };
+            // Where the name starts: the last `NAME=VALUE` in the text up to here.
+            let text = format!("{name}={value}");
+            if let Some(at) = self.src[..self.i].rfind(&text) {
+                found.push(Plain { name, value, at });
+            }
+        }
+        self.plain.extend(found);
     }
 
     fn end_list(&self, word: Option<&'static str>) -> Result<Option<&'static str>, String> {
@@ -502,6 +629,7 @@ impl Reader<'_> {
             };
             if let Some((len, end)) = self.operator(c, stop)? {
                 self.after_pipe = c == b'|' && len == 1;
+                self.op = (c, len);
                 self.i += len;
                 if end == End::List && c == b'\n' {
                     let end = self.finish(command, heredocs, end)?;
@@ -525,6 +653,8 @@ impl Reader<'_> {
                     }
                 }
                 if let Some(end) = self.compound(stop)? {
+                    // A compound command is no simple command to run after.
+                    self.simple = None;
                     return Ok(end);
                 }
             }
@@ -548,6 +678,10 @@ impl Reader<'_> {
             if !command.words.is_empty() {
                 command.words.push(known(word.word)?);
                 continue;
+            }
+            if !word.word.plain_vars.is_empty() {
+                self.i = at;
+                return Err(self.outside("a command name from a variable"));
             }
             if let Some(name) = assignment_name(&word) {
                 if !is_assignable(name) {
@@ -631,6 +765,9 @@ impl Reader<'_> {
         }
         let index = self.out.len();
         command.runs = self.runs;
+        command.subshells.clone_from(&self.subshells);
+        command.substituted = self.substituted > 0;
+        self.simple = Some(index);
         self.out.push(command);
         for (delimiter, quoted, strip_tabs) in heredocs {
             self.pending.push(Pending {
@@ -656,7 +793,15 @@ impl Reader<'_> {
             self.i += 1;
             // A `cd` in a subshell ends with it: not repeated by a loop around.
             let outer = std::mem::take(&mut self.runs);
+            let own = self.substituted == 0;
+            if own {
+                self.shells += 1;
+                self.subshells.push(self.shells);
+            }
             let body = self.nested(Stop::Paren, None);
+            if own {
+                self.subshells.pop();
+            }
             self.runs = outer;
             body?;
         } else if word_is(self, "{") {
@@ -712,6 +857,7 @@ impl Reader<'_> {
                     .map(Some);
             };
             if let Some((len, end)) = self.operator(c, stop)? {
+                self.op = (c, len);
                 self.i += len;
                 let end = self.compound_end(mark, redirects_at, redirects, end)?;
                 if c == b'\n' {
@@ -1043,9 +1189,19 @@ fn shell_options(words: &[CWord]) -> Option<String> {
 /// parameter (`$(`, backquote, `${`, `$[`, `$NAME`): given to a builtin as a variable's
 /// name or to arithmetic as a value (`printf -v 'a[$(rm x)]'`, `declare 'a[$(rm x)]=1'`,
 /// `read`, `let`, `declare -n`, a `declare -i` variable's value, a here-string it reads),
-/// the subscript is expanded and runs what it holds.
+/// the subscript is expanded and runs what it holds. A `[` that follows no name and no
+/// blank, in a text with no `(` (`PS1=[$x]`, `[$x]`), subscripts nothing: bash expands
+/// such a text nowhere (`declare -a x='([0]=$(c))'` does, so a `(` keeps every `[`).
 fn subscript_expands(text: &str) -> bool {
-    let Some(at) = text.find('[') else {
+    let bytes = text.as_bytes();
+    let subscript = |k: usize| {
+        text.contains('(')
+            || k.checked_sub(1).is_some_and(|p| {
+                let b = bytes[p];
+                b.is_ascii_alphanumeric() || b == b'_' || b.is_ascii_whitespace()
+            })
+    };
+    let Some(at) = (0..bytes.len()).find(|&k| bytes[k] == b'[' && subscript(k)) else {
         return false;
     };
     let rest = &text.as_bytes()[at..];

@@ -150,6 +150,27 @@ impl Reader<'_> {
     /// variable alone, quoted (`"$f"`), or unquoted with a plain list; and only when
     /// the line gives it no other value (checked at the end).
     fn word_value(&mut self, w: &mut CWord, raw: &str) {
+        for name in &w.plain_vars {
+            if !self.plain_uses.contains(name) {
+                self.plain_uses.push(name.clone());
+            }
+        }
+        // The text must read as the same names (`"$o"f` is `$of` unquoted: not known).
+        if !w.plain_vars.is_empty() {
+            let names: Vec<(String, String)> = w
+                .plain_vars
+                .iter()
+                .map(|n| (n.clone(), String::new()))
+                .collect();
+            if crate::shell::values::put_values(&w.text, &names).is_none() {
+                w.unknowable(|| {
+                    format!(
+                        "`{}`: a variable that runs into the text after it",
+                        show(raw)
+                    )
+                });
+            }
+        }
         if w.numeric && (w.text.contains('/') || w.text.starts_with('~')) {
             w.unknowable(|| format!("`{}`: a path built from a shell parameter", show(raw)));
         }
@@ -305,8 +326,10 @@ impl Reader<'_> {
         if matches!(name, "HOME" | "PWD") {
             return;
         }
+        let plain = || self.plain.iter().any(|p| p.name == name);
         match self.loops.iter().rev().find(|l| l.name == name) {
             Some(l) if l.listed => w.loop_vars.push(name.to_string()),
+            None if plain() => w.plain_vars.push(name.to_string()),
             _ => w.unknowable(|| {
                 format!("`${name}`, a variable whose value the reading does not know")
             }),

@@ -503,6 +503,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         program,
         generous: None,
         roles,
+        place: None,
     });
 }
 

@@ -1,0 +1,294 @@
+//! Over-blocks of the shell reading (issue 23): everyday lines a coding agent runs,
+//! allowed under the measure's workspace policy (`tests/measure_corpus.rs`), each beside
+//! a near twin that must still be denied or asked.
+//!
+//! - A command runs in the directory the shell is in when it starts: after `cd DIR &&`
+//!   the rest of that list runs in DIR only; a word before a `cd` is not read in its
+//!   directory; a subshell's `cd` does not leak out.
+//! - A single-quoted `[` that follows no name starts no subscript: ``PS1='[`x`] '`` is
+//!   plain text, not a parse error.
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use gptel_rust_hooks::shell::{self, parse, parse_slow, Place};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use Decision::{Allow, Ask, Deny};
+
+/// A home directory of our own, with a project in it.
+fn home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("gptel-rust-hooks-over-{}", std::process::id()));
+        for d in ["proj/build", "proj/sub/build", ".ssh", "other"] {
+            std::fs::create_dir_all(dir.join(d)).expect("create temp home");
+        }
+        dir.canonicalize().expect("canonicalize temp home")
+    })
+}
+
+fn h(rest: &str) -> String {
+    format!("{}/{rest}", home().display())
+}
+
+/// The same writers as the measure's policy.
+const WRITERS: &str = "^(cp|mv|ln|install|tee|touch|mkdir|rmdir|chmod|chown|truncate|dd|rsync|tar|unzip|zip|gzip|patch)( |$)|^sed( .*)? (-i|--in-place)|^perl( .*)? -[a-z]*i";
+
+/// The workspace policy of `tests/measure_corpus.rs`: deny `rm` outside the project, ask
+/// for writes outside it and the temporary directory, deny `~/.ssh/**` and `~/.aws/**`,
+/// allow the rest.
+fn workspace() -> &'static Policy {
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    POLICY.get_or_init(|| {
+        let p = h("proj");
+        let rules = json!([
+            {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "~/.aws/**"], "decision": "deny"},
+            {"id": "rm-outside", "tool": "shell", "command-prefix": "rm", "path-outside": p, "decision": "deny"},
+            {"id": "write-outside", "tool": "shell", "command-regexp": WRITERS,
+             "path-outside": [p, "/tmp"], "decision": "ask"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+            // Programs the table does not know are allowed only by a rule that names them.
+            {"id": "by-name", "tool": "shell", "decision": "allow",
+             "command-prefix": ["cd", "export", "make", "hostname"]}
+        ]);
+        let rules = rule::rules_from_value(&rules).expect("rules read");
+        let options = Options {
+            case_fold: false,
+            home: Some(home().to_path_buf()),
+            ..Options::default()
+        };
+        compile::compile(rules, options).expect("policy compiles")
+    })
+}
+
+/// COMMAND run from the directory CWD (under the temporary home).
+fn decision(cwd: &str, command: &str) -> Option<Decision> {
+    let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
+    let call = Call::from_value(&value).expect("call reads");
+    eval::evaluate(workspace(), &call).decision
+}
+
+/// Each line, run from the directory given, decides as said.
+macro_rules! decides {
+    ($($name:ident: $cwd:literal, $command:expr => $decision:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            let command: String = $command.into();
+            assert_eq!(decision($cwd, &command), $decision.into(), "{command} (from {})", $cwd);
+        }
+    )*};
+}
+
+decides! {
+    // `cd DIR && rest`: the rest runs in DIR only.
+    cd_and_rm_in_the_project: "", "cd proj && rm -rf build" => Allow;
+    cd_and_make_and_rm: "", "cd proj && make && rm -rf build" => Allow;
+    cd_twice_and_rm: "", "cd proj && cd sub && rm -rf build" => Allow;
+    cd_and_rm_twice_in_line: "", "cd proj && rm -rf build && rm -f sub/a.o" => Allow;
+    // ... but not after `;`, `||`, a `||` earlier in the list, a pipeline, a wrapper.
+    cd_then_rm: "", "cd proj; rm -rf build" => Deny;
+    cd_or_then_rm: "", "cd proj || true; rm -rf build" => Deny;
+    or_before_cd: "", "true || cd proj && rm -rf build" => Deny;
+    cd_in_pipeline: "", "cd proj | cat && rm -rf build" => Deny;
+    cd_by_sudo: "", "sudo cd proj && rm -rf build" => Deny;
+    cd_by_env: "", "env cd proj && rm -rf build" => Deny;
+    cd_back_up: "", "cd proj && rm -rf build && cd .. && rm -rf build" => Deny;
+    cd_as_function: "", "cd() { :; }; cd proj && rm -rf build" => Deny;
+    cd_in_eval: "", "eval 'cd proj' && rm -rf build" => Deny;
+    cd_in_subshell_then: "", "(cd proj && make) && rm -rf build" => Deny;
+    cd_in_string: "", "bash -c 'cd proj' && rm -rf build" => Deny;
+    cd_to_variable: "", "d=proj; cd $d && rm -rf build" => Deny;
+    rm_outside_after_cd: "proj", "cd /tmp && rm -rf x" => Deny;
+    cd_then_subshell: "", "cd proj && (cd /tmp; rm -rf x)" => Deny;
+    cd_then_group: "proj", "cd /tmp && { rm -rf x; }" => Deny;
+    cd_and_then_list: "", "cd proj && rm -rf build; rm -rf x" => Deny;
+    cd_or_rm: "proj", "cd /tmp || rm -rf x" => Deny;
+    cd_background: "", "cd proj & rm -rf build" => Deny;
+    pushd_and_rm: "proj", "pushd /tmp && rm -rf x" => Deny;
+    cd_home_secret: "proj", "cd && cat .ssh/id_rsa" => Deny;
+    cd_tilde_secret: "proj", "cd ~ && cat .ssh/id_rsa" => Deny;
+    cd_home_variable_secret: "proj", "cd \"$HOME\" && cat .ssh/id_rsa" => Deny;
+    cd_unknown_secret: "proj", "cd \"$x\" && cat .ssh/id_rsa" => Deny;
+    cd_root_relative_secret: "proj", format!("cd / && cat {}", h(".ssh/id_rsa").trim_start_matches('/')) => Deny;
+    cd_root_relative_elsewhere: "proj", format!("cat {}; cd /", h(".ssh/id_rsa").trim_start_matches('/')) => Allow;
+    cd_exec: "proj", "cd /tmp && exec rm -rf x" => Deny;
+    cd_string_inside: "", "cd proj && bash -c 'rm -rf build'" => Deny;
+    // A word before a `cd` is read where the line is then.
+    rm_before_cd: "proj", "rm -f x; cd /tmp" => Allow;
+    rm_after_cd: "proj", "rm -f x; cd /tmp; rm -f y" => Deny;
+    // A subshell's `cd` ends with it.
+    subshell_cd: "proj", "(cd /tmp && make); rm -f x" => Allow;
+    subshell_cd_alone: "proj", "(cd /etc); rm -f x" => Allow;
+    inside_subshell: "proj", "(cd /tmp; rm -f x)" => Deny;
+    nested_subshell: "proj", "(cd /tmp; (rm -f x))" => Deny;
+    subshell_in_loop: "proj", "(for i in 1 2 3; do cd ..; done; rm -f x)" => Deny;
+    loop_cd: "proj", "for i in 1 2; do rm -f x; cd /tmp; done" => Deny;
+    // Writes outside the project (and the temporary directory) ask.
+    touch_before_cd: "proj", "touch stamp; cd /usr" => Allow;
+    touch_after_cd: "proj", "cd /usr; touch stamp" => Ask;
+    touch_in_subshell: "proj", "(cd /usr && touch stamp)" => Ask;
+    // ``'[`x`]'`` is text: bash runs nothing in it. (An exported `PS1` is never allowed:
+    // an interactive shell runs its backquotes; but it is read, no parse error, so no
+    // deny rule matches it.)
+    ps1_backquotes: "proj", "export PS1='[`hostname`] '" => None;
+    ps1_backquotes_rm: "proj", "export PS1='[`rm -rf /tmp/x`] '" => None;
+    ps1_escapes: "proj", "export PS1='[\\u@\\h \\W]\\$ '" => None;
+    echo_backquotes: "proj", "echo '[`rm -rf /tmp/x`]'" => Allow;
+    echo_backquotes_to_file: "proj", "echo '[`date`] done' >> build/log" => Allow;
+    // A variable the line gave a plain value, at its top, has that value.
+    plain_value: "proj", "d=build; rm -rf \"$d\"" => Allow;
+    plain_value_and: "proj", "d=build && rm -rf \"$d/x\" ${d}/y" => Allow;
+    plain_value_redirect: "proj", "d=build; echo hi > \"$d/log\"" => Allow;
+    plain_value_outside: "proj", "d=/tmp/x; rm -rf \"$d\"" => Deny;
+    plain_value_secret: "proj", "d=.ssh; cat ~/$d/id_rsa" => Deny;
+    plain_value_moved: "proj", "d=build; cd /tmp && rm -rf \"$d\"" => Deny;
+    // ... but not one the reading cannot follow.
+    value_read: "proj", "d=build; read d; rm -rf \"$d\"" => Ask;
+    // (The line's other values are read as paths of every command: `/x`, `/tmp`, `~/x`.)
+    value_appended: "proj", "d=build; d+=/x; rm -rf \"$d\"" => Deny;
+    value_appended_inside: "proj", "d=build; d+=x; rm -rf \"$d\"" => Ask;
+    value_reassigned_later: "proj", "d=build; rm -rf \"$d\"; d=/tmp" => Deny;
+    value_reassigned_inside: "proj", "d=build; rm -rf \"$d\"; d=src" => Ask;
+    value_after_and: "proj", "true && d=build; rm -rf \"$d\"" => Ask;
+    value_in_subshell: "proj", "(d=build); rm -rf \"$d\"" => Ask;
+    value_in_pipeline: "proj", "d=build | true; rm -rf \"$d\"" => Ask;
+    value_in_background: "proj", "d=build & rm -rf \"$d\"" => Ask;
+    value_used_before: "proj", "rm -rf \"$d\"; d=build" => Ask;
+    value_in_loop: "proj", "for i in 1 2; do d=build; done; rm -rf \"$d\"" => Ask;
+    value_in_if: "proj", "if true; then d=build; fi; rm -rf \"$d\"" => Ask;
+    value_as_prefix: "proj", "d=build rm -rf \"$d\"" => Ask;
+    value_with_tilde: "proj", "d=~/x; rm -rf \"$d\"" => Deny;
+    value_quoted_tilde: "proj", "d='~'; rm -rf \"$d\"" => Deny;
+    // A variable given a command's output holds a value only the running shell knows:
+    // an unsure match asks. A command's output in the command's own words still denies.
+    output_value: "proj", "tmp=$(mktemp) && echo hi > \"$tmp\" && rm -f \"$tmp\"" => Ask;
+    output_word: "proj", "rm -rf $(cat list)" => Deny;
+    output_with_part: "proj", "rm -rf \"$(mktemp -d)/../../etc\"" => Deny;
+    // ... but a subscript does run what it holds.
+    subscript_backquotes: "proj", "printf -v 'a[`rm -rf /tmp/x`]' x" => Deny;
+    subscript_before_quote: "proj", "declare a'[`rm -rf /tmp/x`]'=1" => Deny;
+    compound_assignment: "proj", "declare -a b='([0]=`rm -rf /tmp/x`)'" => Deny;
+}
+
+/// A command's name and place: the subshells around it, and the name of the command it
+/// runs after.
+type Placed = (String, Option<(Vec<usize>, Option<String>)>);
+
+/// The places of LINE's commands, as (argv[0], subshells, the argv[0] of the command
+/// it runs after).
+fn places(line: &str) -> Vec<Placed> {
+    let parsed = parse(line);
+    assert_eq!(parsed, parse_slow(line), "the two readings agree on {line}");
+    let name = |k: usize| parsed.commands[k].argv[0].clone();
+    parsed
+        .commands
+        .iter()
+        .map(|c| {
+            let place = c
+                .place
+                .as_ref()
+                .map(|Place { subshells, after }| (subshells.clone(), after.map(name)));
+            (c.argv[0].clone(), place)
+        })
+        .collect()
+}
+
+fn at(name: &str, subshells: &[usize], after: Option<&str>) -> Placed {
+    (
+        name.to_string(),
+        Some((subshells.to_vec(), after.map(str::to_string))),
+    )
+}
+
+fn unplaced(name: &str) -> Placed {
+    (name.to_string(), None)
+}
+
+#[test]
+fn and_lists_give_the_command_run_after() {
+    assert_eq!(
+        places("cd a && make && rm b; ls"),
+        [
+            at("cd", &[], None),
+            at("make", &[], Some("cd")),
+            at("rm", &[], Some("make")),
+            at("ls", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("x || cd a && rm b"),
+        [at("x", &[], None), at("cd", &[], None), at("rm", &[], None)]
+    );
+    assert_eq!(
+        places("a | b && c && d"),
+        [
+            at("a", &[], None),
+            at("b", &[], None),
+            at("c", &[], None),
+            at("d", &[], Some("c"))
+        ]
+    );
+    assert_eq!(
+        places("x && a | b"),
+        [at("x", &[], None), at("a", &[], None), at("b", &[], None)]
+    );
+    assert_eq!(
+        places("(cd a) && rm b"),
+        [at("cd", &[1], None), at("rm", &[], None)]
+    );
+}
+
+#[test]
+fn subshells_are_numbered_and_strings_unplaced() {
+    assert_eq!(
+        places("(cd a; (ls)); (pwd) && rm x"),
+        [
+            at("cd", &[1], None),
+            at("ls", &[1, 2], None),
+            at("pwd", &[3], None),
+            at("rm", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("cd a && bash -c 'cd b && rm x'"),
+        [at("cd", &[], None), unplaced("cd"), unplaced("rm")]
+    );
+    assert_eq!(
+        places("f() { cd a; }; f && rm x"),
+        [unplaced("cd"), unplaced("f"), unplaced("rm")]
+    );
+    // A substitution runs in a subshell of its own: unplaced.
+    let line = "x=$(cd a; pwd) && rm b";
+    assert!(shell::parse(line)
+        .commands
+        .iter()
+        .all(|c| c.argv[0] == "rm" || c.place.is_none()));
+}
+
+/// A plain value is put in the words every rule sees: a command rule matches the words
+/// that run (`d=-rf; rm $d x` is `rm -rf x`).
+#[test]
+fn command_rules_see_plain_values() {
+    let rules = json!([
+        {"id": "no-rf", "tool": "shell", "command-prefix": "rm -rf", "decision": "deny"},
+        {"id": "no-push", "tool": "shell", "command-regexp": "^git push", "decision": "deny"},
+        {"id": "rm", "tool": "shell", "command-prefix": ["rm", "git"], "decision": "allow"}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let policy = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision
+    };
+    assert_eq!(decide("d=-rf; rm $d build"), Some(Deny));
+    // `"$o"f` is `$of` once unquoted: not a plain value, never allowed.
+    assert_ne!(decide("o=-r && rm \"$o\"f build"), Some(Allow));
+    assert_eq!(decide("p=push; git $p origin"), Some(Deny));
+    assert_eq!(decide("d=build; rm -f \"$d\""), Some(Allow));
+    assert_eq!(decide("p=status; git $p"), Some(Allow));
+}
