@@ -25,8 +25,9 @@
 //!
 //! Every disagreement is printed with its entry, shrunk (words dropped while the same
 //! kind of finding stays). `KNOWN` lists the families the table has today, each with why;
-//! a disagreement outside them fails the test. `UNVERIFIED` lists the entries that cannot
-//! be verified here, with why.
+//! a disagreement outside them fails the test. An entry that cannot be verified here says
+//! so in the table (`verified: Verified::Not(WHY)`); every other one must be installed
+//! (`make programs`) or be a builtin of bash, and `verified_entries_run` runs each.
 //!
 //! `make test` runs `sample`: every example, and generated invocations drawn with a fixed
 //! seed, for at most `SAMPLE_SECONDS`. `make fuzz FUZZ=programs` runs `all_invocations`
@@ -40,7 +41,7 @@ use gptel_rust_hooks::compile;
 use gptel_rust_hooks::policy::{Options, Policy};
 use gptel_rust_hooks::prepare::Prepared;
 use gptel_rust_hooks::rule::{self, Call};
-use gptel_rust_hooks::shell::{self, lookup, read, table, Program, Role, Value};
+use gptel_rust_hooks::shell::{self, lookup, read, table, Program, Role, Value, Verified};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -52,8 +53,16 @@ const SAMPLE_SECONDS: u64 = 45;
 /// Seconds one invocation may run.
 const RUN_SECONDS: u64 = 5;
 
-/// Entries that cannot be verified here, and why (the table has no `verified` field yet).
-const UNVERIFIED: &[(&str, &str)] = &[];
+/// The entries the table marks as not verifiable here, with why.
+fn unverified() -> Vec<(&'static str, &'static str)> {
+    table()
+        .iter()
+        .filter_map(|p| match p.verified {
+            Verified::Not(why) => Some((p.name(), why)),
+            Verified::Here => None,
+        })
+        .collect()
+}
 
 /// What a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -156,6 +165,40 @@ const KNOWN: &[Known] = &[
                     w.starts_with("--in-place")
                         || (w.starts_with('-') && !w.starts_with("--") && w.contains('i'))
                 })
+        },
+    },
+    Known {
+        name: "compressor",
+        why: "`tar -z`/`-j`/`-J`/`--zstd`/`-a` run the compressor (`gzip`...) through \
+              `sh -c`: a flag that runs a program, which the table does not model (its \
+              `-I`/`--use-compress-program` is read as a shell string). Deny rules on the \
+              compressor's name do not see it.",
+        example: ("tar", "tar czf out1 d1"),
+        kind: Kind::Exec,
+        covers: |inv, f| {
+            f.kind == Kind::Exec
+                && inv.words.first().is_some_and(|w| w == "tar")
+                && [
+                    "gzip", "bzip2", "xz", "zstd", "lzma", "lzip", "lzop", "compress", "sh",
+                ]
+                .iter()
+                .any(|c| f.what.starts_with(c) || f.what.starts_with(&format!("/bin/{c}")))
+        },
+    },
+    Known {
+        name: "archive-temp",
+        why: "`zip` writes the archive to a temporary file (`ziXXXXXX`) in the work \
+              directory and renames it into place: the temporary name is no word of the \
+              line. Soundness (path rules on the work directory).",
+        example: ("zip", "zip -r out1.zip d1"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv.words.first().is_some_and(|w| w == "zip")
+                && f.what
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|b| b.starts_with("zi"))
         },
     },
     Known {
@@ -312,6 +355,7 @@ fn quote(w: &str) -> String {
 fn word_for(role: Role) -> Option<Vec<String>> {
     let w = match role {
         Role::Data => "1",
+        Role::DataFile => "@f2",
         Role::Read => "f2",
         Role::Write => "out1",
         Role::Walk | Role::WalkFollow | Role::Chdir => "d1",
@@ -368,6 +412,7 @@ fn invocations_of(p: &'static Program, prefix: &[String], entry: &str, out: &mut
         };
         let value = match o.value {
             Value::None => Some(Vec::new()),
+            Value::Pair => word_for(o.role).map(|v| [vec!["x".to_string()], v].concat()),
             _ => word_for(o.role),
         };
         let Some(mut value) = value else {
@@ -402,7 +447,8 @@ fn invocations_of(p: &'static Program, prefix: &[String], entry: &str, out: &mut
     }
 }
 
-/// Where a program of the table is installed, by any of its names.
+/// Where a program of the table is installed, by any of its names; or the name of a
+/// builtin of bash (`cd`, `export`), which bash runs itself.
 fn installed(p: &Program) -> Option<String> {
     for n in p.names {
         for d in ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"] {
@@ -412,7 +458,25 @@ fn installed(p: &Program) -> Option<String> {
             }
         }
     }
-    None
+    p.names
+        .iter()
+        .find(|n| bash_builtins().contains(**n))
+        .map(|n| n.to_string())
+}
+
+/// The builtins of bash (`compgen -b`).
+fn bash_builtins() -> &'static BTreeSet<String> {
+    static BUILTINS: std::sync::OnceLock<BTreeSet<String>> = std::sync::OnceLock::new();
+    BUILTINS.get_or_init(|| {
+        let out = std::process::Command::new("/bin/bash")
+            .args(["-c", "compgen -b"])
+            .output()
+            .expect("run bash");
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    })
 }
 
 /// Every invocation of every installed entry; and the entries not installed.
@@ -420,7 +484,7 @@ fn invocations() -> (Vec<Invocation>, Vec<String>) {
     let mut out = Vec::new();
     let mut missing = Vec::new();
     for p in table() {
-        if UNVERIFIED.iter().any(|(n, _)| *n == p.name()) {
+        if let Verified::Not(_) = p.verified {
             continue;
         }
         let Some(name) = installed(p) else {
@@ -783,7 +847,7 @@ fn print(report: &Report, checker: &mut Checker, shrink: bool) -> usize {
             .collect::<Vec<_>>()
             .join(" "),
         report.missing,
-        UNVERIFIED,
+        unverified(),
         report.ran,
         checker.runs
     );
@@ -879,6 +943,49 @@ fn sample() {
         new, 0,
         "disagreements with the real programs outside the known families (above)"
     );
+}
+
+/// Every entry the table marks verified here is installed (or a builtin of bash) and
+/// runs: its first example, checked as `sample` checks it.
+#[test]
+fn verified_entries_run() {
+    let mut c = Checker::new();
+    let mut problems = Vec::new();
+    let mut ran = 0;
+    for p in table() {
+        if let Verified::Not(why) = p.verified {
+            assert!(!why.trim().is_empty(), "{}: no reason", p.name());
+            continue;
+        }
+        let Some(name) = installed(p) else {
+            problems.push(format!("{}: marked verified, not installed here", p.name()));
+            continue;
+        };
+        let Some(e) = p.examples.first() else {
+            problems.push(format!("{}: no example to run", p.name()));
+            continue;
+        };
+        let mut inv = Invocation::of(p.name(), e.line);
+        inv.example = true;
+        if let Some(w) = inv.words.first_mut() {
+            *w = name;
+        }
+        let before = c.runs;
+        for f in c.check(&inv) {
+            if f.kind.disagrees() && family(&inv, &f).is_none() {
+                problems.push(format!("{}: `{}`: {f:?}", p.name(), inv.line()));
+            }
+        }
+        if c.runs > before {
+            ran += 1;
+        }
+    }
+    println!(
+        "{ran} verified entries ran; not verifiable here: {:?}",
+        unverified()
+    );
+    assert!(ran > 0);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// `make fuzz FUZZ=programs`: every invocation of every entry, FUZZ_SECONDS at most.
