@@ -15,6 +15,28 @@ use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role,
 
 const D: Role = Data;
 
+/// bisect, sparse-checkout, mergetool: their common options (`bisect run CMD` gives a
+/// command: the `wrap` reader reads it).
+const BISECT: &[Opt] = &[
+    val("", "term-old", D),
+    val("", "term-new", D),
+    val("", "term-good", D),
+    val("", "term-bad", D),
+    flag("", "no-checkout"),
+    flag("", "first-parent"),
+    flag("", "cone"),
+    flag("", "no-cone"),
+    flag("", "sparse-index"),
+    flag("", "skip-checks"),
+    flag("", "stdin"),
+    val("t", "tool", D),
+    flag("y", "no-prompt"),
+    flag("", "prompt"),
+    flag("g", "gui"),
+    flag("O", ""),
+    flag("", "tool-help"),
+];
+
 const MERGE_BASE: &[Opt] = &[
     flag("a", "all"),
     flag("", "octopus"),
@@ -581,6 +603,69 @@ const SUBS: &[Program] = &[
         Write,
         &[Effect::Dirs],
         &[ex("git clean -fdx -e .env", &[])],
+    ),
+    // Other subcommands of git itself (third-party ones, `git fame`, `git lfs`, run a
+    // program `git-NAME`: unknown).
+    sub(
+        &["bisect"],
+        BISECT,
+        Data,
+        TREE_HOOKS,
+        &[
+            ex("git bisect start HEAD v1", &[]),
+            ex("git bisect reset", &[]),
+        ],
+    ),
+    sub(
+        &["sparse-checkout"],
+        BISECT,
+        Pattern,
+        TREE,
+        &[ex("git sparse-checkout set --cone src", &[])],
+    ),
+    sub(
+        &["mergetool"],
+        BISECT,
+        Read,
+        TREE_HOOKS,
+        &[ex("git mergetool --no-prompt", &[])],
+    ),
+    sub(
+        &[
+            "notes",
+            "show-branch",
+            "fast-export",
+            "commit-tree",
+            "diff-files",
+            "diff-index",
+            "cherry",
+            "column",
+            "commit-graph",
+            "check-ref-format",
+            "range-diff",
+            "request-pull",
+            "prune",
+            "pack-refs",
+            "update-ref",
+            "verify-commit",
+            "verify-tag",
+            "rerere",
+            "replace",
+            "interpret-trailers",
+            "stripspace",
+            "mktag",
+            "write-tree",
+            "repack",
+            "maintenance",
+            "bundle",
+        ],
+        PLUMBING,
+        Data,
+        &[],
+        &[
+            ex("git show-branch --all", &[]),
+            ex("git cherry -v main", &[]),
+        ],
     ),
     // Plumbing and other subcommands that read the repository and write nothing of
     // the work tree.
