@@ -204,6 +204,9 @@ fn what_is_dangerous_is_read() {
         reading("tar xzfC a.tgz /tmp/x").paths(),
         vec!["a.tgz", "/tmp/x"]
     );
+    // zip's `-T` runs unzip, git's `--help` runs man: not listed, unknown.
+    assert_eq!(reading("zip -T a.zip f").unknown, vec!["-T"]);
+    assert_eq!(reading("git --help").unknown, vec!["--help"]);
     // Builtins: `cd` moves, `export`'s assignments are names and values, not paths.
     assert_eq!(reading("cd ~/.ssh").paths(), vec!["~/.ssh"]);
     assert!(reading("export K=~/.ssh/id_rsa").paths().is_empty());

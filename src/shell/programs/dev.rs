@@ -571,13 +571,9 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("zip -r out.zip src -x '*.o'", &["out.zip", "src"]),
             ex("zip -9qj a.zip f g", &["a.zip", "f", "g"]),
-            Example {
-                line: "zip -T a.zip f",
-                paths: &["a.zip", "f"],
-                runs: &[],
-                unknown: &["-T"],
-            },
+            ex("zip -r out src", &["out", "out.zip", "src"]),
         ],
+        reading_hook: Some(super::hooks::zip_suffix),
         ..BASE
     },
     Program {

@@ -25,7 +25,7 @@ pub(super) const GIT: &[Opt] = &[
     flag("", "no-optional-locks"),
     flag("", "no-advice"),
     flag("v", "version"),
-    flag("h", "help"),
+    // `--help` runs `man`: not listed (unknown).
 ];
 
 /// The options of the subcommands that show history and differences (log, show, diff,

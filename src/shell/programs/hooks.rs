@@ -702,3 +702,27 @@ pub(super) fn sqlite_stdin(r: &mut super::Reading) {
         r.runs.push(Run::Hidden("SQL from standard input".into()));
     }
 }
+
+/// zip: an archive named without a `.` gets `.zip` added (`zip out d` writes `out.zip`).
+pub(super) fn zip_suffix(r: &mut super::Reading) {
+    use super::{Kind, Part, Role};
+    let Some(at) = r
+        .parts
+        .iter()
+        .position(|p| p.kind == Kind::Operand && p.role == Role::Write)
+    else {
+        return;
+    };
+    let name = r.parts[at].text.clone();
+    let base = name.rsplit('/').next().unwrap_or(&name);
+    if !base.contains('.') && name != "-" {
+        r.parts.insert(
+            at + 1,
+            Part {
+                text: format!("{name}.zip"),
+                kind: Kind::Operand,
+                role: Role::Write,
+            },
+        );
+    }
+}
