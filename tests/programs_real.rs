@@ -221,6 +221,35 @@ const KNOWN: &[Known] = &[
         },
     },
     Known {
+        name: "git-helper",
+        why: "git runs its own helper programs for a repository given by a path or URL \
+              (`git fetch DIR` runs `git-upload-pack 'DIR'` through `sh -c`): programs of \
+              git's exec path that no word names. Deny rules on their names do not see \
+              them.",
+        example: ("git", "git fetch --dry-run d1"),
+        kind: Kind::Exec,
+        covers: |inv, f| {
+            f.kind == Kind::Exec
+                && inv.words.first().is_some_and(|w| w == "git")
+                && (f.what.starts_with("git-")
+                    || f.what.starts_with("/bin/sh -c git-")
+                    || f.what.contains("/git-core/git-"))
+        },
+    },
+    Known {
+        name: "clone-dir",
+        why: "`git clone URL` without a directory makes one named after the URL's last \
+              component, and first looks for the URL as a local path: names no word of \
+              the line gives as written. Soundness (path rules on the work directory).",
+        example: ("git clone", "git clone --depth 1 https://x.org/r.git"),
+        kind: Kind::Opened,
+        covers: |inv, f| {
+            f.kind == Kind::Opened
+                && inv.words.first().is_some_and(|w| w == "git")
+                && inv.words.iter().any(|w| w == "clone")
+        },
+    },
+    Known {
         name: "pager",
         why: "`bat` runs its pager (`less`), or probes it, by itself: no word of the line \
               names it (`--pager CMD` does, and is read). Deny rules on the pager's name \
