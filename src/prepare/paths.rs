@@ -46,91 +46,18 @@ fn too_many(dirs: &mut Vec<String>) -> bool {
     dirs.len() > 4 * MAX_DIRS
 }
 
-/// Programs that never make a symbolic link (the commands they run, `find -exec ln`,
-/// are read as commands of their own); `cp` only with the options that copy or make
-/// links. Any other program may (`ln`, `mv` of a link, `git checkout`, `tar`, `npm`).
-const NO_LINKS: &[&str] = &[
-    "[",
-    "basename",
-    "cat",
-    "cd",
-    "chmod",
-    "cmp",
-    "comm",
-    "cut",
-    "date",
-    "df",
-    "diff",
-    "dirname",
-    "du",
-    "echo",
-    "egrep",
-    "false",
-    "fgrep",
-    "file",
-    "find",
-    "fold",
-    "grep",
-    "head",
-    "jq",
-    "ls",
-    "md5sum",
-    "mkdir",
-    "nl",
-    "od",
-    "paste",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "readlink",
-    "realpath",
-    "rev",
-    "rg",
-    "rm",
-    "rmdir",
-    "sed",
-    "seq",
-    "sha1sum",
-    "sha256sum",
-    "sleep",
-    "sort",
-    "stat",
-    "tac",
-    "tail",
-    "tee",
-    "test",
-    "touch",
-    "tr",
-    "true",
-    "uniq",
-    "wc",
-    "which",
-    "xxd",
-];
-
-/// Whether the command ARGV may make a symbolic link (see [`NO_LINKS`]).
+/// Whether the command ARGV may make a symbolic link: what the program table says
+/// ([`crate::shell::Effect::Links`], of the subcommand given, and for `cp` only with the
+/// options that copy or make links); any program it does not know may (the commands a
+/// program runs, `find -exec ln`, are read as commands of their own).
 pub(super) fn may_make_links(argv: &[String]) -> bool {
     let Some(name) = argv.first() else {
         return false;
     };
-    if name == "cp" {
-        // `-s`, `-l`, `-a`, `-d`, `-P`, `-R`, `-r` and their long forms.
-        return argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
-            Some(long) => [
-                "archive",
-                "no-dereference",
-                "recursive",
-                "symbolic-link",
-                "link",
-                "preserve",
-            ]
-            .iter()
-            .any(|o| long.starts_with(o) || (long.len() >= 2 && o.starts_with(long))),
-            None => w.starts_with('-') && w.contains(['s', 'l', 'a', 'd', 'P', 'R', 'r']),
-        });
+    match shell::lookup(name) {
+        Some(p) => p.may_make_links(argv.get(1..).unwrap_or(&[])),
+        None => true,
     }
-    !NO_LINKS.contains(&name.as_str())
 }
 
 /// Why CAND, a path of a line that may make symbolic links, is not certain: a

@@ -66,97 +66,32 @@ impl Widening {
     }
 }
 
-/// Programs known to run nothing and to open only their own words, until the program
-/// table says so of every program it knows: builtins, and the everyday tools whose words
-/// are data or paths. A program the `wrap` reader looks through (`env`, `sudo`, `xargs`,
-/// `find -exec`, shells with `-c`) never reaches here as itself with its command.
-const RUNS_NOTHING: &[&str] = &[
-    "[",
-    "[[",
-    ":",
-    "alias",
-    "basename",
-    "bash",
-    "break",
-    "cat",
-    "cd",
-    "chmod",
-    "chown",
-    "cmp",
-    "comm",
-    "continue",
-    "cp",
-    "cut",
-    "dash",
-    "date",
-    "declare",
-    "df",
-    "diff",
-    "dirname",
-    "du",
-    "echo",
-    "egrep",
-    "exit",
-    "export",
-    "false",
-    "fgrep",
-    "file",
-    "find",
-    "fold",
-    "git",
-    "grep",
-    "head",
-    "jq",
-    "ln",
-    "local",
-    "ls",
-    "md5sum",
-    "mkdir",
-    "mktemp",
-    "mv",
-    "nl",
-    "od",
-    "paste",
-    "popd",
-    "printf",
-    "pushd",
-    "pwd",
-    "read",
-    "readlink",
-    "realpath",
-    "return",
-    "rev",
-    "rg",
-    "rm",
-    "rmdir",
-    "sed",
-    "seq",
-    "set",
-    "sh",
-    "sha1sum",
-    "sha256sum",
-    "shift",
-    "sleep",
-    "sort",
-    "stat",
-    "tac",
-    "tail",
-    "tee",
-    "test",
-    "touch",
-    "tr",
-    "true",
-    "type",
-    "uniq",
-    "unset",
-    "wc",
-    "which",
-    "xxd",
-];
+/// Names that stay known to run nothing though the program table has no entry for
+/// them: `[[` (a word of bash's own syntax, never a program) and `alias` (a builtin
+/// whose words are names and text; the alias it defines is read where it is used);
+/// `bash`, `sh` and `dash` reach here only without a command to run (the `wrap` reader
+/// reads `-c` strings and the shells' own words), as a script they read is the
+/// project's, read as their `-c` would be read.
+const STILL_LISTED: &[&str] = &["[[", "alias", "bash", "dash", "sh"];
 
-/// Whether the program NAME is known to run nothing and to open only its own words.
+/// Whether the program NAME is known to run nothing and to open only its own words:
+/// the program table says so ([`crate::shell::Program::runs_nothing`]), or it is one of
+/// [`STILL_LISTED`].
 pub fn runs_nothing(name: &str) -> bool {
-    RUNS_NOTHING.contains(&name)
+    STILL_LISTED.contains(&name) || super::lookup(name).is_some_and(|p| p.runs_nothing())
+}
+
+/// Whether the known command ARGV runs code of its program's own language (`awk
+/// PROGRAM`, `python -c`, `sqlite3 DB SQL`): the deny side reads its words generously
+/// too, its code as shell strings (`awk 'BEGIN{system("rm x")}'`).
+fn runs_code(argv: &[String]) -> bool {
+    let Some(p) = argv.first().and_then(|n| super::lookup(n)) else {
+        return false;
+    };
+    super::read(p, argv.get(1..).unwrap_or(&[]))
+        .runs
+        .iter()
+        .any(|r| matches!(r, super::Run::Code(_)))
 }
 
 /// Why the command C is read generously, if it is: the program table did not read all
@@ -171,12 +106,13 @@ fn unknown(c: &SimpleCommand) -> Option<Unsure> {
     if other_shell.is_some() {
         return other_shell;
     }
-    // The table read every word of it, and its nested commands are commands already.
-    if c.program == super::Known::Known {
-        return None;
-    }
     let name = c.argv.first()?;
     let base = basename(name);
+    // The table read every word of it, and its nested commands are commands already;
+    // the code it runs is not read.
+    if c.program == super::Known::Known {
+        return runs_code(&c.argv).then(|| Unsure::UnknownProgram(base.to_string()));
+    }
     if runs_nothing(base) {
         return None;
     }

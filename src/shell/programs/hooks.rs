@@ -567,6 +567,10 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         Some("nsenter") => ('w', "tSGw", "wd"),
         Some("start-stop-daemon") => ('d', "pxnugsRaNPIkcrdO", "chdir"),
         Some("yarn") => ('\0', "", "cwd"),
+        // Where they write what they download (their other words stay where they are:
+        // read both ways).
+        Some("curl") => ('\0', "", "output-dir"),
+        Some("wget") => ('P', "oaOiPeTtwQUlDAR", "directory-prefix"),
         _ => return Vec::new(),
     };
     let split;
@@ -635,4 +639,101 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+// ---------------------------------------------------------------------------------------
+// Hooks of entries (`Program::args_hook`, `Program::reading_hook`, `Role::DataFile`).
+
+/// The file a [`super::Role::DataFile`] word names, if it names one: `@FILE`,
+/// `NAME@FILE` (no `=` before the `@`), `NAME=@FILE`, `NAME=<FILE`, with a `;type=...`
+/// after it dropped (curl's `-F 'x=@f;type=text/plain'`). `@-` is standard input.
+pub(super) fn data_file(word: &str) -> Option<String> {
+    let after = if let Some(rest) = word.strip_prefix('@') {
+        rest
+    } else if let Some((_, rest)) = word.split_once("=@").or_else(|| word.split_once("=<")) {
+        rest
+    } else {
+        match word.split_once('@') {
+            Some((name, rest)) if !name.contains('=') => rest,
+            _ => return None,
+        }
+    };
+    // `-F 'x=@"a;b"'`: a quoted name keeps its `;`.
+    let file = match after.strip_prefix('"') {
+        Some(q) => q.split('"').next().unwrap_or(q),
+        None => after.split(';').next().unwrap_or(after),
+    };
+    (!file.is_empty() && file != "-").then(|| file.to_owned())
+}
+
+/// tar's words as getopt reads them when its first word is a bundle without a dash
+/// (`tar czf out.tgz src` is `tar -c -z -f out.tgz src`): each letter of [`TAR_VALUED`]
+/// in it takes the next words in order. None when the first word has a dash.
+pub(super) fn tar_old_style(args: &[String]) -> Option<Vec<String>> {
+    let first = args.first()?;
+    if first.starts_with('-') || first.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut values = args.iter().skip(1);
+    for ch in first.chars() {
+        out.push(format!("-{ch}"));
+        if TAR_VALUED.contains(ch) {
+            out.extend(values.next().cloned());
+        }
+    }
+    out.extend(values.cloned());
+    Some(out)
+}
+
+/// less: an operand `+CMD` is a command less runs at the start (`+F`, `+/x`, and `+!CMD`
+/// runs CMD in a shell): never certain.
+pub(super) fn less_commands(r: &mut super::Reading) {
+    use super::{Kind, Role, Run};
+    let mut hidden = Vec::new();
+    for p in r.parts.iter_mut() {
+        if p.kind == Kind::Operand && p.text.starts_with('+') {
+            p.role = Role::Hidden;
+            // `+!CMD`: the shell command itself, for deny rules.
+            hidden.push(p.text.strip_prefix("+!").unwrap_or(&p.text).to_owned());
+        }
+    }
+    r.runs.extend(hidden.into_iter().map(Run::Hidden));
+}
+
+/// sqlite3: without SQL among its operands it reads its SQL (and dot-commands such as
+/// `.shell`) from standard input, which the line does not show: never certain.
+pub(super) fn sqlite_stdin(r: &mut super::Reading) {
+    use super::{Kind, Role, Run};
+    let code = r
+        .parts
+        .iter()
+        .any(|p| p.role == Role::Code && p.kind == Kind::Operand);
+    if !code {
+        r.runs.push(Run::Hidden("SQL from standard input".into()));
+    }
+}
+
+/// zip: an archive named without a `.` gets `.zip` added (`zip out d` writes `out.zip`).
+pub(super) fn zip_suffix(r: &mut super::Reading) {
+    use super::{Kind, Part, Role};
+    let Some(at) = r
+        .parts
+        .iter()
+        .position(|p| p.kind == Kind::Operand && p.role == Role::Write)
+    else {
+        return;
+    };
+    let name = r.parts[at].text.clone();
+    let base = name.rsplit('/').next().unwrap_or(&name);
+    if !base.contains('.') && name != "-" {
+        r.parts.insert(
+            at + 1,
+            Part {
+                text: format!("{name}.zip"),
+                kind: Kind::Operand,
+                role: Role::Write,
+            },
+        );
+    }
 }

@@ -10,7 +10,12 @@
 //! the entries consistent (every directory or argv option takes a value, no name in two
 //! entries).
 
+mod builtins;
 mod code;
+mod dev;
+mod dev_opts;
+mod git;
+mod git_opts;
 mod hooks;
 mod opts;
 mod read;
@@ -20,7 +25,10 @@ mod table;
 pub use code::read_code;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
-pub use read::{read, Kind, Part, Reading, Run};
+pub use read::{Kind, Part, Reading, Run};
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
 /// How a program reads its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +59,9 @@ pub enum Value {
     Required,
     /// A value only when glued (`-ovalue`, `--opt=value`).
     Optional,
+    /// Two values, the next two words: a name, then a value of the option's role (`jq
+    /// --arg NAME VALUE`, `--slurpfile NAME FILE`).
+    Pair,
     /// Every word after it, up to a word `;` (`fd -x CMD ARGS ;`, `find -exec ... ;`, or
     /// `+` after `{}`) or the end.
     UntilSemicolon,
@@ -91,6 +102,10 @@ pub enum Role {
     Pattern,
     /// A URL.
     Url,
+    /// Data, or a file it reads named in it: `@FILE`, `NAME@FILE`, `NAME=@FILE`,
+    /// `NAME=<FILE` (curl's `-d`, `--data-urlencode`, `-F`, `-H`, `-K`): the file is
+    /// read as a [`Role::Read`] word of its own.
+    DataFile,
 }
 
 impl Role {
@@ -207,6 +222,17 @@ pub const fn opt(short: &'static str, long: &'static str, role: Role) -> Opt {
     }
 }
 
+/// An option that takes two values, a name and one of ROLE (`jq --arg NAME VALUE`).
+pub const fn pair(long: &'static str, role: Role) -> Opt {
+    Opt {
+        short: "",
+        long,
+        value: Value::Pair,
+        role,
+        does: Does::Nothing,
+    }
+}
+
 /// An option that takes every word after it up to `;` as a value of ROLE (`fd -x`).
 pub const fn rest(short: &'static str, long: &'static str, role: Role) -> Opt {
     Opt {
@@ -296,6 +322,19 @@ pub const fn ex(line: &'static str, paths: &'static [&'static str]) -> Example {
     }
 }
 
+/// Whether `tests/programs_real.rs` runs an entry's program for real here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verified {
+    /// It is run (it must be installed: `make programs`), each example and generated
+    /// invocation checked under `strace`.
+    Here,
+    /// It is not, for this reason (network, privilege, not installable here).
+    Not(&'static str),
+}
+
+/// A program's words as it reads them, when they differ from how they are written.
+pub type ArgsHook = fn(&[String]) -> Option<Vec<String>>;
+
 /// One program of the table.
 #[derive(Debug, Clone, Copy)]
 pub struct Program {
@@ -310,7 +349,18 @@ pub struct Program {
     /// operands are then the subcommand's. An unknown subcommand is unknown.
     pub subs: &'static [Program],
     pub effects: &'static [Effect],
+    /// When not empty, [`Effect::Links`] holds only with one of these options (short
+    /// letters or long names, abbreviations included): `cp -a`, `cp -s`.
+    pub links_with: &'static [&'static str],
     pub examples: &'static [Example],
+    /// Whether the real-program verification runs it here.
+    pub verified: Verified,
+    /// Its words as it reads them, when they differ from how they are written (tar's
+    /// first word, a bundle of options without a dash: `tar czf F` is `tar -c -z -f F`).
+    pub args_hook: Option<ArgsHook>,
+    /// What its reading adds that the table's data cannot say (`less +CMD` runs a
+    /// command of less; `sqlite3 DB` reads its SQL from standard input).
+    pub reading_hook: Option<fn(&mut Reading)>,
 }
 
 /// An entry with no options, operands of ROLE and nothing else.
@@ -322,7 +372,11 @@ pub const BASE: Program = Program {
     operands: all(Role::Data),
     subs: &[],
     effects: &[],
+    links_with: &[],
     examples: &[],
+    verified: Verified::Here,
+    args_hook: None,
+    reading_hook: None,
 };
 
 impl Program {
@@ -353,11 +407,119 @@ impl Program {
     pub fn sub(&self, name: &str) -> Option<&'static Program> {
         self.subs.iter().find(|s| s.names.contains(&name))
     }
+
+    /// Whether it may make or move a symbolic link given ARGS (its words after its
+    /// name): it runs the project's code ([`Effect::ProjectCode`]: a recipe may), code
+    /// of its own or text the reading does not read (`sed 'e ln -s ..'`, `make --eval`);
+    /// or it has [`Effect::Links`] (of the subcommand ARGS name when it has subcommands:
+    /// an unknown one may), only with an option of [`Program::links_with`] when that is
+    /// given (read generously: any word with a dash holding such a letter, any long
+    /// option that is a prefix of such a name or starts with it). The commands it runs
+    /// (`find -exec ln`) are read as commands of their own.
+    pub fn may_make_links(&self, args: &[String]) -> bool {
+        if self.effects.contains(&Effect::ProjectCode) {
+            return true;
+        }
+        let r = read(self, args);
+        if r.runs
+            .iter()
+            .any(|x| matches!(x, Run::Code(_) | Run::Hidden(_)))
+        {
+            return true;
+        }
+        if !self.subs.is_empty() {
+            // The innermost subcommand (`git stash pop`).
+            let mut sub: Option<&Program> = None;
+            for p in r.parts.iter().filter(|p| p.kind == Kind::Subcommand) {
+                sub = sub.unwrap_or(self).sub(&p.text);
+                if sub.is_none() {
+                    break;
+                }
+            }
+            return match sub {
+                Some(s) => s.has(Effect::Links) || s.has(Effect::ProjectCode),
+                // A subcommand the table does not know, or none.
+                None => !r.is_known() || self.effects.contains(&Effect::Links),
+            };
+        }
+        if !self.effects.contains(&Effect::Links) {
+            return false;
+        }
+        if self.links_with.is_empty() {
+            return true;
+        }
+        args.iter().any(|w| match w.strip_prefix("--") {
+            Some(long) => self.links_with.iter().any(|o| {
+                o.len() > 1 && (long.starts_with(o) || (long.len() >= 2 && o.starts_with(long)))
+            }),
+            None => {
+                w.starts_with('-')
+                    && self
+                        .links_with
+                        .iter()
+                        .any(|o| o.len() == 1 && w[1..].contains(o))
+            }
+        })
+    }
 }
 
-/// Every program of the table.
+/// Read ARGS (a command's words after its name) as PROGRAM reads them: through its
+/// [`Program::args_hook`] first, the files named in [`Role::DataFile`] words added as
+/// [`Role::Read`] words, then its [`Program::reading_hook`].
+pub fn read(program: &Program, args: &[String]) -> Reading {
+    let rewritten = program.args_hook.and_then(|h| h(args));
+    let mut r = read::read(program, rewritten.as_deref().unwrap_or(args));
+    let mut k = 0;
+    while let Some(p) = r.parts.get(k) {
+        k += 1;
+        if p.role != Role::DataFile {
+            continue;
+        }
+        if let Some(file) = hooks::data_file(&p.text) {
+            r.parts.insert(
+                k,
+                Part {
+                    text: file,
+                    kind: p.kind,
+                    role: Role::Read,
+                },
+            );
+            k += 1;
+        }
+    }
+    if let Some(h) = program.reading_hook {
+        h(&mut r);
+    }
+    r
+}
+
+/// Every program of the table: the everyday tools (`table.rs`), shell builtins and small
+/// utilities (`builtins.rs`), developer programs (`dev.rs`, `git.rs`).
 pub fn table() -> &'static [Program] {
-    table::PROGRAMS
+    static ALL: OnceLock<Vec<Program>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        [
+            table::PROGRAMS,
+            builtins::PROGRAMS,
+            dev::PROGRAMS,
+            git::PROGRAMS,
+        ]
+        .concat()
+    })
+}
+
+/// The entry of each name of the table.
+fn by_name() -> &'static HashMap<&'static str, &'static Program> {
+    static NAMES: OnceLock<HashMap<&'static str, &'static Program>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut out = HashMap::new();
+        for p in table() {
+            for n in p.names {
+                out.entry(*n).or_insert(p);
+            }
+        }
+        out
+    })
 }
 
 /// The program NAME (a command name; a path is reduced to its basename) names: by any of
@@ -367,7 +529,7 @@ pub fn lookup(name: &str) -> Option<&'static Program> {
     if base.is_empty() {
         return None;
     }
-    if let Some(p) = table::PROGRAMS.iter().find(|p| p.names.contains(&base)) {
+    if let Some(p) = by_name().get(base) {
         return Some(p);
     }
     // `python3.12` -> `python3`, `zsh-5.9` -> `zsh`: a version is digits and dots,
@@ -390,9 +552,5 @@ pub fn lookup(name: &str) -> Option<&'static Program> {
     [keep_major, Some(stem)]
         .into_iter()
         .flatten()
-        .find_map(|n| {
-            table::PROGRAMS
-                .iter()
-                .find(|p| p.versioned && p.names.contains(&n))
-        })
+        .find_map(|n| by_name().get(n).copied().filter(|p| p.versioned))
 }

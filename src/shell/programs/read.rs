@@ -51,7 +51,8 @@ pub struct Reading {
     pub unknown: Vec<String>,
     /// What it runs.
     pub runs: Vec<Run>,
-    /// The subcommand read, if any (its name).
+    /// The subcommand read, if any (its name; the innermost of nested ones: `push` of
+    /// `git stash push`).
     pub sub: Option<&'static str>,
 }
 
@@ -230,7 +231,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
             continue;
         }
         // An operand.
-        if !program.subs.is_empty() && out.sub.is_none() && operands.is_empty() {
+        if !program.subs.is_empty() && operands.is_empty() {
             match program.sub(w) {
                 Some(sub) => {
                     out.push(w, Kind::Subcommand, Role::Data);
@@ -416,6 +417,15 @@ fn take_value(
                 None => 0,
             },
         },
+        Value::Pair => {
+            // A glued first value (`--arg=x`) is not a pair: the program refuses it.
+            let (Some(name), Some(v)) = (args.get(k), args.get(k + 1)) else {
+                return args.len().saturating_sub(k);
+            };
+            out.push(name, Kind::Value, Role::Data);
+            out.value(v, o.role);
+            2
+        }
         Value::UntilSemicolon => {
             let mut taken = Vec::new();
             if let Some(v) = glued {

@@ -318,6 +318,23 @@ pub(super) static PROGRAMS: &[Program] = &[
             ..all(Read)
         },
         effects: &[Effect::Links, Effect::Dirs],
+        // It copies or makes links only so (`-a`, `-d`, `-P`, `-R`/`-r` copy them as
+        // links; `-s`, `-l` make them).
+        links_with: &[
+            "s",
+            "l",
+            "a",
+            "d",
+            "P",
+            "R",
+            "r",
+            "archive",
+            "no-dereference",
+            "recursive",
+            "symbolic-link",
+            "link",
+            "preserve",
+        ],
         examples: &[
             ex("cp .env /tmp", &[".env", "/tmp"]),
             ex("cp -r src -t /tmp/x", &["src", "/tmp/x"]),

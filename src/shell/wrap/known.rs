@@ -48,6 +48,12 @@ pub(super) fn typed_paths(
         }
         paths
     };
+    // A subcommand the table does not know (`git fame`, `cargo deb`: a program of its
+    // own that the program runs) is read as a program the table does not know: only a
+    // rule that names the program allows it.
+    if unknown_subcommand_only(&r) {
+        return (Known::Unknown, all(), roles);
+    }
     if !r.is_known() {
         return (Known::UnknownOption, all(), roles);
     }
@@ -86,6 +92,17 @@ pub(super) fn typed_paths(
     (Known::Known, paths, roles)
 }
 
+/// Whether the only word of R the table does not know is its subcommand.
+fn unknown_subcommand_only(r: &Reading) -> bool {
+    match r.unknown.as_slice() {
+        [u] => r
+            .parts
+            .iter()
+            .any(|x| x.text == *u && x.kind == super::super::Kind::Subcommand),
+        _ => false,
+    }
+}
+
 /// Read the command WORDS (after its wrappers, in ST) through the table: an unknown
 /// option makes the line uncertain; the commands its words give it to run are read as
 /// commands of their own (after it), its shell strings as lines, and text that makes it
@@ -100,7 +117,7 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: 
     let Some((p, r)) = reading(&named) else {
         return;
     };
-    if let Some(u) = r.unknown.first() {
+    if let Some(u) = r.unknown.first().filter(|_| !unknown_subcommand_only(&r)) {
         let what = if r
             .parts
             .iter()

@@ -1,0 +1,828 @@
+//! git: its own options (written out, before the subcommand) and its everyday
+//! subcommands (parse-options: long options abbreviated, short ones bundled).
+//!
+//! git runs code from the repository it works in: `core.fsmonitor`, `core.pager`,
+//! `core.editor`, diff and merge drivers, clean and smudge filters, textconv, hooks on
+//! commit, merge, rebase, checkout and push: the whole program has
+//! [`Effect::ProjectCode`], as `make` has. `-c KEY=VALUE` and `--config-env` may name a
+//! command ([`Role::Hidden`]: never certain); the `wrap` reader reads the commands
+//! configuration values, `ext::` URLs and options such as `--upload-pack` give it.
+//! Operands are read as paths (pathspecs, and revisions read generously).
+
+use super::git_opts::*;
+use super::Role::*;
+use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
+
+const D: Role = Data;
+
+/// bisect, sparse-checkout, mergetool: their common options (`bisect run CMD` gives a
+/// command: the `wrap` reader reads it).
+const BISECT: &[Opt] = &[
+    val("", "term-old", D),
+    val("", "term-new", D),
+    val("", "term-good", D),
+    val("", "term-bad", D),
+    flag("", "no-checkout"),
+    flag("", "first-parent"),
+    flag("", "cone"),
+    flag("", "no-cone"),
+    flag("", "sparse-index"),
+    flag("", "skip-checks"),
+    flag("", "stdin"),
+    val("t", "tool", D),
+    flag("y", "no-prompt"),
+    flag("", "prompt"),
+    flag("g", "gui"),
+    flag("O", ""),
+    flag("", "tool-help"),
+];
+
+const MERGE_BASE: &[Opt] = &[
+    flag("a", "all"),
+    flag("", "octopus"),
+    flag("", "independent"),
+    flag("", "is-ancestor"),
+    flag("", "fork-point"),
+];
+
+const LS_REMOTE: &[Opt] = &[
+    flag("h", "heads"),
+    flag("", "branches"),
+    flag("t", "tags"),
+    flag("", "refs"),
+    flag("q", "quiet"),
+    flag("", "exit-code"),
+    flag("", "get-url"),
+    val("", "sort", D),
+    val("o", "server-option", D),
+    flag("", "symref"),
+];
+
+/// `hash-object` (`--stdin-paths` reads names from data: see `hooks::names_from_data`).
+const HASH_OBJECT: &[Opt] = &[
+    val("t", "", D),
+    flag("w", ""),
+    flag("", "stdin"),
+    flag("", "stdin-paths"),
+    val("", "path", D),
+    flag("", "no-filters"),
+    flag("", "literally"),
+];
+
+/// Plumbing that lists refs, objects and names (rev-list, for-each-ref, show-ref,
+/// symbolic-ref, ls-tree, name-rev, count-objects, var).
+const PLUMBING: &[Opt] = &[
+    flag("", "all"),
+    flag("", "count"),
+    flag("", "objects"),
+    flag("", "left-only"),
+    flag("", "right-only"),
+    flag("", "left-right"),
+    flag("", "reverse"),
+    flag("", "first-parent"),
+    flag("", "no-merges"),
+    flag("", "merges"),
+    val("n", "max-count", D),
+    val("", "since", D),
+    val("", "until", D),
+    val("", "format", D),
+    val("", "sort", D),
+    val("", "points-at", D),
+    opt("", "merged", D),
+    opt("", "no-merged", D),
+    val("", "contains", D),
+    val("", "no-contains", D),
+    val("", "exclude", Pattern),
+    flag("", "shell"),
+    flag("", "perl"),
+    flag("", "python"),
+    flag("", "tcl"),
+    flag("", "ignore-case"),
+    flag("", "head"),
+    flag("", "heads"),
+    flag("", "tags"),
+    flag("", "branches"),
+    flag("d", "dereference"),
+    opt("s", "hash", D),
+    flag("", "verify"),
+    flag("", "exists"),
+    flag("q", "quiet"),
+    opt("", "abbrev", D),
+    flag("", "short"),
+    flag("", "delete"),
+    val("m", "", D),
+    flag("", "no-recurse"),
+    flag("r", ""),
+    flag("t", ""),
+    flag("l", "long"),
+    flag("z", ""),
+    flag("", "name-only"),
+    flag("", "name-status"),
+    flag("", "object-only"),
+    flag("", "full-name"),
+    flag("", "full-tree"),
+    val("", "refs", Pattern),
+    flag("", "annotate-stdin"),
+    flag("", "no-undefined"),
+    flag("", "always"),
+    flag("v", "verbose"),
+    flag("H", "human-readable"),
+];
+
+/// check-ignore and check-attr: their operands are matched against rules, not opened.
+const CHECK: &[Opt] = &[
+    flag("q", "quiet"),
+    flag("v", "verbose"),
+    flag("n", "non-matching"),
+    flag("z", ""),
+    flag("", "no-index"),
+    flag("a", "all"),
+    flag("", "cached"),
+    val("", "source", D),
+];
+
+const FORMAT_PATCH: &[Opt] = &[
+    val("o", "output-directory", Write),
+    flag("", "stdout"),
+    flag("", "cover-letter"),
+    flag("n", "numbered"),
+    flag("N", "no-numbered"),
+    val("v", "reroll-count", D),
+    val("", "subject-prefix", D),
+    flag("s", "signoff"),
+    flag("", "root"),
+    flag("#", ""),
+    opt("", "thread", D),
+    val("", "base", D),
+    val("", "to", D),
+    val("", "cc", D),
+    opt("", "from", D),
+    flag("k", "keep-subject"),
+    flag("", "no-stat"),
+    flag("q", "quiet"),
+    flag("", "zero-commit"),
+];
+
+const ARCHIVE: &[Opt] = &[
+    val("", "format", D),
+    val("o", "output", Write),
+    val("", "prefix", D),
+    flag("l", "list"),
+    flag("v", "verbose"),
+    flag("", "worktree-attributes"),
+    flag("#", ""),
+];
+
+const MAINTENANCE: &[Opt] = &[
+    flag("", "aggressive"),
+    flag("", "auto"),
+    opt("", "prune", D),
+    flag("", "no-prune"),
+    flag("q", "quiet"),
+    flag("", "force"),
+    flag("", "keep-largest-pack"),
+    flag("", "full"),
+    flag("", "strict"),
+    flag("", "unreachable"),
+    flag("", "dangling"),
+    flag("", "no-dangling"),
+    flag("", "connectivity-only"),
+    flag("", "name-objects"),
+    flag("", "progress"),
+    flag("", "no-progress"),
+    flag("", "no-reflogs"),
+    flag("", "build-options"),
+];
+
+/// `submodule` and its subcommands (`foreach` gives a command: not listed, the `wrap`
+/// reader reads it).
+const SUBMODULE: &[Opt] = &[
+    flag("q", "quiet"),
+    flag("", "init"),
+    flag("", "recursive"),
+    flag("", "remote"),
+    flag("", "no-fetch"),
+    flag("", "checkout"),
+    flag("", "rebase"),
+    flag("", "merge"),
+    flag("f", "force"),
+    val("", "depth", D),
+    val("j", "jobs", D),
+    val("", "filter", D),
+    flag("", "single-branch"),
+    flag("", "cached"),
+    flag("", "files"),
+    val("b", "branch", D),
+    val("", "name", D),
+];
+
+/// A subcommand NAMES of git with OPTS, operands of ROLE, EFFECTS and EXAMPLES.
+const fn sub(
+    names: &'static [&'static str],
+    opts: &'static [Opt],
+    role: Role,
+    effects: &'static [Effect],
+    examples: &'static [Example],
+) -> Program {
+    Program {
+        names,
+        opts,
+        operands: all(role),
+        effects,
+        examples,
+        ..BASE
+    }
+}
+
+/// It changes the work tree: files and directories, links a commit holds among them.
+const TREE: &[Effect] = &[Effect::Links, Effect::Dirs];
+/// It changes the work tree and runs hooks (merge, rebase, checkout).
+const TREE_HOOKS: &[Effect] = &[Effect::Links, Effect::Dirs, Effect::ProjectCode];
+const NET: &[Effect] = &[Effect::Network];
+
+const WORKTREE_SUBS: &[Program] = &[
+    Program {
+        operands: first(Write, &[], Data),
+        ..sub(
+            &["add"],
+            WORKTREE_ADD,
+            Data,
+            TREE_HOOKS,
+            &[ex("git worktree add -b t ../wt main", &["../wt"])],
+        )
+    },
+    sub(
+        &["list", "prune", "lock", "unlock"],
+        WORKTREE_ADD,
+        Read,
+        &[],
+        &[ex("git worktree list --porcelain", &[])],
+    ),
+    sub(
+        &["remove", "move", "repair"],
+        WORKTREE_ADD,
+        Write,
+        TREE,
+        &[ex("git worktree remove -f ../wt", &["../wt"])],
+    ),
+];
+
+const STASH_SUBS: &[Program] = &[
+    sub(
+        &["push", "save"],
+        STASH,
+        Write,
+        TREE,
+        &[ex("git stash push -m wip src", &["src"])],
+    ),
+    sub(
+        &["pop", "apply"],
+        STASH,
+        Data,
+        TREE,
+        &[ex("git stash pop --index", &[])],
+    ),
+    sub(
+        &["list", "show"],
+        REVS,
+        Data,
+        &[],
+        &[ex("git stash show -p stash@{0}", &[])],
+    ),
+    sub(
+        &["drop", "clear", "branch", "create", "store"],
+        STASH,
+        Data,
+        &[],
+        &[ex("git stash drop -q", &[])],
+    ),
+];
+
+const REMOTE_SUBS: &[Program] = &[
+    sub(
+        &[
+            "add",
+            "remove",
+            "rm",
+            "rename",
+            "set-url",
+            "get-url",
+            "set-head",
+            "set-branches",
+        ],
+        REMOTE,
+        Data,
+        &[],
+        &[ex("git remote add origin https://x.org/r.git", &[])],
+    ),
+    sub(
+        &["show", "prune", "update"],
+        REMOTE,
+        Data,
+        NET,
+        &[ex("git remote show -n origin", &[])],
+    ),
+];
+
+const SUBS: &[Program] = &[
+    sub(
+        &["status"],
+        STATUS,
+        Read,
+        &[],
+        &[
+            ex("git status --short", &[]),
+            ex("git status -sb src", &["src"]),
+        ],
+    ),
+    sub(
+        &["diff"],
+        REVS,
+        Read,
+        &[],
+        &[
+            ex("git diff --stat HEAD~1 -- src", &["HEAD~1", "src"]),
+            ex("git diff --cached", &[]),
+            ex("git diff --output=d.patch", &["d.patch"]),
+        ],
+    ),
+    sub(
+        &["log", "show", "whatchanged"],
+        REVS,
+        Read,
+        &[],
+        &[
+            ex("git log --oneline -5", &[]),
+            ex("git log -n 3 --format=%H -- a.rs", &["a.rs"]),
+            ex("git show HEAD:.env", &["HEAD:.env"]),
+        ],
+    ),
+    sub(
+        &["shortlog"],
+        SHORTLOG,
+        Read,
+        &[],
+        &[ex("git shortlog -sn", &[])],
+    ),
+    sub(
+        &["add"],
+        ADD,
+        Read,
+        &[],
+        &[
+            ex("git add -A", &[]),
+            ex("git add src/a.rs .env", &["src/a.rs", ".env"]),
+        ],
+    ),
+    sub(
+        &["commit"],
+        COMMIT,
+        Read,
+        &[Effect::ProjectCode],
+        &[
+            ex("git commit -am 'fix: x'", &[]),
+            ex("git commit -F msg.txt", &["msg.txt"]),
+        ],
+    ),
+    sub(
+        &["branch"],
+        BRANCH,
+        Data,
+        &[],
+        &[ex("git branch -vv", &[]), ex("git branch -D old", &[])],
+    ),
+    sub(
+        &["checkout"],
+        CHECKOUT,
+        Write,
+        TREE_HOOKS,
+        &[
+            ex("git checkout -b feature", &[]),
+            ex("git checkout -- a.rs", &["a.rs"]),
+        ],
+    ),
+    sub(
+        &["switch"],
+        SWITCH,
+        Data,
+        TREE_HOOKS,
+        &[ex("git switch -c feature", &[])],
+    ),
+    sub(
+        &["restore"],
+        RESTORE,
+        Write,
+        TREE,
+        &[ex("git restore --staged a.rs", &["a.rs"])],
+    ),
+    Program {
+        subs: STASH_SUBS,
+        ..sub(
+            &["stash"],
+            STASH,
+            Write,
+            TREE,
+            &[ex("git stash", &[]), ex("git stash -u", &[])],
+        )
+    },
+    sub(
+        &["fetch"],
+        FETCH,
+        Data,
+        NET,
+        &[ex("git fetch --all --prune", &[])],
+    ),
+    sub(
+        &["pull"],
+        FETCH,
+        Data,
+        &[
+            Effect::Network,
+            Effect::Links,
+            Effect::Dirs,
+            Effect::ProjectCode,
+        ],
+        &[ex("git pull --rebase origin main", &[])],
+    ),
+    sub(
+        &["push"],
+        PUSH,
+        Data,
+        &[Effect::Network, Effect::ProjectCode],
+        &[ex("git push -u origin HEAD", &[])],
+    ),
+    Program {
+        operands: first(Read, &[], Write),
+        ..sub(
+            &["clone"],
+            CLONE,
+            Data,
+            &[Effect::Network, Effect::Links, Effect::Dirs],
+            &[ex(
+                "git clone --depth 1 https://x.org/r.git r",
+                &["https://x.org/r.git", "r"],
+            )],
+        )
+    },
+    sub(
+        &["rev-parse"],
+        REV_PARSE,
+        Data,
+        &[],
+        &[
+            ex("git rev-parse --show-toplevel", &[]),
+            ex("git rev-parse --abbrev-ref HEAD", &[]),
+        ],
+    ),
+    sub(
+        &["ls-files"],
+        LS_FILES,
+        Read,
+        &[],
+        &[ex("git ls-files -m -x .env src", &["src"])],
+    ),
+    Program {
+        operands: first(Pattern, &["e", "f"], Read),
+        ..sub(
+            &["grep"],
+            GREP,
+            Read,
+            &[],
+            &[ex("git grep -n TODO -- src", &["src"])],
+        )
+    },
+    sub(
+        &["blame"],
+        BLAME,
+        Read,
+        &[],
+        &[ex("git blame -L 10,20 a.rs", &["a.rs"])],
+    ),
+    Program {
+        subs: REMOTE_SUBS,
+        ..sub(&["remote"], REMOTE, Data, &[], &[ex("git remote -v", &[])])
+    },
+    sub(
+        &["tag"],
+        TAG,
+        Data,
+        &[],
+        &[ex("git tag -a v1 -m release", &[]), ex("git tag -l", &[])],
+    ),
+    sub(
+        &["init"],
+        INIT,
+        Write,
+        &[Effect::Dirs],
+        &[ex("git init -b main repo", &["repo"])],
+    ),
+    sub(
+        &["reset"],
+        RESET,
+        Write,
+        TREE,
+        &[ex("git reset --hard HEAD~1", &["HEAD~1"])],
+    ),
+    sub(
+        &["merge", "rebase", "cherry-pick", "revert"],
+        MERGE,
+        Data,
+        TREE_HOOKS,
+        &[
+            ex("git merge --no-ff feature", &[]),
+            ex("git rebase --onto main a b", &[]),
+            ex("git cherry-pick -x abc123", &[]),
+        ],
+    ),
+    Program {
+        subs: WORKTREE_SUBS,
+        ..sub(
+            &["worktree"],
+            WORKTREE_ADD,
+            Data,
+            TREE,
+            &[ex("git worktree prune", &[])],
+        )
+    },
+    sub(
+        &["config"],
+        CONFIG,
+        Data,
+        &[],
+        &[
+            ex("git config --get user.email", &[]),
+            ex("git config -f cfg --list", &["cfg"]),
+        ],
+    ),
+    sub(
+        &["cat-file"],
+        CAT_FILE,
+        Data,
+        &[],
+        &[
+            ex("git cat-file -p HEAD", &[]),
+            Example {
+                line: "git cat-file --batch",
+                paths: &[],
+                runs: &[],
+                unknown: &["--batch"],
+            },
+        ],
+    ),
+    sub(
+        &["describe"],
+        DESCRIBE,
+        Data,
+        &[],
+        &[ex("git describe --tags --always --dirty", &[])],
+    ),
+    sub(
+        &["apply"],
+        APPLY,
+        Read,
+        TREE,
+        &[ex("git apply --check fix.patch", &["fix.patch"])],
+    ),
+    sub(
+        &["mv"],
+        MV_RM_CLEAN,
+        Write,
+        TREE,
+        &[ex("git mv -f a.rs b.rs", &["a.rs", "b.rs"])],
+    ),
+    sub(
+        &["rm"],
+        MV_RM_CLEAN,
+        Write,
+        &[Effect::Dirs],
+        &[ex("git rm -r --cached build", &["build"])],
+    ),
+    sub(
+        &["clean"],
+        MV_RM_CLEAN,
+        Write,
+        &[Effect::Dirs],
+        &[ex("git clean -fdx -e .env", &[])],
+    ),
+    // Other subcommands of git itself (third-party ones, `git fame`, `git lfs`, run a
+    // program `git-NAME`: unknown).
+    sub(
+        &["bisect"],
+        BISECT,
+        Data,
+        TREE_HOOKS,
+        &[
+            ex("git bisect start HEAD v1", &[]),
+            ex("git bisect reset", &[]),
+        ],
+    ),
+    sub(
+        &["sparse-checkout"],
+        BISECT,
+        Pattern,
+        TREE,
+        &[ex("git sparse-checkout set --cone src", &[])],
+    ),
+    sub(
+        &["mergetool"],
+        BISECT,
+        Read,
+        TREE_HOOKS,
+        &[ex("git mergetool --no-prompt", &[])],
+    ),
+    sub(
+        &[
+            "notes",
+            "show-branch",
+            "fast-export",
+            "commit-tree",
+            "diff-files",
+            "diff-index",
+            "cherry",
+            "column",
+            "commit-graph",
+            "check-ref-format",
+            "range-diff",
+            "request-pull",
+            "prune",
+            "pack-refs",
+            "update-ref",
+            "verify-commit",
+            "verify-tag",
+            "rerere",
+            "replace",
+            "interpret-trailers",
+            "stripspace",
+            "mktag",
+            "write-tree",
+            "repack",
+            "maintenance",
+            "bundle",
+        ],
+        PLUMBING,
+        Data,
+        &[],
+        &[
+            ex("git show-branch --all", &[]),
+            ex("git cherry -v main", &[]),
+        ],
+    ),
+    // Plumbing and other subcommands that read the repository and write nothing of
+    // the work tree.
+    sub(
+        &["merge-base"],
+        MERGE_BASE,
+        Data,
+        &[],
+        &[ex("git merge-base --is-ancestor a b", &[])],
+    ),
+    sub(
+        &["ls-remote"],
+        LS_REMOTE,
+        Data,
+        NET,
+        &[ex("git ls-remote --heads origin", &[])],
+    ),
+    sub(
+        &["hash-object"],
+        HASH_OBJECT,
+        Read,
+        &[],
+        &[ex("git hash-object -w f", &["f"])],
+    ),
+    sub(
+        &[
+            "rev-list",
+            "for-each-ref",
+            "show-ref",
+            "symbolic-ref",
+            "ls-tree",
+            "name-rev",
+            "count-objects",
+            "var",
+            "reflog",
+            "diff-tree",
+        ],
+        PLUMBING,
+        Data,
+        &[],
+        &[
+            ex("git rev-list --count HEAD", &[]),
+            ex("git for-each-ref --format=%(refname) refs/heads", &[]),
+        ],
+    ),
+    sub(
+        &["check-ignore", "check-attr"],
+        CHECK,
+        Pattern,
+        &[],
+        &[ex("git check-ignore -q .env", &[])],
+    ),
+    sub(
+        &["format-patch"],
+        FORMAT_PATCH,
+        Data,
+        &[],
+        &[ex("git format-patch -o out -3", &["out"])],
+    ),
+    sub(
+        &["archive"],
+        ARCHIVE,
+        Data,
+        &[],
+        &[ex("git archive --format=tar -o a.tar HEAD", &["a.tar"])],
+    ),
+    sub(
+        &["gc", "fsck", "version"],
+        MAINTENANCE,
+        Data,
+        &[],
+        &[ex("git gc --auto", &[])],
+    ),
+    Program {
+        subs: SUBMODULE_SUBS,
+        ..sub(
+            &["submodule"],
+            SUBMODULE,
+            Data,
+            &[],
+            &[ex("git submodule", &[])],
+        )
+    },
+];
+
+const SUBMODULE_SUBS: &[Program] = &[
+    sub(
+        &[
+            "status",
+            "init",
+            "deinit",
+            "sync",
+            "summary",
+            "absorbgitdirs",
+            "set-url",
+            "set-branch",
+        ],
+        SUBMODULE,
+        Read,
+        &[],
+        &[ex("git submodule status --recursive", &[])],
+    ),
+    sub(
+        &["update"],
+        SUBMODULE,
+        Read,
+        &[
+            Effect::Network,
+            Effect::Links,
+            Effect::Dirs,
+            Effect::ProjectCode,
+        ],
+        &[ex("git submodule update --init --recursive", &[])],
+    ),
+    Program {
+        operands: first(Read, &[], Write),
+        ..sub(
+            &["add"],
+            SUBMODULE,
+            Read,
+            &[Effect::Network, Effect::Links, Effect::Dirs],
+            &[ex(
+                "git submodule add https://x.org/r.git lib/r",
+                &["https://x.org/r.git", "lib/r"],
+            )],
+        )
+    },
+];
+
+/// Every program of this file.
+pub(super) static PROGRAMS: &[Program] = &[Program {
+    names: &["git"],
+    style: Style::Exact,
+    opts: GIT,
+    subs: SUBS,
+    effects: &[Effect::ProjectCode],
+    examples: &[
+        ex("git -C sub status", &["sub"]),
+        ex("git --no-pager log -1", &[]),
+        Example {
+            line: "git -c core.pager=sh log",
+            paths: &[],
+            runs: &["core.pager=sh"],
+            unknown: &[],
+        },
+        Example {
+            line: "git frobnicate x",
+            paths: &["x"],
+            runs: &[],
+            unknown: &["frobnicate"],
+        },
+        Example {
+            line: "git status --frob",
+            paths: &[],
+            runs: &[],
+            unknown: &["--frob"],
+        },
+    ],
+    ..BASE
+}];
