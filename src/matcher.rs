@@ -527,7 +527,7 @@ impl<'p> Prepared<'p> {
             return false;
         }
         // A program the table does not know: only a rule that names it allows it.
-        if simple.program == crate::shell::Known::Unknown
+        if simple.program.needs_naming()
             && !simple.argv.first().is_some_and(|n| {
                 rule.names
                     .iter()

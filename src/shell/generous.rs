@@ -110,7 +110,7 @@ fn unknown(c: &SimpleCommand) -> Option<Unsure> {
     let base = basename(name);
     // The table read every word of it, and its nested commands are commands already;
     // the code it runs is not read.
-    if c.program == super::Known::Known {
+    if matches!(c.program, super::Known::Known | super::Known::Named) {
         return runs_code(&c.argv).then(|| Unsure::UnknownProgram(base.to_string()));
     }
     if runs_nothing(base) {

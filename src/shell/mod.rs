@@ -147,6 +147,18 @@ pub enum Known {
     /// In the table, but an option or subcommand is not: the line is not certain, and
     /// every word is a path candidate.
     UnknownOption,
+    /// In the table and every word read, but what it does is the project's own code (a
+    /// Makefile's recipes, git's hooks and configuration, a package's scripts): `paths`
+    /// holds the words in path roles, and only an allow rule that names the program
+    /// allows it.
+    Named,
+}
+
+impl Known {
+    /// Only an allow rule that names the program allows the command.
+    pub fn needs_naming(self) -> bool {
+        matches!(self, Known::Unknown | Known::Named)
+    }
 }
 
 impl SimpleCommand {

@@ -61,11 +61,8 @@ pub(super) fn typed_paths(
     // scripts) does whatever that code says: as for a program the table does not
     // know, only a rule that names it allows it.
     let sub = r.sub.and_then(|s| p.sub(s));
-    if p.effects.contains(&Effect::ProjectCode)
-        || sub.is_some_and(|s| s.effects.contains(&Effect::ProjectCode))
-    {
-        return (Known::Unknown, all(), roles);
-    }
+    let named = p.effects.contains(&Effect::ProjectCode)
+        || sub.is_some_and(|s| s.effects.contains(&Effect::ProjectCode));
     let mut paths: Vec<String> = r.paths().into_iter().map(str::to_owned).collect();
     for run in &r.runs {
         match run {
@@ -89,7 +86,8 @@ pub(super) fn typed_paths(
             paths.push(w.text.clone());
         }
     }
-    (Known::Known, paths, roles)
+    let known = if named { Known::Named } else { Known::Known };
+    (known, paths, roles)
 }
 
 /// Whether the only word of R the table does not know is its subcommand.
