@@ -637,6 +637,64 @@ fn readings_through_proc() {
     let _ = reads(&chain, "/w");
 }
 
+/// The cheaper forms of the readings and of normalizing (issue 25) answer as
+/// the full ones: `reading_process` is the process of `readings`, and
+/// `normalize_and_lexical` is `normalize` and `lexical` side by side, through
+/// links, `..`, `/proc`, `$HOME`/`$PWD` and refused spellings alike.
+#[test]
+fn cheaper_forms_agree() {
+    use gptel_rust_hooks::path::{normalize_and_lexical, reading_process, readings};
+    let fx = Fixture::new();
+    let raws = [
+        "src/main.rs",
+        "out/secret",
+        "rel/secret",
+        "hop/../x",
+        "srclink/../out",
+        "dangling",
+        "loop1/x",
+        "~/.ssh/id_rsa",
+        "$HOME/.ssh/id_rsa",
+        "${PWD}/src",
+        "~+/src",
+        "${HOME:-/x}/.ssh",
+        "${PWD%/}/x",
+        "/proc/self/cwd/src",
+        "/proc/self/root/etc/passwd",
+        "/dev/fd/3/x",
+        "/dev/stdin",
+        "file:///etc/passwd",
+        "/ssh:host:/etc/passwd",
+        "a\tb",
+        "",
+        ".",
+        "..",
+        "/",
+    ];
+    for case_fold in [false, true] {
+        let env = fx.env(case_fold);
+        let home = fx.sub("{root}/home/u");
+        let cwd = fx.sub("{root}/home/u/proj");
+        for raw in raws {
+            assert_eq!(
+                reading_process(raw, Some(&home), Some(&cwd)),
+                readings(raw, Some(&home), Some(&cwd)).process,
+                "{raw:?}"
+            );
+            assert_eq!(
+                reading_process(raw, None, None),
+                readings(raw, None, None).process,
+                "{raw:?} without home or cwd"
+            );
+            assert_eq!(
+                normalize_and_lexical(raw, &env),
+                (normalize(raw, &env), lexical(raw, &env)),
+                "{raw:?} (case fold {case_fold})"
+            );
+        }
+    }
+}
+
 #[test]
 fn norm_too_long() {
     let raw = format!("/{}", "a/".repeat(40_000));

@@ -42,6 +42,9 @@ pub enum Process {
 impl Process {
     /// Why a path RAW that reads this way is never allowed, when it is not.
     pub fn why(&self, raw: &str) -> Option<String> {
+        if *self == Process::Outside {
+            return None;
+        }
         let raw = super::show(raw);
         match self {
             Process::Outside => None,
@@ -67,6 +70,17 @@ pub struct Readings {
 /// The readings of RAW (see [`fallback_forms`]) and, when it goes through a
 /// process's directory, where it leads for a shell whose directory is CWD.
 pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
+    readings_as(raw, home, cwd, true)
+}
+
+/// How RAW reads through a process's directory: the `process` of
+/// [`readings`], without the forms (and the lookups that find them).
+pub fn reading_process(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Process {
+    readings_as(raw, home, cwd, false).process
+}
+
+/// [`readings`], with its forms only when WITH_FORMS.
+fn readings_as(raw: &str, home: Option<&str>, cwd: Option<&str>, with_forms: bool) -> Readings {
     let none = |process| Readings {
         forms: Vec::new(),
         process,
@@ -76,7 +90,7 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
         Some(read) => text = read,
         None => return none(Process::Unknowable),
     }
-    if let Some(h) = home {
+    if let Some(h) = home.filter(|_| text.contains('$')) {
         for var in ["${HOME}", "$HOME"] {
             text = text.replace(var, h);
         }
@@ -84,8 +98,10 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
     if let Some(c) = cwd {
         // `$OLDPWD` and `~-` name a directory the line was in: callers read the path
         // against each of them as the directory.
-        for var in ["${PWD}", "$PWD", "~+", "${OLDPWD}", "$OLDPWD"] {
-            text = text.replace(var, c);
+        if text.contains(['$', '~']) {
+            for var in ["${PWD}", "$PWD", "~+", "${OLDPWD}", "$OLDPWD"] {
+                text = text.replace(var, c);
+            }
         }
         if text == "~-" || text.starts_with("~-/") {
             text = format!("{c}{}", &text[2..]);
@@ -118,6 +134,9 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
         }
     }
     let written: Vec<&str> = text.split('/').collect();
+    if !with_forms {
+        return none(walk(&written, cwd, true).0);
+    }
     let parts: Vec<&str> = written
         .iter()
         .copied()
@@ -167,6 +186,9 @@ pub fn readings(raw: &str, home: Option<&str>, cwd: Option<&str>) -> Readings {
 /// path names is then unknowable.
 fn with_operators_read(text: &str) -> Option<String> {
     let mut out = text.to_string();
+    if !text.contains("${") {
+        return Some(out);
+    }
     for name in ["HOME", "PWD", "OLDPWD"] {
         let open = format!("${{{name}");
         let mut from = 0;

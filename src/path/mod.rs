@@ -42,7 +42,8 @@ mod pattern;
 
 pub use anchor::Anchor;
 pub use forms::{
-    diff_targets, expand_glob, fallback_forms, readings, Expansion, Process, Readings,
+    diff_targets, expand_glob, fallback_forms, reading_process, readings, Expansion, Process,
+    Readings,
 };
 pub use pattern::{glob, parse_pattern, parse_pattern_with, PathPattern};
 
@@ -779,7 +780,38 @@ fn is_magic_link(link: &str) -> bool {
 /// module documentation for what is refused.
 pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     let (abs, lexical) = lexical_parts(raw, env)?;
+    normalize_parts(raw, env, abs, &lexical)
+}
+
+/// [`normalize`] and [`lexical`] of RAW, its spelling read once for both.
+pub fn normalize_and_lexical(
+    raw: &str,
+    env: &PathEnv,
+) -> (Result<String, PathError>, Result<String, PathError>) {
+    match lexical_parts(raw, env) {
+        Ok((abs, lexical)) => {
+            let normal = normalize_parts(raw, env, abs, &lexical);
+            let s = join(&lexical);
+            (normal, Ok(if env.case_fold { fold(&s) } else { s }))
+        }
+        Err(e) => (Err(e.clone()), Err(e)),
+    }
+}
+
+/// [`normalize`] of RAW, whose absolute spelling is ABS and lexical
+/// components LEXICAL.
+fn normalize_parts(
+    raw: &str,
+    env: &PathEnv,
+    abs: String,
+    lexical: &[String],
+) -> Result<String, PathError> {
     let process_file = |comps: &[String]| {
+        // Only a path through `/proc` or `/dev` reaches a process's files
+        // (what `walk` answers at once for the others, without its copies).
+        if !comps.iter().any(|c| c == "proc" || c == "dev") {
+            return Ok(());
+        }
         let comps: Vec<&str> = comps.iter().map(String::as_str).collect();
         if forms::walk(&comps, None, false).0 != Process::Outside {
             Err(error(format!(
@@ -792,15 +824,17 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
             Ok(())
         }
     };
-    process_file(&lexical)?;
+    process_file(lexical)?;
     let raw_comps: Vec<&str> = abs.split('/').collect();
     // `/dev/fd/../cwd/x`: the kernel follows `/dev/fd` before `..`.
-    process_file(&raw_comps.iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
+    if raw_comps.iter().any(|c| *c == "proc" || *c == "dev") {
+        process_file(&raw_comps.iter().map(|c| c.to_string()).collect::<Vec<_>>())?;
+    }
     let physical = resolve(&raw_comps, Mode::Strict, raw)?;
     // A link that leads into `/proc` (`lnk -> /dev/fd`).
     process_file(&physical)?;
     if raw_comps.contains(&"..") {
-        let via_lexical = resolve(&lexical, Mode::Strict, raw)?;
+        let via_lexical = resolve(lexical, Mode::Strict, raw)?;
         if via_lexical != physical {
             return Err(error(format!(
                 "path `{}` is ambiguous: `..` after a symbolic link means `{}` to the kernel \
@@ -811,7 +845,6 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
             )));
         }
     }
-    process_file(&physical)?;
     let s = join(&physical);
     Ok(if env.case_fold { fold(&s) } else { s })
 }

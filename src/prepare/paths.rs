@@ -238,16 +238,14 @@ impl Prepared<'_> {
         let shell_word = matches!(source, PathSource::Word(_) | PathSource::Redirect(_));
         let put_in = (shell_word && only_pwd_and_home(raw) && self.pwd_home_free())
             .then(|| with_pwd(raw, home.as_deref(), base.as_deref()));
-        let mut norm =
-            path::normalize(put_in.as_deref().unwrap_or(raw), self.path_env()).map_err(|e| e.0);
+        let (norm, lexical) =
+            path::normalize_and_lexical(put_in.as_deref().unwrap_or(raw), self.path_env());
+        let mut norm = norm.map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),
             Err(_) => BitSet::new(self.n()),
         };
-        let lexical = match (
-            &norm,
-            path::lexical(put_in.as_deref().unwrap_or(raw), self.path_env()),
-        ) {
+        let lexical = match (&norm, lexical) {
             (Ok(n), Ok(l)) if *n != l => Some(l),
             _ => None,
         };
@@ -255,12 +253,14 @@ impl Prepared<'_> {
             Some(l) => self.glob_hits_for(l),
             None => BitSet::new(0),
         };
-        let read = path::readings(raw, home.as_deref(), base.as_deref());
-        let uncertain = read.process.why(raw);
+        // The forms of the readings only when they are used (below).
+        let process = path::reading_process(raw, home.as_deref(), base.as_deref());
+        let uncertain = process.why(raw);
         if let (Some(why), true) = (&uncertain, norm.is_ok()) {
             norm = Err(why.clone());
         }
         if norm.is_err() {
+            let read = path::readings(raw, home.as_deref(), base.as_deref());
             // A path refused for allow rules is still shown to deny-side
             // rules, read the ways the kernel or a shell could read it.
             for form in read.forms {
@@ -273,14 +273,14 @@ impl Prepared<'_> {
                 hits.union_with(&more);
             }
         }
-        if read.process == path::Process::Unknowable {
+        if process == path::Process::Unknowable {
             // What only the running shell knows may be anything: every
             // deny-side path rule sees it.
             for r in 0..self.n() {
                 hits.set(r);
             }
         }
-        let unsure = shell_value(raw, &norm, &read.process);
+        let unsure = shell_value(raw, &norm, &process);
         PathCand {
             source,
             raw: raw.to_string(),
@@ -800,6 +800,13 @@ impl Prepared<'_> {
     /// pattern itself and the files it matches now, relative to the `path`
     /// argument; deny side only (a regexp argument may share the name).
     fn glob_arg_paths(&self, out: &mut Vec<PathCand>) {
+        // Most calls have no glob argument: they need no directory resolved.
+        if !path::DEFAULT_GLOB_KEYS
+            .iter()
+            .any(|key| matches!(self.call.arg(key), Some(Arg::Str(_))))
+        {
+            return;
+        }
         let (home, cwd) = self.home_and_cwd();
         let base = match self.call.arg("path") {
             Some(Arg::Str(p)) => path::fallback_forms(p, home.as_deref(), cwd.as_deref())

@@ -315,8 +315,8 @@ fn positional_values(tokens: &[String]) -> Vec<(String, String)> {
         .collect();
     let mut out = Vec::new();
     for name in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"] {
-        let used =
-            |t: &String| t.contains(&format!("${name}")) || t.contains(&format!("${{{name}"));
+        let (short, long) = (format!("${name}"), format!("${{{name}"));
+        let used = |t: &String| t.contains(&short) || t.contains(&long);
         if tokens.iter().any(used) {
             out.extend(words.iter().map(|w| (name.to_string(), (*w).clone())));
         }

@@ -105,7 +105,20 @@ fn unknown_subcommand_only(r: &Reading) -> bool {
 /// option makes the line uncertain; the commands its words give it to run are read as
 /// commands of their own (after it), its shell strings as lines, and text that makes it
 /// run commands the reading does not read makes the line uncertain.
-pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: usize) {
+/// Whether the command WORDS runs commands the table knows of, which [`nested`]
+/// reads with the command's state.
+pub(super) fn runs_commands(words: &[Word]) -> bool {
+    let Some(first) = words.first() else {
+        return false;
+    };
+    let mut named: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    named[0] = basename(&first.text).to_owned();
+    reading(&named).is_some_and(|(_, r)| !r.runs.is_empty())
+}
+
+/// Read what the command WORDS runs, with ST its state (None only when
+/// [`runs_commands`] says it runs nothing).
+pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: Option<&State>, hops: usize) {
     let argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
     let Some(base) = argv.first().map(|n| basename(n).to_owned()) else {
         return;
@@ -134,6 +147,11 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: &State, hops: 
     if r.runs.is_empty() {
         return;
     }
+    let Some(st) = st else {
+        // Not so by `runs_commands`; were it, what it runs is not read: fail closed.
+        cx.line_opaque(format!("`{}` runs commands that were not read", p.name()));
+        return;
+    };
     let mut inner = st.clone();
     // What it runs may be given the files it reads (`rg --pre CMD`, `fd -x CMD {}`).
     inner

@@ -685,11 +685,18 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
         }
         _ => {}
     }
-    let outer = st.clone();
+    // What the command runs is read with its state: a copy is kept only when
+    // it is small or may be needed (a `find -exec` segment's state holds the
+    // whole `find`, and copying it for each of them cost the most of a long one).
+    let size = st.written.len() + st.forms.iter().map(Vec::len).sum::<usize>();
+    let outer =
+        (size <= 64 || !strings.is_empty() || known::runs_commands(words)).then(|| st.clone());
     emit(cx, words, st);
-    known::nested(cx, fr, words, &outer, hops);
-    for s in strings {
-        shell_string(cx, fr, &s, &outer);
+    known::nested(cx, fr, words, outer.as_ref(), hops);
+    if let Some(outer) = &outer {
+        for s in strings {
+            shell_string(cx, fr, &s, outer);
+        }
     }
 }
 
