@@ -176,3 +176,28 @@ fn a_checksum_list_names_the_files_it_opens() {
     }
     assert_eq!(decide("sha256sum src/a.rs"), Some(Allow));
 }
+
+#[test]
+fn a_loop_variable_is_each_of_its_values_to_command_rules() {
+    let rules = json!([
+        {"id": "no-rf", "command-prefix": "rm -rf", "decision": "deny"},
+        {"id": "no-push-origin", "command-prefix": "git push origin", "decision": "deny"},
+        {"id": "rm-git", "command-prefix": ["rm", "git"], "decision": "allow"},
+    ]);
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let rules = rule::rules_from_value(&rules).unwrap_or_else(|e| panic!("bad rules: {e}"));
+    let policy = compile::compile(rules, options).unwrap_or_else(|e| panic!("{e}"));
+    let decide_with = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
+        eval::evaluate(&policy, &call).decision
+    };
+    assert_eq!(decide_with("for o in -rf; do rm $o build; done"), Some(Deny));
+    assert_eq!(decide_with("for o in -f -rf; do rm $o build; done"), Some(Deny));
+    assert_eq!(decide_with("for r in origin; do git push $r; done"), Some(Deny));
+    assert_eq!(decide_with("for f in a b; do rm -f $f; done"), Some(Allow));
+    assert_eq!(decide_with("for f in a b; do rm -f \"$f\"; done"), Some(Allow));
+}

@@ -81,6 +81,7 @@ impl Prepared<'_> {
                     Arg::Str(s) => {
                         let (mut main, second) = shell::read_for_rules(s);
                         put_plain_values(&mut main, s);
+                        put_loop_values(&mut main, s);
                         lines.push((main, false));
                         lines.extend(second.into_iter().map(|l| (l, true)));
                     }
@@ -263,4 +264,68 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
             put(form);
         }
     }
+}
+
+/// Most values of a `for` loop put into the commands of its body, per command; past it
+/// the line is not certain.
+const MAX_LOOP_VALUES: usize = 64;
+
+/// In LINE, a certain reading of TEXT, each command with a word that is a `for` loop's
+/// variable over a plain list (`for o in -rf -f; do rm $o x; done`) read once for each
+/// of its values, as bash runs it: the command with the first value put in, and a copy
+/// for each other value. Command rules then see the words that run (`rm -rf x`), as path
+/// rules already do.
+fn put_loop_values(line: &mut CommandLine, text: &str) {
+    if !line.is_certain() || !text.contains("for ") {
+        return;
+    }
+    let mut copies = Vec::new();
+    for c in &mut line.commands {
+        let Some(name) = c
+            .argv
+            .iter()
+            .find_map(|w| super::paths::loop_name(w).map(str::to_owned))
+        else {
+            continue;
+        };
+        if !super::paths::plain_lists(text, &name) {
+            continue;
+        }
+        let values = shell::values::values_of(text, &name);
+        if values.is_empty() {
+            continue;
+        }
+        if values.len() > MAX_LOOP_VALUES {
+            line.uncertain.get_or_insert_with(|| {
+                format!("a `for` loop of more than {MAX_LOOP_VALUES} values in a command's words")
+            });
+            return;
+        }
+        let with = |value: &str| {
+            let pair = [(name.clone(), value.to_owned())];
+            let mut copy = c.clone();
+            let put = |words: &mut Vec<String>| {
+                for w in words.iter_mut() {
+                    if let Some(v) = shell::values::put_values(w, &pair) {
+                        *w = v;
+                    }
+                }
+            };
+            put(&mut copy.argv);
+            put(&mut copy.written);
+            for form in &mut copy.forms {
+                put(form);
+            }
+            copy
+        };
+        for v in values.iter().skip(1) {
+            let mut copy = with(v);
+            copy.place = None;
+            copies.push(copy);
+        }
+        if let Some(first) = values.first() {
+            *c = with(first);
+        }
+    }
+    line.commands.extend(copies);
 }

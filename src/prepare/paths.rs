@@ -1302,7 +1302,7 @@ impl Prepared<'_> {
 
 /// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
 /// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
-fn loop_name(w: &str) -> Option<&str> {
+pub(super) fn loop_name(w: &str) -> Option<&str> {
     let rest = w.strip_prefix('$')?;
     let name = match rest.strip_prefix('{') {
         Some(inner) => inner.strip_suffix('}')?,
@@ -1316,7 +1316,7 @@ fn loop_name(w: &str) -> Option<&str> {
 
 /// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
 /// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
-fn plain_lists(text: &str, name: &str) -> bool {
+pub(super) fn plain_lists(text: &str, name: &str) -> bool {
     let head = format!("for {name} in ");
     let mut found = false;
     for (at, _) in text.match_indices(&head) {
