@@ -1084,8 +1084,15 @@ lines), the menu is left alone: \[gptel-rust-hooks] still works."
         (transient-append-suffix 'gptel-menu loc
           '("R" "Tool permissions (rust-hooks)" gptel-rust-hooks))))))
 
-(with-eval-after-load 'gptel-transient
-  (gptel-rust-hooks-ui--add-menu-entry))
+(defun gptel-rust-hooks-ui--after-load (&rest _)
+  "Add the menu entry once gptel's transient menus are loaded."
+  (when (featurep 'gptel-transient)
+    (remove-hook 'after-load-functions #'gptel-rust-hooks-ui--after-load)
+    (gptel-rust-hooks-ui--add-menu-entry)))
+
+(if (featurep 'gptel-transient)
+    (gptel-rust-hooks-ui--add-menu-entry)
+  (add-hook 'after-load-functions #'gptel-rust-hooks-ui--after-load))
 
 (provide 'gptel-rust-hooks-ui)
 ;;; gptel-rust-hooks-ui.el ends here
