@@ -5,8 +5,10 @@
 
 mod changes;
 mod commands;
+mod dirs;
 mod paths;
 mod places;
+mod words;
 
 pub use commands::{CmdCand, CmdHits};
 pub use paths::{key_of, PathCand, PathSource, MAX_WORD_PATHS};

@@ -1,0 +1,575 @@
+//! The words of a call's command lines as path candidates: redirection targets and the
+//! words of each simple command, in every directory its command may run in, with the
+//! values the line gives its variables and loops, within the bounds on how many words and
+//! paths a decision reads.
+
+use super::dirs::*;
+use super::paths::*;
+use super::{places, Prepared};
+use crate::index::BitSet;
+use crate::path;
+use crate::rule::Arg;
+use crate::shell;
+
+impl Prepared<'_> {
+    /// The redirection targets and path words of the simple commands, each
+    /// a candidate of the commands it belongs to.
+    pub(super) fn command_paths(&self, out: &mut Vec<PathCand>) {
+        if self.commands().is_empty() {
+            return;
+        }
+        let mut line_values = LineValues::new();
+        let mut line_start = out.len();
+        let mut budget = WordBudget {
+            cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
+            ..WordBudget::default()
+        };
+        let (dirs, lost, per) = self.other_dirs(&mut line_values, &mut budget.cost);
+        // Past the bound on directories, every relative word counts as matching anyway.
+        let (dirs, per) = match lost {
+            Some(_) => (Vec::new(), None),
+            None => (dirs, per),
+        };
+        for (ci, cand) in self.commands().iter().enumerate() {
+            let line = &cand.line;
+            budget.dots = line.uncertain.is_some()
+                || line.opaque.is_some()
+                || line.commands.iter().any(|c| c.opaque.is_some());
+            let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+            // The directories words are read in: the line's (the first), and those of
+            // each command placed (see [`places`]), each set once.
+            let mut sets: Vec<places::Dirs> = vec![(true, dirs.clone())];
+            let set_of: Vec<usize> = (0..cand.line.commands.len())
+                .map(|i| match per.as_ref().and_then(|p| p.get(&(ci, i))) {
+                    None => 0,
+                    Some(d) => sets.iter().position(|s| s == d).unwrap_or_else(|| {
+                        sets.push(d.clone());
+                        sets.len() - 1
+                    }),
+                })
+                .collect();
+            let every = all.len();
+            // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
+            let values: &[String] = match cand.deny_only {
+                false => self.line_values(&mut line_values, &cand.key),
+                true => &[],
+            };
+            let loop_words = self.loop_words(cand);
+            let plain = self.plain_words(cand);
+            // A word judged once per line, for every command it belongs to: the
+            // candidates made for it are `out[range]`.
+            let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
+                std::collections::HashMap::new();
+            // Which commands each of those candidates has (a word of every command of a
+            // long line is looked up once per command).
+            let mut has: std::collections::HashSet<(usize, (usize, usize))> =
+                std::collections::HashSet::new();
+            // A line that may make a symbolic link (`ln -s .. h; cat h/.ssh/id_rsa`,
+            // `git apply`, `cp -a lnk h`) may read through it.
+            let links = cand.line.commands.len() > 1
+                && cand.line.commands.iter().any(|c| may_make_links(&c.argv));
+            let mut push = words_of(|out, redirect, w, cmds, set, budget| {
+                // Past a bound every word is unchecked: the candidate that says so
+                // matches every deny-side path rule, for every command.
+                if w.is_empty() || budget.exceeded.is_some() {
+                    return;
+                }
+                if let Some(made) = at.get(&(redirect, w, set)) {
+                    // Every candidate here belongs to commands of this line only: one
+                    // with `every` of them has them all.
+                    for k in made.clone() {
+                        let have = &mut out[k].cmds;
+                        if have.len() == every {
+                            continue;
+                        }
+                        if cmds.len() == every {
+                            *have = cmds.to_vec();
+                            continue;
+                        }
+                        for c in cmds {
+                            if has.insert((k, *c)) {
+                                have.push(*c);
+                            }
+                        }
+                    }
+                    return;
+                }
+                let first = out.len();
+                let (here, in_dirs) = &sets[set];
+                self.word_cands(out, &cand.key, redirect, w, in_dirs, *here, budget);
+                for (k, made) in out.iter_mut().enumerate().skip(first) {
+                    if links && made.uncertain.is_none() {
+                        if let Some(why) = through_missing(made) {
+                            made.norm = Err(why.clone());
+                            made.uncertain = Some(why);
+                        }
+                    }
+                    made.cmds = cmds.to_vec();
+                    // One with every command needs no more.
+                    if cmds.len() < every {
+                        has.extend(cmds.iter().map(|c| (k, *c)));
+                    }
+                }
+                at.insert((redirect, w, set), first..out.len());
+            });
+            let mut attributed = std::collections::HashSet::new();
+            for (i, c) in cand.line.commands.iter().enumerate() {
+                // `exec 3<f` (`exec < f`) without a command opens F for every command
+                // of the shell after it (`exec 3<f; cat <&3`).
+                let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
+                for target in &c.redirects {
+                    attributed.insert(target.clone());
+                    let target = plain.get(target).unwrap_or(target);
+                    if nobodys_file(target) {
+                        continue;
+                    }
+                    let (cmds, set) = if opens_for_all {
+                        (&all[..], 0)
+                    } else {
+                        (&[(ci, i)][..], set_of[i])
+                    };
+                    push(out, true, target, cmds, set, &mut budget);
+                }
+                for word in &c.paths {
+                    match word.strip_prefix('-') {
+                        // An option with a path glued to it: `-f~/.ssh/x`,
+                        // `--file=/etc/passwd`, `-t/root`.
+                        Some(opt) => {
+                            if let Some((_, after)) = opt.split_once('=') {
+                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
+                            }
+                            // A cluster of short options whose last takes the rest as
+                            // its value (`-olnk/x`, `-cflnk/x`, `-f../x`): the value may
+                            // start after any letter before the first `/`.
+                            if !opt.starts_with('-') && opt.contains(['/', '~', '.']) {
+                                let end = opt.find('/').unwrap_or(opt.len());
+                                for (k, _) in opt.char_indices().skip(1) {
+                                    if k > end {
+                                        break;
+                                    }
+                                    push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
+                                }
+                            } else if let Some(k) = opt.find(['/', '~']) {
+                                push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
+                            }
+                        }
+                        None => {
+                            let word = plain.get(word).unwrap_or(word);
+                            // A loop variable of a certain line (`for f in src/*.rs; do rm
+                            // "$f"; done`) is one of the words of its list.
+                            if let Some(list) = loop_words.get(word.as_str()) {
+                                for v in list {
+                                    push(out, false, v, &[(ci, i)], set_of[i], &mut budget);
+                                }
+                                continue;
+                            }
+                            push(out, false, word, &[(ci, i)], set_of[i], &mut budget);
+                            // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
+                            // `javac @f`): the program reads the file named after `@`.
+                            if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
+                                push(out, false, file, &[(ci, i)], set_of[i], &mut budget);
+                            }
+                            if let Some((_, after)) = word.split_once('=') {
+                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
+                            }
+                        }
+                    }
+                }
+                self.role_cands(out, &cand.key, c, &dirs, (ci, i), &mut budget);
+            }
+            // The generous reading's path words (deny side, unsure): each its own
+            // candidate, never shared with a certain one.
+            for (i, c) in cand.line.commands.iter().enumerate() {
+                let Some(g) = &c.generous else { continue };
+                for w in &g.paths {
+                    if budget.exceeded.is_some() {
+                        break;
+                    }
+                    let first = out.len();
+                    self.word_cands(out, &cand.key, false, w, &dirs, true, &mut budget);
+                    for made in &mut out[first..] {
+                        made.cmds = vec![(ci, i)];
+                        made.unsure = Some(g.why.clone());
+                    }
+                }
+            }
+            // A redirection of no simple command (`> f` alone): every command's.
+            for target in &cand.line.redirects {
+                if !attributed.contains(target) && !nobodys_file(target) {
+                    push(out, true, target, &all, 0, &mut budget);
+                }
+            }
+            for w in values {
+                push(out, false, w, &all, 0, &mut budget);
+            }
+            // A line read generously: every match in it is unsure.
+            if let Some(why) = &cand.line.unsure {
+                for made in &mut out[line_start..] {
+                    made.unsure.get_or_insert_with(|| why.clone());
+                }
+            }
+            line_start = out.len();
+        }
+        self.line_changes(out, &dirs);
+        scripts_named_twice(self.commands(), out);
+        if path::budget_spent() {
+            budget
+                .exceeded
+                .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
+        }
+        for (ci, cand) in self.commands().iter().enumerate() {
+            // Commands a bound kept out of the line may name any file.
+            if let Some(why) = &cand.line.truncated {
+                let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+            }
+        }
+        for why in budget.exceeded.into_iter().chain(lost) {
+            for (ci, cand) in self.commands().iter().enumerate() {
+                let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
+                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+            }
+        }
+    }
+
+    /// The candidates of what command C (at AT) walks and reads names from (its
+    /// [`shell::SimpleCommand::roles`]): a walked directory meets every deny-side rule
+    /// whose glob starts at a directory the walk reaches, or starts above it and
+    /// reaches deep enough (`~/.ssh/**` and `grep -r x ~`). A glob that matches a name
+    /// in any directory (`.env`) does not meet a walk: whether the walk opens one
+    /// (`grep -r x --exclude=.env .`, `find . -name .env`) is not known, and such walks
+    /// are everyday lines. A file of names meets every deny-side path rule, unsure.
+    pub(super) fn role_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        c: &shell::SimpleCommand,
+        dirs: &[String],
+        at: (usize, usize),
+        budget: &mut WordBudget,
+    ) {
+        let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
+        for (role, w) in &c.roles {
+            if budget.exceeded.is_some() {
+                return;
+            }
+            if *role == shell::Role::NamesFrom {
+                let why = format!("`{w}` names the files the command opens");
+                let mut cand = self.unchecked(PathSource::Word(key.to_string()), why, vec![at]);
+                let mut hits = BitSet::new(self.n());
+                for r in (0..self.n()).filter(|&r| deny_side(r)) {
+                    hits.set(r);
+                }
+                cand.hits = hits;
+                cand.unsure = Some(shell::Unsure::NamesFrom(w.clone()));
+                out.push(cand);
+                continue;
+            }
+            if self.policy.path_anchors.is_empty() {
+                continue;
+            }
+            let mut made = Vec::new();
+            self.word_cands(&mut made, key, false, w, dirs, true, budget);
+            let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
+            let fold = self.path_env().case_fold;
+            for m in made {
+                let mut reached = BitSet::new(self.n());
+                let forms = m.norm.iter().chain(m.lexical.iter());
+                for form in forms {
+                    let form = if fold {
+                        form.to_lowercase()
+                    } else {
+                        form.clone()
+                    };
+                    for a in &self.policy.path_anchors {
+                        if !a.anywhere && deny_side(a.rule) && a.reaches(&form, cwd.as_deref()) {
+                            reached.set(a.rule);
+                        }
+                    }
+                }
+                if reached.iter().next().is_none() {
+                    continue;
+                }
+                let mut hits = m.hits;
+                hits.union_with(&reached);
+                out.push(PathCand {
+                    hits,
+                    cmds: vec![at],
+                    ..m
+                });
+            }
+        }
+    }
+
+    /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
+    /// words of its list, when the line is certain (where such a word is a loop
+    /// variable that nothing else gives a value) and the lists are plain text: no
+    /// quote, escape or `$` that would make its words other than the text's.
+    pub(super) fn loop_words(
+        &self,
+        cand: &super::CmdCand,
+    ) -> std::collections::HashMap<String, Vec<String>> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains("for ") {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in &c.paths {
+                let Some(name) = loop_name(w) else {
+                    continue;
+                };
+                if out.contains_key(w) || !plain_lists(text, name) {
+                    continue;
+                }
+                let values = shell::values::values_of(text, name);
+                if !values.is_empty() {
+                    out.insert(w.clone(), values);
+                }
+            }
+        }
+        out
+    }
+
+    /// The words of CAND's line that expand a variable the line gives a plain value
+    /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
+    /// (see [`shell::values::plain_values`]).
+    pub(super) fn plain_words(
+        &self,
+        cand: &super::CmdCand,
+    ) -> std::collections::HashMap<String, String> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
+            return out;
+        }
+        let values = shell::values::plain_values(text);
+        if values.is_empty() {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in c.paths.iter().chain(&c.redirects) {
+                if let Some(put) = shell::values::put_values(w, &values) {
+                    out.insert(w.clone(), put);
+                }
+            }
+        }
+        out
+    }
+
+    /// The candidates of one command word W (a redirection target when
+    /// REDIRECT) of command argument KEY: as written (when HERE: its command may run in
+    /// the request's directory, or W is absolute), its glob's matches, and relative to
+    /// each of DIRS.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn word_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        redirect: bool,
+        w: &str,
+        dirs: &[String],
+        here: bool,
+        budget: &mut WordBudget,
+    ) {
+        if !budget.take(w, dirs) {
+            return;
+        }
+        let source = || {
+            if redirect {
+                PathSource::Redirect(key.to_string())
+            } else {
+                PathSource::Word(key.to_string())
+            }
+        };
+        let mut cand = self.path_cand(source(), w);
+        let relative = !w.starts_with('/') && !w.starts_with('~');
+        if redirect && relative && !dirs.is_empty() && cand.norm.is_ok() {
+            // The line changes directory: which one the target is in is not certain.
+            cand.norm = Err("a relative path in a line that changes directory".into());
+        }
+        if here || !relative {
+            out.push(cand);
+        }
+        // The shell expands globs before the program runs (in a redirection target
+        // too), in whichever directory the line is in.
+        if w.contains(['*', '?', '[']) {
+            let (home, cwd) = self.home_and_cwd();
+            let case_fold = self.path_env().case_fold;
+            let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
+                .iter()
+                .any(|v| w.contains(v));
+            let mut bases = match here || !(relative || names_dir) {
+                true => vec![cwd],
+                false => Vec::new(),
+            };
+            if relative || names_dir {
+                bases.extend(dirs.iter().cloned().map(Some));
+            }
+            for base in &bases {
+                let text = with_dirs(w, home.as_deref(), base.as_deref());
+                let expansion = path::expand_glob(
+                    &text,
+                    home.as_deref(),
+                    base.as_deref(),
+                    case_fold,
+                    budget.dots,
+                );
+                for found in &expansion.found {
+                    let mut cand = self.path_cand(source(), found);
+                    // A name that starts with `-` is an option to the program that
+                    // gets it (`diff [-]* f` with a file `--from-file=.env`): what the
+                    // command does is not what its written words say.
+                    let name = found.rsplit('/').next().unwrap_or(found);
+                    if name.starts_with('-') && cand.uncertain.is_none() {
+                        cand.uncertain = Some(format!(
+                            "the glob `{}` names `{}`, which the program reads as an option",
+                            w.chars().take(100).collect::<String>(),
+                            name.chars().take(100).collect::<String>()
+                        ));
+                    }
+                    out.push(cand);
+                }
+                if let Some(why) = expansion.incomplete {
+                    budget.exceeded.get_or_insert(why);
+                }
+            }
+        }
+        // `$PWD/x` (and `$OLDPWD`, `~+`, `~-`) is x in whichever directory the line is in.
+        let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
+            .iter()
+            .any(|v| w.contains(v));
+        if names_dir {
+            for d in dirs {
+                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
+            }
+        } else if relative {
+            for d in dirs {
+                out.push(self.path_cand_in(PathSource::Word(key.to_string()), w, d));
+            }
+        } else if out.last().is_some_and(|c| c.uncertain.is_some()) {
+            // `/proc/self/cwd/x` is x in whichever directory the line is in.
+            for d in dirs {
+                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
+            }
+        }
+    }
+}
+
+/// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
+/// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
+pub(super) fn loop_name(w: &str) -> Option<&str> {
+    let rest = w.strip_prefix('$')?;
+    let name = match rest.strip_prefix('{') {
+        Some(inner) => inner.strip_suffix('}')?,
+        None => rest,
+    };
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(name, "HOME" | "PWD" | "OLDPWD");
+    ok.then_some(name)
+}
+
+/// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
+/// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
+pub(super) fn plain_lists(text: &str, name: &str) -> bool {
+    let head = format!("for {name} in ");
+    let mut found = false;
+    for (at, _) in text.match_indices(&head) {
+        let list = &text[at + head.len()..];
+        let end = list.find([';', '\n']).unwrap_or(list.len());
+        let list = &list[..end];
+        let list = list.split(" do ").next().unwrap_or(list);
+        if list.contains([
+            '"', '\'', '\\', '$', '`', '{', '}', '(', ')', '&', '|', '<', '>',
+        ]) {
+            return false;
+        }
+        found = true;
+    }
+    found && text.matches(&format!("{name}=")).count() == 0
+}
+
+/// Whether the redirection target T is nobody's file: `/dev/null`, which reads empty and
+/// keeps nothing, and the standard streams (`/dev/stdout`, `/dev/fd/2`, ...), which bash
+/// opens as a duplicate of a descriptor the shell already has, as `>&1` does (a file
+/// the line opened there is a target of its own).
+pub(super) fn nobodys_file(t: &str) -> bool {
+    matches!(
+        t,
+        "/dev/null"
+            | "/dev/stdin"
+            | "/dev/stdout"
+            | "/dev/stderr"
+            | "/dev/fd/0"
+            | "/dev/fd/1"
+            | "/dev/fd/2"
+    )
+}
+
+/// F, as a closure over words that live as long as `'a` (which a closure's own
+/// signature cannot say).
+pub(super) fn words_of<'a, F>(f: F) -> F
+where
+    F: FnMut(&mut Vec<PathCand>, bool, &'a str, &[(usize, usize)], usize, &mut WordBudget),
+{
+    f
+}
+
+/// How many command words a call may have checked as paths.
+#[derive(Default)]
+pub(super) struct WordBudget {
+    taken: usize,
+    /// What reading the paths made from them cost (see [`path_cost`]): each word in
+    /// every directory the line may be in; and the directories themselves.
+    cost: usize,
+    /// What the request's directory adds to each relative word it reads.
+    cwd: usize,
+    /// Why some words were not checked, once a bound is reached.
+    exceeded: Option<String>,
+    /// Whether the globs of the line being read match names that start with `.` (see
+    /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
+    /// default options, no `dotglob`).
+    dots: bool,
+}
+
+impl WordBudget {
+    /// Whether word W may be checked, in the request's directory and in each of DIRS;
+    /// past a bound, no.
+    fn take(&mut self, w: &str, dirs: &[String]) -> bool {
+        // Past the file-system budget every further word would be unchecked anyway.
+        if path::budget_spent() {
+            self.exceeded
+                .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
+            return false;
+        }
+        if self.taken >= MAX_WORD_PATHS {
+            self.exceeded.get_or_insert_with(|| {
+                format!("more than {MAX_WORD_PATHS} words to check as paths")
+            });
+            return false;
+        }
+        // The word as written (from the request's directory), and joined to each
+        // directory (`DIR/W`).
+        let relative = !w.starts_with(['/', '~']);
+        let cost = path_cost(w)
+            + if relative { self.cwd } else { 0 }
+            + dirs
+                .iter()
+                .map(|d| path_cost(d) + path_cost(w))
+                .sum::<usize>();
+        if self.cost + cost > MAX_PATH_COST {
+            self.exceeded.get_or_insert_with(|| {
+                "more paths to check than the bound on reading paths allows (words in every directory the line may be in)".to_string()
+            });
+            return false;
+        }
+        self.taken += 1;
+        self.cost += cost;
+        true
+    }
+}
