@@ -195,9 +195,21 @@ fn a_loop_variable_is_each_of_its_values_to_command_rules() {
         let call = Call::from_value(&value).unwrap_or_else(|e| panic!("bad call: {e}"));
         eval::evaluate(&policy, &call).decision
     };
-    assert_eq!(decide_with("for o in -rf; do rm $o build; done"), Some(Deny));
-    assert_eq!(decide_with("for o in -f -rf; do rm $o build; done"), Some(Deny));
-    assert_eq!(decide_with("for r in origin; do git push $r; done"), Some(Deny));
+    assert_eq!(
+        decide_with("for o in -rf; do rm $o build; done"),
+        Some(Deny)
+    );
+    assert_eq!(
+        decide_with("for o in -f -rf; do rm $o build; done"),
+        Some(Deny)
+    );
+    assert_eq!(
+        decide_with("for r in origin; do git push $r; done"),
+        Some(Deny)
+    );
     assert_eq!(decide_with("for f in a b; do rm -f $f; done"), Some(Allow));
-    assert_eq!(decide_with("for f in a b; do rm -f \"$f\"; done"), Some(Allow));
+    assert_eq!(
+        decide_with("for f in a b; do rm -f \"$f\"; done"),
+        Some(Allow)
+    );
 }
