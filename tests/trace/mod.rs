@@ -8,7 +8,8 @@
 //!   its own path, so that paths inside the sandbox are paths outside it too (the engine
 //!   reads them on the host, before the run).
 //! - Inside, `strace -f -y` runs the command with a clean environment (`HOME`, `PATH`,
-//!   `LANG=C.UTF-8`, `TMPDIR`), stdin from `/dev/null`, under a deadline.
+//!   `LANG=C.UTF-8`, `TMPDIR`, and `GIT_CEILING_DIRECTORIES` at the scratch, so that git
+//!   never finds the checkout the tests run in), stdin from `/dev/null`, under a deadline.
 //! - The trace is read into [`Event`]s: each program executed, each file opened (read,
 //!   write, create, directory), removed, made, renamed, linked or changed, with absolute,
 //!   lexically collapsed paths. A relative path is resolved against the process's
@@ -143,6 +144,11 @@ impl Scratch {
         for (k, v) in env {
             cmd.args(["--setenv", k, v]);
         }
+        // git looks for a repository no higher than the scratch: the checkout the tests
+        // run in (their scratch is below its `target/`) is no repository of the run's.
+        let ceiling = self.root.parent().unwrap_or(&self.root);
+        cmd.args(["--setenv", "GIT_CEILING_DIRECTORIES"])
+            .arg(ceiling);
         cmd.args(["/usr/bin/strace", "-f", "-qq", "-y", "-s", "4096"])
             .args(["-e", "signal=none", "-e", TRACED, "-o"])
             .arg(&trace)
