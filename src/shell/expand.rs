@@ -1,10 +1,8 @@
 //! Words: quote removal, brace expansion, and the command lines nested in words
 //! (`$(...)`, backticks, parameter expansion operands, arithmetic, here-documents).
 
-use super::walk::{
-    note, parse_into, subscript, Cx, Frame, BRACE_LIMIT, MAX_BRACES_IN_WORD, MAX_EXPANDED_WORDS,
-};
-use super::word::{arith_is_literal, expand_braces, show, unbackquote, Word};
+use super::state::{note, Cx, Frame, BRACE_LIMIT, MAX_BRACES_IN_WORD, MAX_EXPANDED_WORDS};
+use super::word::{arith_is_literal, expand_braces, show, subscript_is_literal, unbackquote, Word};
 use super::MAX_DEPTH;
 use brush_parser::word::{self as bw, BraceExpressionOrText, WordPiece, WordPieceWithSource};
 
@@ -77,7 +75,7 @@ pub(crate) fn word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<String>) -
 }
 
 /// Whether the word parser may read TEXT within the line's parse budget (see
-/// [`Budget::spend_word`](super::walk::Budget::spend_word)); if not, the line is
+/// [`Budget::spend_word`](super::state::Budget::spend_word)); if not, the line is
 /// truncated.
 fn afford(cx: &mut Cx, text: &str) -> bool {
     match cx.parse_budget.spend_word(text) {
@@ -134,7 +132,7 @@ pub(crate) fn pieces_into(
             WordPiece::CommandSubstitution(inner) => {
                 w.is_static = false;
                 w.text.push_str(raw);
-                cx.isolated(|cx| parse_into(cx, &fr.deeper(), inner));
+                cx.isolated(|cx| cx.read(&fr.deeper(), inner));
             }
             WordPiece::BackquotedCommandSubstitution(_) => {
                 w.is_static = false;
@@ -142,7 +140,7 @@ pub(crate) fn pieces_into(
                 match raw.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
                     Some(body) => {
                         let body = unbackquote(body, quoted);
-                        cx.isolated(|cx| parse_into(cx, &fr.deeper(), &body));
+                        cx.isolated(|cx| cx.read(&fr.deeper(), &body));
                     }
                     None => cx.line_opaque(format!("cannot read `{}`", show(raw))),
                 }
@@ -328,9 +326,9 @@ pub(crate) fn arith(cx: &mut Cx, fr: &Frame, text: &str, h: &mut Option<String>,
     }
     if as_command && looks_like_command(text) {
         // A guess for deny rules: its commands are kept (opaque), its verdict is not.
-        let mut guess = Cx::new();
+        let mut guess = cx.fresh();
         guess.parse_budget = cx.parse_budget;
-        parse_into(&mut guess, &deeper, text);
+        guess.read(&deeper, text);
         cx.parse_budget = guess.parse_budget;
         let from = cx.out.commands.len();
         for c in guess.out.commands {
@@ -368,5 +366,18 @@ pub(crate) fn heredoc(cx: &mut Cx, fr: &Frame, body: &str, h: &mut Option<String
             pieces_into(cx, fr, body, &pieces, true, &mut sink, h);
         }
         Err(_) => cx.line_opaque("cannot read here-document"),
+    }
+}
+
+/// An array subscript, which bash evaluates as arithmetic.
+pub(crate) fn subscript(cx: &mut Cx, fr: &Frame, sub: &str, h: &mut Option<String>) {
+    if !subscript_is_literal(sub) {
+        note(
+            h,
+            format!("array subscript `{}` may run commands", show(sub)),
+        );
+        if sub.contains(['$', '`']) {
+            arith(cx, fr, sub, h, false);
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! error, so deny rules still get to see the commands we can guess.
 
 use super::expand::{expand_word, word};
-use super::walk::{Cx, Frame, MAX_COMMANDS, RESERVED};
+use super::state::{Cx, Frame, MAX_COMMANDS, RESERVED};
 use super::word::{is_inert_var_name, Word};
 use super::wrap;
 use brush_parser::Token;

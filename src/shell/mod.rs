@@ -41,9 +41,11 @@ mod expand;
 mod generous;
 mod guard;
 mod guess;
+mod looks;
 mod programs;
 mod scan;
 pub(crate) mod shells;
+mod state;
 mod unsure;
 pub(crate) mod values;
 mod walk;
@@ -51,11 +53,11 @@ mod word;
 mod wrap;
 
 pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
+pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub use programs::{
     chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
     Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
 };
-pub use scan::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
 pub use values::value_words;
@@ -417,11 +419,11 @@ fn read_looks(
         return (walk::parse_lines(&texts), Some(s));
     }
     // As `walk::parse_lines` does, deciding on the scripts on the way.
-    let mut budget = walk::Budget::default();
+    let mut budget = state::Budget::default();
     let mut read = |text: &String| {
-        let mut cx = walk::Cx::new();
+        let mut cx = state::Cx::new(walk::parse_into);
         cx.parse_budget = budget;
-        walk::parse_into(&mut cx, &walk::Frame::default(), text);
+        walk::parse_into(&mut cx, &state::Frame::default(), text);
         budget = cx.parse_budget;
         cx.out
     };
@@ -462,7 +464,7 @@ fn runs_scripts(c: &SimpleCommand) -> bool {
 fn unreadable(line: &CommandLine) -> bool {
     line.truncated
         .as_deref()
-        .is_some_and(|why| why.starts_with(walk::TOKENIZE_ERROR))
+        .is_some_and(|why| why.starts_with(state::TOKENIZE_ERROR))
 }
 
 /// Parse LINE as [`parse`] does, but with brush-parser even when the line is

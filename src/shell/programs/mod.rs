@@ -30,6 +30,20 @@ pub use read::{Kind, Part, Reading, Run};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+/// What a piece of code does besides its program's plain work.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CodeReading {
+    /// Files it reads.
+    pub reads: Vec<String>,
+    /// Files it writes.
+    pub writes: Vec<String>,
+    /// Shell command lines it runs.
+    pub shell: Vec<String>,
+    /// Why the code could not be read to its end, or runs what the reading cannot know:
+    /// the command is then not certain.
+    pub unknown: Option<String>,
+}
+
 /// How a program reads its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {

@@ -3,7 +3,7 @@
 //! command and `s///e` flag run (GNU sed 4.9). A script the reader cannot follow to
 //! its end is unknown as a whole: no part of it is taken to be harmless.
 
-use super::code::CodeReading;
+use super::CodeReading;
 
 /// The commands that take no argument.
 const PLAIN: &str = "=dDgGhHnNpPxzF";

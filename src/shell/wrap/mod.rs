@@ -18,7 +18,7 @@ mod special;
 use spec::*;
 use special::*;
 
-use super::walk::{note, parse_into, Cx, Frame, Outer, MAX_COPIED};
+use super::state::{note, Cx, Frame, Outer, MAX_COPIED};
 use super::word::{
     arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
     Word,
@@ -522,7 +522,7 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
         cx.uncertain(why.clone());
     }
     let from = cx.out.commands.len();
-    parse_into(cx, &inner, s);
+    cx.read(&inner, s);
     if cx.out.commands.len() == from {
         if let Some(why) = &st.opaque {
             cx.line_opaque(why.clone());
