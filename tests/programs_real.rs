@@ -347,7 +347,12 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         Role::DataFile => "@f2",
         Role::Read => "f2",
         Role::Write => "out1",
-        Role::Walk | Role::WalkFollow | Role::Chdir | Role::WriteTree => "d1",
+        Role::Walk
+        | Role::WalkFollow
+        | Role::WalkVisible
+        | Role::List
+        | Role::Chdir
+        | Role::WriteTree => "d1",
         Role::NamesFrom => "names.txt",
         Role::Pattern => "TODO",
         Role::Url => "http://127.0.0.1:9/x",
@@ -674,7 +679,13 @@ impl Checker {
                 }
                 typed.push(part.text.clone());
                 match part.role {
-                    Role::Walk | Role::WalkFollow | Role::Chdir | Role::Write | Role::WriteTree => {
+                    Role::Walk
+                    | Role::WalkFollow
+                    | Role::WalkVisible
+                    | Role::List
+                    | Role::Chdir
+                    | Role::Write
+                    | Role::WriteTree => {
                         below.insert(abs(&part.text));
                         if part.role != Role::Write {
                             dirs.push(part.text.clone());

@@ -8,6 +8,7 @@ mod commands;
 mod dirs;
 mod paths;
 mod places;
+mod walks;
 mod words;
 
 pub use commands::{CmdCand, CmdHits};

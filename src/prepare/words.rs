@@ -5,6 +5,7 @@
 
 use super::dirs::*;
 use super::paths::*;
+use super::walks;
 use super::{places, Prepared};
 use crate::index::BitSet;
 use crate::path;
@@ -236,9 +237,11 @@ impl Prepared<'_> {
     /// [`shell::SimpleCommand::roles`]): a walked directory meets every deny-side rule
     /// whose glob starts at a directory the walk reaches, or starts above it and
     /// reaches deep enough (`~/.ssh/**` and `grep -r x ~`). A glob that matches a name
-    /// in any directory (`.env`) does not meet a walk: whether the walk opens one
-    /// (`grep -r x --exclude=.env .`, `find . -name .env`) is not known, and such walks
-    /// are everyday lines. A file of names meets every deny-side path rule, unsure.
+    /// in any directory (`.env`) meets a walk that opens the files below it when the
+    /// directory holds such a file (see `walks`): unsure when the command's patterns
+    /// choose the files it opens (`grep -r x --exclude=.env .`) or the directory is too
+    /// large to look through; a walk of names only (`find . -name .env`) does not meet
+    /// it. A file of names meets every deny-side path rule, unsure.
     pub(super) fn role_cands(
         &self,
         out: &mut Vec<PathCand>,
@@ -272,8 +275,48 @@ impl Prepared<'_> {
             self.word_cands(&mut made, key, false, w, dirs, true, budget);
             let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
             let fold = self.path_env().case_fold;
+            // Rules that match a name in any directory: a walk that opens the files
+            // below it meets them when it holds one (see `walks`).
+            let mut anywhere = BitSet::new(self.n());
+            if walks::opens_files(*role) {
+                for a in &self.policy.path_anchors {
+                    if a.anywhere && deny_side(a.rule) {
+                        anywhere.set(a.rule);
+                    }
+                }
+            }
             for m in made {
                 let mut reached = BitSet::new(self.n());
+                if anywhere.iter().next().is_some() {
+                    if let Ok(dir) = &m.norm {
+                        let (met, unsure) = match self.walk_meets(dir, *role, &anywhere) {
+                            walks::Walked::Meets(met) if filters_files(c) => {
+                                (met, Some(shell::Unsure::Filtered(dir.clone())))
+                            }
+                            walks::Walked::Meets(met) => {
+                                reached.union_with(&met);
+                                (BitSet::new(self.n()), None)
+                            }
+                            walks::Walked::TooLarge => (
+                                anywhere.clone(),
+                                Some(shell::Unsure::LargeWalk(dir.clone())),
+                            ),
+                        };
+                        if met.iter().next().is_some() {
+                            out.push(PathCand {
+                                source: m.source.clone(),
+                                raw: m.raw.clone(),
+                                norm: m.norm.clone(),
+                                lexical: m.lexical.clone(),
+                                hits: met,
+                                lexical_hits: BitSet::new(self.n()),
+                                cmds: vec![at],
+                                uncertain: None,
+                                unsure,
+                            });
+                        }
+                    }
+                }
                 let forms = m.norm.iter().chain(m.lexical.iter());
                 for form in forms {
                     let form = if fold {
@@ -572,4 +615,26 @@ impl WordBudget {
         self.cost += cost;
         true
     }
+}
+
+/// Whether C's options choose which files its walk opens (`grep --include=*.py`,
+/// `--exclude=.env`, `rg -g '!*.lock'`): a value in a pattern role given by an option
+/// that does not take the place of the first operand (grep's `-e`, which gives the
+/// pattern searched for).
+fn filters_files(c: &shell::SimpleCommand) -> bool {
+    let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
+        return false;
+    };
+    let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
+    r.parts.windows(2).any(|w| {
+        let (opt, value) = (&w[0], &w[1]);
+        // The option that gave the value: a long name, or the last of a bundle.
+        let gives = |u: &str| match opt.text.strip_prefix("--") {
+            Some(long) => long == u,
+            None => u.len() == 1 && opt.text.ends_with(u),
+        };
+        value.kind == shell::Kind::Value
+            && value.role == shell::Role::Pattern
+            && !p.operands.unless.iter().any(|u| gives(u))
+    })
 }

@@ -17,6 +17,13 @@ pub enum Unsure {
     /// A file a known program reads the names of the files it opens from (`file -f
     /// list`): the names are not in the line. The file.
     NamesFrom(String),
+    /// A directory a program walks holds a file the rule is about, and the command has
+    /// patterns that choose the files it opens (`grep -r --include=*.py x .`): the
+    /// directory.
+    Filtered(String),
+    /// A directory a program walks has more entries than the reading looks through: the
+    /// directory.
+    LargeWalk(String),
 }
 
 impl fmt::Display for Unsure {
@@ -42,6 +49,16 @@ impl fmt::Display for Unsure {
                 f,
                 "`{}` gives the names of the files the command opens, which the line does not show",
                 short(n)
+            ),
+            Unsure::Filtered(d) => write!(
+                f,
+                "`{}` holds a file the rule is about, and the command's patterns choose which files it opens",
+                short(d)
+            ),
+            Unsure::LargeWalk(d) => write!(
+                f,
+                "`{}` has more entries than the reading looks through for a walk",
+                short(d)
             ),
         }
     }

@@ -94,6 +94,12 @@ pub enum Role {
     Walk,
     /// A directory tree it walks following symbolic links.
     WalkFollow,
+    /// A directory tree it walks, skipping the names that start with `.` below the top
+    /// and not following symbolic links there (`rg` unless `--hidden`).
+    WalkVisible,
+    /// A directory tree whose names it reads (and whose files it may stat), not their
+    /// contents (`find`, `fd`, `du`, `tree`, `ls -R`).
+    List,
     /// A path it writes (removes, changes) with everything below it (`rm -r`,
     /// `chmod -R`), not following symbolic links below the top.
     WriteTree,
@@ -131,6 +137,8 @@ impl Role {
                 | Role::Write
                 | Role::Walk
                 | Role::WalkFollow
+                | Role::WalkVisible
+                | Role::List
                 | Role::WriteTree
                 | Role::Chdir
                 | Role::NamesFrom

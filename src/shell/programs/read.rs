@@ -318,13 +318,18 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
         match *does {
             Does::Nothing => {}
             Does::Operands(role, _) => {
-                // The role it changes: a read into a walk, a write into a tree's.
-                let flat = match role {
-                    Role::WriteTree => Role::Write,
-                    _ => Role::Read,
+                // The role it changes: a read into a walk, a write into a tree's, a
+                // walk into one that sees more (`rg --hidden`, `rg -L`).
+                let changes = |from: Role| match role {
+                    Role::WriteTree => matches!(from, Role::Write | Role::List),
+                    Role::Walk => matches!(from, Role::Read | Role::WalkVisible),
+                    Role::WalkFollow => {
+                        matches!(from, Role::Read | Role::Walk | Role::WalkVisible)
+                    }
+                    _ => from == Role::Read,
                 };
                 for &at in operands {
-                    if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == flat) {
+                    if let Some(p) = out.parts.get_mut(at).filter(|p| changes(p.role)) {
                         p.role = role;
                     }
                 }

@@ -19,9 +19,9 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: first(
             Pattern,
             &["e", "regexp", "f", "file", "files", "type-list"],
-            Walk,
+            WalkVisible,
         )
-        .or(".", Walk),
+        .or(".", WalkVisible),
         examples: &[
             ex("rg -n TODO src", &["src"]),
             ex("rg --files", &["."]),
@@ -52,7 +52,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["fd", "fdfind"],
         style: Style::Exact,
         opts: FD,
-        operands: first(Pattern, &[], Walk).or(".", Walk),
+        operands: first(Pattern, &[], List).or(".", List),
         examples: &[
             ex("fd -e rs . src", &["src"]),
             ex("fdfind -H -E .git .env", &["."]),
@@ -242,7 +242,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["du"],
         opts: DU,
-        operands: all(Walk).or(".", Walk),
+        operands: all(List).or(".", List),
         examples: &[
             ex("du -sh --exclude=.git .", &["."]),
             ex("du -sh", &["."]),
@@ -510,7 +510,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["tree"],
         style: Style::Exact,
         opts: TREE,
-        operands: all(Walk).or(".", Walk),
+        operands: all(List).or(".", List),
         examples: &[
             ex("tree -L 2 -I node_modules src", &["src"]),
             ex("tree -a", &["."]),
@@ -559,7 +559,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["find"],
         style: Style::SingleDash,
         opts: FIND,
-        operands: all(Walk).or(".", Walk),
+        operands: all(List).or(".", List),
         effects: &[Effect::OpensCwd],
         examples: &[
             ex("find . -name .env -print", &["."]),
@@ -649,7 +649,7 @@ const FIND: &[super::Opt] = {
         flag("", "print"),
         flag("", "print0"),
         flag("", "ls"),
-        flag("", "delete"),
+        flag("", "delete").does(super::Does::Operands(WriteTree, &[])),
         flag("", "prune"),
         flag("", "quit"),
         flag("", "true"),

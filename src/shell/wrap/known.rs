@@ -31,7 +31,12 @@ pub(super) fn typed_paths(
         .filter(|p| {
             matches!(
                 p.role,
-                Role::Walk | Role::WalkFollow | Role::WriteTree | Role::NamesFrom
+                Role::Walk
+                    | Role::WalkFollow
+                    | Role::WalkVisible
+                    | Role::List
+                    | Role::WriteTree
+                    | Role::NamesFrom
             )
         })
         .map(|p| (p.role, p.text.clone()))
