@@ -173,6 +173,11 @@ decides! {
     subscript_backquotes: "proj", "printf -v 'a[`rm -rf /tmp/x`]' x" => Deny;
     subscript_before_quote: "proj", "declare a'[`rm -rf /tmp/x`]'=1" => Deny;
     compound_assignment: "proj", "declare -a b='([0]=`rm -rf /tmp/x`)'" => Deny;
+    // `%` is a letter, except where bash reads a job: that line is not allowed.
+    percent_format: "proj", "stat -c %s build/a.o" => Allow;
+    percent_date: "proj", "date +%s" => Allow;
+    percent_job: "proj", "sleep 9 & kill %1" => None;
+    percent_job_name: "proj", "%1" => None;
 }
 
 /// A command's name and place: the subshells around it, and the name of the command it
@@ -291,4 +296,59 @@ fn command_rules_see_plain_values() {
     assert_eq!(decide("p=push; git $p origin"), Some(Deny));
     assert_eq!(decide("d=build; rm -f \"$d\""), Some(Allow));
     assert_eq!(decide("p=status; git $p"), Some(Allow));
+}
+
+/// `%` is a letter (`stat -c %s f`, `date +%s`); bash reads it as a job only as a command
+/// name (`%1` is `fg %1`) and in the operands of its job builtins (`kill %1`), quoted or
+/// not, given by a variable or a glob: those lines stay uncertain.
+#[test]
+fn percent_is_a_letter_except_where_bash_reads_a_job() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "stat -c %s build/a.o",
+        "stat --format=%s build/a.o",
+        "date +%s",
+        "date -u +%Y-%m-%d",
+        "printf %s x",
+        "printf '%s\\n' x",
+        "find . -name '*.c' -printf %p\\\\n",
+        "git log -1 --format=%H",
+        "echo %1",
+        "kill -9 1234",
+        "kill -s TERM 1234",
+        "x=%1; echo \"$x\"",
+        "echo hi > %out",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "%1",
+        "%1 &",
+        "'%1'",
+        "\"%\"1",
+        "%",
+        "%-",
+        "%?sleep",
+        "kill %1",
+        "kill -9 %1",
+        "kill '%1'",
+        "kill -s TERM %+",
+        "wait %1",
+        "wait -n %1",
+        "disown -h %1",
+        "fg %1",
+        "bg %1",
+        "jobs %1",
+        "command kill %1",
+        "builtin kill %1",
+        "command -p kill %%",
+        "j=%1; kill \"$j\"",
+        "for j in %1 %2; do kill \"$j\"; done",
+        "for j in %1; do \"$j\"; done",
+        "kill %*",
+        "sleep 9 & kill %1",
+        "bash -c 'kill %1'",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
 }

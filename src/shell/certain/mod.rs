@@ -10,7 +10,9 @@
 //! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
 //!   character beyond ASCII that is not a control or invisible character; `~` as the
 //!   first character, alone or before `/`, and as a letter later in a word with no `=`
-//!   before it (`HEAD~1`); `=` and `%` not as the first character; `{}`, `[` and `]` as
+//!   before it (`HEAD~1`); `=` not as the first character; `%` as a letter, but not
+//!   where bash may read a job (a command name, an operand of `kill`, `wait`, `fg`, `bg`,
+//!   `jobs`, `disown`: see `words::job_spec`); `{}`, `[` and `]` as
 //!   whole words; `{` and `}` after the first character of a word that has no `,`, no
 //!   `{`..`..`..`}`, no quote, escape or `$` (`stash@{0}`, `@{u}..`);
 //! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
@@ -676,7 +678,12 @@ impl Reader<'_> {
                 continue;
             }
             if !command.words.is_empty() {
-                command.words.push(known(word.word)?);
+                let word = known(word.word)?;
+                if let Some(why) = words::job_spec(&command.words, &word) {
+                    self.i = at;
+                    return Err(self.outside(why));
+                }
+                command.words.push(word);
                 continue;
             }
             if !word.word.plain_vars.is_empty() {
@@ -725,7 +732,12 @@ impl Reader<'_> {
                 self.i = at;
                 return Err(self.outside(&format!("the reserved word `{text}`")));
             }
-            command.words.push(known(word.word)?);
+            let word = known(word.word)?;
+            if let Some(why) = words::job_spec(&[], &word) {
+                self.i = at;
+                return Err(self.outside(why));
+            }
+            command.words.push(word);
         }
     }
 

@@ -83,8 +83,10 @@ impl Reader<'_> {
                     w.word.text.push('~');
                     self.i += 1;
                 }
-                b'=' | b'%' if self.i == start => {
-                    return Err(self.outside("a word that starts with `=` or `%`"));
+                // `%` is a letter here: where bash reads it as a job, the command that
+                // holds the word says so (see [`job_spec`]).
+                b'=' if self.i == start => {
+                    return Err(self.outside("a word that starts with `=`"));
                 }
                 b'{' if self.i == start
                     && self.peek_at(1) == Some(b'}')
@@ -386,6 +388,39 @@ impl Reader<'_> {
         w.unknowable(|| "the output of a command substitution".into());
         Ok(())
     }
+}
+
+/// bash's builtins whose operands may name a job (`%1`, `%%`, `%-`, `%name`, `%?text`).
+const JOB_BUILTINS: &[&str] = &["fg", "bg", "kill", "wait", "jobs", "disown"];
+
+/// Why the word W, after the words BEFORE of its simple command, may name a job, which
+/// the reading does not follow: bash resumes a job for a command name that starts with
+/// `%`, quoted or not (`%1` is `fg %1`, `%1 &` is `bg %1`), and a job builtin reads its
+/// operands as jobs by their value (`kill '%1'`), so such an operand must be one whose
+/// value is known not to start with `%`. Everywhere else `%` is a letter (`stat -c %s
+/// f`, `date +%s`, `printf %s x`).
+pub(super) fn job_spec(before: &[CWord], w: &CWord) -> Option<&'static str> {
+    if before.is_empty() {
+        return (w.text.starts_with('%') || w.dynamic || w.glob)
+            .then_some("a command name that may name a job (`%`)");
+    }
+    let job = w.text.starts_with('%') || w.dynamic || w.glob;
+    (job && runs_job_builtin(before))
+        .then_some("an operand of a job builtin that may name a job (`%`)")
+}
+
+/// Whether the words BEFORE may run a job builtin: its name (or a name only the shell
+/// knows) first, or after `command` or `builtin` and their options.
+fn runs_job_builtin(before: &[CWord]) -> bool {
+    for b in before {
+        if b.dynamic || b.glob || JOB_BUILTINS.contains(&b.text.as_str()) {
+            return true;
+        }
+        if !matches!(b.text.as_str(), "command" | "builtin") && !b.text.starts_with('-') {
+            return false;
+        }
+    }
+    false
 }
 
 /// A letter that every arm of [`Reader::word`] but the last leaves alone, wherever it is.
