@@ -352,3 +352,62 @@ fn percent_is_a_letter_except_where_bash_reads_a_job() {
         assert!(!certain(line), "not certain: {line}");
     }
 }
+
+/// A deny path rule that matched only what a bound kept from being checked (a glob the
+/// reading does not expand) gives a reason that names the rule and what was not checked,
+/// not the rule's own reason alone (`This file holds secrets` for `src/+(a|b).rs`); a path
+/// the reading did check keeps the rule's own reason.
+#[test]
+fn an_unchecked_glob_names_the_rule_that_matched() {
+    const SECRETS: &str = "This file holds secrets (keys, tokens, credentials): it is not for the model; ask the user.";
+    let rules = json!([
+        {"id": "secrets", "path": ["~/.ssh/**", ".env"], "decision": "deny", "reason": SECRETS},
+        {"id": "no-pem", "path": "*.pem", "decision": "deny"}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let policy = compile::compile(rules, options).expect("policy compiles");
+    let decide = |name: &str, args: serde_json::Value| {
+        let value = json!({"name": name, "args": args, "cwd": h("proj")});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads"))
+    };
+    for (tool, args) in [
+        ("glob", json!({"pattern": "src/+(a|b).rs"})),
+        (
+            "grep",
+            json!({"pattern": "x", "include": "**/@(main|util).c"}),
+        ),
+    ] {
+        let o = decide(tool, args.clone());
+        assert_eq!(o.decision, Some(Deny), "{tool} {args}");
+        let reason = o.reason.unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!(
+                "gptel-rust-hooks: tool `{tool}` denied by secrets:"
+            )),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("what was not checked counts as matching: the glob"),
+            "{reason}"
+        );
+        assert!(
+            reason.ends_with(&format!("the rule says: {SECRETS}")),
+            "{reason}"
+        );
+    }
+    // A secret the reading did find: the rule's own reason.
+    let o = decide("read_file", json!({"path": h(".ssh/id_rsa")}));
+    assert_eq!(
+        (o.decision, o.reason.as_deref()),
+        (Some(Deny), Some(SECRETS))
+    );
+    let o = decide("shell", json!({"command": "cat .env"}));
+    assert_eq!(
+        (o.decision, o.reason.as_deref()),
+        (Some(Deny), Some(SECRETS))
+    );
+}
