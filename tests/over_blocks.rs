@@ -411,3 +411,26 @@ fn an_unchecked_glob_names_the_rule_that_matched() {
         (Some(Deny), Some(SECRETS))
     );
 }
+
+/// `=` is a letter at the start of a word as anywhere else (`[ a = b ]`, `sort -t =`):
+/// bash gives it no meaning there. `x==y` still assigns `=y`, and `=~/x` (a `~` after
+/// `=`) stays uncertain.
+#[test]
+fn equals_is_a_letter() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "[ a = b ]",
+        "test abc = abc && echo same",
+        "sort -t = -k 2 data/words.txt",
+        "cut -d = -f 1 .env.example",
+        "grep -c = data/config.json",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    assert!(!certain("echo =~/x"), "a `~` after `=` stays uncertain");
+    let read = parse("x==y; =y z");
+    let argvs: Vec<&[String]> = read.commands.iter().map(|c| c.argv.as_slice()).collect();
+    assert_eq!(argvs, [["=y".to_string(), "z".to_string()].as_slice()]);
+    assert_eq!(decision("proj", "[ a = b ] && rm -rf /tmp/x"), Some(Deny));
+    assert_eq!(decision("proj", "sort -t = -k 2 build/a.o"), Some(Allow));
+}

@@ -10,7 +10,7 @@
 //! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
 //!   character beyond ASCII that is not a control or invisible character; `~` as the
 //!   first character, alone or before `/`, and as a letter later in a word with no `=`
-//!   before it (`HEAD~1`); `=` not as the first character; `%` as a letter, but not
+//!   before it (`HEAD~1`); `=` anywhere; `%` as a letter, but not
 //!   where bash may read a job (a command name, an operand of `kill`, `wait`, `fg`, `bg`,
 //!   `jobs`, `disown`: see `words::job_spec`); `{}`, `[` and `]` as
 //!   whole words; `{` and `}` after the first character of a word that has no `,`, no

@@ -83,11 +83,9 @@ impl Reader<'_> {
                     w.word.text.push('~');
                     self.i += 1;
                 }
-                // `%` is a letter here: where bash reads it as a job, the command that
-                // holds the word says so (see [`job_spec`]).
-                b'=' if self.i == start => {
-                    return Err(self.outside("a word that starts with `=`"));
-                }
+                // `=` and `%` are letters, first or not (`[ a = b ]`, `--separator =`);
+                // where bash reads `%` as a job, the command that holds the word says so
+                // (see [`job_spec`]).
                 b'{' if self.i == start
                     && self.peek_at(1) == Some(b'}')
                     && ends_word(self.peek_at(2)) =>
