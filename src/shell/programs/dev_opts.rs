@@ -72,6 +72,15 @@ pub(super) const CARGO_BUILD: &[Opt] = &[
     flag("", "allow-dirty"),
     flag("", "allow-staged"),
     flag("h", "help"),
+    // fix, publish, package (`cargo SUB --help`).
+    flag("", "edition"),
+    flag("", "edition-idioms"),
+    flag("", "broken-code"),
+    flag("n", "dry-run"),
+    val("", "index", Url),
+    val("", "registry", D),
+    flag("", "no-verify"),
+    flag("l", "list"),
 ];
 
 pub(super) const CARGO_FMT: &[Opt] = &[
@@ -140,6 +149,11 @@ pub(super) const CARGO_DEPS: &[Opt] = &[
     val("", "precise", D),
     flag("", "aggressive"),
     flag("", "recursive"),
+    // search, locate-project, report (`cargo SUB --help`).
+    val("", "limit", D),
+    val("", "index", Url),
+    val("", "message-format", D),
+    val("", "id", D),
 ];
 
 pub(super) const CARGO_INFO: &[Opt] = &[
@@ -166,6 +180,7 @@ pub(super) const CARGO_INFO: &[Opt] = &[
     flag("", "frozen"),
     flag("q", "quiet"),
     flag("v", "verbose"),
+    val("", "prune", D),
 ];
 
 pub(super) const CARGO_INSTALL: &[Opt] = &[
@@ -232,6 +247,29 @@ pub(super) const NPM: &[Opt] = &[
     val("", "script-shell", Argv),
     flag("h", "help"),
     flag("v", "version"),
+    // From npm's configuration reference (`docs/content/using-npm/config.md`).
+    flag("", "ws"),
+    val("", "scope", D),
+    val("", "otp", D),
+    val("", "auth-type", D),
+    val("", "audit-level", D),
+    flag("", "package-lock-only"),
+    // `npm diff`: what to compare, a package spec or a directory of this machine.
+    val("", "diff", Read),
+    flag("", "diff-name-only"),
+    flag("", "diff-ignore-all-space"),
+    flag("", "diff-no-prefix"),
+    flag("", "diff-text"),
+    val("", "diff-unified", D),
+    val("", "diff-src-prefix", D),
+    val("", "diff-dst-prefix", D),
+    // `npm version`: the commit message, and whether to commit and tag.
+    val("m", "message", D),
+    flag("", "git-tag-version"),
+    flag("", "no-git-tag-version"),
+    flag("", "read-only"),
+    // `npm exec --package SPEC`: a package spec, which may be a directory here.
+    val("", "package", Read),
 ];
 
 pub(super) const NPX: &[Opt] = &[
@@ -247,32 +285,47 @@ pub(super) const NPX: &[Opt] = &[
     flag("v", "version"),
 ];
 
-pub(super) const PIP: &[Opt] = &[
-    flag("h", "help"),
-    flag("", "isolated"),
-    flag("", "require-virtualenv"),
-    flag("v", "verbose"),
-    flag("V", "version"),
-    flag("q", "quiet"),
-    val("", "log", Write),
-    flag("", "no-input"),
-    val("", "proxy", D),
-    val("", "retries", D),
-    val("", "timeout", D),
-    val("", "exists-action", D),
-    val("", "trusted-host", D),
-    val("", "cert", Read),
-    val("", "client-cert", Read),
-    val("", "cache-dir", Write),
-    flag("", "no-cache-dir"),
-    flag("", "disable-pip-version-check"),
-    flag("", "no-color"),
-    val("", "root-user-action", D),
-];
+/// pip's general options, which it takes after its subcommand too (`pip SUB --help`,
+/// "General Options"), after the options OPTS of that subcommand. Not `--python
+/// PYTHON`, which runs pip with another interpreter: unknown.
+macro_rules! pip_opts {
+    ($($o:expr),* $(,)?) => {
+        &[
+            $($o,)*
+            flag("h", "help"),
+            flag("", "debug"),
+            flag("", "isolated"),
+            flag("", "require-virtualenv"),
+            flag("v", "verbose"),
+            flag("V", "version"),
+            flag("q", "quiet"),
+            val("", "log", Write),
+            flag("", "no-input"),
+            val("", "keyring-provider", D),
+            val("", "proxy", D),
+            val("", "retries", D),
+            val("", "timeout", D),
+            val("", "exists-action", D),
+            val("", "trusted-host", D),
+            val("", "cert", Read),
+            val("", "client-cert", Read),
+            val("", "cache-dir", Write),
+            flag("", "no-cache-dir"),
+            flag("", "disable-pip-version-check"),
+            flag("", "no-color"),
+            flag("", "no-python-version-warning"),
+            val("", "use-feature", D),
+            val("", "use-deprecated", D),
+            val("", "root-user-action", D),
+        ]
+    };
+}
 
-/// `pip install`: it builds and installs packages, running their build code
-/// (`setup.py`), a project's too (`pip install -e .`).
-pub(super) const PIP_INSTALL: &[Opt] = &[
+pub(super) const PIP: &[Opt] = pip_opts![];
+
+/// `pip install`, `download`, `wheel`: it builds and installs packages, running their
+/// build code (`setup.py`), a project's too (`pip install -e .`).
+pub(super) const PIP_INSTALL: &[Opt] = pip_opts![
     val("r", "requirement", Read),
     val("c", "constraint", Read),
     val("e", "editable", Read),
@@ -290,6 +343,7 @@ pub(super) const PIP_INSTALL: &[Opt] = &[
     flag("", "no-build-isolation"),
     val("", "no-binary", D),
     val("", "only-binary", D),
+    flag("", "prefer-binary"),
     val("i", "index-url", Url),
     val("", "extra-index-url", Url),
     flag("", "no-index"),
@@ -301,13 +355,23 @@ pub(super) const PIP_INSTALL: &[Opt] = &[
     flag("", "no-warn-script-location"),
     flag("", "compile"),
     flag("", "no-compile"),
-    flag("q", "quiet"),
-    flag("v", "verbose"),
     flag("y", "yes"),
     val("d", "dest", Write),
+    val("w", "wheel-dir", Write),
+    val("", "platform", D),
+    val("", "python-version", D),
+    val("", "implementation", D),
+    val("", "abi", D),
+    flag("", "ignore-requires-python"),
+    flag("", "use-pep517"),
+    flag("", "check-build-dependencies"),
+    val("", "progress-bar", D),
+    flag("", "no-verify"),
+    flag("", "no-clean"),
 ];
 
-pub(super) const PIP_LIST: &[Opt] = &[
+/// `pip list`.
+pub(super) const PIP_LIST: &[Opt] = pip_opts![
     flag("o", "outdated"),
     flag("u", "uptodate"),
     flag("e", "editable"),
@@ -316,14 +380,63 @@ pub(super) const PIP_LIST: &[Opt] = &[
     val("", "format", D),
     flag("", "not-required"),
     val("", "path", Read),
-    flag("f", "files"),
-    flag("", "all"),
     val("", "exclude", D),
+    flag("", "exclude-editable"),
+    flag("", "include-editable"),
+    flag("", "pre"),
+    val("i", "index-url", Url),
+    val("", "extra-index-url", Url),
+    flag("", "no-index"),
+    val("f", "find-links", Read),
+];
+
+/// `pip freeze`, `pip inspect`.
+pub(super) const PIP_FREEZE: &[Opt] = pip_opts![
+    val("r", "requirement", Read),
+    flag("l", "local"),
+    flag("", "user"),
+    val("", "path", Read),
+    flag("", "all"),
+    flag("", "exclude-editable"),
+    val("", "exclude", D),
+];
+
+/// `pip show`.
+pub(super) const PIP_SHOW: &[Opt] = pip_opts![flag("f", "files")];
+
+/// `pip uninstall`.
+pub(super) const PIP_UNINSTALL: &[Opt] = pip_opts![
     val("r", "requirement", Read),
     flag("y", "yes"),
-    flag("q", "quiet"),
-    flag("v", "verbose"),
+    flag("", "break-system-packages"),
 ];
+
+/// `pip hash FILE...`.
+pub(super) const PIP_HASH: &[Opt] = pip_opts![val("a", "algorithm", D)];
+
+/// `pip cache`.
+pub(super) const PIP_CACHE: &[Opt] = pip_opts![val("", "format", D)];
+
+/// `pip index`, `pip debug`: the target they read for.
+pub(super) const PIP_INDEX: &[Opt] = pip_opts![
+    val("", "platform", D),
+    val("", "python-version", D),
+    val("", "implementation", D),
+    val("", "abi", D),
+    flag("", "ignore-requires-python"),
+    flag("", "pre"),
+    val("", "no-binary", D),
+    val("", "only-binary", D),
+    val("i", "index-url", Url),
+    val("", "extra-index-url", Url),
+    flag("", "no-index"),
+    val("f", "find-links", Read),
+];
+
+/// `pip config`: which file. Not `--editor EDITOR`, a program `pip config edit` runs:
+/// unknown.
+pub(super) const PIP_CONFIG: &[Opt] =
+    pip_opts![flag("", "global"), flag("", "user"), flag("", "site"),];
 
 /// python's options: `-c CODE` and `-m MODULE` end them (the words after are the
 /// program's `sys.argv`).
