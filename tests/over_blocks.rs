@@ -434,3 +434,39 @@ fn equals_is_a_letter() {
     assert_eq!(decision("proj", "[ a = b ] && rm -rf /tmp/x"), Some(Deny));
     assert_eq!(decision("proj", "sort -t = -k 2 build/a.o"), Some(Allow));
 }
+
+/// `!` is a letter in an operand (`test ! -d d`, `[ ! -f x ]`, `A^!`): a shell that runs
+/// a string expands no history. As a command name (`!!`, `!ls`), the reserved word
+/// (`! cmd`) and before `(` (an extended glob) it stays uncertain.
+#[test]
+fn bang_is_a_letter_in_operands() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "test ! -d build",
+        "[ ! -f build/a.o ] && echo missing",
+        "git log -1 HEAD^!",
+        "echo done!",
+        "ls build/[!a]*",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "!!",
+        "!ls",
+        "'!x' y",
+        "! grep -q x f",
+        "if ! cd /tmp; then echo no; fi",
+        "ls !(build)",
+        "echo a && !x",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
+    assert_eq!(
+        decision("proj", "test ! -d build && rm -rf /tmp/x"),
+        Some(Deny)
+    );
+    assert_eq!(
+        decision("proj", "[ ! -d build ] || rm -rf build"),
+        Some(Allow)
+    );
+}

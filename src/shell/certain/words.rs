@@ -85,7 +85,7 @@ impl Reader<'_> {
                 }
                 // `=` and `%` are letters, first or not (`[ a = b ]`, `--separator =`);
                 // where bash reads `%` as a job, the command that holds the word says so
-                // (see [`job_spec`]).
+                // (see [`special_word`]).
                 b'{' if self.i == start
                     && self.peek_at(1) == Some(b'}')
                     && ends_word(self.peek_at(2)) =>
@@ -126,11 +126,18 @@ impl Reader<'_> {
                     w.word.text.push(ch);
                     self.i += ch.len_utf8();
                 }
+                // `!` is a letter: a shell that runs a string expands no history. Not
+                // before `(` (an extended glob), nor first in a command name (see
+                // [`special_word`]); `!` alone there is the reserved word.
+                b'!' if self.peek_at(1) != Some(b'(') => {
+                    w.word.text.push('!');
+                    self.i += 1;
+                }
                 _ => {
                     let what = match c {
                         b'{' | b'}' => "a brace",
                         b'(' => "a parenthesis",
-                        b'!' => "`!`",
+                        b'!' => "`!(`",
                         _ => "a control character",
                     };
                     return Err(self.outside(what));
@@ -391,14 +398,22 @@ impl Reader<'_> {
 /// bash's builtins whose operands may name a job (`%1`, `%%`, `%-`, `%name`, `%?text`).
 const JOB_BUILTINS: &[&str] = &["fg", "bg", "kill", "wait", "jobs", "disown"];
 
-/// Why the word W, after the words BEFORE of its simple command, may name a job, which
-/// the reading does not follow: bash resumes a job for a command name that starts with
-/// `%`, quoted or not (`%1` is `fg %1`, `%1 &` is `bg %1`), and a job builtin reads its
-/// operands as jobs by their value (`kill '%1'`), so such an operand must be one whose
-/// value is known not to start with `%`. Everywhere else `%` is a letter (`stat -c %s
-/// f`, `date +%s`, `printf %s x`).
-pub(super) fn job_spec(before: &[CWord], w: &CWord) -> Option<&'static str> {
+/// Why the word W, after the words BEFORE of its simple command, is outside the subset
+/// for what its first character may mean there.
+///
+/// - `%`: a job, which the reading does not follow. bash resumes a job for a command
+///   name that starts with `%`, quoted or not (`%1` is `fg %1`, `%1 &` is `bg %1`), and a
+///   job builtin reads its operands as jobs by their value (`kill '%1'`), so such an
+///   operand must be one whose value is known not to start with `%`. Everywhere else `%`
+///   is a letter (`stat -c %s f`, `date +%s`, `printf %s x`).
+/// - `!`: history in an interactive shell (`!!`, `!ls`), the only place it would matter
+///   being the command name; as an operand it is a letter (`test ! -d d`, `git
+///   range-diff A^! B^!`).
+pub(super) fn special_word(before: &[CWord], w: &CWord) -> Option<&'static str> {
     if before.is_empty() {
+        if w.text.starts_with('!') {
+            return Some("a command name that starts with `!`");
+        }
         return (w.text.starts_with('%') || w.dynamic || w.glob)
             .then_some("a command name that may name a job (`%`)");
     }
