@@ -470,3 +470,32 @@ fn bang_is_a_letter_in_operands() {
         Some(Allow)
     );
 }
+
+/// A `$` that starts no expansion is itself: at the end of a word (`NAME$`), before a
+/// blank or the closing quote inside double quotes (`"go$ | py$"`). `$x`, `$'..'`, a
+/// `$` before `(` still expand.
+#[test]
+fn a_lone_dollar_is_a_letter() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "echo COMPUTER_NAME$ x",
+        "grep -c 'a' \"go$ | py$\" && echo \"$\"",
+        "echo price: 5$; echo a$|cat",
+        "echo a$>build/log",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "echo a$x",
+        "echo \"$x \"",
+        "echo $'a\\n'",
+        "echo a$(cat f)",
+        "echo \"a$(cat f)\"",
+        "echo $\"a\"",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
+    let read = parse("echo a$>build/log");
+    assert_eq!(read.commands[0].argv, ["echo", "a$"]);
+    assert_eq!(read.redirects, ["build/log"]);
+}

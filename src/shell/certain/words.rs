@@ -57,6 +57,12 @@ impl Reader<'_> {
                     }
                     None => return Err("a backslash at the end of the text".into()),
                 },
+                // A `$` at the end of a word is itself (`NAME$`, `cur:\\$ x`).
+                b'$' if ends_word(self.peek_at(1)) && self.peek_at(1) != Some(b'(') => {
+                    unquoted = false;
+                    w.word.text.push('$');
+                    self.i += 1;
+                }
                 b'$' => {
                     unquoted = false;
                     self.dollar(&mut w.word)?;
@@ -232,6 +238,11 @@ impl Reader<'_> {
                 b'"' => {
                     self.i += 1;
                     return Ok(());
+                }
+                // A `$` before a blank or the closing quote is itself (`"go$ | py$"`).
+                b'$' if matches!(self.peek_at(1), Some(b'"' | b' ' | b'\t' | b'\n')) => {
+                    w.text.push('$');
+                    self.i += 1;
                 }
                 b'$' => self.dollar(w)?,
                 b'`' => self.backquoted(w, true)?,
