@@ -5,6 +5,7 @@
 //! allows its code, and the deny side still reads that text generously.
 
 use super::dev_opts::*;
+use super::pip_opts::*;
 use super::Role::*;
 use super::{
     all, ex, first, flag, opt, val, Effect, Example, Operands, Opt, Program, Role, Style, Verified,
