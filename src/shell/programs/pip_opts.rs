@@ -8,7 +8,8 @@ const D: Role = Data;
 
 /// pip's general options, which it takes after its subcommand too (`pip SUB --help`,
 /// "General Options"), after the options OPTS of that subcommand. Not `--python
-/// PYTHON`, which runs pip with another interpreter: unknown.
+/// PYTHON`, which runs pip with another interpreter, nor `--keyring-provider
+/// subprocess`, which runs the `keyring` program: unknown.
 macro_rules! pip_opts {
     ($($o:expr),* $(,)?) => {
         &[
@@ -22,7 +23,6 @@ macro_rules! pip_opts {
             flag("q", "quiet"),
             val("", "log", Write),
             flag("", "no-input"),
-            val("", "keyring-provider", D),
             val("", "proxy", D),
             val("", "retries", D),
             val("", "timeout", D),
