@@ -361,22 +361,41 @@ fn evaluate_in_memo(
             ),
         })
     });
-    // A path rule that matched what a bound kept from being checked says so: the
-    // model (and the user) should not read `cat /usr/*/*.h` as touching a secret.
+    // A path rule that matched what a bound kept from being checked says so, and names
+    // itself: the model (and the user) should not read `cat /usr/*/*.h` or a glob
+    // tool's `src/+(a|b).rs` as touching a secret because the secrets rule says so.
     let reason = match (decision, by) {
-        (Some(Decision::Deny | Decision::Stop), Some(r))
+        (Some(d @ (Decision::Deny | Decision::Stop)), Some(r))
             if from_rule
                 && (policy.rules[r].has_path || !policy.rules[r].path_outside.is_empty()) =>
         {
-            let unchecked = prepared.paths().iter().find_map(|p| {
-                let why = p.uncertain.as_deref()?;
-                (p.hits.get(r) && p.raw.strip_prefix('(')?.strip_suffix(')') == Some(why))
-                    .then_some(why)
-            });
+            let unchecked = prepared
+                .paths()
+                .iter()
+                .find_map(|p| unchecked_why(p).filter(|_| p.hits.get(r)));
             match (reason, unchecked) {
-                (Some(text), Some(why)) => Some(format!(
-                    "{text} (what was not checked counts as matching: {why})"
-                )),
+                (Some(text), Some(why)) => {
+                    let rule = &policy.rules[r];
+                    // A path the reading did check matched too: the rule's own reason holds.
+                    let checked = rule.has_path
+                        && prepared
+                            .paths()
+                            .iter()
+                            .any(|p| unchecked_why(p).is_none() && p.glob_match(r, false));
+                    Some(match rule.rule.reason.as_deref() {
+                        Some(_) if checked || unsure_by.is_some() => format!(
+                            "{text} ({}: what was not checked counts as matching: {why})",
+                            rule.label
+                        ),
+                        Some(own) => format!(
+                            "{}: what was not checked counts as matching: {why}; the rule says: {own}",
+                            generated_reason(d, &rule.label, &call.name)
+                        ),
+                        None => {
+                            format!("{text} (what was not checked counts as matching: {why})")
+                        }
+                    })
+                }
                 (reason, _) => reason,
             }
         }
@@ -394,6 +413,13 @@ fn evaluate_in_memo(
         result_by,
         sandbox,
     }
+}
+
+/// Why P stands for what a bound kept from being checked, when it does (see
+/// `Prepared::unchecked`).
+fn unchecked_why(p: &crate::prepare::PathCand) -> Option<&str> {
+    let why = p.uncertain.as_deref()?;
+    (p.raw.strip_prefix('(')?.strip_suffix(')') == Some(why)).then_some(why)
 }
 
 /// Whether rule R's tool matchers (if any) match the prepared call's tool:

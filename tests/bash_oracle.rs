@@ -470,6 +470,11 @@ fn written_lines_agree_with_bash() {
         "d=build && prog1 \"$d/x\"; d2=a.b:c; prog2 $d2",
         "cd /tmp && prog1 x; (cd / && prog2 y) && prog3 z",
         "true || cd / && prog1 x | prog2 && prog3",
+        // `%`, `=`, `!` and a lone `$` as letters where bash gives them no meaning.
+        "prog1 %s -c %s =x = && prog2 a=b =",
+        "prog1 ! -d x '!' a^! && prog2 !x",
+        "prog1 a$ \"b$ c$\" \"$\" $ && prog2 x$|prog3",
+        "prog1 <=x 2>/dev/null; prog2 %1",
     ];
     let gens = lines.iter().map(|l| oracle::plain(l, false)).collect();
     let results = oracle::check(gens, reading);

@@ -85,6 +85,8 @@ fn tldr() {
     let (mut certain, mut allowed, mut known) = (0usize, 0usize, 0usize);
     let mut why: BTreeMap<String, usize> = BTreeMap::new();
     let mut uncertain_pages: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_program: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_option: BTreeMap<String, usize> = BTreeMap::new();
     for (page, line) in &lines {
         let (read, _) = shell::read_for_rules(line);
         if read.is_certain() {
@@ -111,8 +113,18 @@ fn tldr() {
                 .chars()
                 .take(70)
                 .collect();
-            *why.entry(kind).or_default() += 1;
+            *why.entry(kind.clone()).or_default() += 1;
             *uncertain_pages.entry(page).or_default() += 1;
+            if verbose() {
+                println!("REASON\t{reason}\t{line}");
+            }
+            if let Some((prog, opt)) = not_in_table(&reason) {
+                *by_program.entry(prog.clone()).or_default() += 1;
+                *by_option.entry(format!("{prog} {opt}")).or_default() += 1;
+                if verbose() {
+                    println!("not in the table: {line}");
+                }
+            }
         }
         let outcome = eval::evaluate(&policy, &shell_call(line, &cwd));
         if outcome.decision == Some(Decision::Allow) {
@@ -137,10 +149,32 @@ fn tldr() {
     for (k, c) in kinds.iter().take(25) {
         println!("  {c:6}  {k}");
     }
+    for (title, counts) in [
+        ("program", &by_program),
+        ("option (or subcommand)", &by_option),
+    ] {
+        let mut top: Vec<(&String, &usize)> = counts.iter().collect();
+        top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let total: usize = counts.values().sum();
+        println!("lines uncertain for a word the table does not know ({total}), by {title}:");
+        for (k, c) in top.iter().take(40) {
+            println!("  {c:6}  {k}");
+        }
+    }
     assert!(
         allowed <= certain,
         "an allow rule allows only lines whose reading is certain ({allowed} allowed, {certain} certain)"
     );
+}
+
+/// The program and the word of a reason "`P` option `O` is not in the program table"
+/// (or subcommand).
+fn not_in_table(reason: &str) -> Option<(String, String)> {
+    let rest = reason.strip_suffix("` is not in the program table")?;
+    let mut parts = rest.split('`');
+    let (_, prog, kind, opt) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let kind = kind.trim();
+    Some((prog.to_string(), format!("{kind} {opt}")))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -173,6 +173,11 @@ decides! {
     subscript_backquotes: "proj", "printf -v 'a[`rm -rf /tmp/x`]' x" => Deny;
     subscript_before_quote: "proj", "declare a'[`rm -rf /tmp/x`]'=1" => Deny;
     compound_assignment: "proj", "declare -a b='([0]=`rm -rf /tmp/x`)'" => Deny;
+    // `%` is a letter, except where bash reads a job: that line is not allowed.
+    percent_format: "proj", "stat -c %s build/a.o" => Allow;
+    percent_date: "proj", "date +%s" => Allow;
+    percent_job: "proj", "sleep 9 & kill %1" => None;
+    percent_job_name: "proj", "%1" => None;
 }
 
 /// A command's name and place: the subshells around it, and the name of the command it
@@ -291,4 +296,206 @@ fn command_rules_see_plain_values() {
     assert_eq!(decide("p=push; git $p origin"), Some(Deny));
     assert_eq!(decide("d=build; rm -f \"$d\""), Some(Allow));
     assert_eq!(decide("p=status; git $p"), Some(Allow));
+}
+
+/// `%` is a letter (`stat -c %s f`, `date +%s`); bash reads it as a job only as a command
+/// name (`%1` is `fg %1`) and in the operands of its job builtins (`kill %1`), quoted or
+/// not, given by a variable or a glob: those lines stay uncertain.
+#[test]
+fn percent_is_a_letter_except_where_bash_reads_a_job() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "stat -c %s build/a.o",
+        "stat --format=%s build/a.o",
+        "date +%s",
+        "date -u +%Y-%m-%d",
+        "printf %s x",
+        "printf '%s\\n' x",
+        "find . -name '*.c' -printf %p\\\\n",
+        "git log -1 --format=%H",
+        "echo %1",
+        "kill -9 1234",
+        "kill -s TERM 1234",
+        "x=%1; echo \"$x\"",
+        "echo hi > %out",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "%1",
+        "%1 &",
+        "'%1'",
+        "\"%\"1",
+        "%",
+        "%-",
+        "%?sleep",
+        "kill %1",
+        "kill -9 %1",
+        "kill '%1'",
+        "kill -s TERM %+",
+        "wait %1",
+        "wait -n %1",
+        "disown -h %1",
+        "fg %1",
+        "bg %1",
+        "jobs %1",
+        "command kill %1",
+        "builtin kill %1",
+        "command -p kill %%",
+        "j=%1; kill \"$j\"",
+        "for j in %1 %2; do kill \"$j\"; done",
+        "for j in %1; do \"$j\"; done",
+        "kill %*",
+        "sleep 9 & kill %1",
+        "bash -c 'kill %1'",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
+}
+
+/// A deny path rule that matched only what a bound kept from being checked (a glob the
+/// reading does not expand) gives a reason that names the rule and what was not checked,
+/// not the rule's own reason alone (`This file holds secrets` for `src/+(a|b).rs`); a path
+/// the reading did check keeps the rule's own reason.
+#[test]
+fn an_unchecked_glob_names_the_rule_that_matched() {
+    const SECRETS: &str = "This file holds secrets (keys, tokens, credentials): it is not for the model; ask the user.";
+    let rules = json!([
+        {"id": "secrets", "path": ["~/.ssh/**", ".env"], "decision": "deny", "reason": SECRETS},
+        {"id": "no-pem", "path": "*.pem", "decision": "deny"}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let policy = compile::compile(rules, options).expect("policy compiles");
+    let decide = |name: &str, args: serde_json::Value| {
+        let value = json!({"name": name, "args": args, "cwd": h("proj")});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads"))
+    };
+    for (tool, args) in [
+        ("glob", json!({"pattern": "src/+(a|b).rs"})),
+        (
+            "grep",
+            json!({"pattern": "x", "include": "**/@(main|util).c"}),
+        ),
+    ] {
+        let o = decide(tool, args.clone());
+        assert_eq!(o.decision, Some(Deny), "{tool} {args}");
+        let reason = o.reason.unwrap_or_default();
+        assert!(
+            reason.starts_with(&format!(
+                "gptel-rust-hooks: tool `{tool}` denied by secrets:"
+            )),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("what was not checked counts as matching: the glob"),
+            "{reason}"
+        );
+        assert!(
+            reason.ends_with(&format!("the rule says: {SECRETS}")),
+            "{reason}"
+        );
+    }
+    // A secret the reading did find: the rule's own reason.
+    let o = decide("read_file", json!({"path": h(".ssh/id_rsa")}));
+    assert_eq!(
+        (o.decision, o.reason.as_deref()),
+        (Some(Deny), Some(SECRETS))
+    );
+    let o = decide("shell", json!({"command": "cat .env"}));
+    assert_eq!(
+        (o.decision, o.reason.as_deref()),
+        (Some(Deny), Some(SECRETS))
+    );
+}
+
+/// `=` is a letter at the start of a word as anywhere else (`[ a = b ]`, `sort -t =`):
+/// bash gives it no meaning there. `x==y` still assigns `=y`, and `=~/x` (a `~` after
+/// `=`) stays uncertain.
+#[test]
+fn equals_is_a_letter() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "[ a = b ]",
+        "test abc = abc && echo same",
+        "sort -t = -k 2 data/words.txt",
+        "cut -d = -f 1 .env.example",
+        "grep -c = data/config.json",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    assert!(!certain("echo =~/x"), "a `~` after `=` stays uncertain");
+    let read = parse("x==y; =y z");
+    let argvs: Vec<&[String]> = read.commands.iter().map(|c| c.argv.as_slice()).collect();
+    assert_eq!(argvs, [["=y".to_string(), "z".to_string()].as_slice()]);
+    assert_eq!(decision("proj", "[ a = b ] && rm -rf /tmp/x"), Some(Deny));
+    assert_eq!(decision("proj", "sort -t = -k 2 build/a.o"), Some(Allow));
+}
+
+/// `!` is a letter in an operand (`test ! -d d`, `[ ! -f x ]`, `A^!`): a shell that runs
+/// a string expands no history. As a command name (`!!`, `!ls`), the reserved word
+/// (`! cmd`) and before `(` (an extended glob) it stays uncertain.
+#[test]
+fn bang_is_a_letter_in_operands() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "test ! -d build",
+        "[ ! -f build/a.o ] && echo missing",
+        "git log -1 HEAD^!",
+        "echo done!",
+        "ls build/[!a]*",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "!!",
+        "!ls",
+        "'!x' y",
+        "! grep -q x f",
+        "if ! cd /tmp; then echo no; fi",
+        "ls !(build)",
+        "echo a && !x",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
+    assert_eq!(
+        decision("proj", "test ! -d build && rm -rf /tmp/x"),
+        Some(Deny)
+    );
+    assert_eq!(
+        decision("proj", "[ ! -d build ] || rm -rf build"),
+        Some(Allow)
+    );
+}
+
+/// A `$` that starts no expansion is itself: at the end of a word (`NAME$`), before a
+/// blank or the closing quote inside double quotes (`"go$ | py$"`). `$x`, `$'..'`, a
+/// `$` before `(` still expand.
+#[test]
+fn a_lone_dollar_is_a_letter() {
+    let certain = |line: &str| shell::read_for_rules(line).0.is_certain();
+    for line in [
+        "echo COMPUTER_NAME$ x",
+        "grep -c 'a' \"go$ | py$\" && echo \"$\"",
+        "echo price: 5$; echo a$|cat",
+        "echo a$>build/log",
+    ] {
+        assert!(certain(line), "certain: {line}");
+    }
+    for line in [
+        "echo a$x",
+        "echo \"$x \"",
+        "echo $'a\\n'",
+        "echo a$(cat f)",
+        "echo \"a$(cat f)\"",
+        "echo $\"a\"",
+    ] {
+        assert!(!certain(line), "not certain: {line}");
+    }
+    let read = parse("echo a$>build/log");
+    assert_eq!(read.commands[0].argv, ["echo", "a$"]);
+    assert_eq!(read.redirects, ["build/log"]);
 }

@@ -10,9 +10,12 @@
 //! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
 //!   character beyond ASCII that is not a control or invisible character; `~` as the
 //!   first character, alone or before `/`, and as a letter later in a word with no `=`
-//!   before it (`HEAD~1`); `=` and `%` not as the first character; `{}`, `[` and `]` as
-//!   whole words; `{` and `}` after the first character of a word that has no `,`, no
-//!   `{`..`..`..`}`, no quote, escape or `$` (`stash@{0}`, `@{u}..`);
+//!   before it (`HEAD~1`); `=` anywhere; `%` as a letter, but not where bash may read
+//!   a job (a command name, an operand of `kill`, `wait`, `fg`, `bg`, `jobs`,
+//!   `disown`: see `words::special_word`); `!` as a letter, but not first in a command
+//!   name nor before `(`; `{}`, `[` and `]` as whole words; `{` and `}` after the
+//!   first character of a word that has no `,`, no `{`..`..`..`}`, no quote, escape or
+//!   `$` (`stash@{0}`, `@{u}..`);
 //! - single quotes; double quotes, in which `\` escapes `$`, a backquote, `"`, `\` and a
 //!   newline and is kept before anything else; outside quotes a backslash escapes any
 //!   character, and a backslash-newline joins two lines;
@@ -43,8 +46,9 @@
 //!   and lies inside the substitution that holds its command.
 //!
 //! Outside it: `$'...'`, `$"..."`, `${...}` with an operator, `$((...))`, `((...))`, every
-//! other `$`; brace expansion; `case`, `select`, `[[ ]]`, functions, `coproc`, `!`;
-//! `&>`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a command of redirections
+//! other `$`; brace expansion; `case`, `select`, `[[ ]]`, functions, `coproc`, the
+//! reserved word `!`; `&>`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a
+//! command of redirections
 //! only; an empty command and a trailing operator (syntax errors); control characters
 //! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`]; more than
 //! [`MAX_WORDS`] words.
@@ -682,7 +686,12 @@ impl Reader<'_> {
                 continue;
             }
             if !command.words.is_empty() {
-                command.words.push(known(word.word)?);
+                let word = known(word.word)?;
+                if let Some(why) = words::special_word(&command.words, &word) {
+                    self.i = at;
+                    return Err(self.outside(why));
+                }
+                command.words.push(word);
                 continue;
             }
             if !word.word.plain_vars.is_empty() {
@@ -731,7 +740,12 @@ impl Reader<'_> {
                 self.i = at;
                 return Err(self.outside(&format!("the reserved word `{text}`")));
             }
-            command.words.push(known(word.word)?);
+            let word = known(word.word)?;
+            if let Some(why) = words::special_word(&[], &word) {
+                self.i = at;
+                return Err(self.outside(why));
+            }
+            command.words.push(word);
         }
     }
 

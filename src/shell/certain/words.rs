@@ -57,6 +57,12 @@ impl Reader<'_> {
                     }
                     None => return Err("a backslash at the end of the text".into()),
                 },
+                // A `$` at the end of a word is itself (`NAME$`, `cur:\\$ x`).
+                b'$' if ends_word(self.peek_at(1)) && self.peek_at(1) != Some(b'(') => {
+                    unquoted = false;
+                    w.word.text.push('$');
+                    self.i += 1;
+                }
                 b'$' => {
                     unquoted = false;
                     self.dollar(&mut w.word)?;
@@ -83,9 +89,9 @@ impl Reader<'_> {
                     w.word.text.push('~');
                     self.i += 1;
                 }
-                b'=' | b'%' if self.i == start => {
-                    return Err(self.outside("a word that starts with `=` or `%`"));
-                }
+                // `=` and `%` are letters, first or not (`[ a = b ]`, `--separator =`);
+                // where bash reads `%` as a job, the command that holds the word says so
+                // (see [`special_word`]).
                 b'{' if self.i == start
                     && self.peek_at(1) == Some(b'}')
                     && ends_word(self.peek_at(2)) =>
@@ -126,11 +132,18 @@ impl Reader<'_> {
                     w.word.text.push(ch);
                     self.i += ch.len_utf8();
                 }
+                // `!` is a letter: a shell that runs a string expands no history. Not
+                // before `(` (an extended glob), nor first in a command name (see
+                // [`special_word`]); `!` alone there is the reserved word.
+                b'!' if self.peek_at(1) != Some(b'(') => {
+                    w.word.text.push('!');
+                    self.i += 1;
+                }
                 _ => {
                     let what = match c {
                         b'{' | b'}' => "a brace",
                         b'(' => "a parenthesis",
-                        b'!' => "`!`",
+                        b'!' => "`!(`",
                         _ => "a control character",
                     };
                     return Err(self.outside(what));
@@ -225,6 +238,11 @@ impl Reader<'_> {
                 b'"' => {
                     self.i += 1;
                     return Ok(());
+                }
+                // A `$` before a blank or the closing quote is itself (`"go$ | py$"`).
+                b'$' if matches!(self.peek_at(1), Some(b'"' | b' ' | b'\t' | b'\n')) => {
+                    w.text.push('$');
+                    self.i += 1;
                 }
                 b'$' => self.dollar(w)?,
                 b'`' => self.backquoted(w, true)?,
@@ -386,6 +404,47 @@ impl Reader<'_> {
         w.unknowable(|| "the output of a command substitution".into());
         Ok(())
     }
+}
+
+/// bash's builtins whose operands may name a job (`%1`, `%%`, `%-`, `%name`, `%?text`).
+const JOB_BUILTINS: &[&str] = &["fg", "bg", "kill", "wait", "jobs", "disown"];
+
+/// Why the word W, after the words BEFORE of its simple command, is outside the subset
+/// for what its first character may mean there.
+///
+/// - `%`: a job, which the reading does not follow. bash resumes a job for a command
+///   name that starts with `%`, quoted or not (`%1` is `fg %1`, `%1 &` is `bg %1`), and a
+///   job builtin reads its operands as jobs by their value (`kill '%1'`), so such an
+///   operand must be one whose value is known not to start with `%`. Everywhere else `%`
+///   is a letter (`stat -c %s f`, `date +%s`, `printf %s x`).
+/// - `!`: history in an interactive shell (`!!`, `!ls`), the only place it would matter
+///   being the command name; as an operand it is a letter (`test ! -d d`, `git
+///   range-diff A^! B^!`).
+pub(super) fn special_word(before: &[CWord], w: &CWord) -> Option<&'static str> {
+    if before.is_empty() {
+        if w.text.starts_with('!') {
+            return Some("a command name that starts with `!`");
+        }
+        return (w.text.starts_with('%') || w.dynamic || w.glob)
+            .then_some("a command name that may name a job (`%`)");
+    }
+    let job = w.text.starts_with('%') || w.dynamic || w.glob;
+    (job && runs_job_builtin(before))
+        .then_some("an operand of a job builtin that may name a job (`%`)")
+}
+
+/// Whether the words BEFORE may run a job builtin: its name (or a name only the shell
+/// knows) first, or after `command` or `builtin` and their options.
+fn runs_job_builtin(before: &[CWord]) -> bool {
+    for b in before {
+        if b.dynamic || b.glob || JOB_BUILTINS.contains(&b.text.as_str()) {
+            return true;
+        }
+        if !matches!(b.text.as_str(), "command" | "builtin") && !b.text.starts_with('-') {
+            return false;
+        }
+    }
+    false
 }
 
 /// A letter that every arm of [`Reader::word`] but the last leaves alone, wherever it is.

@@ -5,6 +5,7 @@
 //! allows its code, and the deny side still reads that text generously.
 
 use super::dev_opts::*;
+use super::pip_opts::*;
 use super::Role::*;
 use super::{
     all, ex, first, flag, opt, val, Effect, Example, Operands, Opt, Program, Role, Style, Verified,
@@ -421,21 +422,72 @@ pub(super) static PROGRAMS: &[Program] = &[
                 ..BASE
             },
             Program {
-                names: &[
-                    "uninstall",
-                    "list",
-                    "show",
-                    "freeze",
-                    "check",
-                    "inspect",
-                    "hash",
-                    "debug",
-                    "config",
-                    "cache",
-                    "index",
-                ],
+                names: &["list"],
                 opts: PIP_LIST,
-                examples: &[ex("pip list --outdated", &[]), ex("pip show requests", &[])],
+                examples: &[
+                    ex("pip list --outdated", &[]),
+                    ex("pip list -f ../wheels --exclude-editable", &["../wheels"]),
+                ],
+                ..BASE
+            },
+            Program {
+                names: &["freeze", "inspect"],
+                opts: PIP_FREEZE,
+                examples: &[ex(
+                    "pip freeze -r requirements.txt --all",
+                    &["requirements.txt"],
+                )],
+                ..BASE
+            },
+            Program {
+                names: &["show"],
+                opts: PIP_SHOW,
+                examples: &[ex("pip show -f requests", &[])],
+                ..BASE
+            },
+            Program {
+                names: &["uninstall"],
+                opts: PIP_UNINSTALL,
+                examples: &[ex("pip uninstall -y requests", &[])],
+                ..BASE
+            },
+            Program {
+                names: &["check"],
+                opts: PIP,
+                examples: &[ex("pip check --log pip.log", &["pip.log"])],
+                ..BASE
+            },
+            Program {
+                names: &["hash"],
+                opts: PIP_HASH,
+                operands: all(Read),
+                examples: &[ex("pip hash -a sha512 dist/x.whl", &["dist/x.whl"])],
+                ..BASE
+            },
+            Program {
+                names: &["cache"],
+                opts: PIP_CACHE,
+                examples: &[ex("pip cache list --format abspath", &[])],
+                ..BASE
+            },
+            Program {
+                names: &["index", "debug"],
+                opts: PIP_INDEX,
+                examples: &[ex("pip index versions requests --pre --platform x", &[])],
+                ..BASE
+            },
+            Program {
+                names: &["config"],
+                opts: PIP_CONFIG,
+                examples: &[
+                    ex("pip config get global.index-url --user", &[]),
+                    Example {
+                        line: "pip config edit --editor vi",
+                        paths: &[],
+                        runs: &[],
+                        unknown: &["--editor"],
+                    },
+                ],
                 ..BASE
             },
         ],

@@ -72,6 +72,15 @@ pub(super) const CARGO_BUILD: &[Opt] = &[
     flag("", "allow-dirty"),
     flag("", "allow-staged"),
     flag("h", "help"),
+    // fix, publish, package (`cargo SUB --help`).
+    flag("", "edition"),
+    flag("", "edition-idioms"),
+    flag("", "broken-code"),
+    flag("n", "dry-run"),
+    val("", "index", Url),
+    val("", "registry", D),
+    flag("", "no-verify"),
+    flag("l", "list"),
 ];
 
 pub(super) const CARGO_FMT: &[Opt] = &[
@@ -140,6 +149,11 @@ pub(super) const CARGO_DEPS: &[Opt] = &[
     val("", "precise", D),
     flag("", "aggressive"),
     flag("", "recursive"),
+    // search, locate-project, report (`cargo SUB --help`).
+    val("", "limit", D),
+    val("", "index", Url),
+    val("", "message-format", D),
+    val("", "id", D),
 ];
 
 pub(super) const CARGO_INFO: &[Opt] = &[
@@ -166,6 +180,7 @@ pub(super) const CARGO_INFO: &[Opt] = &[
     flag("", "frozen"),
     flag("q", "quiet"),
     flag("v", "verbose"),
+    val("", "prune", D),
 ];
 
 pub(super) const CARGO_INSTALL: &[Opt] = &[
@@ -232,6 +247,29 @@ pub(super) const NPM: &[Opt] = &[
     val("", "script-shell", Argv),
     flag("h", "help"),
     flag("v", "version"),
+    // From npm's configuration reference (`docs/content/using-npm/config.md`).
+    flag("", "ws"),
+    val("", "scope", D),
+    val("", "otp", D),
+    val("", "auth-type", D),
+    val("", "audit-level", D),
+    flag("", "package-lock-only"),
+    // `npm diff`: what to compare, a package spec or a directory of this machine.
+    val("", "diff", Read),
+    flag("", "diff-name-only"),
+    flag("", "diff-ignore-all-space"),
+    flag("", "diff-no-prefix"),
+    flag("", "diff-text"),
+    val("", "diff-unified", D),
+    val("", "diff-src-prefix", D),
+    val("", "diff-dst-prefix", D),
+    // `npm version`: the commit message, and whether to commit and tag.
+    val("m", "message", D),
+    flag("", "git-tag-version"),
+    flag("", "no-git-tag-version"),
+    flag("", "read-only"),
+    // `npm exec --package SPEC`: a package spec, which may be a directory here.
+    val("", "package", Read),
 ];
 
 pub(super) const NPX: &[Opt] = &[
@@ -245,84 +283,6 @@ pub(super) const NPX: &[Opt] = &[
     flag("q", "quiet"),
     flag("h", "help"),
     flag("v", "version"),
-];
-
-pub(super) const PIP: &[Opt] = &[
-    flag("h", "help"),
-    flag("", "isolated"),
-    flag("", "require-virtualenv"),
-    flag("v", "verbose"),
-    flag("V", "version"),
-    flag("q", "quiet"),
-    val("", "log", Write),
-    flag("", "no-input"),
-    val("", "proxy", D),
-    val("", "retries", D),
-    val("", "timeout", D),
-    val("", "exists-action", D),
-    val("", "trusted-host", D),
-    val("", "cert", Read),
-    val("", "client-cert", Read),
-    val("", "cache-dir", Write),
-    flag("", "no-cache-dir"),
-    flag("", "disable-pip-version-check"),
-    flag("", "no-color"),
-    val("", "root-user-action", D),
-];
-
-/// `pip install`: it builds and installs packages, running their build code
-/// (`setup.py`), a project's too (`pip install -e .`).
-pub(super) const PIP_INSTALL: &[Opt] = &[
-    val("r", "requirement", Read),
-    val("c", "constraint", Read),
-    val("e", "editable", Read),
-    val("t", "target", Write),
-    flag("", "user"),
-    val("", "root", Write),
-    val("", "prefix", Write),
-    val("", "src", Write),
-    flag("U", "upgrade"),
-    val("", "upgrade-strategy", D),
-    flag("", "force-reinstall"),
-    flag("I", "ignore-installed"),
-    flag("", "no-deps"),
-    flag("", "pre"),
-    flag("", "no-build-isolation"),
-    val("", "no-binary", D),
-    val("", "only-binary", D),
-    val("i", "index-url", Url),
-    val("", "extra-index-url", Url),
-    flag("", "no-index"),
-    val("f", "find-links", Read),
-    flag("", "dry-run"),
-    val("", "report", Write),
-    flag("", "break-system-packages"),
-    flag("", "require-hashes"),
-    flag("", "no-warn-script-location"),
-    flag("", "compile"),
-    flag("", "no-compile"),
-    flag("q", "quiet"),
-    flag("v", "verbose"),
-    flag("y", "yes"),
-    val("d", "dest", Write),
-];
-
-pub(super) const PIP_LIST: &[Opt] = &[
-    flag("o", "outdated"),
-    flag("u", "uptodate"),
-    flag("e", "editable"),
-    flag("l", "local"),
-    flag("", "user"),
-    val("", "format", D),
-    flag("", "not-required"),
-    val("", "path", Read),
-    flag("f", "files"),
-    flag("", "all"),
-    val("", "exclude", D),
-    val("r", "requirement", Read),
-    flag("y", "yes"),
-    flag("q", "quiet"),
-    flag("v", "verbose"),
 ];
 
 /// python's options: `-c CODE` and `-m MODULE` end them (the words after are the

@@ -18,6 +18,7 @@ mod git;
 mod git_opts;
 mod hooks;
 mod opts;
+mod pip_opts;
 mod read;
 mod sed;
 mod table;

@@ -155,6 +155,8 @@ pub(super) const FD: &[Opt] = &[
     flag("", "one-file-system"),
     flag("h", "help"),
     flag("V", "version"),
+    // fd 10: a template each result is printed by (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`).
+    val("", "format", D),
 ];
 
 pub(super) const GREP: &[Opt] = &[

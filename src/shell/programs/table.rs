@@ -70,6 +70,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 unknown: &[],
             },
             ex("fd --base-directory /tmp x", &["/tmp", "."]),
+            ex("fd -e c --format {/.} . src", &["src"]),
         ],
         ..BASE
     },
