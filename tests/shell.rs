@@ -1154,9 +1154,22 @@ mod shortcut {
             "ls & rm x",
             "/bin/rm -rf /",
             "nohup setsid chroot /mnt rm -rf /",
+            "time -- rm -rf x",
+            "sudo && time -p -- sudo",
         ] {
             assert_eq!(parse(line), parse_slow(line), "line {line:?}");
         }
+    }
+
+    /// `time -- CMD`: the `--` ends the reserved word's options (bash 5.2), in the
+    /// parser's reading too; a `--` anywhere else is a program.
+    #[test]
+    fn time_dashes_are_the_reserved_words() {
+        let slow = parse_slow("time -- rm -rf x");
+        assert_eq!(slow.commands[0].argv, ["rm", "-rf", "x"]);
+        assert_eq!(slow.uncertain, None);
+        let other = parse_slow("{ -- rm x; }");
+        assert!(other.uncertain.is_some(), "{other:?}");
     }
 }
 

@@ -109,6 +109,8 @@ pub(crate) struct Cx {
     /// The line defines a function: a call may change directory anywhere, so no command
     /// keeps its place.
     pub functions: bool,
+    /// The command about to be read is the first of a pipeline `time` times.
+    pub timed_first: bool,
 }
 
 /// What brush-parser may still be given in one reading.
@@ -257,6 +259,7 @@ impl Cx {
             shells: 0,
             last_placed: None,
             functions: false,
+            timed_first: false,
         }
     }
 

@@ -323,7 +323,10 @@ fn placed_pipeline(
 }
 
 fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
-    for c in &p.seq {
+    for (k, c) in p.seq.iter().enumerate() {
+        // `time [-p] -- CMD`: the parser leaves the `--` that ends the reserved word's
+        // options as the first word of the first command (see [`simple`]).
+        cx.timed_first = k == 0 && p.timed.is_some();
         // Each command of a pipeline runs in a subshell.
         if p.seq.len() > 1 {
             cx.subshell(|cx| command(cx, fr, c, d + 1));
@@ -339,9 +342,12 @@ fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
         cx.too_deep = true;
         return;
     }
+    // Only a simple command may start with the `--` of `time --` (see [`pipeline`]).
+    let timed = std::mem::take(&mut cx.timed_first);
     match c {
         ast::Command::Simple(s) => {
             let own = std::mem::take(&mut cx.own_redirects);
+            cx.timed_first = timed;
             simple(cx, fr, s, d);
             cx.own_redirects = own;
         }
@@ -500,6 +506,7 @@ fn ext_test(cx: &mut Cx, fr: &Frame, e: &ast::ExtendedTestExpr, d: usize, h: &mu
 }
 
 fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
+    let timed = std::mem::take(&mut cx.timed_first);
     let mut hazard = None;
     let mut words = Vec::new();
     for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
@@ -509,7 +516,10 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
         }
     }
     if let Some(name) = &s.word_or_name {
-        words.extend(expand_word(cx, fr, &name.value, &mut hazard));
+        // The `--` of `time -- CMD` is the reserved word's, not a command (bash 5.2).
+        if !(timed && s.prefix.is_none() && name.value == "--") {
+            words.extend(expand_word(cx, fr, &name.value, &mut hazard));
+        }
     }
     for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
         item_into(cx, fr, item, &mut words, &mut hazard, false, d);
