@@ -289,8 +289,16 @@ impl Prepared<'_> {
                 let mut reached = BitSet::new(self.n());
                 if anywhere.iter().next().is_some() {
                     if let Ok(dir) = &m.norm {
-                        let (met, unsure) = match self.walk_meets(dir, *role, &anywhere) {
-                            walks::Walked::Meets(met) if filters_files(c) => {
+                        let filters = walks::Filters::of(c);
+                        let seen = filters.as_ref().ok();
+                        let found = self.walk_meets(
+                            dir,
+                            *role,
+                            &anywhere,
+                            seen.unwrap_or(&walks::Filters::default()),
+                        );
+                        let (met, unsure) = match found {
+                            walks::Walked::Meets(met) if filters.is_err() => {
                                 (met, Some(shell::Unsure::Filtered(dir.clone())))
                             }
                             walks::Walked::Meets(met) => {
@@ -615,26 +623,4 @@ impl WordBudget {
         self.cost += cost;
         true
     }
-}
-
-/// Whether C's options choose which files its walk opens (`grep --include=*.py`,
-/// `--exclude=.env`, `rg -g '!*.lock'`): a value in a pattern role given by an option
-/// that does not take the place of the first operand (grep's `-e`, which gives the
-/// pattern searched for).
-fn filters_files(c: &shell::SimpleCommand) -> bool {
-    let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
-        return false;
-    };
-    let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
-    r.parts.windows(2).any(|w| {
-        let (opt, value) = (&w[0], &w[1]);
-        // The option that gave the value: a long name, or the last of a bundle.
-        let gives = |u: &str| match opt.text.strip_prefix("--") {
-            Some(long) => long == u,
-            None => u.len() == 1 && opt.text.ends_with(u),
-        };
-        value.kind == shell::Kind::Value
-            && value.role == shell::Role::Pattern
-            && !p.operands.unless.iter().any(|u| gives(u))
-    })
 }

@@ -121,6 +121,12 @@ pub enum Role {
     Hidden,
     /// A pattern (a regular expression, a glob, an exclusion): not a path.
     Pattern,
+    /// A glob of the base names of files its walk skips (`grep --exclude`).
+    SkipName,
+    /// A glob of the base names of directories its walk skips (`grep --exclude-dir`).
+    SkipDir,
+    /// A glob of the base names of the only files its walk opens (`grep --include`).
+    OnlyName,
     /// A URL.
     Url,
     /// Data, or a file it reads named in it: `@FILE`, `NAME@FILE`, `NAME=@FILE`,
