@@ -268,9 +268,11 @@ impl Prepared<'_> {
             if self.policy.path_anchors.is_empty() {
                 continue;
             }
-            let mut made = Vec::new();
-            self.word_cands(&mut made, key, false, w, dirs, true, budget);
             let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
+            let mut made = Vec::new();
+            for w in git_top(w, cwd.as_deref(), dirs) {
+                self.word_cands(&mut made, key, false, &w, dirs, true, budget);
+            }
             let fold = self.path_env().case_fold;
             for m in made {
                 let mut reached = BitSet::new(self.n());
@@ -572,4 +574,35 @@ impl WordBudget {
         self.cost += cost;
         true
     }
+}
+
+/// W, a walked word, with git's `:/` (the top of the work tree: git's own spelling, and
+/// the implicit operand of the subcommands that work on all of it, `git status`, `git
+/// add -A`) read as the nearest directory at or above the command's directory (CWD, or
+/// any of DIRS) that holds a `.git`; with none, that directory (git finds no
+/// repository and stops). Any other word is itself.
+pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String]) -> Vec<String> {
+    let Some(rest) = w.strip_prefix(":/") else {
+        return vec![w.to_string()];
+    };
+    let Some(cwd) = cwd else {
+        return vec![w.to_string()];
+    };
+    let mut out = Vec::new();
+    for base in std::iter::once(cwd).chain(dirs.iter().map(String::as_str)) {
+        let here = std::path::Path::new(base);
+        let top = here
+            .ancestors()
+            .find(|a| a.join(".git").symlink_metadata().is_ok())
+            .unwrap_or(here);
+        let top = top.to_string_lossy();
+        let word = match rest {
+            "" => top.into_owned(),
+            r => format!("{}/{r}", top.trim_end_matches('/')),
+        };
+        if !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
 }

@@ -16,6 +16,7 @@ mod dev;
 mod dev_opts;
 mod git;
 mod git_opts;
+mod git_tree;
 mod hooks;
 mod opts;
 mod read;

@@ -1,0 +1,67 @@
+//! git's work tree: where the subcommands that work on it reach, which the table's data
+//! cannot say (see `git.rs`, and the manual's "The program table").
+
+use super::Role::{Walk, WriteTree};
+use super::{Kind, Part, Reading};
+
+/// The top of the work tree, as git itself spells it in a pathspec: the implicit
+/// operand of the subcommands that work on the whole tree whatever the directory they
+/// run in (`git status`, `git add -A`, `git stash`). The engine reads it as the nearest
+/// directory at or above the command's that holds a `.git` (`prepare::words::git_top`).
+pub(super) const TOP: &str = ":/";
+
+/// What the table's data cannot say of git's subcommands that work on the index and
+/// the work tree (a [`super::Program::reading_hook`]):
+///
+/// - They refresh the index first: git reads (hashes) every tracked file whose stat
+///   data changed, anywhere in the work tree, whatever the pathspecs (`git stash push
+///   src`, `git restore -p a.rs`, `git ls-files -m src`, `git describe --dirty`, `git
+///   mergetool f2` read `d1/a.txt` too): [`TOP`] is walked.
+/// - The operands of `diff`, `checkout` and `reset` may be revisions as well as
+///   pathspecs (`git diff HEAD`, `git checkout main`, `git reset --hard HEAD~1`): which
+///   a word is, git decides from the repository. Unless `--` says where the pathspecs
+///   start, `checkout` and `reset` may write the whole tree: [`TOP`] is written.
+pub(super) fn work_tree(r: &mut Reading) {
+    let subs: Vec<&str> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .collect();
+    let options = || r.parts.iter().filter(|p| p.kind == Kind::Option);
+    // `ls-files -m`/`-d` (`--modified`, `--deleted`): it compares the tracked files.
+    let compares = options().any(|p| match p.text.strip_prefix("--") {
+        Some(long) => long == "modified" || long == "deleted",
+        None => p.text.contains(['m', 'd']),
+    });
+    // `describe --dirty`/`--broken`: it compares the tree with HEAD.
+    let dirty = options().any(|p| p.text.starts_with("--dirty") || p.text.starts_with("--broken"));
+    let ended = r.parts.iter().any(|p| p.kind == Kind::End);
+    let role = match subs.as_slice() {
+        ["checkout" | "reset"] if !ended => WriteTree,
+        ["status" | "diff" | "commit" | "checkout" | "reset" | "restore" | "add"]
+        | ["stash"]
+        | ["stash", "push" | "save"] => Walk,
+        ["ls-files"] if compares => Walk,
+        ["describe"] if dirty => Walk,
+        ["mergetool"] => Walk,
+        _ => return,
+    };
+    // `git diff --no-index A B` compares two files, outside any repository.
+    if r.parts.iter().any(|p| p.text == "--no-index") {
+        return;
+    }
+    match r
+        .parts
+        .iter_mut()
+        .find(|p| p.text == TOP && p.role.is_path())
+    {
+        Some(p) if role == WriteTree => p.role = WriteTree,
+        Some(_) => {}
+        None => r.parts.push(Part {
+            text: TOP.to_string(),
+            kind: Kind::Implied,
+            role,
+        }),
+    }
+}
