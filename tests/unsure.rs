@@ -539,4 +539,16 @@ fn git_from_a_subdirectory_reaches_the_top() {
     }
     // Outside any repository, git stops at once: its directory is all it may walk.
     assert_eq!(decide_in(rules(), "git status", &h("proj")), Some(Allow));
+    // `:path-outside` sees the top as a path of the command.
+    let inside_sub = || {
+        json!([
+            {"id": "only-sub", "command-prefix": "git", "path-outside": h("repo/sub"),
+             "decision": "deny"},
+            {"command-prefix": "git", "decision": "allow"},
+        ])
+    };
+    assert_eq!(decide_in(inside_sub(), "git status", &sub), Some(Deny));
+    assert_eq!(decide_in(inside_sub(), "git stash", &sub), Some(Deny));
+    assert_eq!(decide_in(inside_sub(), "git grep KEY", &sub), Some(Allow));
+    assert_eq!(decide_in(inside_sub(), "git clean -fdx", &sub), Some(Allow));
 }

@@ -56,6 +56,8 @@ impl Prepared<'_> {
             };
             let loop_words = self.loop_words(cand);
             let plain = self.plain_words(cand);
+            let cwd = self.home_and_cwd().1;
+            let tops = git_tops(line, cwd.as_deref(), &sets, &set_of);
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
             let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
@@ -154,6 +156,12 @@ impl Prepared<'_> {
                             }
                         }
                         None => {
+                            if let Some(list) = tops.get(&(i, word.as_str())) {
+                                for top in list {
+                                    push(out, false, top, &[(ci, i)], set_of[i], &mut budget);
+                                }
+                                continue;
+                            }
                             let word = plain.get(word).unwrap_or(word);
                             // A loop variable of a certain line (`for f in src/*.rs; do rm
                             // "$f"; done`) is one of the words of its list.
@@ -574,6 +582,35 @@ impl WordBudget {
         self.cost += cost;
         true
     }
+}
+
+/// git's `:/` words of LINE's commands (the top of its work tree, see [`git_top`]), per
+/// (command, word): each read in CWD and the directories of the command's set (SETS,
+/// SET_OF).
+fn git_tops<'l>(
+    line: &'l shell::CommandLine,
+    cwd: Option<&str>,
+    sets: &[places::Dirs],
+    set_of: &[usize],
+) -> std::collections::HashMap<(usize, &'l str), Vec<String>> {
+    line.commands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.argv
+                .first()
+                .is_some_and(|n| n.rsplit('/').next() == Some("git"))
+        })
+        .flat_map(|(i, c)| c.paths.iter().map(move |w| (i, w)))
+        .filter(|(_, w)| w.starts_with(":/"))
+        .map(|(i, w)| {
+            let in_dirs = set_of
+                .get(i)
+                .and_then(|&k| sets.get(k))
+                .map_or(&[][..], |d| &d.1[..]);
+            ((i, w.as_str()), git_top(w, cwd, in_dirs))
+        })
+        .collect()
 }
 
 /// W, a walked word, with git's `:/` (the top of the work tree: git's own spelling, and
