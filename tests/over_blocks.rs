@@ -333,6 +333,8 @@ fn git_in_a_project_is_not_blocked() {
             "git log -p -- src",
             "git show HEAD",
             "git ls-files",
+            "git ls-files '*.c'",
+            "git ls-files -- 'src/**/*.rs' '*.env'",
             "git add -A",
             "git add -u",
             "git commit -am wip",
@@ -344,6 +346,10 @@ fn git_in_a_project_is_not_blocked() {
         }
         // A secret named as a pathspec is one.
         assert_eq!(decide(cwd, "git grep -n TODO -- .env"), Some(Deny));
+        // A pattern git matches over the files it reads is not certain (O7: `--eol`
+        // reads the files `ls-files` lists).
+        assert_ne!(decide(cwd, "git grep -n TODO -- '*.c'"), Some(Allow));
+        assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
     }
     assert_eq!(decide("proj", "cd sub && git status"), Some(Allow));
     for line in ["git status", "git grep -n TODO", "git add -A"] {

@@ -509,6 +509,8 @@ const SUBS: &[Program] = &[
             &[
                 ex("git ls-files -m -x .env src", &["src", TOP]),
                 ex("git ls-files", &["."]),
+                ex("git ls-files '*.c'", &["."]),
+                ex("git ls-files -- 'src/*.rs' a.rs", &["a.rs", "src"]),
             ],
         )
     },
@@ -522,6 +524,7 @@ const SUBS: &[Program] = &[
             &[
                 ex("git grep -n TODO -- src", &["src"]),
                 ex("git grep --no-index KEY", &["."]),
+                ex("git grep KEY -- '*.env'", &["*.env", "."]),
             ],
         )
     },

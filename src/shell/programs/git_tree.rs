@@ -1,8 +1,8 @@
 //! git's work tree: where the subcommands that work on it reach, which the table's data
 //! cannot say (see `git.rs`, and the manual's "The program table").
 
-use super::Role::{Walk, WriteTree};
-use super::{Kind, Part, Reading};
+use super::Role::{Pattern, Walk, Write, WriteTree};
+use super::{Kind, Part, Reading, Role};
 
 /// The top of the work tree, as git itself spells it in a pathspec: the implicit
 /// operand of the subcommands that work on the whole tree whatever the directory they
@@ -22,6 +22,7 @@ pub(super) const TOP: &str = ":/";
 ///   a word is, git decides from the repository. Unless `--` says where the pathspecs
 ///   start, `checkout` and `reset` may write the whole tree: [`TOP`] is written.
 pub(super) fn work_tree(r: &mut Reading) {
+    patterns(r);
     let subs: Vec<&str> = r
         .parts
         .iter()
@@ -63,5 +64,58 @@ pub(super) fn work_tree(r: &mut Reading) {
             kind: Kind::Implied,
             role,
         }),
+    }
+}
+
+/// A pathspec with a pattern in it (`git grep x -- '*.env'`, `git ls-files '*.c'`):
+/// git matches it over the tree (its `*` crosses `/` and matches a leading `.`), so
+/// what it may name is anything below the directory it starts at (`src` of `src/*.c`,
+/// `.` of `*.c`): that directory is walked (written whole where the operand is
+/// written: `git clean -f '*.o'`). Where git prints names only, `git ls-files` (not
+/// with `--eol` or `--format`, which read the files), the pattern is no path, as
+/// `find DIR -name P`'s is not.
+fn patterns(r: &mut Reading) {
+    let listing = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .eq(["ls-files"]);
+    let reads = r.parts.iter().any(|p| {
+        p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
+    });
+    let mut starts: Vec<(String, Role)> = Vec::new();
+    for p in r.parts.iter_mut() {
+        let pattern = p.text.contains(['*', '?', '[']);
+        if p.kind != Kind::Operand || !p.role.is_path() || !pattern || p.text.starts_with(':') {
+            continue;
+        }
+        let role = match p.role {
+            Write | WriteTree => WriteTree,
+            _ => Walk,
+        };
+        if listing && !reads {
+            p.role = Pattern;
+        }
+        let literal: Vec<&str> = p
+            .text
+            .split('/')
+            .take_while(|c| !c.contains(['*', '?', '[', '\\']))
+            .collect();
+        let start = match literal.join("/") {
+            s if s.is_empty() && p.text.starts_with('/') => "/".to_string(),
+            s if s.is_empty() => ".".to_string(),
+            s => s,
+        };
+        if !starts.contains(&(start.clone(), role)) {
+            starts.push((start, role));
+        }
+    }
+    for (start, role) in starts {
+        r.parts.push(Part {
+            text: start,
+            kind: Kind::Implied,
+            role,
+        });
     }
 }
