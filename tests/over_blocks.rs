@@ -25,7 +25,7 @@ fn home() -> &'static Path {
     HOME.get_or_init(|| {
         let dir =
             std::env::temp_dir().join(format!("gptel-rust-hooks-over-{}", std::process::id()));
-        for d in ["proj/build", "proj/sub/build", ".ssh", "other"] {
+        for d in ["proj/build", "proj/sub/build", "proj/.git", ".ssh", "other"] {
             std::fs::create_dir_all(dir.join(d)).expect("create temp home");
         }
         dir.canonicalize().expect("canonicalize temp home")
@@ -498,4 +498,68 @@ fn a_lone_dollar_is_a_letter() {
     let read = parse("echo a$>build/log");
     assert_eq!(read.commands[0].argv, ["echo", "a$"]);
     assert_eq!(read.redirects, ["build/log"]);
+}
+
+/// git in a project (a repository) under the preset's rules: its walks of the work tree
+/// (`git status` and `git diff` walk all of it, from any directory of it) meet no secret
+/// rule, from the top or a subdirectory. From the home, which is no repository, the
+/// walk of its directory reaches `~/.ssh`: denied.
+#[test]
+fn git_in_a_project_is_not_blocked() {
+    let p = h("proj");
+    let rules = json!([
+        {"id": "secrets", "decision": "deny",
+         "path": ["~/.ssh", "~/.ssh/**", "~/.aws/**", ".env", ".env.local", "id_rsa"]},
+        {"id": "recursive-delete-outside-project", "decision": "deny",
+         "command-regexp": "^rm\\s(.*\\s)?(-[a-zA-Z]*[rR][a-zA-Z]*|--r[a-z]*)(\\s|$)",
+         "path-outside": [p, "/tmp"]},
+        {"id": "read-only-commands", "decision": "allow", "cwd": [p.clone(), format!("{p}/**")],
+         "command-prefix": ["git status", "git diff", "git log", "git show", "git ls-files", "cd"]},
+        {"id": "git-by-name", "decision": "allow",
+         "command-prefix": ["git add", "git commit", "git stash", "git grep"]}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        case_fold: false,
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let policy = compile::compile(rules, options).expect("policy compiles");
+    let decide = |cwd: &str, command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for cwd in ["proj", "proj/sub"] {
+        for line in [
+            "git status",
+            "git status --short",
+            "git diff",
+            "git diff --stat HEAD~1",
+            "git diff --cached",
+            "git log --oneline -5",
+            "git log -p -- src",
+            "git show HEAD",
+            "git ls-files",
+            "git ls-files '*.c'",
+            "git ls-files -- 'src/**/*.rs' '*.env'",
+            "git add -A",
+            "git add -u",
+            "git commit -am wip",
+            "git stash",
+            "git grep -n TODO",
+            "git status 2>/dev/null",
+        ] {
+            assert_eq!(decide(cwd, line), Some(Allow), "{line} (from {cwd})");
+        }
+        // A secret named as a pathspec is one.
+        assert_eq!(decide(cwd, "git grep -n TODO -- .env"), Some(Deny));
+        // A pattern git matches over the files it reads is not certain (O7: `--eol`
+        // reads the files `ls-files` lists).
+        assert_ne!(decide(cwd, "git grep -n TODO -- '*.c'"), Some(Allow));
+        assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
+    }
+    assert_eq!(decide("proj", "cd sub && git status"), Some(Allow));
+    for line in ["git status", "git grep -n TODO", "git add -A"] {
+        assert_eq!(decide("", line), Some(Deny), "{line} (from the home)");
+    }
 }

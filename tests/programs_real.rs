@@ -23,6 +23,12 @@
 //!   configuration, `/etc/passwd` for `ls -l`): counted and shown as [`Kind::Own`], not a
 //!   disagreement (the sandbox's hiding is for those, see the README).
 //!
+//! - for `git`, the work directory is a repository (`trace::work::TRACKED` committed, `.env`
+//!   ignored, some files untracked; made once and copied for each run): the
+//!   repository (`.git`) and the files at the top that configure git ([`GIT_OWN`]) are
+//!   its own, and so is its move to the top; the rest of the tree is judged as above
+//!   (git's `:/`, the top, is the work directory).
+//!
 //! Every disagreement is printed with its entry, shrunk (words dropped while the same
 //! kind of finding stays). `KNOWN` lists the families the table has today, each with why;
 //! a disagreement outside them fails the test. An entry that cannot be verified here says
@@ -44,8 +50,9 @@ use gptel_rust_hooks::rule::{self, Call};
 use gptel_rust_hooks::shell::{self, lookup, read, table, Program, Role, Value, Verified};
 use serde_json::json;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
+use trace::work::{Dirs, GIT_OWN};
 use trace::{Event, Op, Run, Scratch};
 
 /// Seconds `make test` gives the sample.
@@ -192,14 +199,17 @@ const KNOWN: &[Known] = &[
     Known {
         name: "clone-dir",
         why: "`git clone URL` without a directory makes one named after the URL's last \
-              component, and first looks for the URL as a local path: names no word of \
-              the line gives as written. Soundness (path rules on the work directory).",
+              component, and `git clone URL` and `git submodule add URL` first look for \
+              the URL as a local path (`https:/x.org/r.git`, `//` collapsed): names no \
+              word of the line gives as written. Soundness (path rules on the work \
+              directory).",
         example: ("git clone", "git clone --depth 1 https://x.org/r.git"),
         kind: Kind::Opened,
         covers: |inv, f| {
+            let w = |s: &str| inv.words.iter().any(|x| x == s);
             f.kind == Kind::Opened
                 && inv.words.first().is_some_and(|w| w == "git")
-                && inv.words.iter().any(|w| w == "clone")
+                && (w("clone") || (w("submodule") && w("add")))
         },
     },
     Known {
@@ -224,72 +234,8 @@ fn family(inv: &Invocation, f: &Finding) -> Option<&'static Known> {
     KNOWN.iter().find(|k| (k.covers)(inv, f))
 }
 
-// ---------------------------------------------------------------------------------------
-// The scratch: a work directory (the cwd), a home, a /tmp, an empty directory.
-
-/// The files of the work directory every invocation starts from.
-const WORK_FILES: &[(&str, &str)] = &[
-    ("f1", "alpha TODO one\n"),
-    ("f2", "beta TODO two\n"),
-    (".env", "SECRET=1\n"),
-    ("names.txt", "f1\nf2\n"),
-    ("d1/a.txt", "TODO a\n"),
-    ("d1/sub/b.txt", "TODO b\n"),
-    ("d1/.hidden", "TODO h\n"),
-];
-
-struct Dirs {
-    work: PathBuf,
-    home: PathBuf,
-    tmp: PathBuf,
-    empty: PathBuf,
-}
-
-impl Dirs {
-    fn new(scratch: &Scratch) -> Dirs {
-        let r = &scratch.root;
-        Dirs {
-            work: r.join("work"),
-            home: r.join("home"),
-            tmp: r.join("tmp"),
-            empty: r.join("empty"),
-        }
-    }
-
-    /// Lay the scratch anew, with EXTRA files (relative to the work directory, `~/` to
-    /// the home) and EXTRA_DIRS.
-    fn reset(&self, extra: &[String], extra_dirs: &[String]) {
-        for d in [&self.work, &self.home, &self.tmp, &self.empty] {
-            trace::make_writable(d);
-            let _ = std::fs::remove_dir_all(d);
-            std::fs::create_dir_all(d).expect("make a scratch directory");
-        }
-        for (name, text) in WORK_FILES {
-            let p = self.work.join(name);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(&p, text).expect("write a scratch file");
-        }
-        let place = |w: &str| match w.strip_prefix("~/") {
-            Some(rest) => self.home.join(rest),
-            None => self.work.join(w),
-        };
-        for d in extra_dirs {
-            let p = place(d);
-            let _ = std::fs::create_dir_all(&p);
-            let _ = std::fs::write(p.join("inner.txt"), "TODO inner\n");
-        }
-        for f in extra {
-            let p = place(f);
-            if p.exists() {
-                continue;
-            }
-            if let Some(parent) = p.parent() {
-                let _ = std::fs::create_dir_all(parent);
-            }
-            let _ = std::fs::write(&p, "TODO extra\n");
-        }
-    }
-}
+// The scratch: a work directory (the cwd), a home, a /tmp, an empty directory
+// (`trace::work`).
 
 // ---------------------------------------------------------------------------------------
 // Invocations.
@@ -351,6 +297,8 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::WalkFollow
         | Role::WalkVisible
         | Role::List
+        | Role::WalkTracked
+        | Role::WriteTracked
         | Role::Chdir
         | Role::WriteTree => "d1",
         Role::NamesFrom => "names.txt",
@@ -594,7 +542,7 @@ impl Checker {
             name.to_string(),
             ":".to_string(),
         ] {
-            self.dirs.reset(&[], &[]);
+            self.dirs.reset(&[], &[], false);
             let empty = self.dirs.empty.clone();
             let run = self.run_line(&line, &empty);
             for e in &run.events {
@@ -645,10 +593,13 @@ impl Checker {
             Call::from_value(&json!({"name": "shell", "args": {"command": line}, "cwd": work}))
                 .expect("a call");
         let prepared = Prepared::new(&self.policy, &call);
-        let abs = |w: &str| match w.strip_prefix("~/") {
-            Some(rest) => trace::absolute(&home, rest),
-            None if w == "~" => home.clone(),
-            None => trace::absolute(&work, w),
+        // git's `:/` is the top of the work tree, which every run here starts at (the
+        // engine finds it as `prepare::words::git_top` does).
+        let abs = |w: &str| match (w.strip_prefix("~/"), w.strip_prefix(":/")) {
+            (Some(rest), _) => trace::absolute(&home, rest),
+            _ if w == "~" => home.clone(),
+            (None, Some(rest)) => trace::absolute(&work, rest),
+            (None, None) => trace::absolute(&work, w),
         };
         let mut cands: BTreeSet<String> = BTreeSet::new();
         for c in prepared.paths() {
@@ -684,6 +635,8 @@ impl Checker {
                     | Role::WalkFollow
                     | Role::WalkVisible
                     | Role::List
+                    | Role::WalkTracked
+                    | Role::WriteTracked
                     | Role::Chdir
                     | Role::Write
                     | Role::WriteTree => {
@@ -698,10 +651,12 @@ impl Checker {
         }
         // The scratch, with the files the example names.
         let placeable =
-            |w: &String| !w.starts_with('/') && !w.contains("..") && w != "-" && w != ".";
+            |w: &String| !w.starts_with(['/', ':']) && !w.contains("..") && w != "-" && w != ".";
         let files: Vec<String> = files.into_iter().filter(placeable).collect();
         let dirs: Vec<String> = dirs.into_iter().filter(placeable).collect();
-        self.dirs.reset(&files, &dirs);
+        let repo = name == "git";
+        let git_dir = format!("{work}/.git");
+        self.dirs.reset(&files, &dirs, repo);
         let cwd = self.dirs.work.clone();
         let run = self.run_line(line, &cwd);
         let mut out: Vec<Finding> = Vec::new();
@@ -730,6 +685,17 @@ impl Checker {
                 continue;
             }
             if names_from && inside(&e.path, &work) {
+                continue;
+            }
+            // git's repository is its own store (its index, objects, refs, config),
+            // read and written by every subcommand, and the files at the top of the
+            // work tree that configure it are its own too: not files of the work tree.
+            // It moves to the top before anything else.
+            if repo
+                && (inside(&e.path, &git_dir)
+                    || GIT_OWN.iter().any(|f| e.path == format!("{work}/{f}"))
+                    || (e.op == Op::Chdir && e.path == work))
+            {
                 continue;
             }
             if let Some(f) = self.judge(e, &cands, &below, &base_paths, &work, no_paths) {
@@ -872,7 +838,19 @@ fn print(report: &Report, checker: &mut Checker, shrink: bool) -> usize {
     let mut by_family: BTreeMap<&str, usize> = BTreeMap::new();
     let mut seen: BTreeSet<(String, Kind)> = BTreeSet::new();
     let mut new = 0;
+    let every = std::env::var("FUZZ_ALL").is_ok();
+    let mut shown: BTreeSet<(String, Kind, String)> = BTreeSet::new();
     for (inv, f, fam) in &report.disagreements {
+        if every && fam.is_none() && shown.insert((inv.entry.clone(), f.kind, f.what.clone())) {
+            println!(
+                "ALL [{}] {:?} `{}`: {:?} {}",
+                inv.entry,
+                f.kind,
+                inv.line(),
+                f.op,
+                f.what
+            );
+        }
         match fam {
             Some(name) => *by_family.entry(name).or_default() += 1,
             None => {
@@ -1021,6 +999,13 @@ fn all_invocations() {
     if let Ok(only) = std::env::var("FUZZ_ENTRIES") {
         let names: Vec<&str> = only.split(',').map(str::trim).collect();
         all.retain(|i| names.contains(&i.entry.split(' ').next().unwrap_or("")));
+    }
+    // `FUZZ_SKIP=N`: from the Nth invocation on (the rest of a run that ran out of time).
+    if let Some(n) = std::env::var("FUZZ_SKIP")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        all.drain(..n.min(all.len()));
     }
     let (report, mut checker) = verify(&all, missing, start + Duration::from_secs(secs));
     let new = print(&report, &mut checker, true);

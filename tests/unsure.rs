@@ -22,6 +22,16 @@ fn home() -> &'static Path {
             std::env::temp_dir().join(format!("gptel-rust-hooks-unsure-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("proj/src")).expect("create temp home");
         std::fs::create_dir_all(dir.join(".ssh")).expect("create temp home");
+        // A repository (its `.git` is all git's discovery looks for).
+        for d in [
+            "repo/.git",
+            "repo/sub/build",
+            "repo/build",
+            "repo/keys",
+            "repo/src",
+        ] {
+            std::fs::create_dir_all(dir.join(d)).expect("create temp home");
+        }
         dir.canonicalize().expect("canonicalize temp home")
     })
 }
@@ -427,4 +437,123 @@ fn writes_no_word_names() {
     assert_eq!(decide_in(rules(), "sed -n 1p src/x.rs", &proj), Some(Allow));
     assert_eq!(decide_in(rules(), "file -C -m m", &proj), Some(Deny));
     assert_eq!(decide_in(rules(), "file m", &proj), Some(Allow));
+}
+
+/// git works on its whole work tree from any directory of it (`git status`, `git add
+/// -A`, `git stash`, `git checkout main`, and the index refresh of every subcommand
+/// that compares the tree), below its directory (`git clean`, `git grep`, `git
+/// ls-files`), or on the pathspecs given: its walks meet the rules anchored where they
+/// reach (issue 23, the real-program verification of git in a repository).
+#[test]
+fn git_walks_meet_rules_where_they_reach() {
+    let rules = || {
+        json!([
+            {"id": "no-build", "path": "build/**", "decision": "deny"},
+            {"id": "no-env", "path": "./.env", "decision": "deny"},
+            {"command-prefix": "git", "decision": "allow"},
+        ])
+    };
+    let repo = h("repo");
+    for line in [
+        "git clean -fdx",
+        "git clean -n",
+        "git clean -fd -e .env",
+        "git grep KEY",
+        "git grep --no-index KEY",
+        "git grep --untracked -n KEY",
+        "git ls-files -o",
+        "git ls-files '*.o'",
+        "git grep KEY -- '*.env'",
+        "git grep KEY -- 'src/../*'",
+        "git log -p -- '*.env'",
+        "git status",
+        "git status -s src",
+        "git add -A",
+        "git add src",
+        "git diff",
+        "git diff HEAD",
+        "git diff --cached",
+        "git commit -am x",
+        "git stash",
+        "git stash -u",
+        "git stash push src",
+        "git stash pop",
+        "git checkout main",
+        "git checkout main -- src",
+        "git restore src",
+        "git reset --hard HEAD~1",
+        "git switch main",
+        "git merge topic",
+        "git pull",
+        "git -C sub status",
+    ] {
+        assert_eq!(decide_in(rules(), line, &repo), Some(Deny), "{line}");
+    }
+    // Pathspecs of a subcommand that refreshes no index, history, objects: nothing of
+    // the tree is walked where the rules reach.
+    for line in [
+        "git clean -fdx src",
+        "git clean -n src",
+        "git grep KEY -- src",
+        "git grep KEY HEAD -- src",
+        "git ls-files src",
+        "git ls-files 'src/*.c'",
+        "git log",
+        "git log -p -- src",
+        "git show HEAD:src/a.rs",
+        "git branch -vv",
+        "git rev-parse --show-toplevel",
+    ] {
+        assert_eq!(decide_in(rules(), line, &repo), Some(Allow), "{line}");
+    }
+}
+
+/// From a subdirectory, the subcommands that work on the whole tree reach its top (the
+/// nearest directory above with a `.git`); those that work below their directory do not.
+#[test]
+fn git_from_a_subdirectory_reaches_the_top() {
+    let rules = || {
+        json!([
+            {"id": "no-keys", "path": "~/repo/keys/**", "decision": "deny"},
+            {"command-prefix": "git", "decision": "allow"},
+        ])
+    };
+    let sub = h("repo/sub");
+    for line in [
+        "git status",
+        "git add -A",
+        "git add .",
+        "git diff",
+        "git stash",
+        "git commit -am x",
+        "git checkout main",
+        "git reset --hard",
+        "git status :/",
+        "git clean -fdx :/",
+        "git grep KEY :/",
+    ] {
+        assert_eq!(decide_in(rules(), line, &sub), Some(Deny), "{line}");
+    }
+    for line in [
+        "git clean -fdx",
+        "git grep KEY",
+        "git ls-files",
+        "git log --oneline",
+    ] {
+        assert_eq!(decide_in(rules(), line, &sub), Some(Allow), "{line}");
+    }
+    // Outside any repository, git stops at once: its directory is all it may walk.
+    assert_eq!(decide_in(rules(), "git status", &h("proj")), Some(Allow));
+    // `:path-outside` sees the top as a path of the command.
+    let inside_sub = || {
+        json!([
+            {"id": "only-sub", "command-prefix": "git", "path-outside": h("repo/sub"),
+             "decision": "deny"},
+            {"command-prefix": "git", "decision": "allow"},
+        ])
+    };
+    assert_eq!(decide_in(inside_sub(), "git status", &sub), Some(Deny));
+    assert_eq!(decide_in(inside_sub(), "git stash", &sub), Some(Deny));
+    assert_eq!(decide_in(inside_sub(), "git grep KEY", &sub), Some(Allow));
+    assert_eq!(decide_in(inside_sub(), "git clean -fdx", &sub), Some(Allow));
 }

@@ -57,6 +57,8 @@ impl Prepared<'_> {
             };
             let loop_words = self.loop_words(cand);
             let plain = self.plain_words(cand);
+            let cwd = self.home_and_cwd().1;
+            let tops = git_tops(line, cwd.as_deref(), &sets, &set_of);
             // A word judged once per line, for every command it belongs to: the
             // candidates made for it are `out[range]`.
             let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
@@ -155,6 +157,12 @@ impl Prepared<'_> {
                             }
                         }
                         None => {
+                            if let Some(list) = tops.get(&(i, word.as_str())) {
+                                for top in list {
+                                    push(out, false, top, &[(ci, i)], set_of[i], &mut budget);
+                                }
+                                continue;
+                            }
                             let word = plain.get(word).unwrap_or(word);
                             // A loop variable of a certain line (`for f in src/*.rs; do rm
                             // "$f"; done`) is one of the words of its list.
@@ -271,9 +279,11 @@ impl Prepared<'_> {
             if self.policy.path_anchors.is_empty() {
                 continue;
             }
-            let mut made = Vec::new();
-            self.word_cands(&mut made, key, false, w, dirs, true, budget);
             let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
+            let mut made = Vec::new();
+            for w in git_top(w, cwd.as_deref(), dirs) {
+                self.word_cands(&mut made, key, false, &w, dirs, true, budget);
+            }
             let fold = self.path_env().case_fold;
             // Rules that match a name in any directory: a walk that opens the files
             // below it meets them when it holds one (see `walks`).
@@ -623,4 +633,64 @@ impl WordBudget {
         self.cost += cost;
         true
     }
+}
+
+/// git's `:/` words of LINE's commands (the top of its work tree, see [`git_top`]), per
+/// (command, word): each read in CWD and the directories of the command's set (SETS,
+/// SET_OF).
+fn git_tops<'l>(
+    line: &'l shell::CommandLine,
+    cwd: Option<&str>,
+    sets: &[places::Dirs],
+    set_of: &[usize],
+) -> std::collections::HashMap<(usize, &'l str), Vec<String>> {
+    line.commands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.argv
+                .first()
+                .is_some_and(|n| n.rsplit('/').next() == Some("git"))
+        })
+        .flat_map(|(i, c)| c.paths.iter().map(move |w| (i, w)))
+        .filter(|(_, w)| w.starts_with(":/"))
+        .map(|(i, w)| {
+            let in_dirs = set_of
+                .get(i)
+                .and_then(|&k| sets.get(k))
+                .map_or(&[][..], |d| &d.1[..]);
+            ((i, w.as_str()), git_top(w, cwd, in_dirs))
+        })
+        .collect()
+}
+
+/// W, a walked word, with git's `:/` (the top of the work tree: git's own spelling, and
+/// the implicit operand of the subcommands that work on all of it, `git status`, `git
+/// add -A`) read as the nearest directory at or above the command's directory (CWD, or
+/// any of DIRS) that holds a `.git`; with none, that directory (git finds no
+/// repository and stops). Any other word is itself.
+pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String]) -> Vec<String> {
+    let Some(rest) = w.strip_prefix(":/") else {
+        return vec![w.to_string()];
+    };
+    let Some(cwd) = cwd else {
+        return vec![w.to_string()];
+    };
+    let mut out = Vec::new();
+    for base in std::iter::once(cwd).chain(dirs.iter().map(String::as_str)) {
+        let here = std::path::Path::new(base);
+        let top = here
+            .ancestors()
+            .find(|a| a.join(".git").symlink_metadata().is_ok())
+            .unwrap_or(here);
+        let top = top.to_string_lossy();
+        let word = match rest {
+            "" => top.into_owned(),
+            r => format!("{}/{r}", top.trim_end_matches('/')),
+        };
+        if !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
 }

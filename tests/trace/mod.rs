@@ -18,6 +18,8 @@
 
 #![allow(dead_code)]
 
+pub mod work;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

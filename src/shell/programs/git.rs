@@ -10,6 +10,7 @@
 //! Operands are read as paths (pathspecs, and revisions read generously).
 
 use super::git_opts::*;
+use super::git_tree::{work_tree, TOP};
 use super::Role::*;
 use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
 
@@ -268,20 +269,26 @@ const WORKTREE_SUBS: &[Program] = &[
 ];
 
 const STASH_SUBS: &[Program] = &[
-    sub(
-        &["push", "save"],
-        STASH,
-        Write,
-        TREE,
-        &[ex("git stash push -m wip src", &["src"])],
-    ),
-    sub(
-        &["pop", "apply"],
-        STASH,
-        Data,
-        TREE,
-        &[ex("git stash pop --index", &[])],
-    ),
+    Program {
+        operands: all(WriteTree).or(TOP, WriteTracked),
+        ..sub(
+            &["push", "save"],
+            STASH,
+            WriteTree,
+            TREE,
+            &[ex("git stash push -m wip src", &["src", TOP])],
+        )
+    },
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &["pop", "apply"],
+            STASH,
+            Data,
+            TREE,
+            &[ex("git stash pop --index", &[TOP])],
+        )
+    },
     sub(
         &["list", "show"],
         REVS,
@@ -325,25 +332,29 @@ const REMOTE_SUBS: &[Program] = &[
 ];
 
 const SUBS: &[Program] = &[
-    sub(
-        &["status"],
-        STATUS,
-        Read,
-        &[],
-        &[
-            ex("git status --short", &[]),
-            ex("git status -sb src", &["src"]),
-        ],
-    ),
+    Program {
+        operands: all(WalkTracked).or(TOP, WalkTracked),
+        ..sub(
+            &["status"],
+            STATUS,
+            Walk,
+            &[],
+            &[
+                ex("git status --short", &[TOP]),
+                ex("git status -sb src", &["src", TOP]),
+            ],
+        )
+    },
     sub(
         &["diff"],
         REVS,
-        Read,
+        Walk,
         &[],
         &[
-            ex("git diff --stat HEAD~1 -- src", &["HEAD~1", "src"]),
-            ex("git diff --cached", &[]),
-            ex("git diff --output=d.patch", &["d.patch"]),
+            ex("git diff --stat HEAD~1 -- src", &["HEAD~1", "src", TOP]),
+            ex("git diff --cached", &[TOP]),
+            ex("git diff --output=d.patch", &["d.patch", TOP]),
+            ex("git diff HEAD~1", &["HEAD~1", TOP]),
         ],
     ),
     sub(
@@ -364,26 +375,32 @@ const SUBS: &[Program] = &[
         &[],
         &[ex("git shortlog -sn", &[])],
     ),
-    sub(
-        &["add"],
-        ADD,
-        Read,
-        &[],
-        &[
-            ex("git add -A", &[]),
-            ex("git add src/a.rs .env", &["src/a.rs", ".env"]),
-        ],
-    ),
-    sub(
-        &["commit"],
-        COMMIT,
-        Read,
-        &[Effect::ProjectCode],
-        &[
-            ex("git commit -am 'fix: x'", &[]),
-            ex("git commit -F msg.txt", &["msg.txt"]),
-        ],
-    ),
+    Program {
+        operands: all(WalkTracked).or(TOP, WalkTracked),
+        ..sub(
+            &["add"],
+            ADD,
+            Walk,
+            &[],
+            &[
+                ex("git add -A", &[TOP]),
+                ex("git add src/a.rs .env", &["src/a.rs", ".env", TOP]),
+            ],
+        )
+    },
+    Program {
+        operands: all(WalkTracked).or(TOP, WalkTracked),
+        ..sub(
+            &["commit"],
+            COMMIT,
+            Walk,
+            &[Effect::ProjectCode],
+            &[
+                ex("git commit -am 'fix: x'", &[TOP]),
+                ex("git commit -F msg.txt", &["msg.txt", TOP]),
+            ],
+        )
+    },
     sub(
         &["branch"],
         BRANCH,
@@ -394,35 +411,40 @@ const SUBS: &[Program] = &[
     sub(
         &["checkout"],
         CHECKOUT,
-        Write,
+        WriteTree,
         TREE_HOOKS,
         &[
-            ex("git checkout -b feature", &[]),
-            ex("git checkout -- a.rs", &["a.rs"]),
+            ex("git checkout -b feature", &[TOP]),
+            ex("git checkout -- a.rs", &["a.rs", TOP]),
+            ex("git checkout main", &["main", TOP]),
         ],
     ),
-    sub(
-        &["switch"],
-        SWITCH,
-        Data,
-        TREE_HOOKS,
-        &[ex("git switch -c feature", &[])],
-    ),
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &["switch"],
+            SWITCH,
+            Data,
+            TREE_HOOKS,
+            &[ex("git switch -c feature", &[TOP])],
+        )
+    },
     sub(
         &["restore"],
         RESTORE,
-        Write,
+        WriteTree,
         TREE,
-        &[ex("git restore --staged a.rs", &["a.rs"])],
+        &[ex("git restore --staged a.rs", &["a.rs", TOP])],
     ),
     Program {
         subs: STASH_SUBS,
+        operands: all(WriteTree).or(TOP, WriteTracked),
         ..sub(
             &["stash"],
             STASH,
-            Write,
+            WriteTree,
             TREE,
-            &[ex("git stash", &[]), ex("git stash -u", &[])],
+            &[ex("git stash", &[TOP]), ex("git stash -u", &[TOP])],
         )
     },
     sub(
@@ -432,18 +454,21 @@ const SUBS: &[Program] = &[
         NET,
         &[ex("git fetch --all --prune", &[])],
     ),
-    sub(
-        &["pull"],
-        FETCH,
-        Data,
-        &[
-            Effect::Network,
-            Effect::Links,
-            Effect::Dirs,
-            Effect::ProjectCode,
-        ],
-        &[ex("git pull --rebase origin main", &[])],
-    ),
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &["pull"],
+            FETCH,
+            Data,
+            &[
+                Effect::Network,
+                Effect::Links,
+                Effect::Dirs,
+                Effect::ProjectCode,
+            ],
+            &[ex("git pull --rebase origin main", &[TOP])],
+        )
+    },
     sub(
         &["push"],
         PUSH,
@@ -474,21 +499,33 @@ const SUBS: &[Program] = &[
             ex("git rev-parse --abbrev-ref HEAD", &[]),
         ],
     ),
-    sub(
-        &["ls-files"],
-        LS_FILES,
-        Read,
-        &[],
-        &[ex("git ls-files -m -x .env src", &["src"])],
-    ),
     Program {
-        operands: first(Pattern, &["e", "f"], Read),
+        operands: all(WalkTracked).or(".", WalkTracked),
+        ..sub(
+            &["ls-files"],
+            LS_FILES,
+            Walk,
+            &[],
+            &[
+                ex("git ls-files -m -x .env src", &["src", TOP]),
+                ex("git ls-files", &["."]),
+                ex("git ls-files '*.c'", &["."]),
+                ex("git ls-files -- 'src/*.rs' a.rs", &["a.rs", "src"]),
+            ],
+        )
+    },
+    Program {
+        operands: first(Pattern, &["e", "f"], WalkTracked).or(".", WalkTracked),
         ..sub(
             &["grep"],
             GREP,
-            Read,
+            Walk,
             &[],
-            &[ex("git grep -n TODO -- src", &["src"])],
+            &[
+                ex("git grep -n TODO -- src", &["src"]),
+                ex("git grep --no-index KEY", &["."]),
+                ex("git grep KEY -- '*.env'", &["*.env", "."]),
+            ],
         )
     },
     sub(
@@ -519,21 +556,27 @@ const SUBS: &[Program] = &[
     sub(
         &["reset"],
         RESET,
-        Write,
+        WriteTree,
         TREE,
-        &[ex("git reset --hard HEAD~1", &["HEAD~1"])],
-    ),
-    sub(
-        &["merge", "rebase", "cherry-pick", "revert"],
-        MERGE,
-        Data,
-        TREE_HOOKS,
         &[
-            ex("git merge --no-ff feature", &[]),
-            ex("git rebase --onto main a b", &[]),
-            ex("git cherry-pick -x abc123", &[]),
+            ex("git reset --hard HEAD~1", &["HEAD~1", TOP]),
+            ex("git reset -q -- a.rs", &["a.rs", TOP]),
         ],
     ),
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &["merge", "rebase", "cherry-pick", "revert"],
+            MERGE,
+            Data,
+            TREE_HOOKS,
+            &[
+                ex("git merge --no-ff feature", &[TOP]),
+                ex("git rebase --onto main a b", &[TOP]),
+                ex("git cherry-pick -x abc123", &[TOP]),
+            ],
+        )
+    },
     Program {
         subs: WORKTREE_SUBS,
         ..sub(
@@ -574,7 +617,7 @@ const SUBS: &[Program] = &[
         DESCRIBE,
         Data,
         &[],
-        &[ex("git describe --tags --always --dirty", &[])],
+        &[ex("git describe --tags --always --dirty", &[TOP])],
     ),
     sub(
         &["apply"],
@@ -597,38 +640,51 @@ const SUBS: &[Program] = &[
         &[Effect::Dirs],
         &[ex("git rm -r --cached build", &["build"])],
     ),
-    sub(
-        &["clean"],
-        MV_RM_CLEAN,
-        Write,
-        &[Effect::Dirs],
-        &[ex("git clean -fdx -e .env", &[])],
-    ),
+    Program {
+        opts: CLEAN,
+        operands: all(WriteTree).or(".", WriteTree),
+        ..sub(
+            &["clean"],
+            MV_RM_CLEAN,
+            WriteTree,
+            &[Effect::Dirs],
+            &[
+                ex("git clean -fdx -e .env", &["."]),
+                ex("git clean -n build", &["build"]),
+            ],
+        )
+    },
     // Other subcommands of git itself (third-party ones, `git fame`, `git lfs`, run a
     // program `git-NAME`: unknown).
-    sub(
-        &["bisect"],
-        BISECT,
-        Data,
-        TREE_HOOKS,
-        &[
-            ex("git bisect start HEAD v1", &[]),
-            ex("git bisect reset", &[]),
-        ],
-    ),
-    sub(
-        &["sparse-checkout"],
-        BISECT,
-        Pattern,
-        TREE,
-        &[ex("git sparse-checkout set --cone src", &[])],
-    ),
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &["bisect"],
+            BISECT,
+            Data,
+            TREE_HOOKS,
+            &[
+                ex("git bisect start HEAD v1", &[TOP]),
+                ex("git bisect reset", &[TOP]),
+            ],
+        )
+    },
+    Program {
+        operands: all(Pattern).or(TOP, WriteTracked),
+        ..sub(
+            &["sparse-checkout"],
+            BISECT,
+            Pattern,
+            TREE,
+            &[ex("git sparse-checkout set --cone src", &[TOP])],
+        )
+    },
     sub(
         &["mergetool"],
         BISECT,
         Read,
         TREE_HOOKS,
-        &[ex("git mergetool --no-prompt", &[])],
+        &[ex("git mergetool --no-prompt", &[TOP])],
     ),
     sub(
         &[
@@ -802,8 +858,9 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
     opts: GIT,
     subs: SUBS,
     effects: &[Effect::ProjectCode],
+    reading_hook: Some(work_tree),
     examples: &[
-        ex("git -C sub status", &["sub"]),
+        ex("git -C sub status", &["sub", TOP]),
         ex("git --no-pager log -1", &[]),
         Example {
             line: "git -c core.pager=sh log",
@@ -819,7 +876,7 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
         },
         Example {
             line: "git status --frob",
-            paths: &[],
+            paths: &[TOP],
             runs: &[],
             unknown: &["--frob"],
         },

@@ -1,7 +1,7 @@
 //! The option lists of git and its subcommands (see `git.rs`).
 
 use super::Role::*;
-use super::{flag, opt, val, Opt, Role};
+use super::{flag, opt, val, Does, Opt, Role};
 
 const D: Role = Data;
 
@@ -484,8 +484,9 @@ pub(super) const GREP: &[Opt] = &[
     flag("P", "perl-regexp"),
     flag("G", "basic-regexp"),
     flag("", "cached"),
-    flag("", "untracked"),
-    flag("", "no-index"),
+    // The untracked files too, or every file (not only what git tracks).
+    flag("", "untracked").does(Does::Operands(Walk, &[])),
+    flag("", "no-index").does(Does::Operands(Walk, &[])),
     flag("", "recurse-submodules"),
     flag("h", ""),
     flag("H", ""),
@@ -769,6 +770,17 @@ pub(super) const MV_RM_CLEAN: &[Opt] = &[
     val("e", "exclude", Pattern),
     val("", "pathspec-from-file", NamesFrom),
     flag("", "pathspec-file-nul"),
+];
+
+/// `git clean`: `-n` (`--dry-run`) only lists what it would remove: it walks.
+pub(super) const CLEAN: &[Opt] = &[
+    flag("f", "force"),
+    flag("n", "dry-run").does(Does::Operands(Walk, &[])),
+    flag("q", "quiet"),
+    flag("d", ""),
+    flag("x", ""),
+    flag("X", ""),
+    val("e", "exclude", Pattern),
 ];
 
 pub(super) const SHORTLOG: &[Opt] = &[

@@ -16,6 +16,7 @@ mod dev;
 mod dev_opts;
 mod git;
 mod git_opts;
+mod git_tree;
 mod hooks;
 mod opts;
 mod pip_opts;
@@ -101,6 +102,12 @@ pub enum Role {
     /// A directory tree whose names it reads (and whose files it may stat), not their
     /// contents (`find`, `fd`, `du`, `tree`, `ls -R`).
     List,
+    /// git's work tree, of which it reads only the files git tracks (`git status`, `git
+    /// diff`, `git add -A`: an untracked or ignored `.env` is not opened).
+    WalkTracked,
+    /// git's work tree, of which it writes only the files git tracks (`git checkout`,
+    /// `git stash` without `-u`/`-a`).
+    WriteTracked,
     /// A path it writes (removes, changes) with everything below it (`rm -r`,
     /// `chmod -R`), not following symbolic links below the top.
     WriteTree,
@@ -146,6 +153,8 @@ impl Role {
                 | Role::WalkFollow
                 | Role::WalkVisible
                 | Role::List
+                | Role::WalkTracked
+                | Role::WriteTracked
                 | Role::WriteTree
                 | Role::Chdir
                 | Role::NamesFrom

@@ -322,7 +322,9 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
                 // walk into one that sees more (`rg --hidden`, `rg -L`).
                 let changes = |from: Role| match role {
                     Role::WriteTree => matches!(from, Role::Write | Role::List),
-                    Role::Walk => matches!(from, Role::Read | Role::WalkVisible),
+                    Role::Walk => {
+                        matches!(from, Role::Read | Role::WalkVisible | Role::WalkTracked)
+                    }
                     Role::WalkFollow => {
                         matches!(from, Role::Read | Role::Walk | Role::WalkVisible)
                     }

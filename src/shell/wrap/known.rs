@@ -35,6 +35,8 @@ pub(super) fn typed_paths(
                     | Role::WalkFollow
                     | Role::WalkVisible
                     | Role::List
+                    | Role::WalkTracked
+                    | Role::WriteTracked
                     | Role::WriteTree
                     | Role::NamesFrom
             )

@@ -264,12 +264,22 @@ fn pathspec_words(
             "`git --icase-pathspecs` matches pathspecs in any case",
         );
     }
+    // `git ls-files` matches its pathspecs against the names it lists and prints names
+    // only (not with `--eol` or `--format`, which read the files): a pattern there is
+    // no path, and the walk of where it starts is the table's (`git_tree.rs`).
+    let names_only = sub == "ls-files"
+        && !args
+            .iter()
+            .any(|a| a.starts_with("--eol") || a.starts_with("--format"));
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
         }
         if icase {
             st.path_words.push(spec.to_lowercase());
+        }
+        if names_only && spec.contains(['*', '?', '[']) {
+            continue;
         }
         if spec.contains(['*', '?', '[', '\\']) {
             note(

@@ -1,0 +1,130 @@
+//! git's work tree: where the subcommands that work on it reach, which the table's data
+//! cannot say (see `git.rs`, and the manual's "The program table").
+
+use super::Role::{Pattern, Walk, WalkTracked, Write, WriteTracked, WriteTree};
+use super::{Kind, Part, Reading, Role};
+
+/// The top of the work tree, as git itself spells it in a pathspec: the implicit
+/// operand of the subcommands that work on the whole tree whatever the directory they
+/// run in (`git status`, `git add -A`, `git stash`). The engine reads it as the nearest
+/// directory at or above the command's that holds a `.git` (`prepare::words::git_top`).
+pub(super) const TOP: &str = ":/";
+
+/// What the table's data cannot say of git's subcommands that work on the index and
+/// the work tree (a [`super::Program::reading_hook`]):
+///
+/// - They refresh the index first: git reads (hashes) every tracked file whose stat
+///   data changed, anywhere in the work tree, whatever the pathspecs (`git stash push
+///   src`, `git restore -p a.rs`, `git ls-files -m src`, `git describe --dirty`, `git
+///   mergetool f2` read `d1/a.txt` too): [`TOP`] is walked.
+/// - The operands of `diff`, `checkout` and `reset` may be revisions as well as
+///   pathspecs (`git diff HEAD`, `git checkout main`, `git reset --hard HEAD~1`): which
+///   a word is, git decides from the repository. Unless `--` says where the pathspecs
+///   start, `checkout` and `reset` may write the whole tree: [`TOP`] is written.
+pub(super) fn work_tree(r: &mut Reading) {
+    patterns(r);
+    let subs: Vec<&str> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .collect();
+    let options = || r.parts.iter().filter(|p| p.kind == Kind::Option);
+    // `ls-files -m`/`-d` (`--modified`, `--deleted`): it compares the tracked files.
+    let compares = options().any(|p| match p.text.strip_prefix("--") {
+        Some(long) => long == "modified" || long == "deleted",
+        None => p.text.contains(['m', 'd']),
+    });
+    // `describe --dirty`/`--broken`: it compares the tree with HEAD.
+    let dirty = options().any(|p| p.text.starts_with("--dirty") || p.text.starts_with("--broken"));
+    let ended = r.parts.iter().any(|p| p.kind == Kind::End);
+    // `stash -u`/`-a` (`--include-untracked`, `--all`): the untracked (and ignored)
+    // files are stashed and removed too.
+    let untracked = options().any(|p| match p.text.strip_prefix("--") {
+        Some(long) => long == "include-untracked" || long == "all",
+        None => p.text.contains(['u', 'a']),
+    });
+    // Only what git tracks is read or written (an ignored `.env` is not opened; see
+    // [`Role::WalkTracked`]).
+    let role = match subs.as_slice() {
+        ["stash"] | ["stash", "push" | "save"] if untracked => WriteTree,
+        ["checkout" | "reset"] if !ended => WriteTracked,
+        ["status" | "diff" | "commit" | "checkout" | "reset" | "restore" | "add"]
+        | ["stash"]
+        | ["stash", "push" | "save"] => WalkTracked,
+        ["ls-files"] if compares => WalkTracked,
+        ["describe"] if dirty => WalkTracked,
+        ["mergetool"] => WalkTracked,
+        _ => return,
+    };
+    // `git diff --no-index A B` compares two files, outside any repository.
+    if r.parts.iter().any(|p| p.text == "--no-index") {
+        return;
+    }
+    match r
+        .parts
+        .iter_mut()
+        .find(|p| p.text == TOP && p.role.is_path())
+    {
+        Some(p) if role != WalkTracked => p.role = role,
+        Some(_) => {}
+        None => r.parts.push(Part {
+            text: TOP.to_string(),
+            kind: Kind::Implied,
+            role,
+        }),
+    }
+}
+
+/// A pathspec with a pattern in it (`git grep x -- '*.env'`, `git ls-files '*.c'`):
+/// git matches it over the tree (its `*` crosses `/` and matches a leading `.`), so
+/// what it may name is anything below the directory it starts at (`src` of `src/*.c`,
+/// `.` of `*.c`): that directory is walked (written whole where the operand is
+/// written: `git clean -f '*.o'`). Where git prints names only, `git ls-files` (not
+/// with `--eol` or `--format`, which read the files), the pattern is no path, as
+/// `find DIR -name P`'s is not.
+fn patterns(r: &mut Reading) {
+    let listing = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .eq(["ls-files"]);
+    let reads = r.parts.iter().any(|p| {
+        p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
+    });
+    let mut starts: Vec<(String, Role)> = Vec::new();
+    for p in r.parts.iter_mut() {
+        let pattern = p.text.contains(['*', '?', '[']);
+        if p.kind != Kind::Operand || !p.role.is_path() || !pattern || p.text.starts_with(':') {
+            continue;
+        }
+        let role = match p.role {
+            Write | WriteTree => WriteTree,
+            _ => Walk,
+        };
+        if listing && !reads {
+            p.role = Pattern;
+        }
+        let literal: Vec<&str> = p
+            .text
+            .split('/')
+            .take_while(|c| !c.contains(['*', '?', '[', '\\']))
+            .collect();
+        let start = match literal.join("/") {
+            s if s.is_empty() && p.text.starts_with('/') => "/".to_string(),
+            s if s.is_empty() => ".".to_string(),
+            s => s,
+        };
+        if !starts.contains(&(start.clone(), role)) {
+            starts.push((start, role));
+        }
+    }
+    for (start, role) in starts {
+        r.parts.push(Part {
+            text: start,
+            kind: Kind::Implied,
+            role,
+        });
+    }
+}
