@@ -304,6 +304,7 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         Role::NamesFrom => "names.txt",
         Role::Pattern => "TODO",
         Role::SkipName | Role::SkipDir | Role::OnlyName => "*.txt",
+        Role::FileType => "f",
         Role::Url => "http://127.0.0.1:9/x",
         Role::Argv => "echo",
         Role::Shell => "echo hi",

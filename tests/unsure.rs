@@ -557,3 +557,44 @@ fn git_from_a_subdirectory_reaches_the_top() {
     assert_eq!(decide_in(inside_sub(), "git grep KEY", &sub), Some(Allow));
     assert_eq!(decide_in(inside_sub(), "git clean -fdx", &sub), Some(Allow));
 }
+
+/// rg skips dotfiles unless an ignore file whitelists one (`!.env` in `.ignore`,
+/// `.rgignore` or `.gitignore`): then its walk is read as one of every file, and a
+/// `.env` rule meets it. grep's `--include`/`--exclude`: the last that matches wins.
+#[test]
+fn walks_follow_ignore_files_and_filter_order() {
+    let dir = std::env::temp_dir().join(format!("grh-walks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("mkdir");
+    std::fs::write(dir.join(".env"), "KEY=1\n").expect("write");
+    std::fs::write(dir.join("src/a.rs"), "KEY\n").expect("write");
+    let rules = rule::rules_from_value(&json!([
+        {"id": "no-env", "path": ".env", "decision": "deny"},
+        {"id": "search", "decision": "allow", "command-prefix": ["rg", "grep"]}
+    ]))
+    .expect("rules read");
+    let policy = compile::compile(rules, Options::default()).expect("policy compiles");
+    let cwd = dir.to_string_lossy().into_owned();
+    let decide = |line: &str| {
+        let call = json!({"name": "shell", "args": {"command": line}, "cwd": cwd});
+        eval::evaluate(&policy, &Call::from_value(&call).expect("call reads")).decision
+    };
+    assert_eq!(decide("rg KEY"), Some(Allow));
+    assert_eq!(decide("grep -r KEY --exclude=.env ."), Some(Allow));
+    // .env matches neither: opened unless the first of them is an --include.
+    assert_eq!(
+        decide("grep -r KEY --include='*.rs' --exclude='*.rs' ."),
+        Some(Allow)
+    );
+    assert_eq!(
+        decide("grep -r KEY --exclude='*.rs' --include='*.rs' ."),
+        Some(Deny)
+    );
+    assert_eq!(
+        decide("grep -r KEY --exclude='*' --include=.env ."),
+        Some(Deny)
+    );
+    std::fs::write(dir.join(".ignore"), "!.env\n").expect("write");
+    assert_eq!(decide("rg KEY"), Some(Deny));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,13 +19,18 @@ use std::path::PathBuf;
 /// Most directory entries looked at for one walked directory.
 pub(super) const MAX_WALK_ENTRIES: usize = 20_000;
 
+/// Most directory entries looked at for one call, all its walks together.
+pub(super) const MAX_CALL_WALK_ENTRIES: usize = 4 * MAX_WALK_ENTRIES;
+
 /// The base-name globs a command's options give its walk (`grep --exclude=.env`,
 /// `--exclude-dir=node_modules`, `--include=*.py`).
 #[derive(Default)]
 pub(super) struct Filters {
-    skip: Vec<GlobMatcher>,
+    /// `--include` (true) and `--exclude` (false) globs, in the order given.
+    names: Vec<(bool, GlobMatcher)>,
     skip_dir: Vec<GlobMatcher>,
-    only: Vec<GlobMatcher>,
+    /// `find -type`: the kinds of file handed on (`f` files, `d` directories...).
+    types: Option<String>,
 }
 
 impl Filters {
@@ -37,33 +42,67 @@ impl Filters {
             return Ok(out);
         };
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
+        // A negation (`find ! -name '*.rs'`) turns an include into an exclude.
+        if r.parts.iter().any(|p| p.text == "!" || p.text == "-not") {
+            return Err(());
+        }
         for (k, part) in r.parts.iter().enumerate() {
             if part.kind != shell::Kind::Value {
                 continue;
             }
-            let list = match part.role {
-                Role::SkipName => &mut out.skip,
-                Role::SkipDir => &mut out.skip_dir,
-                Role::OnlyName => &mut out.only,
+            let include = match part.role {
+                Role::FileType => {
+                    let all = out.types.get_or_insert_with(String::new);
+                    all.push_str(&part.text);
+                    continue;
+                }
+                Role::SkipName => false,
+                Role::OnlyName => true,
+                Role::SkipDir => {
+                    let glob = fnmatch(&part.text)?;
+                    out.skip_dir.push(glob);
+                    continue;
+                }
                 Role::Pattern if !takes_first(p, r.parts.get(k.wrapping_sub(1))) => return Err(()),
                 _ => continue,
             };
-            let glob = Glob::new(&part.text).map_err(|_| ())?;
-            list.push(glob.compile_matcher());
+            let glob = fnmatch(&part.text)?;
+            out.names.push((include, glob));
         }
         Ok(out)
     }
 
-    /// Whether the walk opens a file named NAME.
+    /// Whether the walk hands on files that are not directories (`find -type d` does
+    /// not).
+    fn hands_files(&self) -> bool {
+        self.types
+            .as_ref()
+            .is_none_or(|t| t.contains(['f', 'l']) || t.contains(|c: char| !"dbcps,".contains(c)))
+    }
+
+    /// Whether the walk opens a file named NAME: as GNU grep decides, the last
+    /// `--include` or `--exclude` that matches it says; when none does, it is opened
+    /// unless the first of them is an `--include`.
     fn opens(&self, name: &str) -> bool {
-        !self.skip.iter().any(|g| g.is_match(name))
-            && (self.only.is_empty() || self.only.iter().any(|g| g.is_match(name)))
+        match self.names.iter().rev().find(|(_, g)| g.is_match(name)) {
+            Some((include, _)) => *include,
+            None => self.names.first().is_none_or(|(include, _)| !include),
+        }
     }
 
     /// Whether the walk enters a directory named NAME.
     fn enters(&self, name: &str) -> bool {
         !self.skip_dir.iter().any(|g| g.is_match(name))
     }
+}
+
+/// The glob grep's fnmatch reads in TEXT; Err where globset would read it otherwise
+/// (braces, which fnmatch takes as themselves; POSIX classes `[[:alpha:]]`).
+fn fnmatch(text: &str) -> Result<GlobMatcher, ()> {
+    if text.contains(['{', '}']) || text.contains("[[:") {
+        return Err(());
+    }
+    Glob::new(text).map(|g| g.compile_matcher()).map_err(|_| ())
 }
 
 /// Whether OPT, the part before a pattern value, is an option that takes the place of
@@ -80,10 +119,12 @@ fn takes_first(p: &shell::Program, opt: Option<&shell::Part>) -> bool {
 }
 
 /// What looking through a walked directory found.
+#[derive(Clone)]
 pub(super) enum Walked {
     /// The rules (of those asked about) some file below it matches; empty: none.
     Meets(BitSet),
-    /// It has more than [`MAX_WALK_ENTRIES`] entries.
+    /// It has more than [`MAX_WALK_ENTRIES`] entries (or, with names folded, it could
+    /// not be listed).
     TooLarge,
 }
 
@@ -104,8 +145,23 @@ impl Prepared<'_> {
         role: Role,
         rules: &BitSet,
         filters: &Filters,
+        left: &mut usize,
     ) -> Walked {
+        // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
+        // is read as one of every file.
+        if role == Role::WalkVisible && ignores_negate(dir) {
+            return self.walk_meets(dir, Role::Walk, rules, filters, left);
+        }
         let fold = self.path_env().case_fold;
+        // With names folded, DIR is the folded spelling, which a case-sensitive file
+        // system may not have: a top that cannot be listed is then not known empty.
+        if fold {
+            if let Err(e) = std::fs::read_dir(dir) {
+                if e.kind() != std::io::ErrorKind::NotADirectory {
+                    return Walked::TooLarge;
+                }
+            }
+        }
         let mut found = BitSet::new(self.n());
         let mut stack: Vec<PathBuf> = vec![PathBuf::from(dir)];
         let mut seen: HashSet<PathBuf> = HashSet::new();
@@ -124,11 +180,18 @@ impl Prepared<'_> {
             };
             for entry in list.flatten() {
                 entries += 1;
-                if entries > MAX_WALK_ENTRIES {
+                if entries > MAX_WALK_ENTRIES || *left == 0 {
                     return Walked::TooLarge;
                 }
+                *left -= 1;
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
+                if role == Role::WalkVisible
+                    && IGNORE_FILES.contains(&name.as_ref())
+                    && negates(&entry.path())
+                {
+                    return self.walk_meets(dir, Role::Walk, rules, filters, left);
+                }
                 if role == Role::WalkVisible && name.starts_with('.') {
                     continue;
                 }
@@ -143,7 +206,7 @@ impl Prepared<'_> {
                 if is_dir && !filters.enters(&name) {
                     continue;
                 }
-                if !is_dir && !filters.opens(&name) {
+                if !is_dir && !(filters.hands_files() && filters.opens(&name)) {
                     continue;
                 }
                 let text = path.to_string_lossy();
@@ -164,4 +227,42 @@ impl Prepared<'_> {
         }
         Walked::Meets(found)
     }
+}
+
+/// The ignore files rg reads in each directory it walks (and above it).
+const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
+
+/// Whether the ignore file at PATH has a `!` line (which whitelists what it names, a
+/// dotfile too); one that is there but cannot be read counts as having one.
+fn negates(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return path.exists();
+    };
+    let mut text = String::new();
+    if file.take(1 << 20).read_to_string(&mut text).is_err() {
+        return true;
+    }
+    text.lines().any(|l| l.trim_start().starts_with('!'))
+}
+
+/// Whether an ignore file of DIR or a directory above it, a repository's
+/// `.git/info/exclude` there, or git's own in the home has a `!` line.
+fn ignores_negate(dir: &str) -> bool {
+    let here = std::path::Path::new(dir);
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let global = home
+        .iter()
+        .map(|h| h.join(".config/git/ignore"))
+        .chain(std::env::var_os("XDG_CONFIG_HOME").map(|x| PathBuf::from(x).join("git/ignore")))
+        .collect::<Vec<_>>();
+    here.ancestors()
+        .flat_map(|a| {
+            IGNORE_FILES
+                .iter()
+                .map(move |f| a.join(f))
+                .chain(std::iter::once(a.join(".git/info/exclude")))
+        })
+        .chain(global)
+        .any(|p| negates(&p))
 }

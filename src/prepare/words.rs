@@ -23,6 +23,7 @@ impl Prepared<'_> {
         let mut line_start = out.len();
         let mut budget = WordBudget {
             cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
+            walk_left: walks::MAX_CALL_WALK_ENTRIES,
             ..WordBudget::default()
         };
         let (dirs, lost, per) = self.other_dirs(&mut line_values, &mut budget.cost);
@@ -301,12 +302,27 @@ impl Prepared<'_> {
                     if let Ok(dir) = &m.norm {
                         let filters = walks::Filters::of(c);
                         let seen = filters.as_ref().ok();
-                        let found = self.walk_meets(
-                            dir,
-                            *role,
-                            &anywhere,
-                            seen.unwrap_or(&walks::Filters::default()),
-                        );
+                        // Options not read here may bring dotfiles back (rg's `-g '*'`,
+                        // `-t`): the look then sees every file, and a match is unsure.
+                        let look = match *role {
+                            shell::Role::WalkVisible if filters.is_err() => shell::Role::Walk,
+                            r => r,
+                        };
+                        let key = (dir.clone(), look, c.argv.clone());
+                        let found = match budget.walked.get(&key) {
+                            Some(found) => found.clone(),
+                            None => {
+                                let found = self.walk_meets(
+                                    dir,
+                                    look,
+                                    &anywhere,
+                                    seen.unwrap_or(&walks::Filters::default()),
+                                    &mut budget.walk_left,
+                                );
+                                budget.walked.insert(key, found.clone());
+                                found
+                            }
+                        };
                         let (met, unsure) = match found {
                             walks::Walked::Meets(met) if filters.is_err() => {
                                 (met, Some(shell::Unsure::Filtered(dir.clone())))
@@ -596,6 +612,10 @@ pub(super) struct WordBudget {
     /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
     /// default options, no `dotglob`).
     dots: bool,
+    /// What the walks of the call found, by (directory, role, command words), and how
+    /// many directory entries they may still look at (see `walks`).
+    walked: std::collections::HashMap<(String, shell::Role, Vec<String>), walks::Walked>,
+    walk_left: usize,
 }
 
 impl WordBudget {

@@ -337,13 +337,13 @@ fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
 }
 
 fn command(cx: &mut Cx, fr: &Frame, c: &ast::Command, d: usize) {
+    // Only a simple command may start with the `--` of `time --` (see [`pipeline`]).
+    let timed = std::mem::take(&mut cx.timed_first);
     if d > MAX_AST_DEPTH {
         cx.line_opaque(format!("commands nested more than {MAX_AST_DEPTH} deep"));
         cx.too_deep = true;
         return;
     }
-    // Only a simple command may start with the `--` of `time --` (see [`pipeline`]).
-    let timed = std::mem::take(&mut cx.timed_first);
     match c {
         ast::Command::Simple(s) => {
             let own = std::mem::take(&mut cx.own_redirects);

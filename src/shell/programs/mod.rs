@@ -132,8 +132,11 @@ pub enum Role {
     SkipName,
     /// A glob of the base names of directories its walk skips (`grep --exclude-dir`).
     SkipDir,
-    /// A glob of the base names of the only files its walk opens (`grep --include`).
+    /// A glob of the base names of the only files its walk opens (`grep --include`,
+    /// `find -name`).
     OnlyName,
+    /// The kinds of file its walk hands on (`find -type d`: directories only).
+    FileType,
     /// A URL.
     Url,
     /// Data, or a file it reads named in it: `@FILE`, `NAME@FILE`, `NAME=@FILE`,

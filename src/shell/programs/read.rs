@@ -321,10 +321,11 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
                 // The role it changes: a read into a walk, a write into a tree's, a
                 // walk into one that sees more (`rg --hidden`, `rg -L`).
                 let changes = |from: Role| match role {
-                    Role::WriteTree => matches!(from, Role::Write | Role::List),
-                    Role::Walk => {
-                        matches!(from, Role::Read | Role::WalkVisible | Role::WalkTracked)
-                    }
+                    Role::WriteTree => matches!(from, Role::Write | Role::List | Role::Walk),
+                    Role::Walk => matches!(
+                        from,
+                        Role::Read | Role::WalkVisible | Role::WalkTracked | Role::List
+                    ),
                     Role::WalkFollow => {
                         matches!(from, Role::Read | Role::Walk | Role::WalkVisible)
                     }
