@@ -206,7 +206,8 @@ impl Prepared<'_> {
                 if is_dir && !filters.enters(&name) {
                     continue;
                 }
-                if !is_dir && !(filters.hands_files() && filters.opens(&name)) {
+                let opened = is_dir || (filters.hands_files() && filters.opens(&name));
+                if !opened {
                     continue;
                 }
                 let text = path.to_string_lossy();
