@@ -632,15 +632,7 @@ impl Checker {
                 }
                 typed.push(part.text.clone());
                 match part.role {
-                    Role::Walk
-                    | Role::WalkFollow
-                    | Role::WalkVisible
-                    | Role::List
-                    | Role::WalkTracked
-                    | Role::WriteTracked
-                    | Role::Chdir
-                    | Role::Write
-                    | Role::WriteTree => {
+                    r if r.is_tree() || matches!(r, Role::Chdir | Role::Write) => {
                         below.insert(abs(&part.text));
                         if part.role != Role::Write {
                             dirs.push(part.text.clone());

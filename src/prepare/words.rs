@@ -296,11 +296,12 @@ impl Prepared<'_> {
                     }
                 }
             }
+            // What the command's options choose of the files its walk opens.
+            let filters = walks::Filters::of(c);
             for m in made {
                 let mut reached = BitSet::new(self.n());
                 if anywhere.iter().next().is_some() {
                     if let Ok(dir) = &m.norm {
-                        let filters = walks::Filters::of(c);
                         let seen = filters.as_ref().ok();
                         // Options not read here may bring dotfiles back (rg's `-g '*'`,
                         // `-t`): the look then sees every file, and a match is unsure.

@@ -148,19 +148,24 @@ pub enum Role {
 impl Role {
     /// A path role: the word names a file or directory on this machine.
     pub fn is_path(self) -> bool {
+        self.is_tree()
+            || matches!(
+                self,
+                Role::Read | Role::Write | Role::Chdir | Role::NamesFrom
+            )
+    }
+
+    /// A directory tree it walks, lists or writes: it may open what is below the word.
+    pub fn is_tree(self) -> bool {
         matches!(
             self,
-            Role::Read
-                | Role::Write
-                | Role::Walk
+            Role::Walk
                 | Role::WalkFollow
                 | Role::WalkVisible
                 | Role::List
                 | Role::WalkTracked
                 | Role::WriteTracked
                 | Role::WriteTree
-                | Role::Chdir
-                | Role::NamesFrom
         )
     }
 

@@ -28,19 +28,7 @@ pub(super) fn typed_paths(
     let roles = r
         .parts
         .iter()
-        .filter(|p| {
-            matches!(
-                p.role,
-                Role::Walk
-                    | Role::WalkFollow
-                    | Role::WalkVisible
-                    | Role::List
-                    | Role::WalkTracked
-                    | Role::WriteTracked
-                    | Role::WriteTree
-                    | Role::NamesFrom
-            )
-        })
+        .filter(|p| p.role.is_tree() || p.role == Role::NamesFrom)
         .map(|p| (p.role, p.text.clone()))
         .collect();
     // The words are all candidates; what it walks or reads names from still is.
