@@ -1,5 +1,6 @@
 #!/bin/bash
-# Regenerate src/shell/programs/opts.rs: bash scripts/table-opts.sh > src/shell/programs/opts.rs
+# Draft option lists: bash scripts/table-opts.sh; copy a program's draft into the option
+# file of its family (src/shell/programs/opts.rs, text_opts.rs, file_opts.rs, dev_opts.rs).
 g() { python3 "$(dirname "$0")"/table-opts.py "$@"; echo; }
 echo '//! Option lists drafted from the programs'"'"' own `--help` by `scripts/table-opts.sh`, roles set'
 echo '//! by hand there (see `table.rs` for the entries that use them). Edit freely.'

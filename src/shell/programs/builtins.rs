@@ -4,7 +4,7 @@
 //! `command`, `nohup`, `time`, `timeout`, `nice` are wrappers, read by `wrap` (see
 //! `xargs` in `dev.rs` for one whose entry agrees with it).
 
-use super::opts::SHA256SUM;
+use super::text_opts::SHA256SUM;
 use super::Role::*;
 use super::{
     all, ex, flag, opt, val, Does, Effect, Example, Operands, Opt, Program, Role, Style, BASE,

@@ -14,6 +14,7 @@ mod builtins;
 mod code;
 mod dev;
 mod dev_opts;
+mod file_opts;
 mod git;
 mod git_opts;
 mod git_tree;
@@ -23,6 +24,7 @@ mod pip_opts;
 mod read;
 mod sed;
 mod table;
+mod text_opts;
 
 pub use code::read_code;
 pub use hooks::{chdir_options, follows_links, names_from_data};

@@ -1,12 +1,14 @@
 //! The program table: what each program does with its words. Each entry's option list
-//! is in `opts.rs` (drafted from the program's own `--help`); its examples are checked by
-//! `tests/programs.rs` through the reading.
+//! is in `opts.rs`, `text_opts.rs` or `file_opts.rs` (drafted from the program's own
+//! `--help`); its examples are checked by `tests/programs.rs` through the reading.
 //!
 //! To add a program: draft its options with `scripts/table-opts.py`, set the roles of the
 //! options that take values, write its entry here with the roles of its operands and a
 //! few examples, and run `cargo test --release --test programs`.
 
+use super::file_opts::*;
 use super::opts::*;
+use super::text_opts::*;
 use super::Role::*;
 use super::{all, ex, first, Effect, Example, Operands, Program, Style, BASE};
 
