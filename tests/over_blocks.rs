@@ -563,3 +563,36 @@ fn git_in_a_project_is_not_blocked() {
         assert_eq!(decide("", line), Some(Deny), "{line} (from the home)");
     }
 }
+
+/// The role rg's walk of its directory has for ARGS (its words after `rg`).
+fn rg_walk(args: &[&str]) -> shell::Role {
+    let rg = shell::lookup("rg").expect("rg is in the table");
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let r = shell::read(rg, &args);
+    assert!(r.is_known(), "rg {args:?} is read to its end");
+    let walks: Vec<shell::Role> = r
+        .parts
+        .iter()
+        .filter(|p| p.text == "." && p.role.is_tree())
+        .map(|p| p.role)
+        .collect();
+    assert_eq!(walks.len(), 1, "rg {args:?} walks one directory: {walks:?}");
+    walks[0]
+}
+
+/// rg: one `-u` is `--no-ignore` only (dotfiles stay skipped, as real rg skips them);
+/// `-uu` adds `--hidden`, however the two are spelt; `-uuu` adds `--binary`.
+#[test]
+fn rg_one_u_skips_dotfiles() {
+    use shell::Role::{Walk, WalkVisible};
+    assert_eq!(rg_walk(&["KEY"]), WalkVisible);
+    assert_eq!(rg_walk(&["-u", "KEY"]), WalkVisible);
+    assert_eq!(rg_walk(&["--unrestricted", "-n", "KEY", "."]), WalkVisible);
+    assert_eq!(rg_walk(&["-nu", "KEY"]), WalkVisible);
+    assert_eq!(rg_walk(&["-uu", "KEY"]), Walk);
+    assert_eq!(rg_walk(&["-uuu", "KEY"]), Walk);
+    assert_eq!(rg_walk(&["-u", "-n", "-u", "KEY"]), Walk);
+    assert_eq!(rg_walk(&["--unrestricted", "-u", "KEY"]), Walk);
+    assert_eq!(rg_walk(&["-u", "--hidden", "KEY"]), Walk);
+    assert_eq!(rg_walk(&["-.", "KEY"]), Walk);
+}

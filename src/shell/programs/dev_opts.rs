@@ -417,6 +417,22 @@ pub(super) const GO_BUILD: &[Opt] = &[
     flag("", "w"),
     flag("", "l"),
     flag("", "m"),
+    // `go doc`.
+    flag("", "all"),
+    flag("", "src"),
+    flag("", "cmd"),
+    // `go get -t`: the tests' dependencies too.
+    flag("", "t"),
+    // `go test`: profiles and traces it writes, in the current directory.
+    val("", "benchtime", D),
+    val("", "covermode", D),
+    val("", "coverpkg", D),
+    val("", "shuffle", D),
+    val("", "cpuprofile", Write),
+    val("", "memprofile", Write),
+    val("", "blockprofile", Write),
+    val("", "mutexprofile", Write),
+    val("", "trace", Write),
 ];
 
 /// curl (long options written out; `-sSL` bundled).

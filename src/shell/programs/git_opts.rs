@@ -168,6 +168,11 @@ pub(super) const ADD: &[Opt] = &[
     flag("", "ignore-missing"),
     flag("", "refresh"),
     flag("", "sparse"),
+    // Interactive: it asks on standard input which hunks to stage (`-e`: in the
+    // editor), of the files it would stage anyway.
+    flag("p", "patch"),
+    flag("i", "interactive"),
+    flag("e", "edit"),
 ];
 
 pub(super) const COMMIT: &[Opt] = &[
@@ -285,6 +290,9 @@ pub(super) const SWITCH: &[Opt] = &[
     flag("", "no-progress"),
     val("", "conflict", D),
     flag("", "ignore-other-worktrees"),
+    // The submodules' work trees too (files git tracks there).
+    opt("", "recurse-submodules", D),
+    flag("", "no-recurse-submodules"),
 ];
 
 pub(super) const RESTORE: &[Opt] = &[
@@ -409,6 +417,11 @@ pub(super) const CLONE: &[Opt] = &[
     flag("", "progress"),
     flag("", "no-tags"),
     val("", "shallow-since", D),
+    // `--recursive` is `--recurse-submodules`; `-l`: the source is a local repository
+    // (as without it).
+    opt("", "recursive", D),
+    flag("l", "local"),
+    flag("", "no-local"),
 ];
 
 pub(super) const REV_PARSE: &[Opt] = &[
@@ -650,6 +663,9 @@ pub(super) const MERGE: &[Opt] = &[
     val("", "mainline", D),
     flag("", "allow-empty"),
     flag("", "keep-redundant-commits"),
+    // The todo list (rebase) or the message (merge) in the editor, as `git commit`.
+    flag("i", "interactive"),
+    flag("e", "edit"),
 ];
 
 pub(super) const WORKTREE_ADD: &[Opt] = &[
@@ -776,6 +792,8 @@ pub(super) const MV_RM_CLEAN: &[Opt] = &[
 pub(super) const CLEAN: &[Opt] = &[
     flag("f", "force"),
     flag("n", "dry-run").does(Does::Operands(Walk, &[])),
+    // Asks on standard input which of the files it would remove to remove.
+    flag("i", "interactive"),
     flag("q", "quiet"),
     flag("d", ""),
     flag("x", ""),

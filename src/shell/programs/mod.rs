@@ -228,6 +228,9 @@ pub enum Does {
     Beside(&'static str),
     /// It writes NAME in its directory (`file -C` writes `magic.mgc`).
     Writes(&'static str),
+    /// Given twice or more (`rg -uu`, `rg -u -u`), as [`Does::Operands`] with ROLE; once,
+    /// nothing (`rg -u` is `--no-ignore` only: dotfiles stay skipped).
+    Twice(Role),
 }
 
 impl Opt {

@@ -104,7 +104,9 @@ pub(super) const RG: &[Opt] = &[
     val("", "type-clear", D),
     flag("", "type-list"),
     val("T", "type-not", Pattern),
-    flag("u", "unrestricted").does(Does::Operands(Walk, &[])),
+    // `-u` is `--no-ignore`; `-uu` adds `--hidden` (dotfiles walked); `-uuu` adds
+    // `--binary`.
+    flag("u", "unrestricted").does(Does::Twice(Walk)),
     flag("V", "version"),
     flag("", "vimgrep"),
     flag("H", "with-filename"),

@@ -314,9 +314,24 @@ fn effect(o: &Opt, value: Option<&Part>) -> Option<Does> {
 /// PROGRAM, and add the operand it works on when the words give none.
 fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Reading) {
     let mut implicit = program.operands.implicit;
-    for does in effects {
-        match *does {
-            Does::Nothing => {}
+    for (k, given) in effects.iter().enumerate() {
+        // An option that acts when given twice acts once, at its first giving.
+        let does = match *given {
+            Does::Twice(role) => {
+                let times = effects.iter().filter(|d| *d == given).count();
+                if times < 2
+                    || effects
+                        .get(..k)
+                        .is_some_and(|before| before.contains(given))
+                {
+                    continue;
+                }
+                Does::Operands(role, &[])
+            }
+            does => does,
+        };
+        match does {
+            Does::Nothing | Does::Twice(_) => {}
             Does::Operands(role, _) => {
                 // The role it changes: a read into a walk, a write into a tree's, a
                 // walk into one that sees more (`rg --hidden`, `rg -L`).
