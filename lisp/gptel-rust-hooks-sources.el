@@ -65,7 +65,9 @@ the MCP filesystem server."
     "pwd" "ls" "cat" "head" "tail" "wc" "grep" "rg" "file" "stat" "diff" "cmp"
     "comm" "du" "cut" "tr" "nl" "paste" "od" "basename" "dirname" "realpath"
     "readlink" "which" "seq" "sleep" "echo" "printf" "true" "false" "test" "["
-    "cd" "pushd" "popd")
+    "cd" "pushd" "popd"
+    "git branch --list" "git branch --show-current" "git tag -l" "git tag --list"
+    "git stash list" "md5sum" "sha1sum" "sha256sum" "sha512sum")
   "Shell commands that only read: a preset allows them run from the project.
 Each is a command prefix, read word by word; the command line must be
 certain and every simple command of it allowed.  They may read files
@@ -75,8 +77,11 @@ secrets stay denied (and hidden, when sandboxed).  A line that writes
 `--output') is not allowed by the preset: it is asked; `2>/dev/null',
 `2>&1' and a `>' inside quotes are no writes.  Add only commands none of
 whose options writes a file: `sort -o', `tree -o', `find -delete' and
-sed's `w' do, for some.  A command an option makes a program run (rg's
-`--pre CMD') is a command of its own, which this list must allow too."
+sed's `w' do, for some.  A prefix allows every word after it: `git
+branch --list' is here, as git refuses it with `-d', `-m' or a new
+branch's name, but not `git branch'.  A command an option makes a
+program run (rg's `--pre CMD') is a command of its own, which this list
+must allow too."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -85,11 +90,17 @@ sed's `w' do, for some.  A command an option makes a program run (rg's
     "~/.config/gcloud/**" "~/.azure/**" "~/.kube/config" "~/.docker/config.json"
     "~/.netrc" "~/.authinfo" "~/.authinfo.gpg" "~/.git-credentials" "~/.pgpass"
     "~/.pypirc" "~/.npmrc" "~/.config/gh/hosts.yml" "~/.password-store/**"
+    "~/.cargo/credentials" "~/.cargo/credentials.toml" "~/.vault-token"
+    "~/.terraform.d/credentials.tfrc.json" "~/.config/hub"
     "/proc/*/environ" "/proc/self/environ"
     ".env" ".env.local" ".env.*.local" ".env.production" ".env.prod"
-    "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa")
+    ".env.development" ".env.staging" ".env.test" ".envrc"
+    "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa" "*.key" "privkey.pem" "*-key.pem")
   "Path globs of secrets that every preset denies to every tool and command.
-A glob without a slash matches that name in any directory."
+A glob without a slash matches that name in any directory.  Example
+files (`.env.example', `.env.sample', `.env.template') are not secrets
+and are not here; nor is `*.pem', which names certificates too (a
+private key's: `privkey.pem', `*-key.pem', `*.key')."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -313,8 +324,15 @@ With SANDBOX, the shell commands they allow run sandboxed."
         :decision deny
         :reason "This file holds secrets (keys, tokens, credentials): it is not for the model; ask the user."
         :examples (:match ((:name "shell" :args (:command "cat ~/.ssh/id_rsa"))
-                           (:name "read_file" :args (:path "/srv/app/.env")))
-                   :no-match ((:name "read_file" :args (:path "/srv/app/.env.example"))))))
+                           (:name "read_file" :args (:path "/srv/app/.env"))
+                           (:name "read_file" :args (:path "/srv/app/.envrc"))
+                           (:name "read_file" :args (:path "/srv/app/.env.staging"))
+                           (:name "shell" :args (:command "cat /srv/app/tls/server.key"))
+                           (:name "shell" :args (:command "cat ~/.cargo/credentials.toml")))
+                   :no-match ((:name "read_file" :args (:path "/srv/app/.env.example"))
+                              (:name "read_file" :args (:path "/srv/app/.env.sample"))
+                              (:name "read_file" :args (:path "/srv/app/.env.template"))
+                              (:name "read_file" :args (:path "/srv/app/ca.pem"))))))
      (when root
        `((:id "recursive-delete-outside-project"
           ;; rm takes any unique prefix of a long option: `--r' is `--recursive'.

@@ -97,7 +97,26 @@
         ;; Options that only read still pass.
         (should (equal (sources-tests--decide '(:name "shell" :args (:command "git log -p --stat"))
                                               src)
-                       '(:confirm nil)))))))
+                       '(:confirm nil)))
+        ;; Listings of branches, tags and stashes, and checksums, only read.
+        (dolist (command '("git branch --list" "git branch --list -a -v" "git branch --show-current"
+                           "git tag -l 'v*'" "git tag --list --sort=-v:refname" "git stash list"
+                           "sha256sum a.c b.c" "md5sum a.c" "sha1sum a.c | cut -d' ' -f1"))
+          (should (equal (sources-tests--decide `(:name "shell" :args (:command ,command))
+                                                src)
+                         '(:confirm nil))))
+        ;; ... but not their forms that write, nor commands one of whose options or
+        ;; operands writes or runs, nor the environment (API keys): not allowed.
+        ;; (`git branch --list -D x' is: git refuses it, as it refuses `-m', `-c',
+        ;; `--set-upstream-to' with `--list'.  `sha256sum -c' reads file names
+        ;; from its file: the secrets rule's unsure match asks.)
+        (dolist (command '("git branch" "git branch new" "git branch -m a b" "git tag v1"
+                           "git tag -d v1" "git stash" "git stash drop" "git stash pop"
+                           "sha256sum -c sums.txt" "sort a.c" "uniq a.c b.c" "find . -delete"
+                           "xxd a.c out.bin" "env" "jq -n env" "head -n 3 a.c > ~/.bashrc"))
+          (should-not (equal (sources-tests--decide `(:name "shell" :args (:command ,command))
+                                                    src)
+                             '(:confirm nil))))))))
 
 (ert-deftest preset::read-only-does-not-allow-writes ()
   "`read-only' allows reads in the project but leaves writes undecided."
@@ -134,6 +153,29 @@
                         `(:name "read_file" :args (:path ,(expand-file-name ".env.example" root)))
                         root)
                        '(:confirm nil)))
+        ;; Other dotenv files, private keys and tools' tokens are.
+        (dolist (file '(".envrc" ".env.development" ".env.staging" ".env.test"
+                        "tls/server.key" "certs/privkey.pem" "certs/app-key.pem"))
+          (should (string-prefix-p "This file holds secrets"
+                                   (plist-get (sources-tests--decide
+                                               `(:name "read_file"
+                                                       :args (:path ,(expand-file-name file root)))
+                                               root)
+                                              :block))))
+        (dolist (command '("cat ~/.cargo/credentials.toml" "cat ~/.cargo/credentials"
+                           "cat ~/.vault-token" "cat ~/.terraform.d/credentials.tfrc.json"
+                           "cat ~/.config/hub" "cat .envrc"))
+          (should (string-prefix-p "This file holds secrets"
+                                   (plist-get (sources-tests--decide
+                                               `(:name "shell" :args (:command ,command))
+                                               root)
+                                              :block))))
+        ;; Example and template files, and certificates, are not.
+        (dolist (file '(".env.sample" ".env.template" "certs/ca.pem"))
+          (should (equal (sources-tests--decide
+                          `(:name "read_file" :args (:path ,(expand-file-name file root)))
+                          root)
+                         '(:confirm nil))))
         ;; rm takes any unique prefix of `--recursive'.
         (dolist (command '("rm -rf ~/work" "rm --re -f ~/work" "rm --recur ~/work"
                            "rm -f --recursive ~/work"))
