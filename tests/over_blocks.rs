@@ -178,6 +178,14 @@ decides! {
     percent_date: "proj", "date +%s" => Allow;
     percent_job: "proj", "sleep 9 & kill %1" => None;
     percent_job_name: "proj", "%1" => None;
+    // A download is saved under its URL's name in the current directory: `curl -O` is
+    // read (it was an unknown option), and `wget URL` writes that name.
+    curl_remote_name_in_project: "proj", "curl -fsSLO https://x.org/a.tgz" => Allow;
+    wget_in_project: "proj", "wget -q https://x.org/a.tgz" => Allow;
+    curl_remote_name_secret: ".ssh", "curl -sSLO https://x.org/config" => Deny;
+    wget_names_its_file: ".ssh", "wget https://x.org/id_rsa" => Deny;
+    wget_decoded_name: ".ssh", "wget https://x.org/%69d_rsa" => Deny;
+    wget_prefix_dir: "", "wget -P .ssh https://x.org/id_rsa" => Deny;
 }
 
 /// A command's name and place: the subshells around it, and the name of the command it

@@ -570,13 +570,31 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("curl -T f https://x.org", &["f"]),
             ex("curl -K cfg https://x.org", &["cfg"]),
             ex("curl --output-dir d -o f https://x.org", &["d", "f"]),
+            ex("curl -O https://x.org/.bashrc", &[".bashrc"]),
+            ex("curl -sSLO https://x.org/a/b.tgz?x=1", &["b.tgz"]),
+            ex(
+                "curl --remote-name-all https://x.org/%2ebashrc",
+                &["%2ebashrc", ".bashrc"],
+            ),
+            ex(
+                "curl -O https://x.org/a -O --url https://x.org/b -x http://p:1",
+                &["a", "b"],
+            ),
+            ex("curl -g -O 'https://x.org/[1-2].jpg'", &["[1-2].jpg"]),
             Example {
-                line: "curl -O https://x.org/.bashrc",
+                line: "curl -O 'https://x.org/[1-2].jpg'",
                 paths: &[],
                 runs: &[],
-                unknown: &["-O"],
+                unknown: &["-O https://x.org/[1-2].jpg"],
+            },
+            Example {
+                line: "curl -O https://x.org/",
+                paths: &[],
+                runs: &[],
+                unknown: &["-O https://x.org/"],
             },
         ],
+        reading_hook: Some(super::download::curl_saves),
         ..BASE
     },
     Program {
@@ -586,9 +604,22 @@ pub(super) static PROGRAMS: &[Program] = &[
         effects: &[Effect::Network],
         examples: &[
             ex("wget -q -O out.tgz https://x.org/a.tgz", &["out.tgz"]),
-            ex("wget -P dl https://x.org/a", &["dl"]),
-            ex("wget --post-file=.env https://x.org", &[".env"]),
+            ex("wget -qO- https://x.org/a.tgz", &["-"]),
+            ex("wget --output-doc=o https://x.org/a.tgz", &["o"]),
+            ex("wget -o log https://x.org/a.tgz", &["log", "a.tgz"]),
+            ex("wget -P dl https://x.org/a", &["dl", "a"]),
+            ex("wget https://x.org/.bashrc", &[".bashrc"]),
+            ex(
+                "wget 'https://x.org/%2ebashrc?a=/b'",
+                &["%2ebashrc", ".bashrc", "%2ebashrc?a=%2Fb"],
+            ),
+            ex("wget x.org/d/ https://x.org", &["index.html"]),
+            ex(
+                "wget --post-file=.env https://x.org",
+                &[".env", "index.html"],
+            ),
         ],
+        reading_hook: Some(super::download::wget_saves),
         ..BASE
     },
     Program {

@@ -438,6 +438,10 @@ pub(super) const GO_BUILD: &[Opt] = &[
 /// curl (long options written out; `-sSL` bundled).
 pub(super) const CURL: &[Opt] = &[
     val("o", "output", Write),
+    // The URL's name in the current directory (`download.rs` adds it).
+    flag("O", "remote-name"),
+    flag("", "remote-name-all"),
+    flag("g", "globoff"),
     val("", "output-dir", Chdir),
     flag("", "create-dirs"),
     val("T", "upload-file", Read),

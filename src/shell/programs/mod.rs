@@ -14,6 +14,7 @@ mod builtins;
 mod code;
 mod dev;
 mod dev_opts;
+mod download;
 mod file_opts;
 mod git;
 mod git_opts;
