@@ -604,3 +604,43 @@ fn rg_one_u_skips_dotfiles() {
     assert_eq!(rg_walk(&["-u", "--hidden", "KEY"]), Walk);
     assert_eq!(rg_walk(&["-.", "KEY"]), Walk);
 }
+
+/// A policy that denies `.env` in any directory and allows the rest.
+fn dotenv() -> &'static Policy {
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    POLICY.get_or_init(|| {
+        let rules = json!([
+            {"id": "dotenv", "tool": "shell", "path": ".env", "decision": "deny"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+        ]);
+        let rules = rule::rules_from_value(&rules).expect("rules read");
+        let options = Options {
+            home: Some(home().to_path_buf()),
+            ..Options::default()
+        };
+        compile::compile(rules, options).expect("policy compiles")
+    })
+}
+
+/// gzip names its output after its operand: `gunzip .env.gz` writes `.env`, `gzip .env`
+/// writes `.env.gz` (and removes `.env`); `zcat` only reads.
+#[test]
+fn gzip_writes_its_twin() {
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        let call = Call::from_value(&value).expect("call reads");
+        eval::evaluate(dotenv(), &call).decision
+    };
+    for (command, want) in [
+        ("gunzip -k .env.gz", Deny),
+        ("gzip -dk .env.gz", Deny),
+        ("gunzip -f -S .bak .env.bak", Deny),
+        ("gzip -k .env", Deny),
+        ("gunzip -k config.gz", Allow),
+        ("gunzip -c .env.gz", Allow),
+        ("zcat .env.gz", Allow),
+        ("gzip -9 build/a.o", Allow),
+    ] {
+        assert_eq!(decide(command), Some(want), "{command}");
+    }
+}

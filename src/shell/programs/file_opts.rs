@@ -230,7 +230,8 @@ pub(super) const GZIP: &[Opt] = &[
     flag("n", "no-name"),
     flag("N", "name"),
     flag("q", "quiet"),
-    flag("r", "recursive"),
+    // Every file below a directory operand, each compressed or decompressed in place.
+    flag("r", "recursive").does(Does::Operands(WriteTree, &[])),
     flag("", "rsyncable"),
     val("S", "suffix", D),
     flag("t", "test"),

@@ -12,6 +12,7 @@
 
 mod builtins;
 mod code;
+mod compress;
 mod dev;
 mod dev_opts;
 mod download;

@@ -449,10 +449,45 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..BASE
     },
     Program {
-        names: &["gzip", "gunzip", "zcat"],
+        names: &["gzip"],
         opts: GZIP,
         operands: all(Write),
-        examples: &[ex("gzip -9 f", &["f"]), ex("gunzip -k f.gz", &["f.gz"])],
+        examples: &[
+            ex("gzip -9 f", &["f", "f.gz"]),
+            ex("gzip -S .x -k f", &["f", "f.x"]),
+            ex("gzip -c f", &["f"]),
+            ex(
+                "gzip -dk a.tgz b-gz c",
+                &["a.tgz", "b-gz", "c", "a.tar", "b", "c.gz"],
+            ),
+            ex("gzip -r d", &["d", "d.gz"]),
+        ],
+        reading_hook: Some(super::compress::gzip_outputs),
+        ..BASE
+    },
+    Program {
+        names: &["gunzip"],
+        opts: GZIP,
+        operands: all(Write),
+        examples: &[
+            ex("gunzip -k f.gz", &["f.gz", "f"]),
+            ex("gunzip -f .bashrc.gz", &[".bashrc.gz", ".bashrc"]),
+            ex("gunzip -t f.gz", &["f.gz"]),
+            Example {
+                line: "gunzip -N f.gz",
+                paths: &["f.gz"],
+                runs: &[],
+                unknown: &["--name"],
+            },
+        ],
+        reading_hook: Some(super::compress::gunzip_outputs),
+        ..BASE
+    },
+    Program {
+        names: &["zcat"],
+        opts: GZIP,
+        operands: all(Read),
+        examples: &[ex("zcat f.gz", &["f.gz"])],
         ..BASE
     },
     Program {
