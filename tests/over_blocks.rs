@@ -644,3 +644,41 @@ fn gzip_writes_its_twin() {
         assert_eq!(decide(command), Some(want), "{command}");
     }
 }
+
+/// `cp`, `mv`, `ln` put their sources in a destination directory under their own names:
+/// `cp x/.bashrc ~` writes `~/.bashrc`. (They were allowed under a deny rule on
+/// `~/.bashrc`.)
+#[test]
+fn copies_into_a_directory_write_there() {
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    let policy = POLICY.get_or_init(|| {
+        let rules = json!([
+            {"id": "bashrc", "tool": "shell", "path": "~/.bashrc", "decision": "deny"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+        ]);
+        let rules = rule::rules_from_value(&rules).expect("rules read");
+        let options = Options {
+            home: Some(home().to_path_buf()),
+            ..Options::default()
+        };
+        compile::compile(rules, options).expect("policy compiles")
+    });
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        let call = Call::from_value(&value).expect("call reads");
+        eval::evaluate(policy, &call).decision
+    };
+    for (command, want) in [
+        ("cp x/.bashrc ~/", Deny),
+        ("cp x/.bashrc ~", Deny),
+        ("cp -t ~ x/.bashrc", Deny),
+        ("cp -r x/. ~", Deny),
+        ("mv x/.bashrc ~", Deny),
+        ("ln -s x/.bashrc ~", Deny),
+        ("cp x/.bashrc build/", Allow),
+        ("cp -T x/.bashrc ~/bashrc.bak", Allow),
+        ("mv a.txt ~/notes.txt", Allow),
+    ] {
+        assert_eq!(decide(command), Some(want), "{command}");
+    }
+}

@@ -13,6 +13,7 @@
 mod builtins;
 mod code;
 mod compress;
+mod dest;
 mod dev;
 mod dev_opts;
 mod download;

@@ -340,9 +340,15 @@ pub(super) static PROGRAMS: &[Program] = &[
         ],
         examples: &[
             ex("cp .env /tmp", &[".env", "/tmp"]),
-            ex("cp -r src -t /tmp/x", &["src", "/tmp/x"]),
+            ex("cp .env /tmp/", &[".env", "/tmp/", "/tmp/.env"]),
+            ex("cp -r src -t /tmp/x", &["src", "/tmp/x", "/tmp/x/src"]),
             ex("cp -a src ~/backup", &["src", "~/backup"]),
+            ex("cp -a src ~/backup/", &["src", "~/backup/", "~/backup/src"]),
+            ex("cp x/.bashrc ~/", &["x/.bashrc", "~/", "~/.bashrc"]),
+            ex("cp -r x/. d/", &["x/.", "d/", "d"]),
+            ex("cp -T a b", &["a", "b"]),
         ],
+        reading_hook: Some(super::dest::into_directory),
         ..BASE
     },
     Program {
@@ -350,7 +356,13 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: MV,
         operands: all(Write),
         effects: &[Effect::Links, Effect::Dirs],
-        examples: &[ex("mv -f a b", &["a", "b"])],
+        examples: &[
+            ex("mv -f a b", &["a", "b"]),
+            ex("mv x/.bashrc ~", &["x/.bashrc", "~", "~/.bashrc"]),
+            ex("mv -t /tmp a d/", &["/tmp", "a", "d/", "/tmp/a", "/tmp/d"]),
+            ex("mv -T a b", &["a", "b"]),
+        ],
+        reading_hook: Some(super::dest::into_directory),
         ..BASE
     },
     Program {
@@ -361,7 +373,13 @@ pub(super) static PROGRAMS: &[Program] = &[
             ..all(Read)
         },
         effects: &[Effect::Links],
-        examples: &[ex("ln -sf target name", &["target", "name"])],
+        examples: &[
+            ex("ln -sf target name", &["target", "name"]),
+            ex("ln -s /x/.bashrc", &["/x/.bashrc", ".bashrc"]),
+            ex("ln -s a/b c/d ~/", &["a/b", "c/d", "~/", "~/b", "~/d"]),
+            ex("ln -sfT target name", &["target", "name"]),
+        ],
+        reading_hook: Some(super::dest::links_into_directory),
         ..BASE
     },
     Program {

@@ -1,0 +1,116 @@
+//! The files `cp`, `mv` and `ln` make in a destination directory: `cp x/.bashrc ~`
+//! writes `~/.bashrc`, a name that is no word of the line. The reading adds `DEST/NAME`
+//! for each source NAME as a written [`Kind::Implied`] part when the words say DEST is a
+//! directory: `-t DIR`, a destination that ends with `/`, `.`, `..`, `~` (not with
+//! `-T`). A source whose name is `.` (`cp -r x/. ~`) puts its contents in DEST itself.
+//!
+//! A destination written as a plain name (`cp x/.bashrc ~/.config`) is a directory or
+//! not only when the command runs: its `DEST/NAME` is not added (it would be a path
+//! in a directory that may not exist, which every path rule meets unsure), and a rule
+//! on a file in it (`~/.config/.bashrc`) does not see the copy.
+
+use super::{Kind, Part, Reading, Role};
+
+/// Whether the option word WORD gives the short option SHORT (in a bundle, before the
+/// first of VALUED, the short options that take a value) or the long option LONG (any
+/// unique prefix of it of MIN letters or more).
+fn is_option(word: &str, short: char, long: &str, min: usize) -> bool {
+    const VALUED: &[char] = &['S', 't', 'Z'];
+    match word.strip_prefix("--") {
+        Some(l) => {
+            let name = l.split_once('=').map_or(l, |(n, _)| n);
+            name.len() >= min && long.starts_with(name)
+        }
+        None => word.strip_prefix('-').is_some_and(|b| {
+            b.chars()
+                .take_while(|c| !VALUED.contains(c))
+                .any(|c| c == short)
+                || b.chars().find(|c| VALUED.contains(c)) == Some(short)
+        }),
+    }
+}
+
+/// The written parts for SOURCES (operand texts and roles) put in DIR.
+fn into(dir: &str, sources: &[(String, Role)]) -> Vec<Part> {
+    let dir = dir.trim_end_matches('/');
+    sources
+        .iter()
+        .filter(|(s, _)| s != "-")
+        .map(|(source, role)| {
+            let base = source
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or("");
+            // A tree copied, or moved whole: what is below it is written too.
+            let tree = role.is_tree() || *role == Role::Write || matches!(base, "" | "." | "..");
+            let text = match base {
+                "" | "." | ".." if dir.is_empty() => "/".to_owned(),
+                "" | "." | ".." => dir.to_owned(),
+                b if dir == "." => b.to_owned(),
+                b if dir.is_empty() && source.starts_with('/') => format!("/{b}"),
+                b => format!("{dir}/{b}"),
+            };
+            Part {
+                text,
+                kind: Kind::Implied,
+                role: if tree { Role::WriteTree } else { Role::Write },
+            }
+        })
+        .collect()
+}
+
+/// Add to R what its sources become in its destination directory: the value of `-t DIR`,
+/// else the last of two or more operands; with ONE_HERE, a lone operand is put in the
+/// current directory (`ln -s /x/y` makes `./y`).
+fn add(r: &mut Reading, one_here: bool) {
+    if r.parts
+        .iter()
+        .any(|p| p.kind == Kind::Option && is_option(&p.text, 'T', "no-target-directory", 5))
+    {
+        return;
+    }
+    let target = r.parts.windows(2).find_map(|w| {
+        (w[0].kind == Kind::Option
+            && w[1].kind == Kind::Value
+            && is_option(&w[0].text, 't', "target-directory", 3))
+        .then(|| w[1].text.clone())
+    });
+    let operands: Vec<(String, Role)> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand && p.role.is_path())
+        .map(|p| (p.text.clone(), p.role))
+        .collect();
+    let added = match (target, operands.split_last()) {
+        (Some(dir), _) => into(&dir, &operands),
+        (None, Some((_, []))) if one_here => into(".", &operands),
+        (None, Some((dest, sources))) if !sources.is_empty() && names_a_directory(&dest.0) => {
+            into(&dest.0, sources)
+        }
+        _ => Vec::new(),
+    };
+    for p in added {
+        if !r.parts.iter().any(|q| q.text == p.text && q.role == p.role) {
+            r.parts.push(p);
+        }
+    }
+}
+
+/// Whether WORD, a destination, is a directory by its text alone.
+fn names_a_directory(word: &str) -> bool {
+    word.ends_with('/')
+        || matches!(word, "." | ".." | "~")
+        || word.ends_with("/.")
+        || word.ends_with("/..")
+}
+
+/// `cp`, `mv`: the sources in the destination directory.
+pub(super) fn into_directory(r: &mut Reading) {
+    add(r, false);
+}
+
+/// `ln`: the links in the destination directory, or in the current one.
+pub(super) fn links_into_directory(r: &mut Reading) {
+    add(r, true);
+}
