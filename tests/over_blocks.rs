@@ -682,3 +682,23 @@ fn copies_into_a_directory_write_there() {
         assert_eq!(decide(command), Some(want), "{command}");
     }
 }
+
+/// `tree -R ... -o F` writes `00Tree.html` in every directory below its operand: the
+/// tree is written, not only listed.
+#[test]
+fn tree_r_writes_the_tree() {
+    let tree = shell::lookup("tree").expect("tree is in the table");
+    let role = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let r = shell::read(tree, &args);
+        r.parts
+            .iter()
+            .find(|p| p.text == "a" && p.role.is_path())
+            .map(|p| p.role)
+    };
+    assert_eq!(role(&["-L", "1", "a"]), Some(shell::Role::List));
+    assert_eq!(
+        role(&["-R", "-L", "1", "-H", ".", "-o", "out.html", "a"]),
+        Some(shell::Role::WriteTree)
+    );
+}

@@ -455,7 +455,9 @@ pub(super) const TREE: &[Opt] = &[
     flag("f", ""),
     flag("x", ""),
     val("L", "", D),
-    flag("R", ""),
+    // With `-o`, it writes `00Tree.html` in every directory of the tree (checked with
+    // tree 2.1): the tree is written.
+    flag("R", "").does(Does::Operands(WriteTree, &[])),
     val("P", "", Pattern),
     val("I", "", Pattern),
     flag("", "gitignore"),

@@ -568,6 +568,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: TREE,
         operands: all(List).or(".", List),
         examples: &[
+            ex("tree -R -L 1 -H . -o out.html a", &["out.html", "a"]),
             ex("tree -L 2 -I node_modules src", &["src"]),
             ex("tree -a", &["."]),
         ],
