@@ -186,6 +186,12 @@ decides! {
     wget_names_its_file: ".ssh", "wget https://x.org/id_rsa" => Deny;
     wget_decoded_name: ".ssh", "wget https://x.org/%69d_rsa" => Deny;
     wget_prefix_dir: "", "wget -P .ssh https://x.org/id_rsa" => Deny;
+    // curl reads (with -T, writes) the local file a `file:` URL names.
+    curl_file_url: "proj", format!("curl -s file://{}", h(".ssh/id_rsa")) => Deny;
+    curl_file_url_localhost: "proj", format!("curl FILE://localhost{}", h(".ssh/id_rsa")) => Deny;
+    curl_file_url_encoded: "proj", format!("curl file:{}", h(".ssh/id%5frsa")) => Deny;
+    curl_file_url_in_project: "proj", format!("curl -s file://{}", h("proj/README.md")) => Allow;
+    curl_https_out: "proj", "curl -fsSL https://x.org/i.sh -o build/i.sh" => Allow;
 }
 
 /// A command's name and place: the subshells around it, and the name of the command it

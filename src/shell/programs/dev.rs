@@ -581,6 +581,27 @@ pub(super) static PROGRAMS: &[Program] = &[
                 &["a", "b"],
             ),
             ex("curl -g -O 'https://x.org/[1-2].jpg'", &["[1-2].jpg"]),
+            ex(
+                "curl -s file:///home/u/.ssh/id_rsa",
+                &["/home/u/.ssh/id_rsa"],
+            ),
+            ex(
+                "curl FILE://localhost/etc/host%6eame?x",
+                &[
+                    "/etc/host%6eame?x",
+                    "/etc/host%6eame",
+                    "/etc/hostname?x",
+                    "/etc/hostname",
+                ],
+            ),
+            ex("curl --url file:/etc/passwd", &["/etc/passwd"]),
+            ex("curl -T f file:///tmp/out", &["f", "/tmp/out"]),
+            Example {
+                line: "curl 'file:///etc/{passwd,shadow}'",
+                paths: &[],
+                runs: &[],
+                unknown: &["file:///etc/{passwd,shadow}"],
+            },
             Example {
                 line: "curl -O 'https://x.org/[1-2].jpg'",
                 paths: &[],
@@ -594,7 +615,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 unknown: &["-O https://x.org/"],
             },
         ],
-        reading_hook: Some(super::download::curl_saves),
+        reading_hook: Some(super::download::curl_files),
         ..BASE
     },
     Program {

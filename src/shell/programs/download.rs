@@ -122,11 +122,105 @@ pub(super) fn wget_saves(r: &mut Reading) {
     add_written(r, names);
 }
 
-/// curl: with `-O` (`--remote-name`) or `--remote-name-all`, the URLs are saved under
-/// their names in the current directory (or `--output-dir`, looked at both ways); a
-/// URL with a glob (`[1-10]`, `{a,b}`, unless `-g`) names files the reading does not
-/// know.
-pub(super) fn curl_saves(r: &mut Reading) {
+/// The local path a `file:` URL names (`file:///p`, `file://HOST/p`, `file:/p`, any
+/// case), with the query and fragment cut off too when it has them: curl reads it
+/// (`curl file:///home/u/.ssh/id_rsa` prints the key), or writes it with `-T`.
+fn file_url_paths(url: &str) -> Vec<String> {
+    let Some(rest) = url
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("file:"))
+        .and_then(|_| url.get(5..))
+    else {
+        return Vec::new();
+    };
+    let path = match rest.strip_prefix("//") {
+        Some(after) => after.find('/').map_or("", |k| &after[k..]),
+        None => rest,
+    };
+    if path.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![path.to_owned()];
+    let cut = path.split(['?', '#']).next().unwrap_or(path);
+    for p in [cut.to_owned()]
+        .into_iter()
+        .chain(percent_decoded(path))
+        .chain(percent_decoded(cut))
+    {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// curl: a `file:` URL reads (with `-T`, writes) the local path it names; with `-O`
+/// (`--remote-name`) or `--remote-name-all`, the URLs are saved under their names in
+/// the current directory (or `--output-dir`, looked at both ways). A URL with a glob
+/// (`[1-10]`, `{a,b}`, unless `-g`) names files the reading does not know.
+pub(super) fn curl_files(r: &mut Reading) {
+    curl_local(r);
+    curl_saves(r);
+}
+
+/// The local files of curl's `file:` URLs (see [`curl_files`]).
+fn curl_local(r: &mut Reading) {
+    let upload = r.parts.iter().any(|p| {
+        p.kind == Kind::Option
+            && (p.text == "--upload-file"
+                || p.text.starts_with("--upload-file=")
+                || (!p.text.starts_with("--")
+                    && p.text
+                        .strip_prefix('-')
+                        .is_some_and(|b| short_in_bundle(b, 'T'))))
+    });
+    let globs = !r.parts.iter().any(|p| {
+        p.kind == Kind::Option
+            && (p.text == "--globoff"
+                || (!p.text.starts_with("--")
+                    && p.text
+                        .strip_prefix('-')
+                        .is_some_and(|b| short_in_bundle(b, 'g'))))
+    });
+    let role = if upload { Role::Write } else { Role::Read };
+    let urls: Vec<String> = curl_urls(r);
+    for url in urls {
+        let paths = file_url_paths(&url);
+        if paths.is_empty() {
+            continue;
+        }
+        if globs && url.contains(['[', '{']) {
+            r.unknown.push(url.clone());
+            continue;
+        }
+        for text in paths {
+            r.parts.push(Part {
+                text,
+                kind: Kind::Implied,
+                role,
+            });
+        }
+    }
+}
+
+/// curl's URLs: its operands, and the values of `--url` (not those of `-x`, a proxy).
+fn curl_urls(r: &Reading) -> Vec<String> {
+    r.parts
+        .iter()
+        .enumerate()
+        .filter(|(k, p)| {
+            p.role == Role::Url
+                && (p.kind == Kind::Operand
+                    || k.checked_sub(1)
+                        .and_then(|b| r.parts.get(b))
+                        .is_some_and(|o| o.text == "--url" || o.text.starts_with("--url=")))
+        })
+        .map(|(_, p)| p.text.clone())
+        .collect()
+}
+
+/// The files curl's `-O` saves (see [`curl_files`]).
+fn curl_saves(r: &mut Reading) {
     let option = |short: char, long: &str| {
         r.parts.iter().any(|p| {
             p.kind == Kind::Option
@@ -143,20 +237,7 @@ pub(super) fn curl_saves(r: &mut Reading) {
         return;
     }
     let globs = !option('g', "globoff");
-    // The operands, and the values of `--url` (not those of `-x`, a proxy).
-    let urls: Vec<String> = r
-        .parts
-        .iter()
-        .enumerate()
-        .filter(|(k, p)| {
-            p.role == Role::Url
-                && (p.kind == Kind::Operand
-                    || k.checked_sub(1)
-                        .and_then(|b| r.parts.get(b))
-                        .is_some_and(|o| o.text == "--url" || o.text.starts_with("--url=")))
-        })
-        .map(|(_, p)| p.text.clone())
-        .collect();
+    let urls = curl_urls(r);
     for url in urls {
         let names = saved_names(&url, None, globs, false);
         if names.is_empty() {
