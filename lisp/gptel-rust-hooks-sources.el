@@ -300,7 +300,7 @@ the home directory, /, or a remote directory."
 (defconst gptel-rust-hooks--no-write-regexp
   (concat "^(?:"
           "'[^']*'"                              ; single quotes: data
-          "|\"[^\"\\\\$`]*\""                    ; double quotes, nothing expanded
+          "|\"(?:[^\"\\\\$`]|\\$[A-Za-z_][A-Za-z0-9_]*|\\$\\{[A-Za-z_][A-Za-z0-9_]*\\})*\"" ; double quotes, only $NAME/${NAME} expanded
           "|[0-9]*>&(?:[0-9]+|-)(?:[\\s;&|)]|$)"  ; 2>&1, >&2, >&-
           "|[0-9&]?>>?[ \t]*/dev/null(?:[\\s;&|)]|$)" ; to /dev/null
           "|[^'\">-]|-[^'\">-]|--[^'\">o]|--o[^u'\">]" ; no other > or --ou
@@ -308,9 +308,11 @@ the home directory, /, or a remote directory."
   "A Rust regexp for a command line with no write by redirection or `--ou...'.
 A redirection `>' to a file, or an option starting `--ou' (git's
 `--output'), makes a line write; `2>/dev/null', `2>&1', `>&2' and a
-`>' inside single quotes or inside double quotes with nothing expanded
-do not.  The preset allows read-only commands only on lines this
-matches, as an allow rule's path matchers do not see a command's words.")
+`>' inside single quotes or inside double quotes where nothing but
+`$NAME' or `${NAME}' is expanded (a value is never read again as
+syntax; a `$(...)' could write) do not.  The preset allows read-only
+commands only on lines this matches, as an allow rule's path matchers
+do not see a command's words.")
 
 (defun gptel-rust-hooks--preset-rules (preset root sandbox)
   "Return the rules of PRESET for the project ROOT (nil for none).

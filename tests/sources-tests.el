@@ -79,7 +79,8 @@
                            "ls >& out.txt" "cat a.c 2> err.txt" "echo \"$(cat a > b)\""
                            "git diff --output=/etc/x" "git log --output /etc/x"
                            "git log --out=/etc/x" "rg --pre ./x y" "git branch -D main"
-                           "sort -o out.txt a.c" "sed -n 1p a.c"))
+                           "sort -o out.txt a.c" "sed -n 1p a.c"
+                           "echo \"${v:-$(cat a > b)}\"" "v=1; echo \"$v`cat a > b`\""))
           (should (null (sources-tests--decide `(:name "shell" :args (:command ,command))
                                                src))))
         ;; No write: to /dev/null, descriptors duplicated, `>' in quotes,
@@ -90,7 +91,10 @@
                            "git log --oneline -10" "grep -rn '=>' src"
                            "grep -n \"x > 0\" a.c" "cd src && ls"
                            "grep -q x a.c && echo yes" "grep x a.c || true"
-                           "[ -d src ] && echo dir" "ls >/dev/null 2>&1"))
+                           "[ -d src ] && echo dir" "ls >/dev/null 2>&1"
+                           ;; Double quotes where only a variable is expanded.
+                           "v=1; [ \"$v\" = x ] && echo \"$v > ${v}\""
+                           "for f in a.c; do grep -n x \"$f\"; done"))
           (should (equal (sources-tests--decide `(:name "shell" :args (:command ,command))
                                                 src)
                          '(:confirm nil))))
