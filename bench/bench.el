@@ -526,6 +526,38 @@ target is a row of a table and a one-line verdict."
                      (length hook) (gptel-rust-hooks-bench--time (car hook))
                      (gptel-rust-hooks-bench--time (car engine))))))))))
 
+(defun gptel-rust-hooks-bench--allocation (calls)
+  "Show what deciding each of CALLS allocates in Lisp, against 10 rules.
+What a decision allocates, the garbage collector pays for later, on
+some other call: a loop's median may not show it, this does."
+  (gptel-rust-hooks-bench--heading
+   "Lisp allocation per decision (10 rules; the whole hook, then the hand-written Elisp hook)")
+  (let ((default-directory (file-name-as-directory gptel-rust-hooks-bench--root))
+        (n 1000))
+    (gptel-rust-hooks-bench--with-policy
+        (gptel-rust-hooks-bench--rules 10 gptel-rust-hooks-bench--root)
+      (setq gptel-rust-hooks-bench--elisp-rules
+            (mapcar #'gptel-rust-hooks-bench--elisp-rule gptel-rust-hooks-rules))
+      (dolist (c calls)
+        (dolist (hook '(gptel-rust-hooks-pre-tool-call gptel-rust-hooks-bench-elisp-hook))
+          ;; Once first, so that the log's ring and the caches are made.
+          (dotimes (_ n) (funcall hook (cdr c)))
+          (let ((before (memory-use-counts)))
+            (dotimes (_ n) (funcall hook (cdr c)))
+            (let* ((used (cl-mapcar #'- (memory-use-counts) before))
+                   ;; conses, floats, vector cells, symbols, string chars.
+                   (bytes (/ (+ (* 16 (nth 0 used)) (* 16 (nth 1 used))
+                                (* 8 (nth 2 used)) (nth 4 used))
+                             (float n))))
+              (gptel-rust-hooks-bench--text-row
+               (if (eq hook 'gptel-rust-hooks-pre-tool-call)
+                   (car c)
+                 "  same, hand-written Elisp hook")
+               (format "%.0f B" bytes)
+               (format "%.1f conses, %.1f vector cells, %.0f string bytes"
+                       (/ (nth 0 used) (float n)) (/ (nth 2 used) (float n))
+                       (/ (nth 4 used) (float n)))))))))))
+
 (defun gptel-rust-hooks-bench--module-samples (calls)
   "Measure the hook deciding each of CALLS against each policy size.
 The repetitions of the sizes are interleaved, so that load from other
@@ -904,6 +936,7 @@ Through the whole hook, so that reading a long line from Lisp counts."
     (unwind-protect
         (let* ((floor (gptel-rust-hooks-bench--floor (cdar calls))))
           (gptel-rust-hooks-bench--lisp-side calls)
+          (gptel-rust-hooks-bench--allocation calls)
           (let ((medians (gptel-rust-hooks-bench--decisions calls floor)))
             (gptel-rust-hooks-bench--flatness calls medians)
             (gptel-rust-hooks-bench--against-elisp medians))

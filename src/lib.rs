@@ -262,7 +262,7 @@ fn pre<'e>(
             let misfit = schema::Misfit::call(name, schema, problems);
             let answer = env.list((lisp::kw_block.bind(env), misfit.reason.as_str()))?;
             let misfit = lisp::misfit_plist(env, name, &misfit)?;
-            return env.vector((answer, nil, nil, misfit, nil, nil));
+            return lisp::pre_out(env, [answer, nil, nil, misfit, nil, nil]);
         }
     }
     let context = lisp::read_sandbox_context(env, sandbox);
@@ -340,7 +340,7 @@ fn pre<'e>(
         micros: start.elapsed().as_secs_f64() * 1e6,
     })
     .into_lisp(env)?;
-    env.vector((answer, record, sandbox, misfit, by, skipped))
+    lisp::pre_out(env, [answer, record, sandbox, misfit, by, skipped])
 }
 
 /// Apply POLICY's post-call effects to the tool call INFO, which has `:result'.

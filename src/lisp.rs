@@ -2,10 +2,11 @@
 //!
 //! Every `car`/`cdr`/`funcall` from a module is a call back into Lisp, so a
 //! call is read with as few of them as possible: `plist-get` for the fields
-//! the policy needs, one `vconcat` for the argument plist, and values of only
-//! the arguments some rule looks at. Lisp data from the LLM is hostile:
-//! circular and dotted lists are refused by `vconcat`, nesting and size are
-//! bounded, and text that is not UTF-8 becomes an opaque value.
+//! the policy needs, `car`/`cdr` along the argument plist (no copy of it: what a
+//! decision allocates in Lisp, the garbage collector pays for later), and
+//! values of only the arguments some rule looks at. Lisp data from the LLM is
+//! hostile: circular and dotted lists are refused (`proper-list-p`), nesting and
+//! size are bounded, and text that is not UTF-8 becomes an opaque value.
 
 use crate::error::Error;
 use crate::eval::{ArgSource, Outcome};
@@ -43,9 +44,38 @@ emacs::use_symbols! {
 emacs::use_functions! {
     plist_get => "plist-get"
     vconcat => "vconcat"
+    proper_list_p => "proper-list-p"
+    car => "car"
+    cdr => "cdr"
     symbol_name => "symbol-name"
     fboundp => "fboundp"
     replace_regexp_in_string => "replace-regexp-in-string"
+}
+
+/// The vector `gptel-rust-hooks--mod-pre` answers in: made once, filled anew by
+/// each decision, so that a decision allocates no vector in Lisp (what it allocates
+/// there, the garbage collector pays for later). Its caller reads it at once; the
+/// next decision overwrites it. Lisp threads take turns holding Emacs's global lock,
+/// and none runs between a decision and that read.
+static PRE_OUT: std::sync::OnceLock<emacs::GlobalRef> = std::sync::OnceLock::new();
+
+/// The slots of the decision's answer vector (see [`PRE_OUT`]).
+pub const PRE_SLOTS: usize = 6;
+
+/// ITEMS in the decision's answer vector, made on the first call.
+pub fn pre_out<'e>(env: &'e Env, items: [Value<'e>; PRE_SLOTS]) -> Result<Value<'e>> {
+    let out = match PRE_OUT.get() {
+        Some(v) => v.bind(env),
+        None => {
+            let v = env.make_vector(PRE_SLOTS, ())?.value();
+            PRE_OUT.get_or_init(|| v.make_global_ref()).bind(env)
+        }
+    };
+    let vector: Vector = out.into_rust()?;
+    for (i, item) in items.into_iter().enumerate() {
+        vector.set(i, item)?;
+    }
+    Ok(out)
 }
 
 /// Deepest nesting read from Lisp data.
@@ -372,24 +402,38 @@ pub fn read_call<'e>(
     let args = get(kw_args)?;
     let mut values = Vec::new();
     if args.is_not_nil() {
-        let items = match kind(env, args).map_err(|e| e.to_string())? {
-            Kind::Cons => elements(env, args).map_err(|why| format!(":args is {why}"))?,
-            _ => return Err(":args is not a plist".into()),
-        };
-        let n = items.len();
+        if !matches!(kind(env, args).map_err(|e| e.to_string())?, Kind::Cons) {
+            return Err(":args is not a plist".into());
+        }
+        // Its length, or nil for a circular or dotted list; walked with
+        // `car`/`cdr` after, with no copy made in Lisp.
+        let n = env
+            .call(proper_list_p, [args])
+            .ok()
+            .filter(|n| n.is_not_nil())
+            .and_then(|n| n.into_rust::<i64>().ok())
+            .and_then(|n| usize::try_from(n).ok())
+            .ok_or_else(|| ":args is a circular or dotted list".to_string())?;
         if n % 2 != 0 {
             return Err(format!(":args is a plist of odd length {n}"));
         }
         if n / 2 > MAX_ARGS {
             return Err(format!(":args has more than {MAX_ARGS} arguments"));
         }
-        for i in (0..n).step_by(2) {
-            let key: Value = items.get(i).map_err(|e| e.to_string())?;
+        let step = |list: Value<'e>| -> std::result::Result<(Value<'e>, Value<'e>), Malformed> {
+            let head = env.call(car, [list]).map_err(|e| e.to_string())?;
+            let tail = env.call(cdr, [list]).map_err(|e| e.to_string())?;
+            Ok((head, tail))
+        };
+        let mut rest = args;
+        for i in 0..n / 2 {
+            let (key, tail) = step(rest)?;
+            let (value, tail) = step(tail)?;
+            rest = tail;
             let key = match keyword_name(env, key).map_err(|e| e.to_string())? {
                 Some(k) => k,
-                None => return Err(format!(":args key number {} is not a keyword", i / 2 + 1)),
+                None => return Err(format!(":args key number {} is not a keyword", i + 1)),
             };
-            let value: Value = items.get(i + 1).map_err(|e| e.to_string())?;
             let arg = if read_all || policy.needed_args.contains(&key) {
                 to_arg(env, value)
             } else {

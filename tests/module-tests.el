@@ -368,6 +368,29 @@ arguments: unknown argument `cmd`, missing required argument `command`; it takes
 
 ;;;; Hostile input
 
+(ert-deftest module::pre-allocates-no-vector ()
+  "`--mod-pre' answers in one vector, reused: a decision allocates no vector in Lisp."
+  (gptel-rust-hooks-test-with-rules nil
+    (let* ((policy (gptel-rust-hooks--compile
+                    '((:id "no-rm" :tool "shell" :command-prefix "rm" :decision deny)
+                      (:id "ls" :tool "shell" :command-prefix "ls" :decision allow))))
+           (deny '(:name "shell" :args (:command "rm x")))
+           (allow '(:name "shell" :args (:command "ls" :timeout 5)))
+           (first (gptel-rust-hooks--mod-pre policy deny "/" nil nil))
+           (first-answer (aref first 0))
+           (second (gptel-rust-hooks--mod-pre policy allow "/" nil nil)))
+      (should (eq first second))
+      (should (plist-member first-answer :block))
+      ;; The slots are the latest decision's.
+      (should (equal (aref second 0) '(:confirm nil)))
+      (should-not (aref second 4))
+      (garbage-collect)
+      (let ((before (nth 2 (memory-use-counts))))
+        (dotimes (_ 100) (gptel-rust-hooks--mod-pre policy allow "/" nil nil))
+        ;; At most a few cells per call (the record), none for an answer vector
+        ;; of 6 slots or a copy of the arguments.
+        (should (< (- (nth 2 (memory-use-counts)) before) (* 100 6)))))))
+
 (defun gptel-rust-hooks-test--blocked (info)
   "Return the :block text the pre-tool hook gives for INFO."
   (plist-get (gptel-rust-hooks-pre-tool-call info) :block))
