@@ -298,6 +298,7 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::WalkVisible
         | Role::List
         | Role::WalkTracked
+        | Role::ShowTracked
         | Role::WriteTracked
         | Role::Chdir
         | Role::WriteTree => "d1",

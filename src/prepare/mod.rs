@@ -6,6 +6,9 @@
 mod changes;
 mod commands;
 mod dirs;
+mod git_cands;
+mod git_index;
+mod git_repo;
 mod paths;
 mod places;
 mod walks;

@@ -126,13 +126,15 @@ pub(super) enum Walked {
     /// It has more than [`MAX_WALK_ENTRIES`] entries (or, with names folded, it could
     /// not be listed).
     TooLarge,
+    /// What it opens cannot be known: why (git's index not read).
+    Unread(shell::Unsure),
 }
 
 /// Whether ROLE walks a tree and opens (reads or writes) the files in it.
 pub(super) fn opens_files(role: Role) -> bool {
     matches!(
         role,
-        Role::Walk | Role::WalkFollow | Role::WalkVisible | Role::WriteTree
+        Role::Walk | Role::WalkFollow | Role::WalkVisible | Role::WriteTree | Role::ShowTracked
     )
 }
 
@@ -147,6 +149,10 @@ impl Prepared<'_> {
         filters: &Filters,
         left: &mut usize,
     ) -> Walked {
+        // What git prints from its store: the files its index lists.
+        if role == Role::ShowTracked {
+            return self.store_meets(dir, rules);
+        }
         // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
         // is read as one of every file.
         if role == Role::WalkVisible && ignores_negate(dir) {
