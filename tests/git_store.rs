@@ -58,6 +58,7 @@ fn write(path: &Path, text: &str) {
 /// clean/x/      a bare repository of plain files (HEAD, objects/, refs/, config)
 /// clean/y/.git  a file `gitdir: ../x`
 /// tracks/       a repository that tracks .env and src/main.rs
+/// loose/        a repository that tracks src/main.rs; .env there, untracked, not ignored
 /// broken/       a repository whose index is not an index
 /// ```
 fn home() -> &'static Path {
@@ -65,7 +66,7 @@ fn home() -> &'static Path {
     HOME.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("grh-git-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        for name in ["clean", "tracks", "broken"] {
+        for name in ["clean", "tracks", "broken", "loose"] {
             let repo = dir.join(name);
             write(&repo.join("src/main.rs"), "fn main() {}\n");
             write(&repo.join(".env"), "KEY=secret\n");
@@ -73,6 +74,8 @@ fn home() -> &'static Path {
             if name == "clean" {
                 write(&repo.join(".gitignore"), ".env\n");
                 git(&repo, &["add", ".gitignore", "src"]);
+            } else if name == "loose" {
+                git(&repo, &["add", "src"]);
             } else {
                 git(&repo, &["add", "-A"]);
             }
@@ -261,4 +264,38 @@ fn repositories_not_in_a_dotgit_are_never_allowed() {
     );
     all_decide("clean/src", &["git status", "git log"], Some(Allow));
     all_decide("clean/.git", &["git log --oneline"], Some(Allow));
+}
+
+/// `git add` reads the untracked files git does not ignore below its pathspecs, and the
+/// tracked ones: an ignored `.env` is not read, one git does not ignore is (issue 23).
+#[test]
+fn add_reads_what_git_does_not_ignore() {
+    let everyday = [
+        "git add .",
+        "git add -A",
+        "git add --all",
+        "git add src",
+        "git add -u",
+        "cd src && git add .",
+    ];
+    all_decide("clean", &everyday, Some(Allow));
+    all_decide("clean", &["git add -f .", "git add --force -A"], Some(Deny));
+    all_decide(
+        "loose",
+        &[
+            "git add .",
+            "git add -A",
+            "git add -v --all",
+            "git add -f .",
+        ],
+        Some(Deny),
+    );
+    all_decide(
+        "loose",
+        &["git add src", "git add -u", "git add -- src"],
+        Some(Allow),
+    );
+    all_decide("tracks", &["git add -A", "git add ."], Some(Deny));
+    // An index that cannot be read: unsure.
+    all_decide("broken", &["git add ."], Some(Ask));
 }

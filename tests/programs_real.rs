@@ -299,6 +299,7 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::List
         | Role::WalkTracked
         | Role::ShowTracked
+        | Role::WalkUnignored
         | Role::WriteTracked
         | Role::Chdir
         | Role::WriteTree => "d1",

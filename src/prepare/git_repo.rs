@@ -56,7 +56,13 @@ pub(super) fn discover(dir: &Path) -> Repo {
                     dotgit.display()
                 ))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            // HERE is no directory (a file operand, a path the line has yet to make).
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
                 if std::fs::symlink_metadata(&dotgit).is_ok() {
                     return Repo::Other(format!("`{}` is a dangling link", dotgit.display()));
                 }

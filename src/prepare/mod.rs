@@ -6,6 +6,7 @@
 mod changes;
 mod commands;
 mod dirs;
+mod git_add;
 mod git_cands;
 mod git_index;
 mod git_repo;

@@ -134,7 +134,12 @@ pub(super) enum Walked {
 pub(super) fn opens_files(role: Role) -> bool {
     matches!(
         role,
-        Role::Walk | Role::WalkFollow | Role::WalkVisible | Role::WriteTree | Role::ShowTracked
+        Role::Walk
+            | Role::WalkFollow
+            | Role::WalkVisible
+            | Role::WriteTree
+            | Role::ShowTracked
+            | Role::WalkUnignored
     )
 }
 
@@ -152,6 +157,10 @@ impl Prepared<'_> {
         // What git prints from its store: the files its index lists.
         if role == Role::ShowTracked {
             return self.store_meets(dir, rules);
+        }
+        // What `git add` reads: what git does not ignore, and what it tracks.
+        if role == Role::WalkUnignored {
+            return self.unignored_meets(dir, rules, left);
         }
         // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
         // is read as one of every file.

@@ -13,6 +13,50 @@ use super::{Kind, Part, Reading, Role};
 pub(super) fn git_reading(r: &mut Reading) {
     work_tree(r);
     store(r);
+    add(r);
+}
+
+/// `git add`: it reads (hashes) the untracked files below its pathspecs that git does
+/// not ignore, and the tracked ones (`git add .`, `git add src`; with `-A`/`--all` and
+/// no pathspec, the whole tree): [`Role::WalkUnignored`]. With `-f`/`--force` the
+/// ignored files too ([`Role::Walk`]); with `-u`/`--update` only the tracked ones.
+fn add(r: &mut Reading) {
+    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
+    if !subs.map(|p| p.text.as_str()).eq(["add"]) {
+        return;
+    }
+    let given = |short: char, long: &str| {
+        r.parts
+            .iter()
+            .skip_while(|p| p.kind != Kind::Subcommand)
+            .filter(|p| p.kind == Kind::Option)
+            .any(|p| match p.text.strip_prefix("--") {
+                Some(l) => !l.is_empty() && long.starts_with(l),
+                None => p.text.contains(short),
+            })
+    };
+    let role = if given('f', "force") {
+        Role::Walk
+    } else if given('u', "update") {
+        return;
+    } else {
+        Role::WalkUnignored
+    };
+    let all = given('A', "all");
+    let mut pathspecs = false;
+    for p in r.parts.iter_mut() {
+        if p.kind == Kind::Operand && p.role == Role::WalkTracked && p.text != TOP {
+            p.role = role;
+            pathspecs = true;
+        }
+    }
+    if all && !pathspecs {
+        for p in r.parts.iter_mut() {
+            if p.text == TOP && p.role == Role::WalkTracked {
+                p.role = role;
+            }
+        }
+    }
 }
 
 /// Long options of `git log`/`show`/`diff` that print the contents of files (a patch),

@@ -114,6 +114,9 @@ pub enum Role {
     /// `git show`, `git log -p`, `git grep`): read as [`Role::WalkTracked`], and the
     /// rules on a name in any directory meet the paths of the index.
     ShowTracked,
+    /// A tree whose files it reads, except those git ignores, and the files git tracks
+    /// there (`git add .`, `git add -A`).
+    WalkUnignored,
     /// A path it writes (removes, changes) with everything below it (`rm -r`,
     /// `chmod -R`), not following symbolic links below the top.
     WriteTree,
@@ -171,6 +174,7 @@ impl Role {
                 | Role::List
                 | Role::WalkTracked
                 | Role::ShowTracked
+                | Role::WalkUnignored
                 | Role::WriteTracked
                 | Role::WriteTree
         )
