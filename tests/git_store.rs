@@ -94,6 +94,15 @@ fn home() -> &'static Path {
             "[core]\n\tfsmonitor = touch /tmp/pwned\n",
         );
         write(&dir.join("clean/y/.git"), "gitdir: ../x\n");
+        // A build directory git ignores, larger than a walk looks through, with a key.
+        let target = dir.join("clean/target");
+        std::fs::create_dir_all(&target).expect("create dirs");
+        for k in 0..20_050 {
+            std::fs::write(target.join(format!("o{k}")), "").expect("write file");
+        }
+        write(&target.join("test.pem"), "KEY");
+        write(&dir.join("clean/.gitignore"), ".env\ntarget/\n");
+        write(&dir.join("loose/keys/dev.pem"), "KEY");
         dir.canonicalize().expect("canonicalize temp home")
     })
 }
@@ -107,8 +116,8 @@ fn policy() -> &'static Policy {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     POLICY.get_or_init(|| {
         let rules = json!([
-            {"id": "secrets", "path": [".env", "id_rsa", "~/.ssh/**"], "decision": "deny"},
-            {"id": "read-only", "command-prefix": ["git", "cd", "mkdir", "ls", "printf"],
+            {"id": "secrets", "path": [".env", "id_rsa", "*.pem", "~/.ssh/**"], "decision": "deny"},
+            {"id": "read-only", "command-prefix": ["git", "cd", "mkdir", "ls", "printf", "rg"],
              "decision": "allow"},
         ]);
         let rules = rule::rules_from_value(&rules).expect("rules read");
@@ -279,7 +288,8 @@ fn add_reads_what_git_does_not_ignore() {
         "cd src && git add .",
     ];
     all_decide("clean", &everyday, Some(Allow));
-    all_decide("clean", &["git add -f .", "git add --force -A"], Some(Deny));
+    // `-f` reads the ignored files too: `target/` is too large to look through.
+    all_decide("clean", &["git add -f .", "git add --force -A"], Some(Ask));
     all_decide(
         "loose",
         &[
@@ -298,4 +308,24 @@ fn add_reads_what_git_does_not_ignore() {
     all_decide("tracks", &["git add -A", "git add ."], Some(Deny));
     // An index that cannot be read: unsure.
     all_decide("broken", &["git add ."], Some(Ask));
+}
+
+/// rg skips what git ignores: `rg TODO` looks through a repository whose ignored
+/// `target/` is larger than a walk looks through, and does not meet the key there; with
+/// `--no-ignore` it would read them (asked: too large to look through). A key rg does
+/// not skip is met.
+#[test]
+fn rg_skips_what_git_ignores() {
+    all_decide(
+        "clean",
+        &["rg TODO", "rg -n TODO src", "rg TODO ."],
+        Some(Allow),
+    );
+    all_decide(
+        "clean",
+        &["rg --no-ignore TODO", "rg --no-ignore-vcs TODO"],
+        Some(Ask),
+    );
+    all_decide("clean", &["rg TODO target"], Some(Ask));
+    all_decide("loose", &["rg TODO", "rg TODO keys"], Some(Deny));
 }

@@ -12,6 +12,7 @@ mod git_index;
 mod git_repo;
 mod paths;
 mod places;
+mod rg_walk;
 mod walks;
 mod words;
 
