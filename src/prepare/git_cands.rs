@@ -132,6 +132,13 @@ impl Prepared<'_> {
             .unwrap_or_default();
         let fold = self.path_env().case_fold;
         let mut found = BitSet::new(self.n());
+        // The top, then each path in turn.
+        let mut text = top.to_string_lossy().trim_end_matches('/').to_string();
+        if fold {
+            text = text.to_lowercase();
+        }
+        text.push('/');
+        let top_len = text.len();
         for p in paths.iter() {
             let under = rel.is_empty()
                 || p.strip_prefix(rel.as_str())
@@ -139,12 +146,20 @@ impl Prepared<'_> {
             if !under {
                 continue;
             }
-            let text = top.join(p).to_string_lossy().into_owned();
-            let text = if fold { text.to_lowercase() } else { text };
+            text.truncate(top_len);
+            if fold {
+                text.push_str(&p.to_lowercase());
+            } else {
+                text.push_str(p);
+            }
             for r in self.glob_hits_for(&text).iter() {
                 if rules.get(r) {
                     found.set(r);
                 }
+            }
+            // Every rule asked about is met: no path can add one.
+            if rules.iter().all(|r| found.get(r)) {
+                break;
             }
         }
         Walked::Meets(found)
