@@ -117,7 +117,7 @@ fn policy() -> &'static Policy {
     POLICY.get_or_init(|| {
         let rules = json!([
             {"id": "secrets", "path": [".env", "id_rsa", "*.pem", "~/.ssh/**"], "decision": "deny"},
-            {"id": "read-only", "command-prefix": ["git", "cd", "mkdir", "ls", "printf", "rg"],
+            {"id": "read-only", "command-prefix": ["git", "cd", "mkdir", "ls", "printf", "rg", "cat"],
              "decision": "allow"},
         ]);
         let rules = rule::rules_from_value(&rules).expect("rules read");
@@ -268,8 +268,22 @@ fn repositories_not_in_a_dotgit_are_never_allowed() {
     // The work tree's repository, from the top, a subdirectory and inside `.git`.
     all_decide(
         "clean",
-        &["git status", "git -C src status", "ls x"],
+        &[
+            "git status",
+            "git -C src status",
+            "ls x",
+            "cat .git/config && git status",
+            "ls -a .git; git log",
+        ],
         Some(Allow),
+    );
+    // A `.git` file the line makes names the repository git then uses.
+    assert_eq!(
+        decision(
+            "clean",
+            "printf 'gitdir: ../x' > src/.git && cd src && git status"
+        ),
+        None
     );
     all_decide("clean/src", &["git status", "git log"], Some(Allow));
     all_decide("clean/.git", &["git log --oneline"], Some(Allow));

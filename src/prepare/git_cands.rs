@@ -24,6 +24,13 @@ const GIT_ENV: &[&str] = &[
 /// line that names one may make a repository there before git runs.
 const REPO_NAMES: &[&str] = &["HEAD", "config", "commondir", "objects", "refs", ".git"];
 
+/// Programs that only read or list what they are given: a `.git` they name is not one
+/// they make.
+const READERS: &[&str] = &[
+    "ls", "cat", "test", "[", "stat", "file", "du", "tree", "head", "tail", "wc", "grep", "rg",
+    "find", "realpath", "readlink", "basename", "dirname", "echo",
+];
+
 /// The first of [`GIT_ENV`] set in this process's environment (which the command
 /// inherits).
 fn git_env() -> Option<&'static str> {
@@ -82,10 +89,28 @@ impl Prepared<'_> {
             if k == i || other.argv.first().map(String::as_str) == Some("git") {
                 continue;
             }
-            let named = other.paths.iter().chain(other.redirects.iter()).find(|w| {
-                let base = w.trim_end_matches('/').rsplit('/').next().unwrap_or(w);
-                REPO_NAMES.contains(&base)
-            });
+            let reader = other
+                .argv
+                .first()
+                .is_some_and(|n| READERS.contains(&n.as_str()));
+            let makes = |w: &&String, redirect: bool| {
+                let w = w.trim_end_matches('/');
+                let mut parts = w.rsplit('/');
+                let base = parts.next().unwrap_or(w);
+                // The files of a `.git` are the repository's own (see the module).
+                if parts.any(|c| c == ".git") {
+                    return false;
+                }
+                match base {
+                    ".git" => redirect || !reader,
+                    _ => REPO_NAMES.contains(&base),
+                }
+            };
+            let named = other
+                .paths
+                .iter()
+                .find(|w| makes(w, false))
+                .or_else(|| other.redirects.iter().find(|w| makes(w, true)));
             if let Some(w) = named {
                 return Some(format!(
                     "another command of the line names `{w}`, which may make a repository git then uses"
