@@ -203,6 +203,7 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git log -U1",
             "git grep KEY",
             "git grep KEY HEAD",
+            "git grep --recurse-submodules KEY",
             "git cat-file -p HEAD:src/main.rs",
             "git stash show -p",
             "git format-patch -1 --stdout",

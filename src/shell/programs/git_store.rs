@@ -198,24 +198,33 @@ pub(super) fn store(r: &mut Reading) {
 /// grep KEY HEAD` searches HEAD's tree below the directory it runs in: `.` too, unless
 /// `--` gives pathspecs).
 fn grep(r: &mut Reading) {
+    // `--recurse-submodules` prints the files of submodules too, which the index of the
+    // repository does not list: a walk of every file.
+    let recurse = r.parts.iter().any(|p| {
+        let long = p.text.strip_prefix("--").unwrap_or_default();
+        let name = long.split('=').next().unwrap_or(long);
+        p.kind == Kind::Option && name.len() > 2 && "recurse-submodules".starts_with(name)
+    });
+    let role = if recurse {
+        Role::Walk
+    } else {
+        Role::ShowTracked
+    };
     let mut tracked = false;
     for p in r.parts.iter_mut() {
         if p.role == Role::WalkTracked {
-            p.role = Role::ShowTracked;
+            p.role = role;
             tracked = true;
         }
     }
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
     let pathspecs = end.is_some_and(|e| r.parts.iter().skip(e + 1).any(|p| p.role.is_path()));
-    let here = r
-        .parts
-        .iter()
-        .any(|p| p.text == "." && p.role == Role::ShowTracked);
+    let here = r.parts.iter().any(|p| p.text == "." && p.role == role);
     if tracked && !pathspecs && !here {
         r.parts.push(Part {
             text: ".".to_string(),
             kind: Kind::Implied,
-            role: Role::ShowTracked,
+            role,
         });
     }
 }
