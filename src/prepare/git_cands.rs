@@ -117,8 +117,17 @@ impl Prepared<'_> {
                 ));
             }
         }
-        let cwd = self.path_env().cwd.clone()?;
-        let bases = std::iter::once(cwd.clone()).chain(dirs.iter().map(|d| cwd.join(d)));
+        // The request's directory and those the line may move to (absolute ones
+        // even when the request's is not known).
+        let cwd = self.path_env().cwd.clone();
+        let mut bases: Vec<std::path::PathBuf> = cwd.iter().cloned().collect();
+        for d in dirs {
+            match &cwd {
+                Some(c) => bases.push(c.join(d)),
+                None if d.starts_with('/') => bases.push(d.into()),
+                None => {}
+            }
+        }
         for base in bases {
             if let Repo::Other(why) = git_repo::discover(&base) {
                 return Some(why);
