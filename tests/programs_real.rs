@@ -298,6 +298,8 @@ fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::WalkVisible
         | Role::List
         | Role::WalkTracked
+        | Role::ShowTracked
+        | Role::WalkUnignored
         | Role::WriteTracked
         | Role::Chdir
         | Role::WriteTree => "d1",

@@ -356,6 +356,7 @@ families! {
     seventh_lead => "seventh-lead",
     seventh_quickstart => "seventh-quickstart",
     seventh_git => "seventh-git",
+    eighth_git => "eighth-git",
     seventh_shell => "seventh-shell",
     seventh_wrap => "seventh-wrap",
     seventh_c => "seventh-c",

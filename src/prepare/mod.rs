@@ -6,8 +6,13 @@
 mod changes;
 mod commands;
 mod dirs;
+mod git_add;
+mod git_cands;
+mod git_index;
+mod git_repo;
 mod paths;
 mod places;
+mod rg_walk;
 mod walks;
 mod words;
 

@@ -31,13 +31,18 @@ pub(super) struct Filters {
     skip_dir: Vec<GlobMatcher>,
     /// `find -type`: the kinds of file handed on (`f` files, `d` directories...).
     types: Option<String>,
+    /// rg with its default ignore handling (see `rg_walk`).
+    rg_ignores: bool,
 }
 
 impl Filters {
     /// The filters of C's words; Err when some option chooses the files in a way not
     /// read here (a pattern option other than these, or a glob that does not compile).
     pub(super) fn of(c: &shell::SimpleCommand) -> Result<Filters, ()> {
-        let mut out = Filters::default();
+        let mut out = Filters {
+            rg_ignores: super::rg_walk::default_ignores(c),
+            ..Filters::default()
+        };
         let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
             return Ok(out);
         };
@@ -74,7 +79,7 @@ impl Filters {
 
     /// Whether the walk hands on files that are not directories (`find -type d` does
     /// not).
-    fn hands_files(&self) -> bool {
+    pub(super) fn hands_files(&self) -> bool {
         self.types
             .as_ref()
             .is_none_or(|t| t.contains(['f', 'l']) || t.contains(|c: char| !"dbcps,".contains(c)))
@@ -83,7 +88,7 @@ impl Filters {
     /// Whether the walk opens a file named NAME: as GNU grep decides, the last
     /// `--include` or `--exclude` that matches it says; when none does, it is opened
     /// unless the first of them is an `--include`.
-    fn opens(&self, name: &str) -> bool {
+    pub(super) fn opens(&self, name: &str) -> bool {
         match self.names.iter().rev().find(|(_, g)| g.is_match(name)) {
             Some((include, _)) => *include,
             None => self.names.first().is_none_or(|(include, _)| !include),
@@ -91,7 +96,7 @@ impl Filters {
     }
 
     /// Whether the walk enters a directory named NAME.
-    fn enters(&self, name: &str) -> bool {
+    pub(super) fn enters(&self, name: &str) -> bool {
         !self.skip_dir.iter().any(|g| g.is_match(name))
     }
 }
@@ -126,13 +131,20 @@ pub(super) enum Walked {
     /// It has more than [`MAX_WALK_ENTRIES`] entries (or, with names folded, it could
     /// not be listed).
     TooLarge,
+    /// What it opens cannot be known: why (git's index not read).
+    Unread(shell::Unsure),
 }
 
 /// Whether ROLE walks a tree and opens (reads or writes) the files in it.
 pub(super) fn opens_files(role: Role) -> bool {
     matches!(
         role,
-        Role::Walk | Role::WalkFollow | Role::WalkVisible | Role::WriteTree
+        Role::Walk
+            | Role::WalkFollow
+            | Role::WalkVisible
+            | Role::WriteTree
+            | Role::ShowTracked
+            | Role::WalkUnignored
     )
 }
 
@@ -147,12 +159,24 @@ impl Prepared<'_> {
         filters: &Filters,
         left: &mut usize,
     ) -> Walked {
+        // What git prints from its store: the files its index lists.
+        if role == Role::ShowTracked {
+            return self.store_meets(dir, rules);
+        }
+        // What `git add` reads: what git does not ignore, and what it tracks.
+        if role == Role::WalkUnignored {
+            return self.unignored_meets(dir, rules, left);
+        }
+        let fold = self.path_env().case_fold;
+        // rg's own walk, when its ignore handling is the default.
+        if role == Role::WalkVisible && filters.rg_ignores && !fold {
+            return self.rg_meets(dir, rules, filters, left);
+        }
         // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
         // is read as one of every file.
         if role == Role::WalkVisible && ignores_negate(dir) {
             return self.walk_meets(dir, Role::Walk, rules, filters, left);
         }
-        let fold = self.path_env().case_fold;
         // With names folded, DIR is the folded spelling, which a case-sensitive file
         // system may not have: a top that cannot be listed is then not known empty.
         if fold {

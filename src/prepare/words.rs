@@ -186,6 +186,7 @@ impl Prepared<'_> {
                     }
                 }
                 self.role_cands(out, &cand.key, c, &dirs, (ci, i), &mut budget);
+                self.git_repo_cands(out, &cand.key, line, i, &sets[set_of[i]].1, ci);
             }
             // The generous reading's path words (deny side, unsure): each its own
             // candidate, never shared with a certain one.
@@ -336,6 +337,7 @@ impl Prepared<'_> {
                                 anywhere.clone(),
                                 Some(shell::Unsure::LargeWalk(dir.clone())),
                             ),
+                            walks::Walked::Unread(why) => (anywhere.clone(), Some(why)),
                         };
                         if met.iter().next().is_some() {
                             out.push(PathCand {

@@ -24,6 +24,9 @@ pub enum Unsure {
     /// A directory a program walks has more entries than the reading looks through: the
     /// directory.
     LargeWalk(String),
+    /// What git prints from its store cannot be known: why (its index is not read, the
+    /// repository is not one the reading trusts).
+    GitStore(String),
 }
 
 impl fmt::Display for Unsure {
@@ -59,6 +62,11 @@ impl fmt::Display for Unsure {
                 f,
                 "`{}` has more entries than the reading looks through for a walk",
                 short(d)
+            ),
+            Unsure::GitStore(why) => write!(
+                f,
+                "which files git prints from its store is not known: {}",
+                short(why)
             ),
         }
     }

@@ -10,7 +10,8 @@
 //! Operands are read as paths (pathspecs, and revisions read generously).
 
 use super::git_opts::*;
-use super::git_tree::{work_tree, TOP};
+use super::git_store::git_reading;
+use super::git_tree::TOP;
 use super::Role::*;
 use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
 
@@ -294,7 +295,7 @@ const STASH_SUBS: &[Program] = &[
         REVS,
         Data,
         &[],
-        &[ex("git stash show -p stash@{0}", &[])],
+        &[ex("git stash show -p stash@{0}", &[TOP])],
     ),
     sub(
         &["drop", "clear", "branch", "create", "store"],
@@ -366,6 +367,10 @@ const SUBS: &[Program] = &[
             ex("git log --oneline -5", &[]),
             ex("git log -n 3 --format=%H -- a.rs", &["a.rs"]),
             ex("git show HEAD:.env", &["HEAD:.env"]),
+            ex("git show HEAD", &["HEAD", TOP]),
+            ex("git log -p -- src", &["src"]),
+            ex("git log --stat --color -3", &[]),
+            ex("git log -U1", &[TOP]),
         ],
     ),
     sub(
@@ -603,7 +608,7 @@ const SUBS: &[Program] = &[
         Data,
         &[],
         &[
-            ex("git cat-file -p HEAD", &[]),
+            ex("git cat-file -p HEAD", &[TOP]),
             Example {
                 line: "git cat-file --batch",
                 paths: &[],
@@ -779,14 +784,17 @@ const SUBS: &[Program] = &[
         FORMAT_PATCH,
         Data,
         &[],
-        &[ex("git format-patch -o out -3", &["out"])],
+        &[ex("git format-patch -o out -3", &["out", TOP])],
     ),
     sub(
         &["archive"],
         ARCHIVE,
         Data,
         &[],
-        &[ex("git archive --format=tar -o a.tar HEAD", &["a.tar"])],
+        &[ex(
+            "git archive --format=tar -o a.tar HEAD",
+            &["a.tar", TOP],
+        )],
     ),
     sub(
         &["gc", "fsck", "version"],
@@ -858,7 +866,7 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
     opts: GIT,
     subs: SUBS,
     effects: &[Effect::ProjectCode],
-    reading_hook: Some(work_tree),
+    reading_hook: Some(git_reading),
     examples: &[
         ex("git -C sub status", &["sub", TOP]),
         ex("git --no-pager log -1", &[]),

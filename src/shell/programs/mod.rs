@@ -20,6 +20,7 @@ mod download;
 mod file_opts;
 mod git;
 mod git_opts;
+mod git_store;
 mod git_tree;
 mod hooks;
 mod opts;
@@ -113,6 +114,14 @@ pub enum Role {
     /// git's work tree, of which it writes only the files git tracks (`git checkout`,
     /// `git stash` without `-u`/`-a`).
     WriteTracked,
+    /// git's store: the files git tracks under the word (its index lists them), whose
+    /// contents git prints from the index, a commit's tree or history (`git diff`,
+    /// `git show`, `git log -p`, `git grep`): read as [`Role::WalkTracked`], and the
+    /// rules on a name in any directory meet the paths of the index.
+    ShowTracked,
+    /// A tree whose files it reads, except those git ignores, and the files git tracks
+    /// there (`git add .`, `git add -A`).
+    WalkUnignored,
     /// A path it writes (removes, changes) with everything below it (`rm -r`,
     /// `chmod -R`), not following symbolic links below the top.
     WriteTree,
@@ -169,6 +178,8 @@ impl Role {
                 | Role::WalkVisible
                 | Role::List
                 | Role::WalkTracked
+                | Role::ShowTracked
+                | Role::WalkUnignored
                 | Role::WriteTracked
                 | Role::WriteTree
         )

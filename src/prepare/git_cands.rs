@@ -1,0 +1,201 @@
+//! git's repository and store, for the engine: a git command whose repository is not
+//! the `.git` of a work tree is never certain ([`git_repo`]), and what git prints from
+//! its store meets the rules on the paths its index lists ([`git_index`]).
+
+use super::git_index;
+use super::git_repo::{self, Repo};
+use super::walks::Walked;
+use super::{PathCand, PathSource, Prepared};
+use crate::index::BitSet;
+use crate::shell;
+use std::path::Path;
+
+/// Environment variables that make git use another repository, work tree or index
+/// than the one it finds.
+const GIT_ENV: &[&str] = &[
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+];
+
+/// Base names of what makes a directory a repository to git: another command of the
+/// line that names one may make a repository there before git runs.
+const REPO_NAMES: &[&str] = &["HEAD", "config", "commondir", "objects", "refs", ".git"];
+
+/// Programs that only read or list what they are given: a `.git` they name is not one
+/// they make.
+const READERS: &[&str] = &[
+    "ls", "cat", "test", "[", "stat", "file", "du", "tree", "head", "tail", "wc", "grep", "rg",
+    "find", "realpath", "readlink", "basename", "dirname", "echo",
+];
+
+/// The first of [`GIT_ENV`] set in this process's environment (which the command
+/// inherits).
+fn git_env() -> Option<&'static str> {
+    GIT_ENV
+        .iter()
+        .copied()
+        .find(|v| std::env::var_os(v).is_some())
+}
+
+impl Prepared<'_> {
+    /// For the `git` command I of LINE (the command argument CI, with KEY), run in the
+    /// request's directory or any of DIRS: when the repository git would use is not
+    /// the `.git` directory of a work tree, a candidate that keeps every allow rule
+    /// from covering it, saying why.
+    pub(super) fn git_repo_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        line: &shell::CommandLine,
+        i: usize,
+        dirs: &[String],
+        ci: usize,
+    ) {
+        let Some(c) = line.commands.get(i) else {
+            return;
+        };
+        if c.argv.first().map(String::as_str) != Some("git") {
+            return;
+        }
+        let Some(why) = self.git_repo_why(line, i, dirs) else {
+            return;
+        };
+        let mut cand = self.unchecked(PathSource::Word(key.to_string()), why, vec![(ci, i)]);
+        cand.hits = BitSet::new(self.n());
+        out.push(cand);
+    }
+
+    /// Why the repository git command I of LINE uses may not be the `.git` of a work
+    /// tree; None when it is, or when git finds none.
+    fn git_repo_why(&self, line: &shell::CommandLine, i: usize, dirs: &[String]) -> Option<String> {
+        let c = line.commands.get(i)?;
+        if let Some(o) = c
+            .argv
+            .iter()
+            .skip(1)
+            .find(|w| w.starts_with("--git-dir") || w.starts_with("--work-tree"))
+        {
+            return Some(format!("`{o}` names the repository git uses"));
+        }
+        if let Some(v) = git_env() {
+            return Some(format!(
+                "`{v}` in the environment names the repository git uses"
+            ));
+        }
+        for (k, other) in line.commands.iter().enumerate() {
+            if k == i || other.argv.first().map(String::as_str) == Some("git") {
+                continue;
+            }
+            let reader = other
+                .argv
+                .first()
+                .is_some_and(|n| READERS.contains(&n.as_str()));
+            let makes = |w: &&String, redirect: bool| {
+                let w = w.trim_end_matches('/');
+                let mut parts = w.rsplit('/');
+                let base = parts.next().unwrap_or(w);
+                // The files of a `.git` are the repository's own (see the module).
+                if parts.any(|c| c == ".git") {
+                    return false;
+                }
+                match base {
+                    ".git" => redirect || !reader,
+                    _ => REPO_NAMES.contains(&base),
+                }
+            };
+            let named = other
+                .paths
+                .iter()
+                .find(|w| makes(w, false))
+                .or_else(|| other.redirects.iter().find(|w| makes(w, true)));
+            if let Some(w) = named {
+                return Some(format!(
+                    "another command of the line names `{w}`, which may make a repository git then uses"
+                ));
+            }
+        }
+        // The request's directory and those the line may move to (absolute ones
+        // even when the request's is not known).
+        let cwd = self.path_env().cwd.clone();
+        let mut bases: Vec<std::path::PathBuf> = cwd.iter().cloned().collect();
+        for d in dirs {
+            match &cwd {
+                Some(c) => bases.push(c.join(d)),
+                None if d.starts_with('/') => bases.push(d.into()),
+                None => {}
+            }
+        }
+        for base in bases {
+            if let Repo::Other(why) = git_repo::discover(&base) {
+                return Some(why);
+            }
+        }
+        None
+    }
+
+    /// What git prints from its store below DIR (absolute, normalized): the rules of
+    /// RULES that a path its index lists under DIR matches.
+    pub(super) fn store_meets(&self, dir: &str, rules: &BitSet) -> Walked {
+        let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
+        let (top, git_dir) = match git_repo::discover(Path::new(dir)) {
+            Repo::None => return Walked::Meets(BitSet::new(self.n())),
+            Repo::Other(why) => return unread(why),
+            Repo::Dotgit { top, git_dir } => (top, git_dir),
+        };
+        if let Some(v) = git_env() {
+            return unread(format!(
+                "`{v}` in the environment names another repository or index"
+            ));
+        }
+        if git_index::sha256(&git_dir) {
+            return unread(format!(
+                "`{}` names its objects by SHA-256",
+                git_dir.display()
+            ));
+        }
+        let paths = match git_index::tracked_paths(&git_repo::index_of(&git_dir)) {
+            Ok(p) => p,
+            Err(why) => return unread(why),
+        };
+        let rel = Path::new(dir)
+            .strip_prefix(&top)
+            .map(|r| r.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let fold = self.path_env().case_fold;
+        let mut found = BitSet::new(self.n());
+        // The top, then each path in turn.
+        let mut text = top.to_string_lossy().trim_end_matches('/').to_string();
+        if fold {
+            text = text.to_lowercase();
+        }
+        text.push('/');
+        let top_len = text.len();
+        for p in paths.iter() {
+            let under = rel.is_empty()
+                || p.strip_prefix(rel.as_str())
+                    .is_some_and(|r| r.is_empty() || r.starts_with('/'));
+            if !under {
+                continue;
+            }
+            text.truncate(top_len);
+            if fold {
+                text.push_str(&p.to_lowercase());
+            } else {
+                text.push_str(p);
+            }
+            for r in self.glob_hits_for(&text).iter() {
+                if rules.get(r) {
+                    found.set(r);
+                }
+            }
+            // Every rule asked about is met: no path can add one.
+            if rules.iter().all(|r| found.get(r)) {
+                break;
+            }
+        }
+        Walked::Meets(found)
+    }
+}

@@ -1,0 +1,269 @@
+//! What git prints from its store: the subcommands that print the contents of the files
+//! it tracks (from the index, a commit's tree or history) while no word names a file:
+//! `git diff`, `git show`, `git log -p`, `git grep`, `git stash show -p`, `git
+//! cat-file`, `git archive`, `git format-patch`. Their pathspecs (or, with none, the
+//! top of the work tree) are read in [`Role::ShowTracked`]: the engine meets the rules
+//! on the paths git's index lists under them (`prepare::git_index`).
+
+use super::git_tree::{work_tree, TOP};
+use super::{Kind, Part, Reading, Role};
+
+/// git's reading hook (a [`super::Program::reading_hook`]): the work tree
+/// ([`work_tree`]), then the store ([`store`]).
+pub(super) fn git_reading(r: &mut Reading) {
+    work_tree(r);
+    store(r);
+    add(r);
+}
+
+/// `git add`: it reads (hashes) the untracked files below its pathspecs that git does
+/// not ignore, and the tracked ones (`git add .`, `git add src`; with `-A`/`--all` and
+/// no pathspec, the whole tree): [`Role::WalkUnignored`]. With `-f`/`--force` the
+/// ignored files too ([`Role::Walk`]); with `-u`/`--update` only the tracked ones.
+fn add(r: &mut Reading) {
+    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
+    if !subs.map(|p| p.text.as_str()).eq(["add"]) {
+        return;
+    }
+    let given = |short: char, long: &str| {
+        r.parts
+            .iter()
+            .skip_while(|p| p.kind != Kind::Subcommand)
+            .filter(|p| p.kind == Kind::Option)
+            .any(|p| match p.text.strip_prefix("--") {
+                Some(l) => !l.is_empty() && long.starts_with(l),
+                None => p.text.contains(short),
+            })
+    };
+    let role = if given('f', "force") {
+        Role::Walk
+    } else if given('u', "update") {
+        return;
+    } else {
+        Role::WalkUnignored
+    };
+    let all = given('A', "all");
+    let mut pathspecs = false;
+    for p in r.parts.iter_mut() {
+        if p.kind == Kind::Operand && p.role == Role::WalkTracked && p.text != TOP {
+            p.role = role;
+            pathspecs = true;
+        }
+    }
+    if all && !pathspecs {
+        for p in r.parts.iter_mut() {
+            if p.text == TOP && p.role == Role::WalkTracked {
+                p.role = role;
+            }
+        }
+    }
+}
+
+/// Long options of `git log`/`show`/`diff` that print the contents of files (a patch),
+/// as written or abbreviated.
+const PATCH_LONG: &[&str] = &[
+    "patch",
+    "patch-with-stat",
+    "patch-with-raw",
+    "unified",
+    "word-diff",
+    "color-words",
+    "remerge-diff",
+    "cc",
+    "combined-all-paths",
+    "binary",
+    "function-context",
+    "diff-merges",
+    "ext-diff",
+    "textconv",
+];
+
+/// Short options of `git log` that print a patch (`-U3` and `-L1,5:f` with a value).
+const PATCH_SHORT: &[char] = &['p', 'u', 'U', 'L', 'm', 'c', 'W'];
+
+/// Short options of `git log` whose value follows glued: the rest of the word is it.
+const VALUE_SHORT: &[char] = &['n', 'S', 'G', 'M', 'C', 'O', 'l'];
+
+/// Whether the option OPT (as written) makes `git log` print a patch.
+fn prints_patch(opt: &str) -> bool {
+    if let Some(long) = opt.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        // `--color` is an option of its own, not an abbreviation of `--color-words`.
+        return !name.is_empty()
+            && name != "color"
+            && PATCH_LONG.iter().any(|p| p.starts_with(name));
+    }
+    let Some(short) = opt.strip_prefix('-') else {
+        return false;
+    };
+    for ch in short.chars() {
+        if PATCH_SHORT.contains(&ch) {
+            return true;
+        }
+        if VALUE_SHORT.contains(&ch) {
+            return false;
+        }
+    }
+    false
+}
+
+/// Read what the subcommands that print tracked contents reach as
+/// [`Role::ShowTracked`]: the pathspecs after `--` when there are some, else every
+/// operand in a path role and the top of the work tree (a revision alone, `git show
+/// HEAD`, prints the whole tree's changes).
+pub(super) fn store(r: &mut Reading) {
+    let subs: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.clone())
+        .collect();
+    let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
+    // The subcommand's options (git's own, `-c`, `-C`, come before it).
+    let options: Vec<String> = r
+        .parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .filter(|p| p.kind == Kind::Option)
+        .map(|p| p.text.clone())
+        .collect();
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    let has = |long: &str| options.iter().any(|o| o.strip_prefix("--") == Some(long));
+    let prints = match subs.as_slice() {
+        // `--no-index` compares two files outside the store, as written.
+        ["diff"] => !has("no-index"),
+        ["log" | "whatchanged"] => options.iter().any(|o| prints_patch(o)),
+        ["show"] | ["format-patch"] | ["archive"] => true,
+        ["stash", "show"] => options.iter().any(|o| {
+            *o == "-p"
+                || o.strip_prefix("--")
+                    .is_some_and(|l| l.len() >= 2 && "patch".starts_with(l))
+        }),
+        // `-t`, `-s`, `-e` print an object's type or size, or test it.
+        ["cat-file"] => !options
+            .iter()
+            .any(|o| matches!(*o, "-t" | "-s" | "-e") || o.starts_with("--batch")),
+        // `git grep` prints lines of the files git tracks (not with `--untracked` or
+        // `--no-index`, which read the directory: a walk of its own).
+        ["grep"] => {
+            grep(r);
+            return;
+        }
+        _ => false,
+    };
+    if !prints {
+        return;
+    }
+    let end = r.parts.iter().position(|p| p.kind == Kind::End);
+    let after_end = |k: usize| end.is_some_and(|e| k > e);
+    let pathspecs = r
+        .parts
+        .iter()
+        .enumerate()
+        .any(|(k, p)| after_end(k) && p.kind == Kind::Operand && p.role.is_path());
+    // `git show REV:PATH` prints that file only (its word names PATH).
+    let objects = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand && p.role.is_path())
+        .map(|p| p.text.as_str())
+        .collect::<Vec<_>>();
+    let shows_files =
+        subs == ["show"] && !objects.is_empty() && objects.iter().all(|o| o.contains(':'));
+    for (k, p) in r.parts.iter_mut().enumerate() {
+        let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
+        if operand && (!pathspecs || after_end(k)) && !is_write(p.role) {
+            p.role = Role::ShowTracked;
+        }
+    }
+    if pathspecs || shows_files {
+        return;
+    }
+    match r
+        .parts
+        .iter_mut()
+        .find(|p| p.text == TOP && p.role.is_path())
+    {
+        Some(p) if !is_write(p.role) => p.role = Role::ShowTracked,
+        Some(_) => {}
+        None => r.parts.push(Part {
+            text: TOP.to_string(),
+            kind: Kind::Implied,
+            role: Role::ShowTracked,
+        }),
+    }
+}
+
+/// `git grep`: its pathspecs, and the revisions it may be given in their place (`git
+/// grep KEY HEAD` searches HEAD's tree below the directory it runs in: `.` too, unless
+/// `--` gives pathspecs).
+fn grep(r: &mut Reading) {
+    // `--recurse-submodules` prints the files of submodules too, which the index of the
+    // repository does not list: a walk of every file.
+    let recurse = r.parts.iter().any(|p| {
+        let long = p.text.strip_prefix("--").unwrap_or_default();
+        let name = long.split('=').next().unwrap_or(long);
+        p.kind == Kind::Option && name.len() > 2 && "recurse-submodules".starts_with(name)
+    });
+    let role = if recurse {
+        Role::Walk
+    } else {
+        Role::ShowTracked
+    };
+    let mut tracked = false;
+    for p in r.parts.iter_mut() {
+        if p.role == Role::WalkTracked {
+            p.role = role;
+            tracked = true;
+        }
+    }
+    let end = r.parts.iter().position(|p| p.kind == Kind::End);
+    let pathspecs = end.is_some_and(|e| r.parts.iter().skip(e + 1).any(|p| p.role.is_path()));
+    let here = r.parts.iter().any(|p| p.text == "." && p.role == role);
+    if tracked && !pathspecs && !here {
+        r.parts.push(Part {
+            text: ".".to_string(),
+            kind: Kind::Implied,
+            role,
+        });
+    }
+}
+
+/// Whether ROLE writes (a role the store's reading must not weaken).
+fn is_write(role: Role) -> bool {
+    matches!(role, Role::Write | Role::WriteTree | Role::WriteTracked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prints_patch;
+
+    #[test]
+    fn options_that_print_a_patch() {
+        for o in [
+            "-p",
+            "-u",
+            "-U5",
+            "--patch",
+            "--pat",
+            "--unified=1",
+            "--cc",
+            "-L1,2:f",
+        ] {
+            assert!(prints_patch(o), "{o}");
+        }
+        for o in [
+            "--oneline",
+            "--stat",
+            "--color",
+            "--color=always",
+            "--pretty=%H",
+            "-n5",
+            "-Spassword",
+            "--graph",
+            "-np",
+        ] {
+            assert!(!prints_patch(o), "{o}");
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! git's repository and store, in real repositories made by the real git (issue 23, the
+//! adversary's git families):
+//!
+//! - A directory git takes for a bare repository (plain files `HEAD`, `objects/`,
+//!   `refs/`, `config` that no `.git` rule sees) is one whose configuration may name
+//!   commands (`core.fsmonitor`): a git command that would use it, or any repository
+//!   that is not the `.git` of a work tree, is never allowed.
+//! - What git prints from its store (`git diff`, `git show`, `git log -p`, `git grep`,
+//!   `git cat-file -p`, `git archive`...) meets the rules on a name in any directory
+//!   (`.env`) on the paths git's index lists: denied in a project that tracks `.env`,
+//!   allowed in one that does not; asked when the index cannot be read.
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::explain;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use Decision::{Allow, Ask, Deny};
+
+/// Run git with ARGS in DIR; it must succeed.
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .expect("git runs (make deps installs it)");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("a parent")).expect("create dirs");
+    std::fs::write(path, text).expect("write file");
+}
+
+/// A home of our own:
+///
+/// ```text
+/// clean/        a repository that tracks src/main.rs; .env there, untracked and ignored
+/// clean/x/      a bare repository of plain files (HEAD, objects/, refs/, config)
+/// clean/y/.git  a file `gitdir: ../x`
+/// tracks/       a repository that tracks .env and src/main.rs
+/// loose/        a repository that tracks src/main.rs; .env there, untracked, not ignored
+/// broken/       a repository whose index is not an index
+/// ```
+fn home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("grh-git-store-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for name in ["clean", "tracks", "broken", "loose"] {
+            let repo = dir.join(name);
+            write(&repo.join("src/main.rs"), "fn main() {}\n");
+            write(&repo.join(".env"), "KEY=secret\n");
+            git(&repo, &["init", "-q"]);
+            if name == "clean" {
+                write(&repo.join(".gitignore"), ".env\n");
+                git(&repo, &["add", ".gitignore", "src"]);
+            } else if name == "loose" {
+                git(&repo, &["add", "src"]);
+            } else {
+                git(&repo, &["add", "-A"]);
+            }
+            git(&repo, &["commit", "-q", "-m", "one"]);
+            write(&repo.join("src/main.rs"), "fn main() { let _ = 1; }\n");
+            write(&repo.join(".env"), "KEY=other\n");
+        }
+        write(&dir.join("broken/.git/index"), "DIRC not an index");
+        let bare = dir.join("clean/x");
+        for d in ["objects", "refs"] {
+            std::fs::create_dir_all(bare.join(d)).expect("create dirs");
+        }
+        write(&bare.join("HEAD"), "ref: refs/heads/main\n");
+        write(
+            &bare.join("config"),
+            "[core]\n\tfsmonitor = touch /tmp/pwned\n",
+        );
+        write(&dir.join("clean/y/.git"), "gitdir: ../x\n");
+        // A build directory git ignores, larger than a walk looks through, with a key.
+        let target = dir.join("clean/target");
+        std::fs::create_dir_all(&target).expect("create dirs");
+        for k in 0..20_050 {
+            std::fs::write(target.join(format!("o{k}")), "").expect("write file");
+        }
+        write(&target.join("test.pem"), "KEY");
+        write(&dir.join("clean/.gitignore"), ".env\ntarget/\n");
+        write(&dir.join("loose/keys/dev.pem"), "KEY");
+        dir.canonicalize().expect("canonicalize temp home")
+    })
+}
+
+fn h(rest: &str) -> String {
+    format!("{}/{rest}", home().display())
+}
+
+/// The preset's shape: secrets by name anywhere, git's readers allowed.
+fn policy() -> &'static Policy {
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    POLICY.get_or_init(|| {
+        let rules = json!([
+            {"id": "secrets", "path": [".env", "id_rsa", "*.pem", "~/.ssh/**"], "decision": "deny"},
+            {"id": "read-only", "command-prefix": ["git", "cd", "mkdir", "ls", "printf", "rg", "cat"],
+             "decision": "allow"},
+        ]);
+        let rules = rule::rules_from_value(&rules).expect("rules read");
+        let options = Options {
+            case_fold: false,
+            home: Some(home().to_path_buf()),
+            ..Options::default()
+        };
+        compile::compile(rules, options).expect("policy compiles")
+    })
+}
+
+fn call(cwd: &str, command: &str) -> Call {
+    let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
+    Call::from_value(&value).expect("call reads")
+}
+
+fn decision(cwd: &str, command: &str) -> Option<Decision> {
+    eval::evaluate(policy(), &call(cwd, command)).decision
+}
+
+fn explained(cwd: &str, command: &str) -> String {
+    explain::explain(policy(), &call(cwd, command)).to_string()
+}
+
+/// Every line of LINES, run in CWD, decides WANT.
+fn all_decide(cwd: &str, lines: &[&str], want: Option<Decision>) {
+    let wrong: Vec<String> = lines
+        .iter()
+        .map(|l| (l, decision(cwd, l)))
+        .filter(|(_, d)| *d != want)
+        .map(|(l, d)| format!("{l}: {d:?}"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "in {cwd}, want {want:?}:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The everyday readers stay allowed in a project that does not track a secret (its
+/// `.env` is there, ignored, and changed).
+#[test]
+fn readers_allowed_where_no_secret_is_tracked() {
+    all_decide(
+        "clean",
+        &[
+            "git status",
+            "git diff",
+            "git diff --cached",
+            "git diff HEAD~0 -- src",
+            "git show",
+            "git show HEAD --stat",
+            "git log -p",
+            "git log --oneline -5",
+            "git grep -n main",
+            "git grep main HEAD",
+            "git cat-file -p HEAD",
+            "git stash show -p",
+            "git format-patch -1 --stdout",
+            "git archive HEAD",
+            "cd src && git diff",
+        ],
+        Some(Allow),
+    );
+}
+
+/// In a project that tracks `.env`, what prints tracked contents meets the rule; what
+/// prints names, messages or other pathspecs does not.
+#[test]
+fn readers_of_the_store_meet_tracked_secrets() {
+    all_decide(
+        "tracks",
+        &[
+            "git diff",
+            "git diff HEAD",
+            "git diff --cached",
+            "git show",
+            "git show HEAD~0",
+            "git show HEAD:.env",
+            "git log -p",
+            "git log --patch -1",
+            "git log -U1",
+            "git grep KEY",
+            "git grep KEY HEAD",
+            "git grep --recurse-submodules KEY",
+            "git cat-file -p HEAD:src/main.rs",
+            "git stash show -p",
+            "git format-patch -1 --stdout",
+            "git archive HEAD",
+            "cd src && git diff",
+            "cd src && git grep KEY ..",
+        ],
+        Some(Deny),
+    );
+    all_decide(
+        "tracks",
+        &[
+            "git status",
+            "git log --oneline",
+            "git log --stat",
+            "git diff -- src",
+            "git log -p -- src",
+            "git show HEAD -- src",
+            "git show HEAD:src/main.rs",
+            "git ls-files",
+            "git grep KEY -- src",
+            "git grep KEY HEAD -- src",
+        ],
+        Some(Allow),
+    );
+    let why = explained("tracks", "git diff");
+    assert!(why.contains("secrets"), "{why}");
+}
+
+/// An index that cannot be read: the store's readers are asked (an unsure match), its
+/// other commands decide as before.
+#[test]
+fn unreadable_index_is_unsure() {
+    all_decide("broken", &["git diff", "git log -p", "git show"], Some(Ask));
+    let why = explained("broken", "git diff");
+    assert!(why.contains("index"), "{why}");
+    all_decide("broken", &["git log --oneline"], Some(Allow));
+}
+
+/// A repository git finds that is not the `.git` of a work tree (a bare one of plain
+/// files, a `.git` file naming one, or one the line names) is never allowed; the
+/// work tree's own repository is.
+#[test]
+fn repositories_not_in_a_dotgit_are_never_allowed() {
+    for (cwd, line) in [
+        ("clean", "cd x && git status"),
+        ("clean/x", "git status"),
+        ("clean/x", "git log --oneline"),
+        ("clean", "git -C x status"),
+        ("clean", "cd y && git status"),
+        ("clean", "git --git-dir=x status"),
+        ("clean", "git --work-tree=src status"),
+        ("clean", "mkdir -p z/objects z/refs && cd z && git status"),
+        (
+            "clean",
+            "printf 'ref: refs/heads/m' > z/HEAD; cd z && git log",
+        ),
+    ] {
+        assert_eq!(decision(cwd, line), None, "{cwd}: {line}");
+    }
+    let why = explained("clean/x", "git status");
+    assert!(why.contains("bare repository"), "{why}");
+    // The work tree's repository, from the top, a subdirectory and inside `.git`.
+    all_decide(
+        "clean",
+        &[
+            "git status",
+            "git -C src status",
+            "ls x",
+            "cat .git/config && git status",
+            "ls -a .git; git log",
+        ],
+        Some(Allow),
+    );
+    // A `.git` file the line makes names the repository git then uses.
+    assert_eq!(
+        decision(
+            "clean",
+            "printf 'gitdir: ../x' > src/.git && cd src && git status"
+        ),
+        None
+    );
+    all_decide("clean/src", &["git status", "git log"], Some(Allow));
+    all_decide("clean/.git", &["git log --oneline"], Some(Allow));
+}
+
+/// `git add` reads the untracked files git does not ignore below its pathspecs, and the
+/// tracked ones: an ignored `.env` is not read, one git does not ignore is (issue 23).
+#[test]
+fn add_reads_what_git_does_not_ignore() {
+    let everyday = [
+        "git add .",
+        "git add -A",
+        "git add --all",
+        "git add src",
+        "git add -u",
+        "cd src && git add .",
+    ];
+    all_decide("clean", &everyday, Some(Allow));
+    // `-f` reads the ignored files too: `target/` is too large to look through.
+    all_decide("clean", &["git add -f .", "git add --force -A"], Some(Ask));
+    all_decide(
+        "loose",
+        &[
+            "git add .",
+            "git add -A",
+            "git add -v --all",
+            "git add -f .",
+        ],
+        Some(Deny),
+    );
+    all_decide(
+        "loose",
+        &["git add src", "git add -u", "git add -- src"],
+        Some(Allow),
+    );
+    all_decide("tracks", &["git add -A", "git add ."], Some(Deny));
+    // An index that cannot be read: unsure.
+    all_decide("broken", &["git add ."], Some(Ask));
+}
+
+/// rg skips what git ignores: `rg TODO` looks through a repository whose ignored
+/// `target/` is larger than a walk looks through, and does not meet the key there; with
+/// `--no-ignore` it would read them (asked: too large to look through). A key rg does
+/// not skip is met.
+#[test]
+fn rg_skips_what_git_ignores() {
+    all_decide(
+        "clean",
+        &["rg TODO", "rg -n TODO src", "rg TODO ."],
+        Some(Allow),
+    );
+    all_decide(
+        "clean",
+        &["rg --no-ignore TODO", "rg --no-ignore-vcs TODO"],
+        Some(Ask),
+    );
+    all_decide("clean", &["rg TODO target"], Some(Ask));
+    all_decide("loose", &["rg TODO", "rg TODO keys"], Some(Deny));
+}
