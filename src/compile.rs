@@ -725,7 +725,7 @@ impl Builder {
                     .rule
                     .path
                     .iter()
-                    .flat_map(|p| crate::sandbox::literal_paths(p))
+                    .flat_map(|p| crate::rule::literal_paths(p))
                 {
                     if !literals.contains(&p) {
                         literals.push(p);

@@ -7,6 +7,12 @@
 
 use std::fmt;
 
+/// TEXT for a message: control characters escaped, so that a newline in a
+/// path cannot forge a second line of a log or prompt.
+pub(crate) fn show(text: &str) -> String {
+    text.chars().flat_map(char::escape_debug).collect()
+}
+
 /// Which rule an error is about.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleRef {

@@ -253,166 +253,221 @@ fn evaluate_in_memo(
 ) -> Outcome {
     let prepared = Prepared::new(policy, call);
     let decided = decide_in_memo(&prepared);
-    let mut decision = decided.decision;
-    let mut by = decided.by;
-    let mut args = None;
-    let mut redecided = None;
-    let blocked = |d: Option<Decision>| matches!(d, Some(Decision::Deny | Decision::Stop));
-    if !blocked(decision) {
-        if let Some(edits) = apply_edits_declared(policy, call, &decided.matched, declared, skipped)
-        {
-            let again = decide(policy, &edited_call(call, &edits));
-            if again.decision > decision {
-                decision = again.decision;
-                by = again.by;
-            }
-            redecided = Some(again);
-            args = Some(edits);
-        }
-    }
-    let by_default = decision.is_none() && policy.options.default_decision.is_some();
-    if by_default {
-        decision = policy.options.default_decision;
-    }
-    let (result, result_by) = if blocked(decision) {
-        (None, None)
-    } else {
-        match decided
-            .matched
-            .iter()
-            .find_map(|&r| policy.rules[r].rule.result.clone().map(|s| (s, r)))
-        {
-            Some((s, r)) => (Some(s), Some(r)),
-            None => (None, None),
-        }
+    let mut outcome = Outcome {
+        decision: decided.decision,
+        by: decided.by,
+        decided,
+        by_default: false,
+        reason: None,
+        args: None,
+        redecided: None,
+        result: None,
+        result_by: None,
+        sandbox: None,
     };
-    if blocked(decision) {
-        args = None;
+    if !blocked(outcome.decision) {
+        edit_and_redecide(policy, call, declared, skipped, &mut outcome);
+    }
+    let by_default = outcome.decision.is_none() && policy.options.default_decision.is_some();
+    if by_default {
+        outcome.decision = policy.options.default_decision;
+    }
+    if blocked(outcome.decision) {
+        outcome.args = None;
+    } else if let Some((s, r)) = canned_result(policy, &outcome.decided) {
+        outcome.result = Some(s);
+        outcome.result_by = Some(r);
     }
     // Sandboxed calls: after the decision, for a call that will run.
-    let mut sandbox = None;
-    let mut refused = None;
-    if !blocked(decision) && result.is_none() && !policy.sandboxing.is_empty() {
-        let rules: Vec<usize> = policy
-            .sandboxing
-            .iter()
-            .copied()
-            .filter(|r| {
-                decided.matched.contains(r)
-                    || redecided.as_ref().is_some_and(|d| d.matched.contains(r))
-            })
-            .collect();
-        if !rules.is_empty() {
-            let edited;
-            let runs = match &args {
-                Some(edits) => {
-                    edited = edited_call(call, edits);
-                    &edited
-                }
-                None => call,
-            };
-            let plan = sandbox::plan(
-                policy,
-                runs,
-                rules,
-                |r| applies_to_tool(&prepared, r),
-                context,
-            );
-            if let Some(why) = plan.failure() {
-                // A sandboxed call never runs unconfined.
-                decision = Some(Decision::Deny);
-                by = plan.rules.first().copied();
-                args = None;
-                refused = Some(why.to_string());
-            }
-            sandbox = Some(plan);
-        }
-    }
-    let by_default = by_default && refused.is_none();
+    let runs = !blocked(outcome.decision) && outcome.result.is_none();
+    let refused = if runs && !policy.sandboxing.is_empty() {
+        sandbox_call(&prepared, call, context, &mut outcome)
+    } else {
+        None
+    };
+    outcome.by_default = by_default && refused.is_none();
     let from_rule = refused.is_none();
     // The deciding rule's unsure matches, before or after edits.
-    let unsure_by = by.and_then(|r| {
-        decided
+    let unsure_by = outcome.by.and_then(|r| {
+        outcome
+            .decided
             .unsure_of(r)
-            .or_else(|| redecided.as_ref().and_then(|d| d.unsure_of(r)))
+            .or_else(|| outcome.redecided.as_ref().and_then(|d| d.unsure_of(r)))
     });
-    let reason = refused.or_else(|| {
-        decision.map(|d| match by {
-            Some(r) if unsure_by.is_some() => {
-                let rule = &policy.rules[r];
-                unsure_reason(
-                    d,
-                    &rule.label,
-                    &call.name,
-                    unsure_by.unwrap_or(&[]),
-                    rule.rule.reason.as_deref(),
-                )
-            }
-            Some(r) => {
-                let rule = &policy.rules[r];
-                rule.rule
-                    .reason
-                    .clone()
-                    .unwrap_or_else(|| generated_reason(d, &rule.label, &call.name))
-            }
-            None => format!(
-                "gptel-rust-hooks: no rule decides tool `{}`; the default decision is {d}",
-                call.name
-            ),
-        })
-    });
-    // A path rule that matched what a bound kept from being checked says so, and names
-    // itself: the model (and the user) should not read `cat /usr/*/*.h` or a glob
-    // tool's `src/+(a|b).rs` as touching a secret because the secrets rule says so.
-    let reason = match (decision, by) {
+    let (decision, by) = (outcome.decision, outcome.by);
+    let reason =
+        refused.or_else(|| decision.map(|d| decision_reason(policy, call, d, by, unsure_by)));
+    outcome.reason = match (decision, by) {
         (Some(d @ (Decision::Deny | Decision::Stop)), Some(r))
             if from_rule
                 && (policy.rules[r].has_path || !policy.rules[r].path_outside.is_empty()) =>
         {
-            let unchecked = prepared
-                .paths()
-                .iter()
-                .find_map(|p| unchecked_why(p).filter(|_| p.hits.get(r)));
-            match (reason, unchecked) {
-                (Some(text), Some(why)) => {
-                    let rule = &policy.rules[r];
-                    // A path the reading did check matched too: the rule's own reason holds.
-                    let checked = rule.has_path
-                        && prepared
-                            .paths()
-                            .iter()
-                            .any(|p| unchecked_why(p).is_none() && p.glob_match(r, false));
-                    Some(match rule.rule.reason.as_deref() {
-                        Some(_) if checked || unsure_by.is_some() => format!(
-                            "{text} ({}: what was not checked counts as matching: {why})",
-                            rule.label
-                        ),
-                        Some(own) => format!(
-                            "{}: what was not checked counts as matching: {why}; the rule says: {own}",
-                            generated_reason(d, &rule.label, &call.name)
-                        ),
-                        None => {
-                            format!("{text} (what was not checked counts as matching: {why})")
-                        }
-                    })
-                }
-                (reason, _) => reason,
-            }
+            with_unchecked(&prepared, call, d, r, unsure_by.is_some(), reason)
         }
         _ => reason,
     };
-    Outcome {
-        decided,
-        decision,
-        by_default,
-        by,
-        reason,
-        args,
-        redecided,
-        result,
-        result_by,
-        sandbox,
+    outcome
+}
+
+/// Whether the decision D keeps the call from running.
+fn blocked(d: Option<Decision>) -> bool {
+    matches!(d, Some(Decision::Deny | Decision::Stop))
+}
+
+/// The argument edits of the rules OUTCOME's call matched (for a tool that declares
+/// only the keys DECLARED says; see [`apply_edits_declared`]), and the decision of the
+/// edited call: the stricter of the two stands.
+fn edit_and_redecide(
+    policy: &Policy,
+    call: &Call,
+    declared: Declared<'_>,
+    skipped: &mut Vec<(usize, String)>,
+    outcome: &mut Outcome,
+) {
+    let matched = &outcome.decided.matched;
+    let Some(edits) = apply_edits_declared(policy, call, matched, declared, skipped) else {
+        return;
+    };
+    let again = decide(policy, &edited_call(call, &edits));
+    if again.decision > outcome.decision {
+        outcome.decision = again.decision;
+        outcome.by = again.by;
     }
+    outcome.redecided = Some(again);
+    outcome.args = Some(edits);
+}
+
+/// The canned result of the first rule of DECIDED that gives one, and that rule.
+fn canned_result(policy: &Policy, decided: &Decided) -> Option<(String, usize)> {
+    decided
+        .matched
+        .iter()
+        .find_map(|&r| policy.rules[r].rule.result.clone().map(|s| (s, r)))
+}
+
+/// The sandbox OUTCOME's call runs in, when one of the rules it matched (before or
+/// after edits) asks for one (DESIGN.md "Sandboxed calls"); a sandboxed call never
+/// runs unconfined: when it cannot be sandboxed, it is denied, and why is returned.
+fn sandbox_call(
+    prepared: &Prepared<'_>,
+    call: &Call,
+    context: Option<&SandboxContext>,
+    outcome: &mut Outcome,
+) -> Option<String> {
+    let policy = prepared.policy;
+    let rules: Vec<usize> = policy
+        .sandboxing
+        .iter()
+        .copied()
+        .filter(|r| {
+            outcome.decided.matched.contains(r)
+                || outcome
+                    .redecided
+                    .as_ref()
+                    .is_some_and(|d| d.matched.contains(r))
+        })
+        .collect();
+    if rules.is_empty() {
+        return None;
+    }
+    let edited;
+    let runs = match &outcome.args {
+        Some(edits) => {
+            edited = edited_call(call, edits);
+            &edited
+        }
+        None => call,
+    };
+    let plan = sandbox::plan(
+        policy,
+        runs,
+        rules,
+        |r| applies_to_tool(prepared, r),
+        context,
+    );
+    let mut refused = None;
+    if let Some(why) = plan.failure() {
+        // A sandboxed call never runs unconfined.
+        outcome.decision = Some(Decision::Deny);
+        outcome.by = plan.rules.first().copied();
+        outcome.args = None;
+        refused = Some(why.to_string());
+    }
+    outcome.sandbox = Some(plan);
+    refused
+}
+
+/// The reason for the decision D of CALL: the deciding rule BY's (with why its
+/// matches were unsure, UNSURE_BY), or one made for it; with no rule, the default's.
+fn decision_reason(
+    policy: &Policy,
+    call: &Call,
+    d: Decision,
+    by: Option<usize>,
+    unsure_by: Option<&[Unsure]>,
+) -> String {
+    match by {
+        Some(r) if unsure_by.is_some() => {
+            let rule = &policy.rules[r];
+            unsure_reason(
+                d,
+                &rule.label,
+                &call.name,
+                unsure_by.unwrap_or(&[]),
+                rule.rule.reason.as_deref(),
+            )
+        }
+        Some(r) => {
+            let rule = &policy.rules[r];
+            rule.rule
+                .reason
+                .clone()
+                .unwrap_or_else(|| generated_reason(d, &rule.label, &call.name))
+        }
+        None => format!(
+            "gptel-rust-hooks: no rule decides tool `{}`; the default decision is {d}",
+            call.name
+        ),
+    }
+}
+
+/// REASON, for the decision D of the path rule R, when R matched what a bound kept
+/// from being checked: it says so, and names itself (UNSURE: R's matches were
+/// unsure). The model (and the user) should not read `cat /usr/*/*.h` or a glob
+/// tool's `src/+(a|b).rs` as touching a secret because the secrets rule says so.
+fn with_unchecked(
+    prepared: &Prepared<'_>,
+    call: &Call,
+    d: Decision,
+    r: usize,
+    unsure: bool,
+    reason: Option<String>,
+) -> Option<String> {
+    let unchecked = prepared
+        .paths()
+        .iter()
+        .find_map(|p| unchecked_why(p).filter(|_| p.hits.get(r)));
+    let (Some(text), Some(why)) = (&reason, unchecked) else {
+        return reason;
+    };
+    let rule = &prepared.policy.rules[r];
+    // A path the reading did check matched too: the rule's own reason holds.
+    let checked = rule.has_path
+        && prepared
+            .paths()
+            .iter()
+            .any(|p| unchecked_why(p).is_none() && p.glob_match(r, false));
+    Some(match rule.rule.reason.as_deref() {
+        Some(_) if checked || unsure => format!(
+            "{text} ({}: what was not checked counts as matching: {why})",
+            rule.label
+        ),
+        Some(own) => format!(
+            "{}: what was not checked counts as matching: {why}; the rule says: {own}",
+            generated_reason(d, &rule.label, &call.name)
+        ),
+        None => format!("{text} (what was not checked counts as matching: {why})"),
+    })
 }
 
 /// Why P stands for what a bound kept from being checked, when it does (see

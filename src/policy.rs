@@ -246,7 +246,7 @@ pub struct CRule {
     pub tool_literals: Option<Vec<String>>,
     /// The matcher whose index proposes this rule.
     pub driver: Driver,
-    /// The programs its command matchers name (see [`crate::compile::named_programs`]):
+    /// The programs its command matchers name (built by `compile::named_programs`):
     /// the only programs outside the program table it may allow.
     pub names: Vec<String>,
 }
@@ -310,7 +310,7 @@ pub struct Policy {
     /// The rules with `:sandbox`, in rule order.
     pub sandboxing: Vec<usize>,
     /// The paths each deny or stop rule's `:path` patterns name literally,
-    /// as written ([`crate::sandbox::literal_paths`]), by rule: what a
+    /// as written ([`crate::rule::literal_paths`]), by rule: what a
     /// sandboxed call to a tool those rules apply to hides by default.
     pub hide_literals: Vec<(usize, Vec<String>)>,
     /// Joined redaction regexps, built on first use.

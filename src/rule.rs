@@ -5,8 +5,10 @@
 //! parsed into one, and [`Rule::from_value`] reads either with the same key
 //! names (`command-prefix`, `set-args`, ...).
 
+pub(crate) mod sandbox;
+
 use crate::error::{Error, Result};
-use crate::sandbox::SandboxSpec;
+pub use sandbox::{literal_paths, SandboxSpec, SPEC_KEYS};
 use serde_json::{Map, Value as Json};
 use std::fmt;
 

@@ -475,6 +475,9 @@ fn written_lines_agree_with_bash() {
         "prog1 ! -d x '!' a^! && prog2 !x",
         "prog1 a$ \"b$ c$\" \"$\" $ && prog2 x$|prog3",
         "prog1 <=x 2>/dev/null; prog2 %1",
+        // A `case` pattern's `)` inside `$( )` ends nothing (the fuzz's `ls _1 $(case a
+        // in *) ls _2;; esac)`): bash runs the command before it, and the one inside.
+        "prog1 x $(case a in *) prog2 y;; esac)",
     ];
     let gens = lines.iter().map(|l| oracle::plain(l, false)).collect();
     let results = oracle::check(gens, reading);

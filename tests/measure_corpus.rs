@@ -255,25 +255,11 @@ fn make_home(dir: &Path) {
     }
     let _ = std::fs::remove_file(dir.join("proj/build/empty/.keep"));
     let proj = dir.join("proj");
-    let git = |args: &[&str]| {
-        let out = Command::new("git")
-            .args(args)
-            .current_dir(&proj)
-            .env("HOME", dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .output()
-            .expect("run git");
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    };
-    git(&["init", "-q"]);
-    git(&["add", "-A"]);
-    git(&["commit", "-q", "-m", "first"]);
+    trace::git(&proj, &["init", "-q"]);
+    trace::git(&proj, &["add", "-A"]);
+    trace::git(&proj, &["commit", "-q", "-m", "first"]);
     std::fs::write(proj.join("docs/guide.md"), "# Guide\nFIXME: more\n").expect("write");
-    git(&["commit", "-q", "-am", "second"]);
+    trace::git(&proj, &["commit", "-q", "-am", "second"]);
 }
 
 /// The kinds of effect the workspace policy is about, as the run shows them.

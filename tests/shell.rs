@@ -379,6 +379,8 @@ parses! {
             c(&["in", "x"]).op("parse error: syntax error at end of input (guessed)"),
             c(&["x"]).op("parse error: syntax error at end of input (guessed)"),
             c(&["echo", "$(case x in x)", "rm", "y"]).op("parse error: syntax error at line 1 col 25"),
+            // The tokenizer may end `$(case` at a pattern's `)`: the words before it alone.
+            c(&["echo"]).op("parse error: syntax error at line 1 col 25"),
             c(&["rm", "y"]).op("parse error: syntax error at line 1 col 25 (guessed)"),
             c(&["y"]).op("parse error: syntax error at line 1 col 25 (guessed)"),
         ],

@@ -260,17 +260,6 @@ fn at_open_file(stack: &[String]) -> bool {
 /// physical directory: one that itself goes through a process's directory is
 /// no directory to read `cwd` as, and gives [`Process::Unknowable`].
 pub(crate) fn walk(comps: &[&str], cwd: Option<&str>, follow: bool) -> (Process, String) {
-    use super::{inspect, Node, MAX_SYMLINK_HOPS};
-    use std::collections::VecDeque;
-    let owned = |names: &[&str]| -> Vec<String> { names.iter().map(|s| s.to_string()).collect() };
-    let mut pending: VecDeque<String> = comps.iter().map(|c| c.to_string()).collect();
-    let mut stack: Vec<String> = Vec::new();
-    // `cur` is `join(stack)`; `ends[i]` is its length after `stack[i]`.
-    let mut cur = String::new();
-    let mut ends: Vec<usize> = Vec::new();
-    // Depth of the first component known not to exist (no lookup below it).
-    let mut missing: Option<usize> = None;
-    let (mut entered, mut hops) = (false, 0usize);
     let unknowable = || (Process::Unknowable, String::new());
     // Only a path through `/proc` or `/dev` reaches a process's files without a link:
     // with none to follow, any other is read as written.
@@ -280,138 +269,221 @@ pub(crate) fn walk(comps: &[&str], cwd: Option<&str>, follow: bool) -> (Process,
             super::join(&super::collapse(comps.iter().copied())),
         );
     }
-    while let Some(c) = pending.pop_front() {
+    let mut w = Walker::new(comps);
+    while let Some(c) = w.pending.pop_front() {
         // Anything after an open file reads through it: a directory, or the
         // parent of one, that only the shell knows (`/dev/fd/3/x`, `/dev/fd/3/.`).
-        if at_open_file(&stack) {
+        if at_open_file(&w.stack) {
             return unknowable();
         }
         match c.as_str() {
             "" | "." => continue,
             ".." => {
-                stack.pop();
-                ends.pop();
-                cur.truncate(ends.last().copied().unwrap_or(0));
-                if missing.is_some_and(|d| stack.len() < d) {
-                    missing = None;
-                }
+                w.up();
                 continue;
             }
-            _ => {}
+            _ => w.down(c),
         }
-        cur.push('/');
-        cur.push_str(&c);
-        stack.push(c);
-        ends.push(cur.len());
-        let special = stack.first().is_some_and(|f| f == "proc" || f == "dev");
-        let s: Vec<&str> = match special {
-            true => stack.iter().map(String::as_str).collect(),
-            false => Vec::new(),
+        let base = process_base(&w.stack);
+        let went = match known_link(&w.stack, base) {
+            Some(Known::Cwd) => w.enter_cwd(cwd),
+            Some(Known::To(target)) => w.jump(target),
+            None if base.is_some() => {
+                // Inside a process's directory: never looked up (it is Emacs's here).
+                w.entered = true;
+                true
+            }
+            None if !follow || w.missing.is_some() => true,
+            None => w.follow(),
         };
-        let base = process_base(&stack);
-        // A link whose meaning is known: its target, from `/`.
-        let target: Option<Vec<String>> = match (s.as_slice(), base) {
-            (["dev", "fd"], _) => Some(owned(&["proc", "self", "fd"])),
-            (["dev", "stdin"], _) => Some(owned(&["proc", "self", "fd", "0"])),
-            (["dev", "stdout"], _) => Some(owned(&["proc", "self", "fd", "1"])),
-            (["dev", "stderr"], _) => Some(owned(&["proc", "self", "fd", "2"])),
-            (["proc", "net"], _) => Some(owned(&["proc", "self", "net"])),
-            (["proc", "mounts"], _) => Some(owned(&["proc", "self", "mounts"])),
-            (["proc", "thread-self"], _) => Some(owned(&["proc", "self", "task", THREAD])),
-            (_, Some(b)) if s.len() == b + 1 && s[b] == "root" => Some(Vec::new()),
-            (_, Some(b)) if s.len() == b + 1 && s[b] == "cwd" => {
-                let Some(dir) = cwd else {
-                    return unknowable();
-                };
-                let dir_comps: Vec<&str> = dir.split('/').collect();
-                if !dir.starts_with('/') || walk(&dir_comps, None, false).0 != Process::Outside {
-                    return unknowable();
-                }
-                // Already physical: onto the stack, not read again.
-                stack = collapse(dir_comps.iter().copied());
-                hops += 1;
-                if hops > MAX_SYMLINK_HOPS {
-                    return unknowable();
-                }
-                entered = true;
-                cur.clear();
-                ends.clear();
-                for c in &stack {
-                    cur.push('/');
-                    cur.push_str(c);
-                    ends.push(cur.len());
-                }
-                missing = None;
-                continue;
-            }
-            _ => None,
+        if !went {
+            return unknowable();
+        }
+    }
+    w.finish()
+}
+
+/// A link under `/proc` or `/dev` whose meaning is known (see [`walk`]).
+enum Known {
+    /// To these components, from `/`.
+    To(Vec<String>),
+    /// To the directory the process is in.
+    Cwd,
+}
+
+/// The link STACK (the components read so far) is when its meaning is known; BASE:
+/// how many of them are a process's directory (see [`process_base`]).
+fn known_link(stack: &[String], base: Option<usize>) -> Option<Known> {
+    if !stack.first().is_some_and(|f| f == "proc" || f == "dev") {
+        return None;
+    }
+    let to = |names: &[&str]| Some(Known::To(names.iter().map(|s| s.to_string()).collect()));
+    let s: Vec<&str> = stack.iter().map(String::as_str).collect();
+    match (s.as_slice(), base) {
+        (["dev", "fd"], _) => to(&["proc", "self", "fd"]),
+        (["dev", "stdin"], _) => to(&["proc", "self", "fd", "0"]),
+        (["dev", "stdout"], _) => to(&["proc", "self", "fd", "1"]),
+        (["dev", "stderr"], _) => to(&["proc", "self", "fd", "2"]),
+        (["proc", "net"], _) => to(&["proc", "self", "net"]),
+        (["proc", "mounts"], _) => to(&["proc", "self", "mounts"]),
+        (["proc", "thread-self"], _) => to(&["proc", "self", "task", THREAD]),
+        (_, Some(b)) if s.len() == b + 1 && s[b] == "root" => Some(Known::To(Vec::new())),
+        (_, Some(b)) if s.len() == b + 1 && s[b] == "cwd" => Some(Known::Cwd),
+        _ => None,
+    }
+}
+
+/// The state of a [`walk`]: the components still to read, and where it is.
+struct Walker {
+    pending: std::collections::VecDeque<String>,
+    stack: Vec<String>,
+    /// `join(stack)`; `ends[i]` is its length after `stack[i]`.
+    cur: String,
+    ends: Vec<usize>,
+    /// Depth of the first component known not to exist (no lookup below it).
+    missing: Option<usize>,
+    /// Whether the walk went through a process's directory.
+    entered: bool,
+    /// How many links it followed.
+    hops: usize,
+}
+
+impl Walker {
+    fn new(comps: &[&str]) -> Walker {
+        Walker {
+            pending: comps.iter().map(|c| c.to_string()).collect(),
+            stack: Vec::new(),
+            cur: String::new(),
+            ends: Vec::new(),
+            missing: None,
+            entered: false,
+            hops: 0,
+        }
+    }
+
+    /// `..`: up one component.
+    fn up(&mut self) {
+        self.stack.pop();
+        self.ends.pop();
+        self.cur.truncate(self.ends.last().copied().unwrap_or(0));
+        if self.missing.is_some_and(|d| self.stack.len() < d) {
+            self.missing = None;
+        }
+    }
+
+    /// Down into the component C.
+    fn down(&mut self, c: String) {
+        self.cur.push('/');
+        self.cur.push_str(&c);
+        self.stack.push(c);
+        self.ends.push(self.cur.len());
+    }
+
+    /// One more link followed; false past [`MAX_SYMLINK_HOPS`](super::MAX_SYMLINK_HOPS)
+    /// (the kernel's ELOOP).
+    fn hop(&mut self) -> bool {
+        self.hops += 1;
+        self.hops <= super::MAX_SYMLINK_HOPS
+    }
+
+    /// Through a process's `cwd`, to CWD: false when it is not known, or not a
+    /// physical directory.
+    fn enter_cwd(&mut self, cwd: Option<&str>) -> bool {
+        let Some(dir) = cwd else {
+            return false;
         };
-        if let Some(t) = target {
-            hops += 1;
-            if hops > MAX_SYMLINK_HOPS {
-                return unknowable();
-            }
-            entered = true;
-            stack.clear();
-            ends.clear();
-            cur.clear();
-            missing = None;
-            for part in t.into_iter().rev() {
-                pending.push_front(part);
-            }
-            continue;
+        let dir_comps: Vec<&str> = dir.split('/').collect();
+        if !dir.starts_with('/') || walk(&dir_comps, None, false).0 != Process::Outside {
+            return false;
         }
-        if base.is_some() {
-            // Inside a process's directory: never looked up (it is Emacs's here).
-            entered = true;
-            continue;
+        // Already physical: onto the stack, not read again.
+        self.stack = collapse(dir_comps.iter().copied());
+        if !self.hop() {
+            return false;
         }
-        if !follow || missing.is_some() {
-            continue;
+        self.entered = true;
+        self.cur.clear();
+        self.ends.clear();
+        for c in &self.stack {
+            self.cur.push('/');
+            self.cur.push_str(c);
+            self.ends.push(self.cur.len());
         }
-        match inspect(&cur) {
+        self.missing = None;
+        true
+    }
+
+    /// Through a link whose meaning is known, to TARGET (from `/`): false past the
+    /// bound on links.
+    fn jump(&mut self, target: Vec<String>) -> bool {
+        if !self.hop() {
+            return false;
+        }
+        self.entered = true;
+        self.stack.clear();
+        self.ends.clear();
+        self.cur.clear();
+        self.missing = None;
+        for part in target.into_iter().rev() {
+            self.pending.push_front(part);
+        }
+        true
+    }
+
+    /// The path so far looked up, as [`resolve`](super::resolve) does: a link is
+    /// followed (its target read next); false past the bound on links.
+    fn follow(&mut self) -> bool {
+        use super::{inspect, Node};
+        match inspect(&self.cur) {
             Node::Link(Ok(target)) => {
-                hops += 1;
-                if hops > MAX_SYMLINK_HOPS {
-                    return unknowable();
+                if !self.hop() {
+                    return false;
                 }
                 let Ok(target) = target.into_string() else {
-                    missing = Some(stack.len());
-                    continue;
+                    self.missing = Some(self.stack.len());
+                    return true;
                 };
-                stack.pop();
-                ends.pop();
+                self.stack.pop();
+                self.ends.pop();
                 if target.starts_with('/') {
-                    stack.clear();
-                    ends.clear();
+                    self.stack.clear();
+                    self.ends.clear();
                 }
-                cur.truncate(ends.last().copied().unwrap_or(0));
+                self.cur.truncate(self.ends.last().copied().unwrap_or(0));
                 for part in target.split('/').rev() {
-                    pending.push_front(part.to_string());
+                    self.pending.push_front(part.to_string());
                 }
             }
             Node::Plain => {}
             // A link whose text is not a path, a name that cannot be looked up
             // or is not there: kept as written.
-            Node::Link(Err(_)) | Node::Missing | Node::Failed(_) => missing = Some(stack.len()),
+            Node::Link(Err(_)) | Node::Missing | Node::Failed(_) => {
+                self.missing = Some(self.stack.len());
+            }
         }
+        true
     }
-    if !entered {
-        return (Process::Outside, join(&stack));
-    }
-    if at_open_file(&stack) {
-        return (Process::OpenFile, join(&stack));
-    }
-    // A thread's files are its process's (`/proc/thread-self/environ`).
-    let shown = match process_base(&stack) {
-        Some(4) if stack.len() > 4 => {
-            let mut s = stack[..2].to_vec();
-            s.extend_from_slice(&stack[4..]);
-            join(&s)
+
+    /// How the kernel reads the path walked, and the path it reaches.
+    fn finish(self) -> (Process, String) {
+        let stack = self.stack;
+        if !self.entered {
+            return (Process::Outside, join(&stack));
         }
-        _ => join(&stack),
-    };
-    (Process::Reads(shown.clone()), shown)
+        if at_open_file(&stack) {
+            return (Process::OpenFile, join(&stack));
+        }
+        // A thread's files are its process's (`/proc/thread-self/environ`).
+        let shown = match process_base(&stack) {
+            Some(4) if stack.len() > 4 => {
+                let mut s = stack[..2].to_vec();
+                s.extend_from_slice(&stack[4..]);
+                join(&s)
+            }
+            _ => join(&stack),
+        };
+        (Process::Reads(shown.clone()), shown)
+    }
 }
 
 /// What expanding a shell glob found.

@@ -3,10 +3,20 @@
 //! many directories a line may lead to.
 
 use super::paths::*;
+use super::CmdCand;
 use super::{places, Prepared};
 use crate::path;
 use crate::rule::Arg;
 use crate::shell;
+use crate::shell::SimpleCommand;
+use std::collections::HashMap;
+
+/// Where a directory leads from a base: its readings (the first as written,
+/// collapsed), or None when only the shell can know.
+type Led = Option<Vec<String>>;
+
+/// A set of directories the shell may be in (None: the request's own, unknown).
+type Currents = Vec<Option<String>>;
 
 impl Prepared<'_> {
     /// Directories a command line's relative words may be relative to,
@@ -26,291 +36,13 @@ impl Prepared<'_> {
         values: &mut LineValues,
         cost: &mut usize,
     ) -> (Vec<String>, Option<String>, Option<PerCommand>) {
-        let (home, mut current) = self.home_and_cwd();
-        let workdir = path::DEFAULT_WORKDIR_KEYS
-            .iter()
-            .any(|key| self.call.arg(key).is_some());
-        let mut places = places::Places::new(self.commands(), current.clone(), workdir);
-        let mut lost: Option<String> = None;
-        let mut dirs = Vec::new();
-        // Where the directory D leads from BASE: its readings (the first as
-        // written, collapsed), or None when only the shell can know; each pair
-        // read once (`git -C $x` a hundred times from one directory).
-        type Led = Option<Vec<String>>;
-        let mut led: std::collections::HashMap<(String, Option<String>), Led> =
-            std::collections::HashMap::new();
-        let mut go = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Led {
-            let key = (d.to_string(), base.map(str::to_string));
-            if !led.contains_key(&key) {
-                *cost += path_cost(d) + base.map_or(0, path_cost);
-                if *cost > MAX_PATH_COST {
-                    lost.get_or_insert_with(|| {
-                        "more directories to read than the bound on reading paths allows"
-                            .to_string()
-                    });
-                    return None;
-                }
-            }
-            let all = led
-                .entry(key)
-                .or_insert_with(|| {
-                    let read = path::readings(d, home.as_deref(), base);
-                    match read.process {
-                        path::Process::Outside => Some(read.forms),
-                        path::Process::Reads(to) => Some(vec![to]),
-                        path::Process::OpenFile | path::Process::Unknowable => None,
-                    }
-                })
-                .clone();
-            if all.is_none() {
-                lost.get_or_insert_with(|| {
-                    format!(
-                        "`{}` is a directory only the running shell knows",
-                        d.chars().take(200).collect::<String>()
-                    )
-                });
-            }
-            all
-        };
-        // The directories a glob D names from BASE (`cd lnk?`, `git -C ../h*`).
-        let case_fold = self.path_env().case_fold;
-        let globbed = |d: &str, base: Option<&str>, lost: &mut Option<String>| -> Vec<String> {
-            if !d.contains(['*', '?', '[']) {
-                return Vec::new();
-            }
-            let text = with_dirs(d, home.as_deref(), base);
-            let found = path::expand_glob(&text, home.as_deref(), base, case_fold, true);
-            if let Some(why) = found.incomplete {
-                lost.get_or_insert(why);
-            }
-            found.found
-        };
-        for key in path::DEFAULT_WORKDIR_KEYS {
-            if let Some(Arg::Str(d)) = self.call.arg(key) {
-                dirs.extend(go(d, current.as_deref(), &mut lost).unwrap_or_default());
+        let mut reading = DirReading::new(self, values, cost);
+        for (ci, cand) in self.commands().iter().enumerate() {
+            if !reading.read_line(ci, cand) {
+                break;
             }
         }
-        // Every directory the shell may be in at this point of the line: a `cd` may
-        // fail (`cd missing; cd ..` goes up from where the line started), so each
-        // adds where it leads and keeps where it was.
-        let mut currents: Vec<Option<String>> = vec![current.take()];
-        // Whether the line's directory is one only the shell knows.
-        let mut unknown = false;
-        let (cdpath, cdpath_unknown) = self.cdpath();
-        'commands: for (ci, cand) in self.commands().iter().enumerate() {
-            // A `cd` in a loop or a function may run again and again (`for i in 1 2; do
-            // cd ..; done`): the line is read over once for each time it may run, or
-            // until the directories it may be in stop growing (each pass adds one at
-            // least, so the directory bound ends it).
-            let passes = cand
-                .line
-                .repeated
-                .iter()
-                .filter(|(k, _)| {
-                    cand.line.commands.get(*k).is_some_and(|c| {
-                        matches!(
-                            c.argv.first().map(String::as_str),
-                            Some("cd" | "pushd" | "popd")
-                        )
-                    })
-                })
-                .fold(shell::Runs::Once, |most, (_, runs)| match (most, *runs) {
-                    (shell::Runs::Any, _) | (_, shell::Runs::Any) => shell::Runs::Any,
-                    (shell::Runs::AtMost(a), shell::Runs::AtMost(b)) => {
-                        shell::Runs::AtMost(a.max(b))
-                    }
-                    (shell::Runs::Once, r) | (r, shell::Runs::Once) => r,
-                });
-            let mut pass = 1;
-            let mut seen = currents.clone();
-            'passes: loop {
-                for (k, c) in cand.line.commands.iter().enumerate() {
-                    // Past a bound every relative word counts as matching: no need to read on.
-                    if lost.is_some() || path::budget_spent() {
-                        break 'commands;
-                    }
-                    // Where this command runs: its subshell's directories, or where the
-                    // command it runs right after left it (`cd d && rm x`).
-                    let (bases, saved) = places.enter(ci, k, &cand.line.commands, &mut currents);
-                    let is_cd = matches!(
-                        c.argv.first().map(String::as_str),
-                        Some("cd" | "pushd" | "popd")
-                    );
-                    let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
-                    // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
-                    let back = c.argv.first().is_some_and(|n| n == "cd")
-                        && c.argv.iter().skip(1).any(|w| w == "-");
-                    let mut next: Vec<Option<String>> = Vec::new();
-                    let mut reached = false;
-                    for cur in &bases {
-                        if too_many(&mut dirs) {
-                            break;
-                        }
-                        // Each directory option is relative to the one before it (`git -C
-                        // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
-                        // starts (`env -C .. bash -c 'cd home'`) to the last.
-                        let mut base = cur.clone();
-                        // The directories its options move it to: its own.
-                        let mut mine: Vec<String> = Vec::new();
-                        for form in &c.forms {
-                            for d in shell::chdir_options(form) {
-                                if unknown && !d.starts_with(['/', '~']) {
-                                    continue;
-                                }
-                                // `git -C "$f"`: where any value the line gives leads,
-                                // and home; `tar -C /proc -C $$`: only the shell knows.
-                                if !shell::values::only_known_parameters(&d) {
-                                    shell_only(&d, &mut lost);
-                                    mine.extend(home.clone());
-                                    let of = self.line_values(values, &cand.key);
-                                    for v in of.iter().filter(|v| !v.contains('$')) {
-                                        // Past the bound the line is lost anyway (below).
-                                        if mine.len() > 4 * MAX_DIRS || too_many(&mut dirs) {
-                                            break;
-                                        }
-                                        let all = go(v, base.as_deref(), &mut lost);
-                                        mine.extend(all.unwrap_or_default());
-                                    }
-                                }
-                                mine.extend(globbed(&d, base.as_deref(), &mut lost));
-                                let all = go(&d, base.as_deref(), &mut lost).unwrap_or_default();
-                                base = all.first().cloned().or(base);
-                                mine.extend(all);
-                            }
-                        }
-                        places.own(ci, k, &mine);
-                        dirs.append(&mut mine);
-                        if !is_cd {
-                            continue;
-                        }
-                        let to = match target {
-                            None => home.clone(),
-                            // Relative to a directory only the shell knows: still unknown.
-                            Some(t) if unknown && !t.starts_with(['/', '~']) => continue,
-                            Some(t) => {
-                                // `cd etc` (and `cd .ssh`) may go to any CDPATH directory's
-                                // `etc`; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
-                                let skips = t.starts_with(['/', '~'])
-                                    || t == "."
-                                    || t == ".."
-                                    || t.starts_with("./")
-                                    || t.starts_with("../");
-                                if !skips && cdpath_unknown {
-                                    lost.get_or_insert_with(|| {
-                                        "`CDPATH` is given a value the reading cannot know"
-                                            .to_string()
-                                    });
-                                }
-                                if !skips {
-                                    // A CDPATH entry is itself a path: `~`, relative entries.
-                                    for entry in &cdpath {
-                                        let bases = go(entry, base.as_deref(), &mut lost);
-                                        for b in bases.unwrap_or_default() {
-                                            let all =
-                                                go(t, Some(&b), &mut lost).unwrap_or_default();
-                                            places.led(&all);
-                                            next.extend(all.first().cloned().map(Some));
-                                            dirs.extend(all);
-                                        }
-                                    }
-                                }
-                                for g in globbed(t, base.as_deref(), &mut lost) {
-                                    dirs.push(g.clone());
-                                    next.push(Some(g));
-                                }
-                                // `x=../home; cd $x`: any value the line gives a variable,
-                                // and home (`cd $!` with no job is `cd`).
-                                if t.contains('$') {
-                                    shell_only(t, &mut lost);
-                                    next.push(home.clone());
-                                    dirs.extend(home.clone());
-                                    let of = self.line_values(values, &cand.key);
-                                    for v in of.iter().filter(|v| !v.contains('$')) {
-                                        if too_many(&mut dirs) {
-                                            break;
-                                        }
-                                        let all =
-                                            go(v, base.as_deref(), &mut lost).unwrap_or_default();
-                                        places.led(&all);
-                                        next.extend(all.first().cloned().map(Some));
-                                        dirs.extend(all);
-                                    }
-                                }
-                                // Lexically and through the links before `..` (`cd -P lnk/..`).
-                                match go(t, base.as_deref(), &mut lost) {
-                                    Some(all) => {
-                                        places.led(&all);
-                                        dirs.extend(all.iter().skip(1).cloned());
-                                        all.into_iter().next()
-                                    }
-                                    None => {
-                                        unknown = true;
-                                        continue;
-                                    }
-                                }
-                            }
-                        };
-                        if let Some(n) = to {
-                            dirs.push(n.clone());
-                            next.push(Some(n));
-                            reached = true;
-                        }
-                    }
-                    if is_cd {
-                        // `popd` (and `cd -`) go back to any directory the line was in.
-                        if back || c.argv.first().is_some_and(|n| n == "popd") {
-                            next.extend(dirs.iter().cloned().map(Some));
-                        }
-                        if back {
-                            if let Ok(old) = std::env::var("OLDPWD") {
-                                dirs.push(old.clone());
-                                next.push(Some(old));
-                            }
-                        }
-                        if reached {
-                            places.reached(ci, k, &next);
-                        }
-                        next.append(&mut currents);
-                        next.sort();
-                        next.dedup();
-                        if reached {
-                            unknown = false;
-                        }
-                        currents = next;
-                    }
-                    if currents.len() > MAX_DIRS || dirs.len() > 4 * MAX_DIRS {
-                        lost.get_or_insert_with(|| {
-                            format!("more than {MAX_DIRS} directories the line may be in")
-                        });
-                        currents.truncate(MAX_DIRS);
-                    }
-                    places.leave(ci, saved, &mut currents);
-                }
-                let more = match passes {
-                    shell::Runs::Once => false,
-                    shell::Runs::AtMost(n) => pass < n,
-                    shell::Runs::Any => true,
-                };
-                // A subshell's directories grow too (`(for i in 1 2; do cd ..; done; rm x)`).
-                let now: Vec<Option<String>> = currents
-                    .iter()
-                    .chain(places.in_subshells())
-                    .cloned()
-                    .collect();
-                if !more || now.iter().all(|d| seen.contains(d)) {
-                    break 'passes;
-                }
-                pass += 1;
-                seen.extend(now);
-                seen.sort();
-                seen.dedup();
-                currents.clone_from(&seen);
-                places.new_pass();
-            }
-        }
-        dirs.sort();
-        dirs.dedup();
-        (dirs, lost, places.finish())
+        reading.finish()
     }
 
     /// The `CDPATH` directories a `cd` in the call may use: those the lines give it
@@ -340,6 +72,411 @@ impl Prepared<'_> {
         out.dedup();
         (out, unknown)
     }
+}
+
+/// The state of reading where a call's lines may be, threaded through their commands
+/// (see [`Prepared::other_dirs`]).
+struct DirReading<'p, 'a> {
+    prepared: &'p Prepared<'a>,
+    /// The value words of each command argument, read once.
+    values: &'p mut LineValues,
+    /// What reading directories has cost so far (see [`path_cost`]).
+    cost: &'p mut usize,
+    home: Option<String>,
+    case_fold: bool,
+    cdpath: Vec<String>,
+    cdpath_unknown: bool,
+    /// Where each directory leads from each base, each pair read once (`git -C $x` a
+    /// hundred times from one directory).
+    led: HashMap<(String, Option<String>), Led>,
+    /// Why the directories cannot be known, once one cannot.
+    lost: Option<String>,
+    /// Every directory found so far.
+    dirs: Vec<String>,
+    /// Every directory the shell may be in at this point of the line: a `cd` may
+    /// fail (`cd missing; cd ..` goes up from where the line started), so each
+    /// adds where it leads and keeps where it was.
+    currents: Currents,
+    /// Whether the line's directory is one only the shell knows.
+    unknown: bool,
+    places: places::Places,
+}
+
+/// What one `cd`, `pushd` or `popd` leads to from the directories it may run in.
+#[derive(Default)]
+struct CdOutcome {
+    /// The directories it may lead to.
+    next: Currents,
+    /// Whether it leads somewhere known from one of them at least.
+    reached: bool,
+}
+
+impl<'p, 'a> DirReading<'p, 'a> {
+    /// The state for the lines of PREPARED, with the directory the call names of its own
+    /// (its working-directory argument) read.
+    fn new(
+        prepared: &'p Prepared<'a>,
+        values: &'p mut LineValues,
+        cost: &'p mut usize,
+    ) -> DirReading<'p, 'a> {
+        let (home, current) = prepared.home_and_cwd();
+        let workdir = path::DEFAULT_WORKDIR_KEYS
+            .iter()
+            .any(|key| prepared.call.arg(key).is_some());
+        let places = places::Places::new(prepared.commands(), current.clone(), workdir);
+        let (cdpath, cdpath_unknown) = prepared.cdpath();
+        let mut reading = DirReading {
+            prepared,
+            values,
+            cost,
+            home,
+            case_fold: prepared.path_env().case_fold,
+            cdpath,
+            cdpath_unknown,
+            led: HashMap::new(),
+            lost: None,
+            dirs: Vec::new(),
+            currents: Vec::new(),
+            unknown: false,
+            places,
+        };
+        for key in path::DEFAULT_WORKDIR_KEYS {
+            if let Some(Arg::Str(d)) = prepared.call.arg(key) {
+                let all = reading.go(d, current.as_deref()).unwrap_or_default();
+                reading.dirs.extend(all);
+            }
+        }
+        reading.currents = vec![current];
+        reading
+    }
+
+    /// The directories found, sorted; why they cannot be known, if so; and where each
+    /// placed command runs.
+    fn finish(mut self) -> (Vec<String>, Option<String>, Option<PerCommand>) {
+        self.dirs.sort();
+        self.dirs.dedup();
+        (self.dirs, self.lost, self.places.finish())
+    }
+
+    /// Where the directory D leads from BASE (see [`Led`]); past the bound on
+    /// reading paths, or when only the shell knows, None and why in `lost`.
+    fn go(&mut self, d: &str, base: Option<&str>) -> Led {
+        let key = (d.to_string(), base.map(str::to_string));
+        if !self.led.contains_key(&key) {
+            *self.cost += path_cost(d) + base.map_or(0, path_cost);
+            if *self.cost > MAX_PATH_COST {
+                self.lost.get_or_insert_with(|| {
+                    "more directories to read than the bound on reading paths allows".to_string()
+                });
+                return None;
+            }
+        }
+        let home = self.home.as_deref();
+        let all = self
+            .led
+            .entry(key)
+            .or_insert_with(|| {
+                let read = path::readings(d, home, base);
+                match read.process {
+                    path::Process::Outside => Some(read.forms),
+                    path::Process::Reads(to) => Some(vec![to]),
+                    path::Process::OpenFile | path::Process::Unknowable => None,
+                }
+            })
+            .clone();
+        if all.is_none() {
+            self.lost.get_or_insert_with(|| {
+                format!(
+                    "`{}` is a directory only the running shell knows",
+                    d.chars().take(200).collect::<String>()
+                )
+            });
+        }
+        all
+    }
+
+    /// The directories a glob D names from BASE (`cd lnk?`, `git -C ../h*`).
+    fn globbed(&mut self, d: &str, base: Option<&str>) -> Vec<String> {
+        if !d.contains(['*', '?', '[']) {
+            return Vec::new();
+        }
+        let home = self.home.as_deref();
+        let text = with_dirs(d, home, base);
+        let found = path::expand_glob(&text, home, base, self.case_fold, true);
+        if let Some(why) = found.incomplete {
+            self.lost.get_or_insert(why);
+        }
+        found.found
+    }
+
+    /// The values the line under KEY gives its variables that name no variable.
+    fn plain_values(&mut self, key: &str) -> Vec<String> {
+        let of = self.prepared.line_values(self.values, key);
+        of.iter().filter(|v| !v.contains('$')).cloned().collect()
+    }
+
+    /// Reads the line CAND (number CI) over once for each time its `cd`s may run: a
+    /// `cd` in a loop or a function may run again and again (`for i in 1 2; do cd ..;
+    /// done`), so until the directories it may be in stop growing (each pass adds one
+    /// at least, so the directory bound ends it). False once a bound is met: no need
+    /// to read on.
+    fn read_line(&mut self, ci: usize, cand: &CmdCand) -> bool {
+        let passes = cd_passes(cand);
+        let mut pass = 1;
+        let mut seen = self.currents.clone();
+        loop {
+            for (k, c) in cand.line.commands.iter().enumerate() {
+                // Past a bound every relative word counts as matching: no need to read on.
+                if self.lost.is_some() || path::budget_spent() {
+                    return false;
+                }
+                self.read_command(ci, cand, k, c);
+            }
+            let more = match passes {
+                shell::Runs::Once => false,
+                shell::Runs::AtMost(n) => pass < n,
+                shell::Runs::Any => true,
+            };
+            // A subshell's directories grow too (`(for i in 1 2; do cd ..; done; rm x)`).
+            let now: Currents = self
+                .currents
+                .iter()
+                .chain(self.places.in_subshells())
+                .cloned()
+                .collect();
+            if !more || now.iter().all(|d| seen.contains(d)) {
+                return true;
+            }
+            pass += 1;
+            seen.extend(now);
+            seen.sort();
+            seen.dedup();
+            self.currents.clone_from(&seen);
+            self.places.new_pass();
+        }
+    }
+
+    /// Reads command K (C) of the line CAND (number CI): the directories its options
+    /// move it to, and where it leads when it is a `cd`, `pushd` or `popd`.
+    fn read_command(&mut self, ci: usize, cand: &CmdCand, k: usize, c: &SimpleCommand) {
+        // Where this command runs: its subshell's directories, or where the
+        // command it runs right after left it (`cd d && rm x`).
+        let (bases, saved) = self
+            .places
+            .enter(ci, k, &cand.line.commands, &mut self.currents);
+        let is_cd = is_cd(c);
+        let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
+        let mut outcome = CdOutcome::default();
+        for cur in &bases {
+            if too_many(&mut self.dirs) {
+                break;
+            }
+            // Each directory option is relative to the one before it (`git -C
+            // .. -C home`, `env -C a env -C b`), and a `cd` in a shell it
+            // starts (`env -C .. bash -c 'cd home'`) to the last.
+            let (mut mine, base) = self.option_dirs(&cand.key, c, cur.clone());
+            self.places.own(ci, k, &mine);
+            self.dirs.append(&mut mine);
+            if !is_cd {
+                continue;
+            }
+            let to = self.cd_to(
+                &cand.key,
+                target.map(String::as_str),
+                base,
+                &mut outcome.next,
+            );
+            if let Some(n) = to {
+                self.dirs.push(n.clone());
+                outcome.next.push(Some(n));
+                outcome.reached = true;
+            }
+        }
+        if is_cd {
+            self.after_cd(ci, k, c, outcome);
+        }
+        if self.currents.len() > MAX_DIRS || self.dirs.len() > 4 * MAX_DIRS {
+            self.lost.get_or_insert_with(|| {
+                format!("more than {MAX_DIRS} directories the line may be in")
+            });
+            self.currents.truncate(MAX_DIRS);
+        }
+        self.places.leave(ci, saved, &mut self.currents);
+    }
+
+    /// The directories the options of C (a command of the line under KEY) move it to
+    /// from BASE (its own: `git -C d`, `make -C d`), and the last of them (BASE when
+    /// none), where a `cd` in a shell it starts begins.
+    fn option_dirs(
+        &mut self,
+        key: &str,
+        c: &SimpleCommand,
+        mut base: Option<String>,
+    ) -> (Vec<String>, Option<String>) {
+        let mut mine: Vec<String> = Vec::new();
+        for form in &c.forms {
+            for d in shell::chdir_options(form) {
+                if self.unknown && !d.starts_with(['/', '~']) {
+                    continue;
+                }
+                // `git -C "$f"`: where any value the line gives leads,
+                // and home; `tar -C /proc -C $$`: only the shell knows.
+                if !shell::values::only_known_parameters(&d) {
+                    shell_only(&d, &mut self.lost);
+                    mine.extend(self.home.clone());
+                    for v in self.plain_values(key) {
+                        // Past the bound the line is lost anyway (below).
+                        if mine.len() > 4 * MAX_DIRS || too_many(&mut self.dirs) {
+                            break;
+                        }
+                        let all = self.go(&v, base.as_deref());
+                        mine.extend(all.unwrap_or_default());
+                    }
+                }
+                mine.extend(self.globbed(&d, base.as_deref()));
+                let all = self.go(&d, base.as_deref()).unwrap_or_default();
+                base = all.first().cloned().or(base);
+                mine.extend(all);
+            }
+        }
+        (mine, base)
+    }
+
+    /// Where a `cd` of the line under KEY to TARGET (None: no operand) leads from
+    /// BASE, as written; the other directories it may lead to (through `CDPATH`, a
+    /// glob, the values of a variable) are added to NEXT. None when it leads nowhere
+    /// known.
+    fn cd_to(
+        &mut self,
+        key: &str,
+        target: Option<&str>,
+        base: Option<String>,
+        next: &mut Currents,
+    ) -> Option<String> {
+        let Some(t) = target else {
+            return self.home.clone();
+        };
+        // Relative to a directory only the shell knows: still unknown.
+        if self.unknown && !t.starts_with(['/', '~']) {
+            return None;
+        }
+        self.through_cdpath(t, base.as_deref(), next);
+        for g in self.globbed(t, base.as_deref()) {
+            self.dirs.push(g.clone());
+            next.push(Some(g));
+        }
+        // `x=../home; cd $x`: any value the line gives a variable,
+        // and home (`cd $!` with no job is `cd`).
+        if t.contains('$') {
+            shell_only(t, &mut self.lost);
+            next.push(self.home.clone());
+            self.dirs.extend(self.home.clone());
+            for v in self.plain_values(key) {
+                if too_many(&mut self.dirs) {
+                    break;
+                }
+                let all = self.go(&v, base.as_deref()).unwrap_or_default();
+                self.moved_to(all, next);
+            }
+        }
+        // Lexically and through the links before `..` (`cd -P lnk/..`).
+        match self.go(t, base.as_deref()) {
+            Some(all) => {
+                self.places.led(&all);
+                self.dirs.extend(all.iter().skip(1).cloned());
+                all.into_iter().next()
+            }
+            None => {
+                self.unknown = true;
+                None
+            }
+        }
+    }
+
+    /// `cd etc` (and `cd .ssh`) may go to any CDPATH directory's `etc` (T) from BASE,
+    /// added to NEXT; bash skips CDPATH for `/x`, `.`, `..`, `./x`, `../x`.
+    fn through_cdpath(&mut self, t: &str, base: Option<&str>, next: &mut Currents) {
+        let skips = t.starts_with(['/', '~'])
+            || t == "."
+            || t == ".."
+            || t.starts_with("./")
+            || t.starts_with("../");
+        if skips {
+            return;
+        }
+        if self.cdpath_unknown {
+            self.lost.get_or_insert_with(|| {
+                "`CDPATH` is given a value the reading cannot know".to_string()
+            });
+        }
+        // A CDPATH entry is itself a path: `~`, relative entries.
+        for entry in self.cdpath.clone() {
+            let bases = self.go(&entry, base);
+            for b in bases.unwrap_or_default() {
+                let all = self.go(t, Some(&b)).unwrap_or_default();
+                self.moved_to(all, next);
+            }
+        }
+    }
+
+    /// A `cd` may have led to the directory read ALL ways (the first as written): the
+    /// first is one of NEXT, each one of the directories found.
+    fn moved_to(&mut self, all: Vec<String>, next: &mut Currents) {
+        self.places.led(&all);
+        next.extend(all.first().cloned().map(Some));
+        self.dirs.extend(all);
+    }
+
+    /// After C, command K of line CI and a `cd`, `pushd` or `popd` with OUTCOME: the
+    /// directories the shell may be in are where it led and where it was (it may fail).
+    fn after_cd(&mut self, ci: usize, k: usize, c: &SimpleCommand, outcome: CdOutcome) {
+        let CdOutcome { mut next, reached } = outcome;
+        // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
+        let back =
+            c.argv.first().is_some_and(|n| n == "cd") && c.argv.iter().skip(1).any(|w| w == "-");
+        // `popd` (and `cd -`) go back to any directory the line was in.
+        if back || c.argv.first().is_some_and(|n| n == "popd") {
+            next.extend(self.dirs.iter().cloned().map(Some));
+        }
+        if back {
+            if let Ok(old) = std::env::var("OLDPWD") {
+                self.dirs.push(old.clone());
+                next.push(Some(old));
+            }
+        }
+        if reached {
+            self.places.reached(ci, k, &next);
+        }
+        next.append(&mut self.currents);
+        next.sort();
+        next.dedup();
+        if reached {
+            self.unknown = false;
+        }
+        self.currents = next;
+    }
+}
+
+/// Whether C changes the shell's directory: `cd`, `pushd` or `popd`.
+fn is_cd(c: &SimpleCommand) -> bool {
+    matches!(
+        c.argv.first().map(String::as_str),
+        Some("cd" | "pushd" | "popd")
+    )
+}
+
+/// How many times the `cd`s of the line CAND may run: the most of any of them (in a
+/// loop or a function).
+fn cd_passes(cand: &CmdCand) -> shell::Runs {
+    cand.line
+        .repeated
+        .iter()
+        .filter(|(k, _)| cand.line.commands.get(*k).is_some_and(is_cd))
+        .fold(shell::Runs::Once, |most, (_, runs)| match (most, *runs) {
+            (shell::Runs::Any, _) | (_, shell::Runs::Any) => shell::Runs::Any,
+            (shell::Runs::AtMost(a), shell::Runs::AtMost(b)) => shell::Runs::AtMost(a.max(b)),
+            (shell::Runs::Once, r) | (r, shell::Runs::Once) => r,
+        })
 }
 
 /// Whether DIRS, the directories a line's words may be relative to, are more than

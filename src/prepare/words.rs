@@ -6,7 +6,7 @@
 use super::dirs::*;
 use super::paths::*;
 use super::walks;
-use super::{places, Prepared};
+use super::{places, CmdCand, Prepared};
 use crate::index::BitSet;
 use crate::path;
 use crate::rule::Arg;
@@ -20,7 +20,6 @@ impl Prepared<'_> {
             return;
         }
         let mut line_values = LineValues::new();
-        let mut line_start = out.len();
         let mut budget = WordBudget {
             cwd: self.home_and_cwd().1.as_deref().map_or(0, path_cost),
             walk_left: walks::MAX_CALL_WALK_ENTRIES,
@@ -33,193 +32,18 @@ impl Prepared<'_> {
             None => (dirs, per),
         };
         for (ci, cand) in self.commands().iter().enumerate() {
-            let line = &cand.line;
-            budget.dots = line.uncertain.is_some()
-                || line.opaque.is_some()
-                || line.commands.iter().any(|c| c.opaque.is_some());
-            let all: Vec<(usize, usize)> = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
-            // The directories words are read in: the line's (the first), and those of
-            // each command placed (see [`places`]), each set once.
-            let mut sets: Vec<places::Dirs> = vec![(true, dirs.clone())];
-            let set_of: Vec<usize> = (0..cand.line.commands.len())
-                .map(|i| match per.as_ref().and_then(|p| p.get(&(ci, i))) {
-                    None => 0,
-                    Some(d) => sets.iter().position(|s| s == d).unwrap_or_else(|| {
-                        sets.push(d.clone());
-                        sets.len() - 1
-                    }),
-                })
-                .collect();
-            let every = all.len();
-            // What variables carry to the commands (`f=~/.ssh/x; cat $f`).
+            let line_start = out.len();
             let values: &[String] = match cand.deny_only {
                 false => self.line_values(&mut line_values, &cand.key),
                 true => &[],
             };
-            let loop_words = self.loop_words(cand);
-            let plain = self.plain_words(cand);
-            let cwd = self.home_and_cwd().1;
-            let tops = git_tops(line, cwd.as_deref(), &sets, &set_of);
-            // A word judged once per line, for every command it belongs to: the
-            // candidates made for it are `out[range]`.
-            let mut at: std::collections::HashMap<(bool, &str, usize), std::ops::Range<usize>> =
-                std::collections::HashMap::new();
-            // Which commands each of those candidates has (a word of every command of a
-            // long line is looked up once per command).
-            let mut has: std::collections::HashSet<(usize, (usize, usize))> =
-                std::collections::HashSet::new();
-            // A line that may make a symbolic link (`ln -s .. h; cat h/.ssh/id_rsa`,
-            // `git apply`, `cp -a lnk h`) may read through it.
-            let links = cand.line.commands.len() > 1
-                && cand.line.commands.iter().any(|c| may_make_links(&c.argv));
-            let mut push = words_of(|out, redirect, w, cmds, set, budget| {
-                // Past a bound every word is unchecked: the candidate that says so
-                // matches every deny-side path rule, for every command.
-                if w.is_empty() || budget.exceeded.is_some() {
-                    return;
-                }
-                if let Some(made) = at.get(&(redirect, w, set)) {
-                    // Every candidate here belongs to commands of this line only: one
-                    // with `every` of them has them all.
-                    for k in made.clone() {
-                        let have = &mut out[k].cmds;
-                        if have.len() == every {
-                            continue;
-                        }
-                        if cmds.len() == every {
-                            *have = cmds.to_vec();
-                            continue;
-                        }
-                        for c in cmds {
-                            if has.insert((k, *c)) {
-                                have.push(*c);
-                            }
-                        }
-                    }
-                    return;
-                }
-                let first = out.len();
-                let (here, in_dirs) = &sets[set];
-                self.word_cands(out, &cand.key, redirect, w, in_dirs, *here, budget);
-                for (k, made) in out.iter_mut().enumerate().skip(first) {
-                    if links && made.uncertain.is_none() {
-                        if let Some(why) = through_missing(made) {
-                            made.norm = Err(why.clone());
-                            made.uncertain = Some(why);
-                        }
-                    }
-                    made.cmds = cmds.to_vec();
-                    // One with every command needs no more.
-                    if cmds.len() < every {
-                        has.extend(cmds.iter().map(|c| (k, *c)));
-                    }
-                }
-                at.insert((redirect, w, set), first..out.len());
-            });
-            let mut attributed = std::collections::HashSet::new();
-            for (i, c) in cand.line.commands.iter().enumerate() {
-                // `exec 3<f` (`exec < f`) without a command opens F for every command
-                // of the shell after it (`exec 3<f; cat <&3`).
-                let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
-                for target in &c.redirects {
-                    attributed.insert(target.clone());
-                    let target = plain.get(target).unwrap_or(target);
-                    if nobodys_file(target) {
-                        continue;
-                    }
-                    let (cmds, set) = if opens_for_all {
-                        (&all[..], 0)
-                    } else {
-                        (&[(ci, i)][..], set_of[i])
-                    };
-                    push(out, true, target, cmds, set, &mut budget);
-                }
-                for word in &c.paths {
-                    match word.strip_prefix('-') {
-                        // An option with a path glued to it: `-f~/.ssh/x`,
-                        // `--file=/etc/passwd`, `-t/root`.
-                        Some(opt) => {
-                            if let Some((_, after)) = opt.split_once('=') {
-                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
-                            }
-                            // A cluster of short options whose last takes the rest as
-                            // its value (`-olnk/x`, `-cflnk/x`, `-f../x`): the value may
-                            // start after any letter before the first `/`.
-                            if !opt.starts_with('-') && opt.contains(['/', '~', '.']) {
-                                let end = opt.find('/').unwrap_or(opt.len());
-                                for (k, _) in opt.char_indices().skip(1) {
-                                    if k > end {
-                                        break;
-                                    }
-                                    push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
-                                }
-                            } else if let Some(k) = opt.find(['/', '~']) {
-                                push(out, false, &opt[k..], &[(ci, i)], set_of[i], &mut budget);
-                            }
-                        }
-                        None => {
-                            if let Some(list) = tops.get(&(i, word.as_str())) {
-                                for top in list {
-                                    push(out, false, top, &[(ci, i)], set_of[i], &mut budget);
-                                }
-                                continue;
-                            }
-                            let word = plain.get(word).unwrap_or(word);
-                            // A loop variable of a certain line (`for f in src/*.rs; do rm
-                            // "$f"; done`) is one of the words of its list.
-                            if let Some(list) = loop_words.get(word.as_str()) {
-                                for v in list {
-                                    push(out, false, v, &[(ci, i)], set_of[i], &mut budget);
-                                }
-                                continue;
-                            }
-                            push(out, false, word, &[(ci, i)], set_of[i], &mut budget);
-                            // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
-                            // `javac @f`): the program reads the file named after `@`.
-                            if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
-                                push(out, false, file, &[(ci, i)], set_of[i], &mut budget);
-                            }
-                            if let Some((_, after)) = word.split_once('=') {
-                                push(out, false, after, &[(ci, i)], set_of[i], &mut budget);
-                            }
-                        }
-                    }
-                }
-                self.role_cands(out, &cand.key, c, &dirs, (ci, i), &mut budget);
-                self.git_repo_cands(out, &cand.key, line, i, &sets[set_of[i]].1, ci);
-            }
-            // The generous reading's path words (deny side, unsure): each its own
-            // candidate, never shared with a certain one.
-            for (i, c) in cand.line.commands.iter().enumerate() {
-                let Some(g) = &c.generous else { continue };
-                for w in &g.paths {
-                    if budget.exceeded.is_some() {
-                        break;
-                    }
-                    let first = out.len();
-                    self.word_cands(out, &cand.key, false, w, &dirs, true, &mut budget);
-                    for made in &mut out[first..] {
-                        made.cmds = vec![(ci, i)];
-                        made.unsure = Some(g.why.clone());
-                    }
-                }
-            }
-            // A redirection of no simple command (`> f` alone): every command's.
-            for target in &cand.line.redirects {
-                if !attributed.contains(target) && !nobodys_file(target) {
-                    push(out, true, target, &all, 0, &mut budget);
-                }
-            }
-            for w in values {
-                push(out, false, w, &all, 0, &mut budget);
-            }
+            self.line_paths(out, ci, cand, &dirs, per.as_ref(), values, &mut budget);
             // A line read generously: every match in it is unsure.
             if let Some(why) = &cand.line.unsure {
                 for made in &mut out[line_start..] {
                     made.unsure.get_or_insert_with(|| why.clone());
                 }
             }
-            line_start = out.len();
         }
         self.line_changes(out, &dirs);
         scripts_named_twice(self.commands(), out);
@@ -228,6 +52,119 @@ impl Prepared<'_> {
                 .exceeded
                 .get_or_insert_with(|| path::BUDGET_SPENT.to_string());
         }
+        self.unchecked_lines(out, budget.exceeded, lost);
+    }
+
+    /// The candidates of the words of CAND, line CI: in DIRS, the line's directories,
+    /// or those PER says each of its commands runs in; with VALUES, what its
+    /// variables carry to the commands (`f=~/.ssh/x; cat $f`).
+    #[allow(clippy::too_many_arguments)]
+    fn line_paths(
+        &self,
+        out: &mut Vec<PathCand>,
+        ci: usize,
+        cand: &CmdCand,
+        dirs: &[String],
+        per: Option<&PerCommand>,
+        values: &[String],
+        budget: &mut WordBudget,
+    ) {
+        let line = &cand.line;
+        budget.dots = line.uncertain.is_some()
+            || line.opaque.is_some()
+            || line.commands.iter().any(|c| c.opaque.is_some());
+        let all: Vec<(usize, usize)> = (0..line.commands.len()).map(|i| (ci, i)).collect();
+        let (sets, set_of) = command_sets(ci, line.commands.len(), dirs, per);
+        let loop_words = self.loop_words(cand);
+        let plain = self.plain_words(cand);
+        let cwd = self.home_and_cwd().1;
+        let tops = git_tops(line, cwd.as_deref(), &sets, &set_of);
+        let mut words = LineWords::new(self, cand, sets);
+        let mut attributed = std::collections::HashSet::new();
+        for (i, c) in line.commands.iter().enumerate() {
+            let one = ((ci, i), set_of[i]);
+            // `exec 3<f` (`exec < f`) without a command opens F for every command
+            // of the shell after it (`exec 3<f; cat <&3`).
+            let opens_for_all = c.argv.len() == 1 && c.argv[0] == "exec";
+            for target in &c.redirects {
+                attributed.insert(target.clone());
+                let target = plain.get(target).unwrap_or(target);
+                if nobodys_file(target) {
+                    continue;
+                }
+                let (cmds, set) = if opens_for_all {
+                    (&all[..], 0)
+                } else {
+                    (&[one.0][..], one.1)
+                };
+                words.push(out, true, target, cmds, set, budget);
+            }
+            for word in &c.paths {
+                match word.strip_prefix('-') {
+                    Some(opt) => words.option_value(out, opt, one, budget),
+                    None => match tops.get(&(i, word.as_str())) {
+                        Some(list) => {
+                            for top in list {
+                                words.word(out, top, one, budget);
+                            }
+                        }
+                        None => {
+                            let word = plain.get(word).unwrap_or(word);
+                            words.operand(out, word, &loop_words, one, budget);
+                        }
+                    },
+                }
+            }
+            self.role_cands(out, &cand.key, c, dirs, (ci, i), budget);
+            self.git_repo_cands(out, &cand.key, line, i, &words.sets[set_of[i]].1, ci);
+        }
+        self.generous_cands(out, ci, cand, dirs, budget);
+        // A redirection of no simple command (`> f` alone): every command's.
+        for target in &line.redirects {
+            if !attributed.contains(target) && !nobodys_file(target) {
+                words.push(out, true, target, &all, 0, budget);
+            }
+        }
+        for w in values {
+            words.push(out, false, w, &all, 0, budget);
+        }
+    }
+
+    /// The generous reading's path words of CAND, line CI (deny side, unsure): each
+    /// its own candidate, never shared with a certain one.
+    fn generous_cands(
+        &self,
+        out: &mut Vec<PathCand>,
+        ci: usize,
+        cand: &CmdCand,
+        dirs: &[String],
+        budget: &mut WordBudget,
+    ) {
+        for (i, c) in cand.line.commands.iter().enumerate() {
+            let Some(g) = &c.generous else { continue };
+            for w in &g.paths {
+                if budget.exceeded.is_some() {
+                    break;
+                }
+                let first = out.len();
+                self.word_cands(out, &cand.key, false, w, dirs, true, budget);
+                for made in &mut out[first..] {
+                    made.cmds = vec![(ci, i)];
+                    made.unsure = Some(g.why.clone());
+                }
+            }
+        }
+    }
+
+    /// The candidates that say a line's words were not all read: for the commands a
+    /// bound kept out of a line, and, past a bound on words (EXCEEDED) or directories
+    /// (LOST), for every command.
+    fn unchecked_lines(
+        &self,
+        out: &mut Vec<PathCand>,
+        exceeded: Option<String>,
+        lost: Option<String>,
+    ) {
         for (ci, cand) in self.commands().iter().enumerate() {
             // Commands a bound kept out of the line may name any file.
             if let Some(why) = &cand.line.truncated {
@@ -235,7 +172,7 @@ impl Prepared<'_> {
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
             }
         }
-        for why in budget.exceeded.into_iter().chain(lost) {
+        for why in exceeded.into_iter().chain(lost) {
             for (ci, cand) in self.commands().iter().enumerate() {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
@@ -540,6 +477,193 @@ impl Prepared<'_> {
     }
 }
 
+/// The directories words are read in for each of a line's N commands (line CI): the
+/// line's DIRS (the first set), and those of each command placed (see [`places`]; PER),
+/// each set once; and which set each command's is.
+fn command_sets(
+    ci: usize,
+    n: usize,
+    dirs: &[String],
+    per: Option<&PerCommand>,
+) -> (Vec<places::Dirs>, Vec<usize>) {
+    let mut sets: Vec<places::Dirs> = vec![(true, dirs.to_vec())];
+    let set_of: Vec<usize> = (0..n)
+        .map(|i| match per.and_then(|p| p.get(&(ci, i))) {
+            None => 0,
+            Some(d) => sets.iter().position(|s| s == d).unwrap_or_else(|| {
+                sets.push(d.clone());
+                sets.len() - 1
+            }),
+        })
+        .collect();
+    (sets, set_of)
+}
+
+/// One command, and which of its line's sets of directories it runs in.
+type OneCommand = ((usize, usize), usize);
+
+/// The words of one line being made candidates: a word judged once per line, for
+/// every command it belongs to.
+struct LineWords<'w, 'p> {
+    prepared: &'w Prepared<'p>,
+    key: &'w str,
+    /// The directories words are read in (see [`command_sets`]).
+    sets: Vec<places::Dirs>,
+    /// How many commands the line has.
+    every: usize,
+    /// A line that may make a symbolic link (`ln -s .. h; cat h/.ssh/id_rsa`, `git
+    /// apply`, `cp -a lnk h`) may read through it.
+    links: bool,
+    /// The candidates made for each word (a redirection or not, in a set): `out[range]`.
+    at: std::collections::HashMap<(bool, &'w str, usize), std::ops::Range<usize>>,
+    /// Which commands each of those candidates has (a word of every command of a long
+    /// line is looked up once per command).
+    has: std::collections::HashSet<(usize, (usize, usize))>,
+}
+
+impl<'w, 'p> LineWords<'w, 'p> {
+    fn new(
+        prepared: &'w Prepared<'p>,
+        cand: &'w CmdCand,
+        sets: Vec<places::Dirs>,
+    ) -> LineWords<'w, 'p> {
+        let commands = &cand.line.commands;
+        LineWords {
+            prepared,
+            key: &cand.key,
+            sets,
+            every: commands.len(),
+            links: commands.len() > 1 && commands.iter().any(|c| may_make_links(&c.argv)),
+            at: std::collections::HashMap::new(),
+            has: std::collections::HashSet::new(),
+        }
+    }
+
+    /// The candidates of W (a redirection target when REDIRECT) for the commands CMDS,
+    /// read in the directories of SET: made once, and given more commands after.
+    fn push(
+        &mut self,
+        out: &mut Vec<PathCand>,
+        redirect: bool,
+        w: &'w str,
+        cmds: &[(usize, usize)],
+        set: usize,
+        budget: &mut WordBudget,
+    ) {
+        // Past a bound every word is unchecked: the candidate that says so
+        // matches every deny-side path rule, for every command.
+        if w.is_empty() || budget.exceeded.is_some() {
+            return;
+        }
+        if let Some(made) = self.at.get(&(redirect, w, set)) {
+            // Every candidate here belongs to commands of this line only: one
+            // with `every` of them has them all.
+            for k in made.clone() {
+                let have = &mut out[k].cmds;
+                if have.len() == self.every {
+                    continue;
+                }
+                if cmds.len() == self.every {
+                    *have = cmds.to_vec();
+                    continue;
+                }
+                for c in cmds {
+                    if self.has.insert((k, *c)) {
+                        have.push(*c);
+                    }
+                }
+            }
+            return;
+        }
+        let first = out.len();
+        let (here, in_dirs) = &self.sets[set];
+        self.prepared
+            .word_cands(out, self.key, redirect, w, in_dirs, *here, budget);
+        for (k, made) in out.iter_mut().enumerate().skip(first) {
+            if self.links && made.uncertain.is_none() {
+                if let Some(why) = through_missing(made) {
+                    made.norm = Err(why.clone());
+                    made.uncertain = Some(why);
+                }
+            }
+            made.cmds = cmds.to_vec();
+            // One with every command needs no more.
+            if cmds.len() < self.every {
+                self.has.extend(cmds.iter().map(|c| (k, *c)));
+            }
+        }
+        self.at.insert((redirect, w, set), first..out.len());
+    }
+
+    /// The candidates of W, a word of the one command ONE.
+    fn word(
+        &mut self,
+        out: &mut Vec<PathCand>,
+        w: &'w str,
+        one: OneCommand,
+        budget: &mut WordBudget,
+    ) {
+        self.push(out, false, w, &[one.0], one.1, budget);
+    }
+
+    /// The candidates of an option OPT (without its first `-`) of the command ONE with
+    /// a path glued to it: `-f~/.ssh/x`, `--file=/etc/passwd`, `-t/root`.
+    fn option_value(
+        &mut self,
+        out: &mut Vec<PathCand>,
+        opt: &'w str,
+        one: OneCommand,
+        budget: &mut WordBudget,
+    ) {
+        if let Some((_, after)) = opt.split_once('=') {
+            self.word(out, after, one, budget);
+        }
+        // A cluster of short options whose last takes the rest as
+        // its value (`-olnk/x`, `-cflnk/x`, `-f../x`): the value may
+        // start after any letter before the first `/`.
+        if !opt.starts_with('-') && opt.contains(['/', '~', '.']) {
+            let end = opt.find('/').unwrap_or(opt.len());
+            for (k, _) in opt.char_indices().skip(1) {
+                if k > end {
+                    break;
+                }
+                self.word(out, &opt[k..], one, budget);
+            }
+        } else if let Some(k) = opt.find(['/', '~']) {
+            self.word(out, &opt[k..], one, budget);
+        }
+    }
+
+    /// The candidates of an operand WORD of the command ONE (its variables' values put
+    /// in); LOOP_WORDS: the lists of the line's loop variables.
+    fn operand(
+        &mut self,
+        out: &mut Vec<PathCand>,
+        word: &'w str,
+        loop_words: &'w std::collections::HashMap<String, Vec<String>>,
+        one: OneCommand,
+        budget: &mut WordBudget,
+    ) {
+        // A loop variable of a certain line (`for f in src/*.rs; do rm
+        // "$f"; done`) is one of the words of its list.
+        if let Some(list) = loop_words.get(word) {
+            for v in list {
+                self.word(out, v, one, budget);
+            }
+            return;
+        }
+        self.word(out, word, one, budget);
+        // A response file (`gcc @args`, `nm @f`, `curl -d @f`,
+        // `javac @f`): the program reads the file named after `@`.
+        if let Some(file) = word.strip_prefix('@').filter(|f| !f.is_empty()) {
+            self.word(out, file, one, budget);
+        }
+        if let Some((_, after)) = word.split_once('=') {
+            self.word(out, after, one, budget);
+        }
+    }
+}
+
 /// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
 /// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
 pub(super) fn loop_name(w: &str) -> Option<&str> {
@@ -589,15 +713,6 @@ pub(super) fn nobodys_file(t: &str) -> bool {
             | "/dev/fd/1"
             | "/dev/fd/2"
     )
-}
-
-/// F, as a closure over words that live as long as `'a` (which a closure's own
-/// signature cannot say).
-pub(super) fn words_of<'a, F>(f: F) -> F
-where
-    F: FnMut(&mut Vec<PathCand>, bool, &'a str, &[(usize, usize)], usize, &mut WordBudget),
-{
-    f
 }
 
 /// How many command words a call may have checked as paths.

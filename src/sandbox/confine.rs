@@ -1,8 +1,9 @@
 //! The confinement of one call ([`Confinement`]): a spec resolved against
 //! the call ([`SandboxEnv`]), and several rules' confinements combined.
 
-use super::spec::{unusable, SandboxSpec};
 use super::{exists, path_error, resolve_path, show, within, Result, MAX_COMPONENTS};
+use crate::rule::sandbox::unusable;
+use crate::rule::SandboxSpec;
 use serde_json::{json, Value as Json};
 use std::fs;
 

@@ -3,14 +3,14 @@
 //!
 //! The stages, in the order a call meets them:
 //!
-//! 1. [`SandboxSpec`] (`spec.rs`): what a rule wrote, `t` or `(:write DIRS :hide PATHS
-//!    :network BOOL)`, read by [`SandboxSpec::from_value`]. Directories are as
-//!    written (`.`, `~/x`, `build`).
+//! 1. [`SandboxSpec`] (`rule/sandbox.rs`, read with the rule): what a rule wrote, `t` or
+//!    `(:write DIRS :hide PATHS :network BOOL)`, read by [`SandboxSpec::from_value`].
+//!    Directories are as written (`.`, `~/x`, `build`).
 //! 2. [`Confinement::resolve`] (`confine.rs`): one spec made concrete for one call, against
 //!    the call's [`SandboxEnv`] (the request's directory, the home, the
 //!    temporary directory): absolute paths with symbolic links resolved. The
 //!    default hidden paths come from the deny rules' `:path` patterns, through
-//!    [`literal_paths`].
+//!    [`literal_paths`] (`rule/sandbox.rs`).
 //! 3. [`Confinement::strictest`]: several matching rules' confinements made
 //!    into one, the strictest: writable only where every rule lets a command
 //!    write, hidden what any rule hides, network only if all allow it.
@@ -55,15 +55,15 @@
 mod bwrap;
 mod confine;
 mod plan;
-mod spec;
 
+pub use crate::rule::{literal_paths, SandboxSpec, SPEC_KEYS};
 pub use bwrap::{posix_shell, shell_quote, Sandbox, DEFAULT_PROGRAM, POSIX_SHELLS};
 pub use confine::{sockets_under, Confinement, SandboxEnv};
 pub use plan::{
     plan, rewrap, Plan, SandboxContext, SandboxResult, Sandboxing, Wrapped, WORKING_DIRECTORY_KEYS,
 };
-pub use spec::{literal_paths, SandboxSpec, SPEC_KEYS};
 
+use crate::error::show;
 use std::fmt;
 use std::fs;
 
@@ -185,12 +185,6 @@ impl std::error::Error for SandboxError {}
 
 /// Shorthand for results whose error is [`SandboxError`].
 pub type Result<T> = std::result::Result<T, SandboxError>;
-
-/// TEXT for a message: control characters escaped, so that a newline in a
-/// path cannot forge a second line of a log or prompt.
-fn show(text: &str) -> String {
-    text.chars().flat_map(char::escape_debug).collect()
-}
 
 fn path_error(path: &str, why: impl Into<String>) -> SandboxError {
     SandboxError::Path {

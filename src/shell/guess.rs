@@ -78,16 +78,37 @@ fn guess_chunk(cx: &mut Cx, fr: &Frame, chunk: &[&str], why: &str) {
     }
     let mut hazard = Some(why.to_owned());
     let mut words = Vec::new();
+    // The words before a `$(case ...` word: the tokenizer may have ended the substitution
+    // at a `case` pattern's `)`, where bash does not (`ls x $(case a in *) rm y;; esac)`
+    // runs `ls x` with the output of `rm y`), so the command may be these words alone.
+    let mut before_case = None;
     for w in chunk.iter().skip(start) {
+        if before_case.is_none() && opens_case_substitution(w) {
+            before_case = Some(words.clone());
+        }
         words.extend(expand_word(cx, fr, w, &mut hazard));
     }
     let guesses = inner_starts(cx, &words, why);
+    let before_hazard = hazard.clone();
     if !words.is_empty() {
         wrap::command(cx, fr, words, hazard, Vec::new());
+    }
+    if let Some(before) = before_case.filter(|b: &Vec<Word>| !b.is_empty()) {
+        wrap::command(cx, fr, before, before_hazard, Vec::new());
     }
     for g in guesses {
         cx.push(g);
     }
+}
+
+/// Whether the word W holds a command substitution that starts with `case`, which the
+/// tokenizer may end at a pattern's `)` (see [`super::scan::Region::texts`]).
+fn opens_case_substitution(w: &str) -> bool {
+    w.match_indices("$(").any(|(at, _)| {
+        let rest = w[at + 2..].trim_start();
+        rest.strip_prefix("case")
+            .is_some_and(|r| r.starts_with(char::is_whitespace))
+    })
 }
 
 /// Most words copied into the commands guessed from one line (each guess copies the

@@ -15,6 +15,8 @@
 //! the scripts; the walk asks it how many words a text has ([`words_up_to`]) and for a
 //! text without its comments ([`without_comments`]).
 
+mod heredoc;
+
 use std::borrow::Cow;
 
 /// The context a command line starts in.
@@ -102,15 +104,6 @@ impl Region {
     }
 }
 
-/// A here-document waiting for its body.
-struct Pending {
-    delimiter: String,
-    quoted: bool,
-    strip_tabs: bool,
-    /// Which of the scan's edits replaces its operator.
-    edit: usize,
-}
-
 /// What one scan found.
 #[derive(Clone, Default)]
 pub(super) struct Scan {
@@ -120,7 +113,7 @@ pub(super) struct Scan {
     /// Spans to take out of the text for the here-document view, with their
     /// replacement: operators (`<<WORD` to a here-string of the body bash reads) and
     /// bodies (to nothing).
-    pub(super) edits: Vec<(usize, usize, Cow<'static, str>)>,
+    pub(super) edits: Vec<heredoc::Edit>,
     /// The unquoted bodies, backslash-newlines joined.
     pub(super) bodies: Vec<String>,
     /// Comments: from a `#` that starts a word to the end of its line.
@@ -243,285 +236,381 @@ pub(super) fn scan(text: &str, base: Ctx) -> Scan {
 
 /// [`scan`] TEXT, stopping once more than MAX_WORDS words are read (see [`words_up_to`]).
 fn scan_words(text: &str, base: Ctx, max_words: usize) -> Scan {
-    let bytes = text.as_bytes();
-    let mut out = Scan::default();
-    let mut stack = vec![base];
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut i = 0;
-    // Just past the last character a backslash escaped, or a `)` that closed a
-    // substitution (`\ #`, `\<newline>#` and `$(x)#` start no comment).
-    let mut escaped = 0;
-    // The substitutions open in the scan's model: the depth of the stack below their
-    // context, and their region.
-    let mut open: Vec<(usize, usize)> = Vec::new();
-    // The here-string word being read: where it starts, and the depth of its context.
-    let mut string: Option<(usize, usize)> = None;
-    while i < bytes.len() {
-        let b = bytes[i];
-        let top = *stack.last().unwrap_or(&base);
-        if let Some((start, depth)) = string {
-            if stack.len() <= depth && SEPARATES[usize::from(b)] {
-                if i > start {
-                    out.strings.push((start, i));
-                }
-                string = None;
-            }
-        }
-        let push = |stack: &mut Vec<Ctx>, c: Ctx| {
-            if stack.len() < MAX_CONTEXTS {
-                stack.push(c);
-            }
-        };
-        let word_start = i == 0 || (i != escaped && SEPARATES[usize::from(bytes[i - 1])]);
+    let mut s = Scanner::new(text, base);
+    while s.i < s.bytes.len() {
+        let b = s.bytes[s.i];
+        let top = *s.stack.last().unwrap_or(&base);
+        s.end_here_string(b);
         match top {
-            Ctx::Single { sub } => match b {
-                b'\'' => {
-                    stack.pop();
-                    i += 1;
-                }
-                // A subscript follows a name (`'a[$(x)]'`, `a'[$(x)]'`): a `[` after
-                // anything else (`PS1='[\u@\h] '`) starts none.
-                b'[' => {
-                    if subscript_at(bytes, i) {
-                        if let Some(top) = stack.last_mut() {
-                            *top = Ctx::Single { sub: true };
-                        }
-                    }
-                    i += 1;
-                }
-                b'$' if sub && bytes.get(i + 1) == Some(&b'(') => {
-                    out.region(Region::From {
-                        at: i + 2,
-                        end: None,
-                    });
-                    i += 2;
-                }
-                // The substitution runs to its closing backquote, which opens none.
-                b'`' if sub => {
-                    out.region(backquoted(text, i + 1, false));
-                    i = backquote_end(bytes, i + 1);
-                }
-                b'$' | b'`' => i += 1,
-                _ => i = skip_plain(bytes, i, &SINGLE_SPECIAL),
-            },
-            Ctx::AnsiC => {
-                match b {
-                    b'\\' => i += 1,
-                    b'\'' => {
-                        stack.pop();
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-            Ctx::Backquote => {
-                match b {
-                    b'\\' => i += 1,
-                    b'`' => {
-                        stack.pop();
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'(') => out.region(Region::From {
-                        at: i + 2,
-                        end: None,
-                    }),
-                    _ => {}
-                }
-                i += 1;
-            }
-            Ctx::Double | Ctx::Body | Ctx::Brace { .. } | Ctx::Bracket => {
-                let unquoted_brace = matches!(
-                    top,
-                    Ctx::Brace {
-                        in_double: false,
-                        ..
-                    }
-                );
-                let quotes_quote = matches!(
-                    top,
-                    Ctx::Brace {
-                        in_double: false,
-                        arith: false
-                    }
-                );
-                match b {
-                    b'\\' => i += 2,
-                    b'$' if bytes.get(i + 1) == Some(&b'(') => {
-                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
-                    }
-                    // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
-                    b'<' | b'>' if unquoted_brace && bytes.get(i + 1) == Some(&b'(') => {
-                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
-                    }
-                    // `${x:1<<E}` holds no here-document for bash, but does for
-                    // brush-parser: the here-document view escapes it.
-                    b'<' if matches!(top, Ctx::Brace { .. }) && bytes.get(i + 1) == Some(&b'<') => {
-                        let run = bytes[i..].iter().take_while(|&&c| c == b'<').count();
-                        let with = match run {
-                            2 => Cow::Borrowed(r"\<\<"),
-                            _ => Cow::Owned(r"\<".repeat(run)),
-                        };
-                        out.edits.push((i, i + run, with));
-                        i += run;
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                        let in_double = !unquoted_brace;
-                        let arith = arith_parameter(bytes, i + 2);
-                        push(&mut stack, Ctx::Brace { in_double, arith });
-                        i += 2;
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'[') => {
-                        push(&mut stack, Ctx::Bracket);
-                        i += 2;
-                    }
-                    b']' if top == Ctx::Bracket => {
-                        stack.pop();
-                        i += 1;
-                    }
-                    b'`' => {
-                        if out.room() {
-                            out.region(backquoted(text, i + 1, top == Ctx::Double));
-                        } else {
-                            out.cut = true;
-                        }
-                        push(&mut stack, Ctx::Backquote);
-                        i += 1;
-                    }
-                    b'"' if top == Ctx::Double => {
-                        stack.pop();
-                        i += 1;
-                    }
-                    b'"' if matches!(top, Ctx::Brace { .. }) => {
-                        push(&mut stack, Ctx::Double);
-                        i += 1;
-                    }
-                    b'\'' if quotes_quote => {
-                        push(&mut stack, Ctx::Single { sub: false });
-                        i += 1;
-                    }
-                    b'}' if matches!(top, Ctx::Brace { .. }) => {
-                        stack.pop();
-                        i += 1;
-                    }
-                    _ => i = skip_plain(bytes, i + 1, &DOUBLE_SPECIAL),
-                }
-            }
+            Ctx::Single { sub } => s.single(b, sub),
+            Ctx::AnsiC => s.ansi_c(b),
+            Ctx::Backquote => s.backquote(b),
+            Ctx::Double | Ctx::Body | Ctx::Brace { .. } | Ctx::Bracket => s.quoted(b, top),
             Ctx::Normal { paren, arith } => {
+                let word_start = s.word_start();
                 if (word_start && !b.is_ascii_whitespace()) || OPERATOR[usize::from(b)] {
-                    out.words += 1;
-                    if out.words > max_words {
+                    s.out.words += 1;
+                    if s.out.words > max_words {
                         break;
                     }
                 }
-                match b {
-                    b'\\' => {
-                        i += 2;
-                        escaped = i;
-                    }
-                    // In arithmetic bash reads a `'` as a letter: `$(( '$(x)' ))` runs `x`.
-                    b'\'' if arith => i += 1,
-                    b'\'' => {
-                        let sub = i > 0 && bytes[i - 1] == b'[';
-                        push(&mut stack, Ctx::Single { sub });
-                        i += 1;
-                    }
-                    b'"' => {
-                        push(&mut stack, Ctx::Double);
-                        i += 1;
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'\'') => {
-                        push(&mut stack, Ctx::AnsiC);
-                        i += 2;
-                    }
-                    b'$' | b'<' | b'>' if bytes.get(i + 1) == Some(&b'(') => {
-                        i = open_region(bytes, i, &mut stack, &mut out, &mut open);
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'{') => {
-                        let arith = arith_parameter(bytes, i + 2);
-                        push(
-                            &mut stack,
-                            Ctx::Brace {
-                                in_double: false,
-                                arith,
-                            },
-                        );
-                        i += 2;
-                    }
-                    b'$' if bytes.get(i + 1) == Some(&b'[') => {
-                        push(&mut stack, Ctx::Bracket);
-                        i += 2;
-                    }
-                    b'`' => {
-                        if out.room() {
-                            out.region(backquoted(text, i + 1, false));
-                        } else {
-                            out.cut = true;
-                        }
-                        push(&mut stack, Ctx::Backquote);
-                        i += 1;
-                    }
-                    b'(' if word_start && bytes.get(i + 1) == Some(&b'(') => {
-                        let c = Ctx::Normal {
-                            paren: true,
-                            arith: true,
-                        };
-                        push(&mut stack, c);
-                        push(&mut stack, c);
-                        i += 2;
-                    }
-                    b'(' if paren => {
-                        push(&mut stack, Ctx::Normal { paren: true, arith });
-                        i += 1;
-                    }
-                    // `$(cmd)#x` is one word: a `#` right after a `)` starts no comment.
-                    b')' if paren => {
-                        stack.pop();
-                        if let Some(&(_, r)) = open.last().filter(|o| o.0 == stack.len()) {
-                            if let Some(Region::From { end, .. }) = out.regions.get_mut(r) {
-                                *end = Some(i);
-                            }
-                            open.pop();
-                        }
-                        i += 1;
-                        escaped = i;
-                    }
-                    b'#' if word_start && !arith => {
-                        let start = i;
-                        while i < bytes.len() && bytes[i] != b'\n' {
-                            i += 1;
-                        }
-                        out.comments.push((start, i));
-                    }
-                    b'<' if bytes.get(i + 1) == Some(&b'<') && bytes.get(i + 2) == Some(&b'<') => {
-                        i += 3;
-                        while matches!(bytes.get(i), Some(b' ' | b'\t')) {
-                            i += 1;
-                        }
-                        string = Some((i, stack.len()));
-                    }
-                    // `<<` in arithmetic shifts bits.
-                    b'<' if bytes.get(i + 1) == Some(&b'<') && arith => i += 2,
-                    b'<' if bytes.get(i + 1) == Some(&b'<') => {
-                        i = heredoc_operator(text, i, &mut pending, &mut out);
-                    }
-                    b'\n' => {
-                        i += 1;
-                        if !pending.is_empty() {
-                            i = bodies(text, i, std::mem::take(&mut pending), &mut out);
-                        }
-                    }
-                    // The rest of a run of ordinary bytes starts no word and means nothing.
-                    _ if !NORMAL_SPECIAL[usize::from(b)] => {
-                        i = skip_plain(bytes, i + 1, &NORMAL_SPECIAL);
-                    }
-                    _ => i += 1,
-                }
+                s.normal(b, paren, arith, word_start);
             }
         }
     }
-    if let Some((start, _)) = string.filter(|&(start, _)| start < bytes.len()) {
-        out.strings.push((start, bytes.len()));
+    s.finish()
+}
+
+/// The state of one scan (see [`scan_words`]): where it is in the text, in which
+/// quoting contexts, and what it found so far.
+struct Scanner<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    out: Scan,
+    /// The quoting contexts open, the innermost last.
+    stack: Vec<Ctx>,
+    /// The here-documents whose bodies start after this line.
+    pending: Vec<heredoc::Pending>,
+    /// Where the scan is (a byte offset).
+    i: usize,
+    /// Just past the last character a backslash escaped, or a `)` that closed a
+    /// substitution (`\ #`, `\<newline>#` and `$(x)#` start no comment).
+    escaped: usize,
+    /// The substitutions open in the scan's model: the depth of the stack below their
+    /// context, and their region.
+    open: Vec<(usize, usize)>,
+    /// The here-string word being read: where it starts, and the depth of its context.
+    string: Option<(usize, usize)>,
+}
+
+impl<'t> Scanner<'t> {
+    fn new(text: &'t str, base: Ctx) -> Scanner<'t> {
+        Scanner {
+            text,
+            bytes: text.as_bytes(),
+            out: Scan::default(),
+            stack: vec![base],
+            pending: Vec::new(),
+            i: 0,
+            escaped: 0,
+            open: Vec::new(),
+            string: None,
+        }
     }
-    out
+
+    /// What the scan found, with a here-string that runs to the end of the text.
+    fn finish(mut self) -> Scan {
+        let len = self.bytes.len();
+        if let Some((start, _)) = self.string.filter(|&(start, _)| start < len) {
+            self.out.strings.push((start, len));
+        }
+        self.out
+    }
+
+    /// Enter the quoting context C, unless the stack is as deep as followed.
+    fn push(&mut self, c: Ctx) {
+        if self.stack.len() < MAX_CONTEXTS {
+            self.stack.push(c);
+        }
+    }
+
+    /// Whether the byte at the scan's place starts a word.
+    fn word_start(&self) -> bool {
+        let i = self.i;
+        i == 0 || (i != self.escaped && SEPARATES[usize::from(self.bytes[i - 1])])
+    }
+
+    /// The here-string word being read ends at B, a separator in its own context.
+    fn end_here_string(&mut self, b: u8) {
+        if let Some((start, depth)) = self.string {
+            if self.stack.len() <= depth && SEPARATES[usize::from(b)] {
+                if self.i > start {
+                    self.out.strings.push((start, self.i));
+                }
+                self.string = None;
+            }
+        }
+    }
+
+    /// Enter the substitution at the scan's place (see [`open_region`]).
+    fn open_region(&mut self) {
+        self.i = open_region(
+            self.bytes,
+            self.i,
+            &mut self.stack,
+            &mut self.out,
+            &mut self.open,
+        );
+    }
+
+    /// Keep the backquoted substitution that starts after the scan's place (IN_DOUBLE:
+    /// inside double quotes) and enter it.
+    fn backquoted(&mut self, in_double: bool) {
+        if self.out.room() {
+            self.out
+                .region(backquoted(self.text, self.i + 1, in_double));
+        } else {
+            self.out.cut = true;
+        }
+        self.push(Ctx::Backquote);
+        self.i += 1;
+    }
+
+    /// B in `'...'` (SUB: after a subscript's `[`).
+    fn single(&mut self, b: u8, sub: bool) {
+        let i = self.i;
+        match b {
+            b'\'' => {
+                self.stack.pop();
+                self.i += 1;
+            }
+            // A subscript follows a name (`'a[$(x)]'`, `a'[$(x)]'`): a `[` after
+            // anything else (`PS1='[\u@\h] '`) starts none.
+            b'[' => {
+                if subscript_at(self.bytes, i) {
+                    if let Some(top) = self.stack.last_mut() {
+                        *top = Ctx::Single { sub: true };
+                    }
+                }
+                self.i += 1;
+            }
+            b'$' if sub && self.bytes.get(i + 1) == Some(&b'(') => {
+                self.out.region(Region::From {
+                    at: i + 2,
+                    end: None,
+                });
+                self.i += 2;
+            }
+            // The substitution runs to its closing backquote, which opens none.
+            b'`' if sub => {
+                self.out.region(backquoted(self.text, i + 1, false));
+                self.i = backquote_end(self.bytes, i + 1);
+            }
+            b'$' | b'`' => self.i += 1,
+            _ => self.i = skip_plain(self.bytes, i, &SINGLE_SPECIAL),
+        }
+    }
+
+    /// B in `$'...'`.
+    fn ansi_c(&mut self, b: u8) {
+        match b {
+            b'\\' => self.i += 1,
+            b'\'' => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+        self.i += 1;
+    }
+
+    /// B in a backquoted substitution.
+    fn backquote(&mut self, b: u8) {
+        match b {
+            b'\\' => self.i += 1,
+            b'`' => {
+                self.stack.pop();
+            }
+            b'$' if self.bytes.get(self.i + 1) == Some(&b'(') => self.out.region(Region::From {
+                at: self.i + 2,
+                end: None,
+            }),
+            _ => {}
+        }
+        self.i += 1;
+    }
+
+    /// B in double quotes, an unquoted here-document body, `${...}` or `$[...]` (TOP).
+    fn quoted(&mut self, b: u8, top: Ctx) {
+        let i = self.i;
+        let next = self.bytes.get(i + 1);
+        let brace = matches!(top, Ctx::Brace { .. });
+        let unquoted_brace = matches!(
+            top,
+            Ctx::Brace {
+                in_double: false,
+                ..
+            }
+        );
+        let quotes_quote = matches!(
+            top,
+            Ctx::Brace {
+                in_double: false,
+                arith: false
+            }
+        );
+        match b {
+            b'\\' => self.i += 2,
+            b'$' if next == Some(&b'(') => self.open_region(),
+            // In an unquoted `${x:-...}` (any operator) bash runs `<(...)`.
+            b'<' | b'>' if unquoted_brace && next == Some(&b'(') => self.open_region(),
+            // `${x:1<<E}` holds no here-document for bash, but does for
+            // brush-parser: the here-document view escapes it.
+            b'<' if brace && next == Some(&b'<') => {
+                let run = self.bytes[i..].iter().take_while(|&&c| c == b'<').count();
+                let with = match run {
+                    2 => Cow::Borrowed(r"\<\<"),
+                    _ => Cow::Owned(r"\<".repeat(run)),
+                };
+                self.out.edits.push((i, i + run, with));
+                self.i += run;
+            }
+            b'$' if next == Some(&b'{') => {
+                let in_double = !unquoted_brace;
+                let arith = arith_parameter(self.bytes, i + 2);
+                self.push(Ctx::Brace { in_double, arith });
+                self.i += 2;
+            }
+            b'$' if next == Some(&b'[') => {
+                self.push(Ctx::Bracket);
+                self.i += 2;
+            }
+            b']' if top == Ctx::Bracket => {
+                self.stack.pop();
+                self.i += 1;
+            }
+            b'`' => self.backquoted(top == Ctx::Double),
+            b'"' if top == Ctx::Double => {
+                self.stack.pop();
+                self.i += 1;
+            }
+            b'"' if brace => {
+                self.push(Ctx::Double);
+                self.i += 1;
+            }
+            b'\'' if quotes_quote => {
+                self.push(Ctx::Single { sub: false });
+                self.i += 1;
+            }
+            b'}' if brace => {
+                self.stack.pop();
+                self.i += 1;
+            }
+            _ => self.i = skip_plain(self.bytes, i + 1, &DOUBLE_SPECIAL),
+        }
+    }
+
+    /// B in unquoted text (PAREN, ARITH: see [`Ctx::Normal`]; WORD_START: B starts a
+    /// word): the quotes and expansions it opens.
+    fn normal(&mut self, b: u8, paren: bool, arith: bool, word_start: bool) {
+        let i = self.i;
+        let next = self.bytes.get(i + 1);
+        match b {
+            b'\\' => {
+                self.i += 2;
+                self.escaped = self.i;
+            }
+            // In arithmetic bash reads a `'` as a letter: `$(( '$(x)' ))` runs `x`.
+            b'\'' if arith => self.i += 1,
+            b'\'' => {
+                let sub = i > 0 && self.bytes[i - 1] == b'[';
+                self.push(Ctx::Single { sub });
+                self.i += 1;
+            }
+            b'"' => {
+                self.push(Ctx::Double);
+                self.i += 1;
+            }
+            b'$' if next == Some(&b'\'') => {
+                self.push(Ctx::AnsiC);
+                self.i += 2;
+            }
+            b'$' | b'<' | b'>' if next == Some(&b'(') => self.open_region(),
+            b'$' if next == Some(&b'{') => {
+                let arith = arith_parameter(self.bytes, i + 2);
+                self.push(Ctx::Brace {
+                    in_double: false,
+                    arith,
+                });
+                self.i += 2;
+            }
+            b'$' if next == Some(&b'[') => {
+                self.push(Ctx::Bracket);
+                self.i += 2;
+            }
+            b'`' => self.backquoted(false),
+            _ => self.structure(b, paren, arith, word_start),
+        }
+    }
+
+    /// B in unquoted text that opens no quote or expansion: parentheses, comments,
+    /// here-strings and here-documents, the end of a line, ordinary bytes.
+    fn structure(&mut self, b: u8, paren: bool, arith: bool, word_start: bool) {
+        let i = self.i;
+        let next = self.bytes.get(i + 1);
+        match b {
+            b'(' if word_start && next == Some(&b'(') => {
+                let c = Ctx::Normal {
+                    paren: true,
+                    arith: true,
+                };
+                self.push(c);
+                self.push(c);
+                self.i += 2;
+            }
+            b'(' if paren => {
+                self.push(Ctx::Normal { paren: true, arith });
+                self.i += 1;
+            }
+            // `$(cmd)#x` is one word: a `#` right after a `)` starts no comment.
+            b')' if paren => {
+                self.stack.pop();
+                let depth = self.stack.len();
+                if let Some(&(_, r)) = self.open.last().filter(|o| o.0 == depth) {
+                    if let Some(Region::From { end, .. }) = self.out.regions.get_mut(r) {
+                        *end = Some(i);
+                    }
+                    self.open.pop();
+                }
+                self.i += 1;
+                self.escaped = self.i;
+            }
+            b'#' if word_start && !arith => {
+                let end = skip_line(self.bytes, i);
+                self.out.comments.push((i, end));
+                self.i = end;
+            }
+            b'<' if next == Some(&b'<') && self.bytes.get(i + 2) == Some(&b'<') => {
+                let mut at = i + 3;
+                while matches!(self.bytes.get(at), Some(b' ' | b'\t')) {
+                    at += 1;
+                }
+                self.i = at;
+                self.string = Some((at, self.stack.len()));
+            }
+            // `<<` in arithmetic shifts bits.
+            b'<' if next == Some(&b'<') && arith => self.i += 2,
+            b'<' if next == Some(&b'<') => {
+                self.i = heredoc::operator(self.text, i, &mut self.pending, &mut self.out.edits);
+            }
+            b'\n' => {
+                self.i += 1;
+                if !self.pending.is_empty() {
+                    let pending = std::mem::take(&mut self.pending);
+                    let out = &mut self.out;
+                    self.i = heredoc::bodies(
+                        self.text,
+                        self.i,
+                        pending,
+                        &mut out.edits,
+                        &mut out.bodies,
+                    );
+                }
+            }
+            // The rest of a run of ordinary bytes starts no word and means nothing.
+            _ if !NORMAL_SPECIAL[usize::from(b)] => {
+                self.i = skip_plain(self.bytes, i + 1, &NORMAL_SPECIAL);
+            }
+            _ => self.i += 1,
+        }
+    }
+}
+
+/// Where the line of BYTES that holds I ends: its newline, or the end of the text.
+fn skip_line(bytes: &[u8], i: usize) -> usize {
+    bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        .map_or(bytes.len(), |k| i + k)
 }
 
 /// Whether the `${` parameter whose name starts at AT of BYTES is followed by arithmetic:
@@ -617,180 +706,6 @@ fn backquoted(text: &str, at: usize, in_double: bool) -> Region {
         }
     }
     Region::Text(out)
-}
-
-/// Read the here-document operator at AT (`<<` or `<<-`, then its delimiter word);
-/// return where scanning goes on.
-fn heredoc_operator(text: &str, at: usize, pending: &mut Vec<Pending>, out: &mut Scan) -> usize {
-    let bytes = text.as_bytes();
-    let mut j = at + 2;
-    let strip_tabs = bytes.get(j) == Some(&b'-');
-    if strip_tabs {
-        j += 1;
-    }
-    while bytes.get(j).is_some_and(|c| *c == b' ' || *c == b'\t') {
-        j += 1;
-    }
-    let start = j;
-    let mut quote: Option<u8> = None;
-    while let Some(&c) = bytes.get(j) {
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None if c == b'\'' || c == b'"' => quote = Some(c),
-            None if c == b'\\' => j += 1,
-            None if b" \t\n;&|<>()".contains(&c) => break,
-            None => {}
-        }
-        j += 1;
-    }
-    let j = j.min(bytes.len());
-    let word = &text[start..j];
-    let quoted = word.contains(['\'', '"', '\\']);
-    let delimiter = unquote(word);
-    if !delimiter.is_empty() {
-        pending.push(Pending {
-            delimiter,
-            quoted,
-            strip_tabs,
-            edit: out.edits.len(),
-        });
-        // A body never read (the text ends on the operator's line) is empty.
-        out.edits.push((at, j, Cow::Borrowed(" <<< '' ")));
-    }
-    j
-}
-
-/// WORD with its quotes and backslashes removed, as bash makes a delimiter of it.
-fn unquote(word: &str) -> String {
-    let mut out = String::new();
-    let mut chars = word.chars();
-    let mut quote: Option<char> = None;
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), c) => out.push(c),
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '\\') => out.extend(chars.next()),
-            (None, c) => out.push(c),
-        }
-    }
-    out
-}
-
-/// Read the bodies of PENDING here-documents from AT (just after the newline that ends
-/// their line), as bash reads them; return where the text goes on.
-fn bodies(text: &str, at: usize, pending: Vec<Pending>, out: &mut Scan) -> usize {
-    let bytes = text.as_bytes();
-    let mut k = at;
-    for doc in pending {
-        let start = k;
-        let mut body = String::new();
-        let mut line = String::new();
-        loop {
-            if k >= bytes.len() {
-                // A missing delimiter: the body runs to the end of the text.
-                break;
-            }
-            let newline = bytes[k..]
-                .iter()
-                .position(|&c| c == b'\n')
-                .map_or(bytes.len(), |p| k + p);
-            let raw = &text[k..newline];
-            // A line without a backslash (or of a quoted body) is the line as written.
-            if doc.quoted || !raw.contains('\\') {
-                let compared = if doc.strip_tabs {
-                    raw.trim_start_matches('\t')
-                } else {
-                    raw
-                };
-                k = (newline + 1).min(bytes.len());
-                if compared == doc.delimiter {
-                    break;
-                }
-                body.push_str(compared);
-                body.push('\n');
-                continue;
-            }
-            // One logical line: an unquoted body joins backslash-newlines.
-            line.clear();
-            let mut end = k;
-            while end < bytes.len() {
-                let c = bytes[end];
-                if !doc.quoted && c == b'\\' && bytes.get(end + 1) == Some(&b'\n') {
-                    end += 2;
-                    continue;
-                }
-                if c == b'\n' {
-                    break;
-                }
-                if !doc.quoted && c == b'\\' && end + 1 < bytes.len() {
-                    // An escaped character (`\\` among them) is kept, and never joins.
-                    let n = next_char_len(text, end + 1);
-                    line.push_str(&text[end..end + 1 + n]);
-                    end += 1 + n;
-                    continue;
-                }
-                let n = next_char_len(text, end);
-                line.push_str(&text[end..end + n]);
-                end += n;
-            }
-            let next = (end + 1).min(bytes.len());
-            let compared = if doc.strip_tabs {
-                line.trim_start_matches('\t')
-            } else {
-                line.as_str()
-            };
-            if compared == doc.delimiter {
-                k = next;
-                break;
-            }
-            body.push_str(compared);
-            body.push('\n');
-            k = next;
-        }
-        out.edits.push((start, k, Cow::Borrowed("")));
-        // What the command reads, as a here-string the parser reads exactly: a program
-        // that runs its standard input as a script (`bash <<E`) is read with it.
-        let text = if doc.quoted {
-            body.clone()
-        } else {
-            unescape_body(&body)
-        };
-        if let Some(edit) = out.edits.get_mut(doc.edit) {
-            edit.2 = Cow::Owned(format!(" <<< '{}' ", text.replace('\'', r"'\''")));
-        }
-        if !doc.quoted {
-            out.bodies.push(body);
-        }
-    }
-    k
-}
-
-/// The text of an unquoted here-document BODY (backslash-newlines already joined) with
-/// what its expansion does to backslashes: `\$`, ``\` `` and `\\` lose theirs;
-/// expansions are kept as written.
-fn unescape_body(body: &str) -> String {
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            if let Some(&n) = chars.peek().filter(|n| matches!(n, '$' | '`' | '\\')) {
-                out.push(n);
-                chars.next();
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The length of the character at byte I of TEXT (1 past the end).
-fn next_char_len(text: &str, i: usize) -> usize {
-    text.get(i..)
-        .and_then(|t| t.chars().next())
-        .map_or(1, char::len_utf8)
 }
 
 /// How many words and operators TEXT has outside quotes and here-document bodies (inside

@@ -1,7 +1,7 @@
 //! The scratch of `tests/programs_real.rs`: a work directory (the cwd), a home, a
 //! `/tmp`, an empty directory; for git, the work directory is a repository.
 
-use super::{make_writable, Scratch};
+use super::{git, make_writable, Scratch};
 use std::path::{Path, PathBuf};
 
 /// The files of the work directory every invocation starts from.
@@ -68,31 +68,9 @@ impl Dirs {
         std::fs::create_dir_all(&self.repo).expect("make the repository");
         Dirs::lay(&self.repo);
         std::fs::write(self.repo.join(".gitignore"), ".env\n").expect("write .gitignore");
-        let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args([
-                    "-c",
-                    "user.name=dev",
-                    "-c",
-                    "user.email=dev@example.invalid",
-                ])
-                .args(["-c", "init.defaultBranch=main"])
-                .args(args)
-                .current_dir(&self.repo)
-                .env("GIT_CONFIG_NOSYSTEM", "1")
-                .env("GIT_CONFIG_GLOBAL", "/dev/null")
-                .env("GIT_CEILING_DIRECTORIES", &self.repo)
-                .output()
-                .expect("run git");
-            assert!(
-                out.status.success(),
-                "git {args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        };
-        git(&["init", "-q"]);
-        git(&[["add", "--"].as_slice(), TRACKED].concat());
-        git(&["commit", "-q", "-m", "first"]);
+        git(&self.repo, &["init", "-q"]);
+        git(&self.repo, &[["add", "--"].as_slice(), TRACKED].concat());
+        git(&self.repo, &["commit", "-q", "-m", "first"]);
     }
 
     /// Lay the scratch anew, with EXTRA files (relative to the work directory, `~/` to

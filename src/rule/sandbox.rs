@@ -1,19 +1,13 @@
-//! A rule's `:sandbox` as written ([`SandboxSpec`]), and the paths a deny
-//! rule's `:path` pattern names literally ([`literal_paths`]): what the
-//! sandbox hides by default.
+//! A rule's `:sandbox` as written ([`SandboxSpec`]), read with the rest of the rule, and
+//! the paths a deny rule's `:path` pattern names literally ([`literal_paths`]): what the
+//! sandbox hides by default. The sandbox makes a spec concrete for one call.
 
-use super::show;
-use crate::error::{Error, Result as RuleResult};
+use super::{short, type_name};
+use crate::error::{show, Error, Result as RuleResult};
 use serde_json::{json, Map, Value as Json};
 
 /// The keys of a `:sandbox` plist, in the order the reference lists them.
 pub const SPEC_KEYS: &[&str] = &["write", "hide", "network"];
-
-/// Most alternatives [`literal_paths`] expands one pattern's braces into.
-const MAX_ALTERNATIVES: usize = 64;
-
-// ---------------------------------------------------------------------------
-// The spec, as a rule writes it
 
 /// A rule's `:sandbox`, as written: `t` is [`SandboxSpec::default`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -48,8 +42,8 @@ impl SandboxSpec {
             other => {
                 return Err(spec_error(format!(
                     "expected t or a plist (:write DIRS :hide PATHS :network BOOL), got {} `{}`",
-                    crate::rule::type_name(other),
-                    crate::rule::short(other)
+                    type_name(other),
+                    short(other)
                 )))
             }
         };
@@ -65,8 +59,8 @@ impl SandboxSpec {
                         other => {
                             return Err(spec_error(format!(
                                 ":network: expected t or nil, got {} `{}`",
-                                crate::rule::type_name(other),
-                                crate::rule::short(other)
+                                type_name(other),
+                                short(other)
                             )))
                         }
                     }
@@ -144,8 +138,8 @@ fn spec_paths(key: &str, value: &Json) -> RuleResult<Vec<String>> {
     let wrong = |got: &Json| {
         spec_error(format!(
             ":{key}: expected a string or a list of strings, got {} `{}`",
-            crate::rule::type_name(got),
-            crate::rule::short(got)
+            type_name(got),
+            short(got)
         ))
     };
     let list: Vec<String> = match value {
@@ -169,7 +163,7 @@ fn spec_paths(key: &str, value: &Json) -> RuleResult<Vec<String>> {
 }
 
 /// Why PATH, as written in a spec, cannot be used; `None` when it can.
-pub(super) fn unusable(path: &str) -> Option<&'static str> {
+pub(crate) fn unusable(path: &str) -> Option<&'static str> {
     if path.is_empty() {
         Some("an empty path (write `.` for the request's directory)")
     } else if path.contains('\0') {
@@ -183,6 +177,9 @@ pub(super) fn unusable(path: &str) -> Option<&'static str> {
 
 // ---------------------------------------------------------------------------
 // Literal paths of a path pattern
+
+/// Most alternatives [`literal_paths`] expands one pattern's braces into.
+const MAX_ALTERNATIVES: usize = 64;
 
 /// The paths a path pattern (a deny rule's `:path`) names literally, as
 /// written (`~` and relative names unexpanded): what the sandbox hides by
