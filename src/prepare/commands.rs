@@ -237,14 +237,14 @@ impl Prepared<'_> {
 }
 
 /// In LINE, a certain reading of TEXT, each word that expands a variable the line gives a
-/// plain value (`d=build; rm -rf "$d"`: see [`shell::values::plain_values`]) with the
+/// plain value (`d=build; rm -rf "$d"`: see [`shell::plain_values`]) with the
 /// value put in, as bash runs it: every rule sees the words that run (`d=-rf; rm $d x`
 /// is `rm -rf x`, `d=push; git $d` is `git push`).
 fn put_plain_values(line: &mut CommandLine, text: &str) {
     if !line.is_certain() || !text.contains('$') {
         return;
     }
-    let values = shell::values::plain_values(text);
+    let values = shell::plain_values(text);
     if values.is_empty() {
         return;
     }

@@ -352,7 +352,7 @@ impl Prepared<'_> {
 
     /// The words of CAND's line that expand a variable the line gives a plain value
     /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
-    /// (see [`shell::values::plain_values`]).
+    /// (see [`shell::plain_values`]).
     pub(super) fn plain_words(
         &self,
         cand: &super::CmdCand,
@@ -364,7 +364,7 @@ impl Prepared<'_> {
         if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
             return out;
         }
-        let values = shell::values::plain_values(text);
+        let values = shell::plain_values(text);
         if values.is_empty() {
             return out;
         }

@@ -62,6 +62,13 @@ pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
 pub use values::value_words;
 
+/// The variables LINE, a line in the certain subset, expands with a value it gave them
+/// plainly (`d=build; rm -rf "$d"`: see `certain::Plain`), as (name, value); none when
+/// the line is not in the subset. (Here, not in `values`: `certain` reads values.)
+pub(crate) fn plain_values(line: &str) -> Vec<(String, String)> {
+    certain::read(line).map(|l| l.values).unwrap_or_default()
+}
+
 /// Whether NAME, set in a command's environment, can change which programs run or
 /// load code into them (`PATH`, `LD_*`, `BASH_ENV`, `PAGER`, ...).
 pub fn is_dangerous_env(name: &str) -> bool {

@@ -11,7 +11,7 @@
 //! compared with the delimiter; `<<-` strips leading tabs from the joined line; a missing
 //! delimiter ends the body at the end of the text.
 //!
-//! What the scan finds ([`Scan`]) is read by [`super::looks`] into the second looks and
+//! What the scan finds ([`Scan`]) is read by `looks.rs` into the second looks and
 //! the scripts; the walk asks it how many words a text has ([`words_up_to`]) and for a
 //! text without its comments ([`without_comments`]).
 

@@ -552,15 +552,6 @@ pub fn names_shell_state(text: &str) -> bool {
     })
 }
 
-/// The variables LINE, a line in the certain subset, expands with a value it gave them
-/// plainly (`d=build; rm -rf "$d"`: see `certain::Plain`), as (name, value); none when
-/// the line is not in the subset.
-pub fn plain_values(line: &str) -> Vec<(String, String)> {
-    super::certain::read(line)
-        .map(|l| l.values)
-        .unwrap_or_default()
-}
-
 /// WORD with each `$NAME` and `${NAME}` of VALUES made its value, when it expands one of
 /// them and no other parameter but `HOME` and `PWD` (which the path rules read).
 pub fn put_values(word: &str, values: &[(String, String)]) -> Option<String> {
@@ -600,7 +591,8 @@ pub fn put_values(word: &str, values: &[(String, String)]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_values, put_values};
+    use super::put_values;
+    use crate::shell::plain_values;
 
     #[test]
     fn plain_values_are_put_in() {
