@@ -10,6 +10,7 @@
 //! Operands are read as paths (pathspecs, and revisions read generously).
 
 use super::git_opts::*;
+use super::git_plumbing::{join, PLUMBING_SUBS};
 use super::git_tree::{work_tree, TOP};
 use super::Role::*;
 use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
@@ -182,16 +183,8 @@ const MAINTENANCE: &[Opt] = &[
     flag("q", "quiet"),
     flag("", "force"),
     flag("", "keep-largest-pack"),
-    flag("", "full"),
-    flag("", "strict"),
-    flag("", "unreachable"),
-    flag("", "dangling"),
-    flag("", "no-dangling"),
-    flag("", "connectivity-only"),
-    flag("", "name-objects"),
     flag("", "progress"),
     flag("", "no-progress"),
-    flag("", "no-reflogs"),
     flag("", "build-options"),
 ];
 
@@ -218,7 +211,7 @@ const SUBMODULE: &[Opt] = &[
 ];
 
 /// A subcommand NAMES of git with OPTS, operands of ROLE, EFFECTS and EXAMPLES.
-const fn sub(
+pub(super) const fn sub(
     names: &'static [&'static str],
     opts: &'static [Opt],
     role: Role,
@@ -331,7 +324,7 @@ const REMOTE_SUBS: &[Program] = &[
     ),
 ];
 
-const SUBS: &[Program] = &[
+const OWN_SUBS: &[Program] = &[
     Program {
         operands: all(WalkTracked).or(TOP, WalkTracked),
         ..sub(
@@ -689,39 +682,23 @@ const SUBS: &[Program] = &[
     sub(
         &[
             "notes",
-            "show-branch",
             "fast-export",
-            "commit-tree",
-            "diff-files",
-            "diff-index",
             "cherry",
-            "column",
-            "commit-graph",
             "check-ref-format",
             "range-diff",
             "request-pull",
-            "prune",
             "pack-refs",
             "update-ref",
-            "verify-commit",
-            "verify-tag",
             "rerere",
             "replace",
             "interpret-trailers",
-            "stripspace",
             "mktag",
-            "write-tree",
-            "repack",
             "maintenance",
-            "bundle",
         ],
         PLUMBING,
         Data,
         &[],
-        &[
-            ex("git show-branch --all", &[]),
-            ex("git cherry -v main", &[]),
-        ],
+        &[ex("git notes list", &[]), ex("git cherry -v main", &[])],
     ),
     // Plumbing and other subcommands that read the repository and write nothing of
     // the work tree.
@@ -757,7 +734,6 @@ const SUBS: &[Program] = &[
             "count-objects",
             "var",
             "reflog",
-            "diff-tree",
         ],
         PLUMBING,
         Data,
@@ -789,7 +765,7 @@ const SUBS: &[Program] = &[
         &[ex("git archive --format=tar -o a.tar HEAD", &["a.tar"])],
     ),
     sub(
-        &["gc", "fsck", "version"],
+        &["gc", "version"],
         MAINTENANCE,
         Data,
         &[],
@@ -851,12 +827,15 @@ const SUBMODULE_SUBS: &[Program] = &[
     },
 ];
 
+/// git's subcommands: this file's and the plumbing's (`git_plumbing.rs`).
+const SUBS: [Program; OWN_SUBS.len() + PLUMBING_SUBS.len()] = join(OWN_SUBS, PLUMBING_SUBS);
+
 /// Every program of this file.
 pub(super) static PROGRAMS: &[Program] = &[Program {
     names: &["git"],
     style: Style::Exact,
     opts: GIT,
-    subs: SUBS,
+    subs: &SUBS,
     effects: &[Effect::ProjectCode],
     reading_hook: Some(work_tree),
     examples: &[
