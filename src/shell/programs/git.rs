@@ -10,8 +10,8 @@
 //! Operands are read as paths (pathspecs, and revisions read generously).
 
 use super::git_opts::*;
-use super::git_plumbing::{join, PLUMBING_SUBS};
-use super::git_tree::{work_tree, TOP};
+use super::git_plumbing::{join, reading, PLUMBING_SUBS};
+use super::git_tree::TOP;
 use super::Role::*;
 use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
 
@@ -837,7 +837,7 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
     opts: GIT,
     subs: &SUBS,
     effects: &[Effect::ProjectCode],
-    reading_hook: Some(work_tree),
+    reading_hook: Some(reading),
     examples: &[
         ex("git -C sub status", &["sub", TOP]),
         ex("git --no-pager log -1", &[]),

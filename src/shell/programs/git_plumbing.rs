@@ -5,9 +5,9 @@
 //! the line, as for `gc`; a file named by an option is.
 
 use super::git::sub;
-use super::git_tree::TOP;
+use super::git_tree::{work_tree, TOP};
 use super::Role::*;
-use super::{all, ex, first, flag, opt, val, Opt, Program, Role, BASE};
+use super::{all, ex, first, flag, opt, val, Kind, Opt, Part, Program, Reading, Role, BASE};
 
 const D: Role = Data;
 
@@ -255,7 +255,10 @@ const BUNDLE_SUBS: &[Program] = &[
             BUNDLE,
             Data,
             &[],
-            &[ex("git bundle create r.bundle --all", &["r.bundle"])],
+            &[ex(
+                "git bundle create r.bundle --all",
+                &["r.bundle", "r.bundle.lock"],
+            )],
         )
     },
     Program {
@@ -424,10 +427,40 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
             BUNDLE,
             Data,
             &[],
-            &[ex("git bundle create b.bundle -5 HEAD", &["b.bundle"])],
+            &[ex(
+                "git bundle create b.bundle -5 HEAD",
+                &["b.bundle", "b.bundle.lock"],
+            )],
         )
     },
 ];
+
+/// git's [`Program::reading_hook`]: the work tree's ([`work_tree`]), then the lock file
+/// of `bundle create FILE`: git writes `FILE.lock` beside FILE and renames it over FILE
+/// (seen under strace, git 2.47).
+pub(super) fn reading(r: &mut Reading) {
+    work_tree(r);
+    let mut subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
+    let create = matches!(
+        (subs.next(), subs.next()),
+        (Some(a), Some(b)) if a.text == "bundle" && b.text == "create"
+    );
+    if !create {
+        return;
+    }
+    let file = r
+        .parts
+        .iter()
+        .find(|p| p.kind == Kind::Operand && p.role == Write && p.text != "-")
+        .map(|p| format!("{}.lock", p.text));
+    if let Some(text) = file {
+        r.parts.push(Part {
+            text,
+            kind: Kind::Implied,
+            role: Write,
+        });
+    }
+}
 
 /// SUBS and MORE as one list (the length N is checked when the table is built).
 pub(super) const fn join<const N: usize>(subs: &[Program], more: &[Program]) -> [Program; N] {
