@@ -35,6 +35,7 @@ const BISECT: &[Opt] = &[
     flag("y", "no-prompt"),
     flag("", "prompt"),
     flag("g", "gui"),
+    flag("", "no-gui"),
     flag("O", ""),
     flag("", "tool-help"),
 ];
@@ -131,7 +132,8 @@ const PLUMBING: &[Opt] = &[
     flag("H", "human-readable"),
 ];
 
-/// check-ignore and check-attr: their operands are matched against rules, not opened.
+/// check-ignore and check-attr: their operands (and the names `--stdin` reads) are
+/// matched against rules, not opened.
 const CHECK: &[Opt] = &[
     flag("q", "quiet"),
     flag("v", "verbose"),
@@ -141,6 +143,7 @@ const CHECK: &[Opt] = &[
     flag("a", "all"),
     flag("", "cached"),
     val("", "source", D),
+    flag("", "stdin"),
 ];
 
 const FORMAT_PATCH: &[Opt] = &[
@@ -681,24 +684,19 @@ const OWN_SUBS: &[Program] = &[
     ),
     sub(
         &[
-            "notes",
-            "fast-export",
             "cherry",
-            "check-ref-format",
             "range-diff",
             "request-pull",
             "pack-refs",
             "update-ref",
             "rerere",
-            "replace",
             "interpret-trailers",
             "mktag",
-            "maintenance",
         ],
         PLUMBING,
         Data,
         &[],
-        &[ex("git notes list", &[]), ex("git cherry -v main", &[])],
+        &[ex("git cherry -v main", &[])],
     ),
     // Plumbing and other subcommands that read the repository and write nothing of
     // the work tree.

@@ -247,6 +247,96 @@ const BUNDLE: &[Opt] = &[
     val("", "version", D),
 ];
 
+/// `notes` and its subcommands (`-F FILE` reads the message from FILE; `add` and `edit`
+/// without `-m` run the editor, code of git's configuration).
+const NOTES: &[Opt] = &[
+    val("", "ref", D),
+    flag("f", "force"),
+    flag("", "allow-empty"),
+    opt("", "separator", D),
+    flag("", "no-separator"),
+    flag("", "stripspace"),
+    flag("", "no-stripspace"),
+    val("m", "message", D),
+    val("F", "file", Read),
+    val("c", "reedit-message", D),
+    val("C", "reuse-message", D),
+    val("s", "strategy", D),
+    flag("", "commit"),
+    flag("", "abort"),
+    flag("v", "verbose"),
+    flag("q", "quiet"),
+    flag("n", "dry-run"),
+    flag("", "ignore-missing"),
+    flag("", "stdin"),
+    val("", "for-rewrite", D),
+];
+
+/// `fast-export`: `--export-marks FILE` writes FILE, `--import-marks FILE` reads it.
+const FAST_EXPORT: &[Opt] = &[
+    val("", "progress", D),
+    val("", "signed-tags", D),
+    val("", "signed-commits", D),
+    val("", "tag-of-filtered-object", D),
+    val("", "reencode", D),
+    val("", "export-marks", Write),
+    val("", "import-marks", Read),
+    val("", "import-marks-if-exists", Read),
+    flag("", "fake-missing-tagger"),
+    flag("", "full-tree"),
+    flag("", "use-done-feature"),
+    flag("", "no-data"),
+    flag("", "data"),
+    val("", "refspec", D),
+    flag("", "anonymize"),
+    val("", "anonymize-map", D),
+    flag("", "reference-excluded-parents"),
+    flag("", "show-original-ids"),
+    flag("", "mark-tags"),
+    flag("", "all"),
+    flag("", "branches"),
+    flag("", "tags"),
+    flag("#", ""),
+    val("n", "max-count", D),
+    val("", "since", D),
+    val("", "until", D),
+];
+
+const CHECK_REF_FORMAT: &[Opt] = &[
+    flag("", "normalize"),
+    flag("", "branch"),
+    flag("", "allow-onelevel"),
+    flag("", "no-allow-onelevel"),
+    flag("", "refspec-pattern"),
+];
+
+/// `replace` (`--edit` runs the editor, code of git's configuration).
+const REPLACE: &[Opt] = &[
+    flag("l", "list"),
+    flag("d", "delete"),
+    flag("e", "edit"),
+    flag("g", "graft"),
+    flag("", "convert-graft-file"),
+    flag("f", "force"),
+    flag("", "raw"),
+    val("", "format", D),
+];
+
+/// `maintenance` and its subcommands (`--config-file FILE` of `register` and
+/// `unregister` writes FILE).
+const MAINTENANCE_OPTS: &[Opt] = &[
+    flag("", "auto"),
+    flag("", "detach"),
+    flag("", "no-detach"),
+    val("", "schedule", D),
+    flag("", "quiet"),
+    flag("", "no-quiet"),
+    val("", "task", D),
+    val("", "scheduler", D),
+    val("", "config-file", Write),
+    flag("", "force"),
+];
+
 const BUNDLE_SUBS: &[Program] = &[
     Program {
         operands: first(Write, &[], Data),
@@ -433,6 +523,47 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
             )],
         )
     },
+    sub(
+        &["notes"],
+        NOTES,
+        Data,
+        &[],
+        &[
+            ex("git notes append --message=x HEAD", &[]),
+            ex("git notes add -F note.txt HEAD", &["note.txt"]),
+        ],
+    ),
+    sub(
+        &["fast-export"],
+        FAST_EXPORT,
+        Read,
+        &[],
+        &[
+            ex("git fast-export --progress 5 --all", &[]),
+            ex("git fast-export --export-marks=m --all", &["m"]),
+        ],
+    ),
+    sub(
+        &["check-ref-format"],
+        CHECK_REF_FORMAT,
+        Data,
+        &[],
+        &[ex("git check-ref-format --normalize refs/heads/x", &[])],
+    ),
+    sub(
+        &["replace"],
+        REPLACE,
+        Data,
+        &[],
+        &[ex("git replace --edit HEAD", &[])],
+    ),
+    sub(
+        &["maintenance"],
+        MAINTENANCE_OPTS,
+        Data,
+        &[],
+        &[ex("git maintenance run --task gc --quiet", &[])],
+    ),
 ];
 
 /// git's [`Program::reading_hook`]: the work tree's ([`work_tree`]), then the lock file
