@@ -10,7 +10,7 @@
 //! Operands are read as paths (pathspecs, and revisions read generously).
 
 use super::git_opts::*;
-use super::git_store::git_reading;
+use super::git_plumbing::{join, reading, PLUMBING_SUBS};
 use super::git_tree::TOP;
 use super::Role::*;
 use super::{all, ex, first, flag, opt, val, Effect, Example, Opt, Program, Role, Style, BASE};
@@ -35,6 +35,7 @@ const BISECT: &[Opt] = &[
     flag("y", "no-prompt"),
     flag("", "prompt"),
     flag("g", "gui"),
+    flag("", "no-gui"),
     flag("O", ""),
     flag("", "tool-help"),
 ];
@@ -131,7 +132,8 @@ const PLUMBING: &[Opt] = &[
     flag("H", "human-readable"),
 ];
 
-/// check-ignore and check-attr: their operands are matched against rules, not opened.
+/// check-ignore and check-attr: their operands (and the names `--stdin` reads) are
+/// matched against rules, not opened.
 const CHECK: &[Opt] = &[
     flag("q", "quiet"),
     flag("v", "verbose"),
@@ -141,6 +143,7 @@ const CHECK: &[Opt] = &[
     flag("a", "all"),
     flag("", "cached"),
     val("", "source", D),
+    flag("", "stdin"),
 ];
 
 const FORMAT_PATCH: &[Opt] = &[
@@ -183,16 +186,8 @@ const MAINTENANCE: &[Opt] = &[
     flag("q", "quiet"),
     flag("", "force"),
     flag("", "keep-largest-pack"),
-    flag("", "full"),
-    flag("", "strict"),
-    flag("", "unreachable"),
-    flag("", "dangling"),
-    flag("", "no-dangling"),
-    flag("", "connectivity-only"),
-    flag("", "name-objects"),
     flag("", "progress"),
     flag("", "no-progress"),
-    flag("", "no-reflogs"),
     flag("", "build-options"),
 ];
 
@@ -217,24 +212,6 @@ const SUBMODULE: &[Opt] = &[
     val("b", "branch", D),
     val("", "name", D),
 ];
-
-/// A subcommand NAMES of git with OPTS, operands of ROLE, EFFECTS and EXAMPLES.
-const fn sub(
-    names: &'static [&'static str],
-    opts: &'static [Opt],
-    role: Role,
-    effects: &'static [Effect],
-    examples: &'static [Example],
-) -> Program {
-    Program {
-        names,
-        opts,
-        operands: all(role),
-        effects,
-        examples,
-        ..BASE
-    }
-}
 
 /// It changes the work tree: files and directories, links a commit holds among them.
 const TREE: &[Effect] = &[Effect::Links, Effect::Dirs];
@@ -332,7 +309,7 @@ const REMOTE_SUBS: &[Program] = &[
     ),
 ];
 
-const SUBS: &[Program] = &[
+const OWN_SUBS: &[Program] = &[
     Program {
         operands: all(WalkTracked).or(TOP, WalkTracked),
         ..sub(
@@ -693,40 +670,19 @@ const SUBS: &[Program] = &[
     ),
     sub(
         &[
-            "notes",
-            "show-branch",
-            "fast-export",
-            "commit-tree",
-            "diff-files",
-            "diff-index",
             "cherry",
-            "column",
-            "commit-graph",
-            "check-ref-format",
             "range-diff",
             "request-pull",
-            "prune",
             "pack-refs",
             "update-ref",
-            "verify-commit",
-            "verify-tag",
             "rerere",
-            "replace",
             "interpret-trailers",
-            "stripspace",
             "mktag",
-            "write-tree",
-            "repack",
-            "maintenance",
-            "bundle",
         ],
         PLUMBING,
         Data,
         &[],
-        &[
-            ex("git show-branch --all", &[]),
-            ex("git cherry -v main", &[]),
-        ],
+        &[ex("git cherry -v main", &[])],
     ),
     // Plumbing and other subcommands that read the repository and write nothing of
     // the work tree.
@@ -762,7 +718,6 @@ const SUBS: &[Program] = &[
             "count-objects",
             "var",
             "reflog",
-            "diff-tree",
         ],
         PLUMBING,
         Data,
@@ -797,7 +752,7 @@ const SUBS: &[Program] = &[
         )],
     ),
     sub(
-        &["gc", "fsck", "version"],
+        &["gc", "version"],
         MAINTENANCE,
         Data,
         &[],
@@ -859,14 +814,17 @@ const SUBMODULE_SUBS: &[Program] = &[
     },
 ];
 
+/// git's subcommands: this file's and the plumbing's (`git_plumbing.rs`).
+const SUBS: [Program; OWN_SUBS.len() + PLUMBING_SUBS.len()] = join(OWN_SUBS, PLUMBING_SUBS);
+
 /// Every program of this file.
 pub(super) static PROGRAMS: &[Program] = &[Program {
     names: &["git"],
     style: Style::Exact,
     opts: GIT,
-    subs: SUBS,
+    subs: &SUBS,
     effects: &[Effect::ProjectCode],
-    reading_hook: Some(git_reading),
+    reading_hook: Some(reading),
     examples: &[
         ex("git -C sub status", &["sub", TOP]),
         ex("git --no-pager log -1", &[]),

@@ -1,7 +1,7 @@
 //! The option lists of git and its subcommands (see `git.rs`).
 
 use super::Role::*;
-use super::{flag, opt, val, Does, Opt, Role};
+use super::{all, flag, opt, val, Does, Effect, Example, Opt, Program, Role, BASE};
 
 const D: Role = Data;
 
@@ -814,3 +814,21 @@ pub(super) const SHORTLOG: &[Opt] = &[
     val("", "format", D),
     flag("", "no-merges"),
 ];
+
+/// A subcommand NAMES of git with OPTS, operands of ROLE, EFFECTS and EXAMPLES.
+pub(super) const fn sub(
+    names: &'static [&'static str],
+    opts: &'static [Opt],
+    role: Role,
+    effects: &'static [Effect],
+    examples: &'static [Example],
+) -> Program {
+    Program {
+        names,
+        opts,
+        operands: all(role),
+        effects,
+        examples,
+        ..BASE
+    }
+}

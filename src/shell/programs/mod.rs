@@ -20,6 +20,7 @@ mod download;
 mod file_opts;
 mod git;
 mod git_opts;
+mod git_plumbing;
 mod git_store;
 mod git_tree;
 mod hooks;
