@@ -61,7 +61,7 @@ the MCP filesystem server."
 
 (defcustom gptel-rust-hooks-preset-read-commands
   '("git status" "git diff" "git log" "git show" "git blame" "git ls-files"
-    "git rev-parse" "git describe" "git show-ref" "git rev-list" "git remote -v"
+    "git rev-parse" "git describe" "git show-ref" "git rev-list"
     "pwd" "ls" "cat" "head" "tail" "wc" "grep" "rg" "file" "stat" "diff" "cmp"
     "comm" "du" "cut" "tr" "nl" "paste" "od" "basename" "dirname" "realpath"
     "readlink" "which" "seq" "sleep" "echo" "printf" "true" "false" "test" "["
@@ -93,14 +93,22 @@ must allow too."
     "~/.cargo/credentials" "~/.cargo/credentials.toml" "~/.vault-token"
     "~/.terraform.d/credentials.tfrc.json" "~/.config/hub"
     "/proc/*/environ" "/proc/self/environ"
-    ".env" ".env.local" ".env.*.local" ".env.production" ".env.prod"
-    ".env.development" ".env.staging" ".env.test" ".envrc"
-    "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa" "*.key" "privkey.pem" "*-key.pem")
+    "~/.my.cnf" "~/.bash_history" "~/.zsh_history" "~/.s3cfg" "~/.gem/credentials"
+    "~/.config/github-copilot/**" "~/.config/rclone/rclone.conf"
+    ".env" ".env~" ".env.[!est]*" ".env.e[!x]*" ".env.ex[!a]*" ".env.s[!a]*"
+    ".env.sa[!m]*" ".env.t[!e]*" ".env.te[!m]*" ".env.*.local" ".envrc"
+    "id_rsa" "id_ecdsa" "id_ed25519" "id_dsa"
+    "id_rsa[!.]*" "id_ecdsa[!.]*" "id_ed25519[!.]*" "id_dsa[!.]*"
+    "id_rsa.[!p]*" "id_ecdsa.[!p]*" "id_ed25519.[!p]*" "id_dsa.[!p]*"
+    "*.key" "privkey.pem" "*-key.pem" "*.p12" "*.pfx" "*.jks" "credentials.json")
   "Path globs of secrets that every preset denies to every tool and command.
-A glob without a slash matches that name in any directory.  Example
-files (`.env.example', `.env.sample', `.env.template') are not secrets
-and are not here; nor is `*.pem', which names certificates too (a
-private key's: `privkey.pem', `*-key.pem', `*.key')."
+A glob without a slash matches that name in any directory.  Every
+`.env.NAME' is one (`.env.local', `.env.prod', `.env.bak', `.env.dev'),
+but the example files (`.env.example', `.env.sample', `.env.template'),
+which the bracket globs leave out; every key named after ssh's (`id_rsa',
+`id_rsa_github', `id_rsa.bak'), but the public ones (`id_rsa.pub').  Not
+`*.pem', which names certificates too (a private key's: `privkey.pem',
+`*-key.pem', `*.key')."
   :type '(repeat string)
   :group 'gptel-rust-hooks)
 
@@ -314,6 +322,13 @@ syntax; a `$(...)' could write) do not.  The preset allows read-only
 commands only on lines this matches, as an allow rule's path matchers
 do not see a command's words.")
 
+(defconst gptel-rust-hooks--no-output-option-regexp
+  "^(?:[^-]|-[^-]|--[^o]|--o[^u])*-*$"
+  "A Rust regexp for a simple command none of whose words starts `--ou'.
+It is matched against the command's words as the shell gives them,
+quotes removed and values the line gave put in (`git log \='--output=F\='',
+`v=--output=F; git log \"$v\"'): git's `--output' writes a file.")
+
 (defun gptel-rust-hooks--preset-rules (preset root sandbox)
   "Return the rules of PRESET for the project ROOT (nil for none).
 With SANDBOX, the shell commands they allow run sandboxed."
@@ -330,11 +345,17 @@ With SANDBOX, the shell commands they allow run sandboxed."
                            (:name "read_file" :args (:path "/srv/app/.envrc"))
                            (:name "read_file" :args (:path "/srv/app/.env.staging"))
                            (:name "shell" :args (:command "cat /srv/app/tls/server.key"))
-                           (:name "shell" :args (:command "cat ~/.cargo/credentials.toml")))
+                           (:name "shell" :args (:command "cat ~/.cargo/credentials.toml"))
+                           (:name "read_file" :args (:path "/srv/app/.env.bak"))
+                           (:name "read_file" :args (:path "/srv/app/.env.dev"))
+                           (:name "read_file" :args (:path "/srv/app/.env.save"))
+                           (:name "read_file" :args (:path "/srv/app/.env.testing"))
+                           (:name "shell" :args (:command "cat /srv/app/deploy/id_rsa_github")))
                    :no-match ((:name "read_file" :args (:path "/srv/app/.env.example"))
                               (:name "read_file" :args (:path "/srv/app/.env.sample"))
                               (:name "read_file" :args (:path "/srv/app/.env.template"))
-                              (:name "read_file" :args (:path "/srv/app/ca.pem"))))))
+                              (:name "read_file" :args (:path "/srv/app/ca.pem"))
+                              (:name "read_file" :args (:path "/srv/app/deploy/id_rsa.pub"))))))
      (when root
        `((:id "recursive-delete-outside-project"
           ;; rm takes any unique prefix of a long option: `--r' is `--recursive'.
@@ -350,6 +371,7 @@ With SANDBOX, the shell commands they allow run sandboxed."
          ,@(mapcar (lambda (key)
                      `(:id ,(format "read-only-commands (%s)" key)
                        :command-prefix ,gptel-rust-hooks-preset-read-commands
+                       :command-regexp ,gptel-rust-hooks--no-output-option-regexp
                        :command-keys (,key)
                        :args (,(intern (concat ":" key))
                               (:regexp ,gptel-rust-hooks--no-write-regexp))

@@ -177,6 +177,11 @@ fn readers_allowed_where_no_secret_is_tracked() {
             "git grep main HEAD",
             "git cat-file -p HEAD",
             "git stash show -p",
+            // A patch or the pickaxe, where the index lists no secret.
+            "git stash list -p",
+            "git stash list --patch --oneline",
+            "git log -S KEY --oneline",
+            "git log -G '^KEY=' --name-only",
             "git format-patch -1 --stdout",
             "git archive HEAD",
             "cd src && git diff",
@@ -206,6 +211,9 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git grep --recurse-submodules KEY",
             "git cat-file -p HEAD:src/main.rs",
             "git stash show -p",
+            // `stash list` takes log's options; the pickaxe searches every file.
+            "git stash list -p",
+            "git log -S KEY --oneline",
             "git format-patch -1 --stdout",
             "git archive HEAD",
             "cd src && git diff",
@@ -338,9 +346,33 @@ fn rg_skips_what_git_ignores() {
     );
     all_decide(
         "clean",
-        &["rg --no-ignore TODO", "rg --no-ignore-vcs TODO"],
+        // One `-u` is `--no-ignore`: rg reads what git ignores (target/ holds a key).
+        &[
+            "rg --no-ignore TODO",
+            "rg --no-ignore-vcs TODO",
+            "rg -u TODO",
+            "rg -iu TODO",
+            "rg --unrestricted TODO",
+        ],
         Some(Ask),
     );
     all_decide("clean", &["rg TODO target"], Some(Ask));
     all_decide("loose", &["rg TODO", "rg TODO keys"], Some(Deny));
+}
+
+#[test]
+fn abbreviated_option_values_are_read() {
+    // GNU grep takes `-d rec` for `-d recurse`: a walk that opens the untracked .env.
+    all_decide(
+        "loose",
+        &[
+            "grep -d rec KEY .",
+            "grep -drec KEY .",
+            "grep --dir=rec KEY .",
+            "grep --directories=recu KEY",
+        ],
+        Some(Deny),
+    );
+    // Not a walk (grep is not allowed by this policy: no decision, and no deny).
+    all_decide("loose", &["grep -d read KEY src/main.rs"], None);
 }

@@ -80,7 +80,13 @@
                            "git diff --output=/etc/x" "git log --output /etc/x"
                            "git log --out=/etc/x" "rg --pre ./x y" "git branch -D main"
                            "sort -o out.txt a.c" "sed -n 1p a.c"
-                           "echo \"${v:-$(cat a > b)}\"" "v=1; echo \"$v`cat a > b`\""))
+                           "echo \"${v:-$(cat a > b)}\"" "v=1; echo \"$v`cat a > b`\""
+                           ;; git's --output quoted, split or from a value.
+                           "git log \"--output=Makefile\"" "git log '--outpu''t=x'"
+                           "git log -\\-output=x" "v=--output=x; git log \"$v\""
+                           ;; A prefix allows the words after it: `git remote -v' is
+                           ;; not in the list (`git remote -v set-url ...').
+                           "git remote -v set-url origin https://example.invalid/x"))
           (should (null (sources-tests--decide `(:name "shell" :args (:command ,command))
                                                src))))
         ;; No write: to /dev/null, descriptors duplicated, `>' in quotes,

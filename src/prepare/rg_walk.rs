@@ -8,18 +8,6 @@
 use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
-use crate::shell;
-
-/// Whether the rg command C walks with its default ignore handling.
-pub(super) fn default_ignores(c: &shell::SimpleCommand) -> bool {
-    c.argv.first().is_some_and(|n| n == "rg")
-        && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()
-        && !c
-            .argv
-            .iter()
-            .skip(1)
-            .any(|w| w.starts_with("--no-ignore") || w.starts_with("--no-require-git"))
-}
 
 impl Prepared<'_> {
     /// The rules of RULES that a file rg opens below DIR (absolute, normalized)

@@ -40,7 +40,7 @@ impl Filters {
     /// read here (a pattern option other than these, or a glob that does not compile).
     pub(super) fn of(c: &shell::SimpleCommand) -> Result<Filters, ()> {
         let mut out = Filters {
-            rg_ignores: super::rg_walk::default_ignores(c),
+            rg_ignores: rg_default_ignores(c),
             ..Filters::default()
         };
         let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
@@ -290,4 +290,21 @@ fn ignores_negate(dir: &str) -> bool {
         })
         .chain(global)
         .any(|p| negates(&p))
+}
+
+/// Whether the rg command C walks with its default ignore handling (read by the
+/// `ignore` crate in `rg_walk`): not with `--no-ignore*`, `--no-require-git`, a `-u`
+/// (one is `--no-ignore`; read generously: any short option word holding `u`) or
+/// `--unrestricted`, nor under a configuration file that may give any of them.
+fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
+    c.argv.first().is_some_and(|n| n == "rg")
+        && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()
+        && !c.argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
+            Some(long) => {
+                long.starts_with("no-ignore")
+                    || long.starts_with("no-require-git")
+                    || (long.len() >= 2 && "unrestricted".starts_with(long))
+            }
+            None => w.starts_with('-') && w.contains('u'),
+        })
 }

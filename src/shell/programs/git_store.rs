@@ -107,6 +107,31 @@ fn prints_patch(opt: &str) -> bool {
     false
 }
 
+/// Whether the option OPT (as written) makes `git log` search the contents of files:
+/// the pickaxe (`-S`, `-G`, `--pickaxe-regex`, `--find-object`), also glued to its value
+/// or after other short options (`-iS`).
+fn searches_contents(opt: &str) -> bool {
+    if let Some(long) = opt.strip_prefix("--") {
+        let name = long.split('=').next().unwrap_or(long);
+        return name.len() >= 2
+            && ["pickaxe-regex", "find-object"]
+                .iter()
+                .any(|p| p.starts_with(name));
+    }
+    let Some(short) = opt.strip_prefix('-') else {
+        return false;
+    };
+    for ch in short.chars() {
+        if ch == 'S' || ch == 'G' {
+            return true;
+        }
+        if VALUE_SHORT.contains(&ch) {
+            return false;
+        }
+    }
+    false
+}
+
 /// Read what the subcommands that print tracked contents reach as
 /// [`Role::ShowTracked`]: the pathspecs after `--` when there are some, else every
 /// operand in a path role and the top of the work tree (a revision alone, `git show
@@ -132,7 +157,12 @@ pub(super) fn store(r: &mut Reading) {
     let prints = match subs.as_slice() {
         // `--no-index` compares two files outside the store, as written.
         ["diff"] => !has("no-index"),
-        ["log" | "whatchanged"] => options.iter().any(|o| prints_patch(o)),
+        // `git stash list` takes log's options (`git stash list -p`); the pickaxe
+        // (`-S`, `-G`, `--find-object`) searches every file's contents and names the
+        // commits and files that hold a string: an oracle of what they hold.
+        ["log" | "whatchanged"] | ["stash", "list"] => options
+            .iter()
+            .any(|o| prints_patch(o) || searches_contents(o)),
         ["show"] | ["format-patch"] | ["archive"] => true,
         ["stash", "show"] => options.iter().any(|o| {
             *o == "-p"

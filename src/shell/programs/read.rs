@@ -303,8 +303,14 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
 fn effect(o: &Opt, value: Option<&Part>) -> Option<Does> {
     match o.does {
         Does::Nothing => None,
+        // A value the program takes abbreviated (GNU argmatch: `grep -d rec` is
+        // `recurse`), read generously: any prefix of one of VALUES.
         Does::Operands(_, values) if !values.is_empty() => value
-            .filter(|v| v.kind == Kind::Value && values.contains(&v.text.as_str()))
+            .filter(|v| {
+                v.kind == Kind::Value
+                    && !v.text.is_empty()
+                    && values.iter().any(|w| w.starts_with(v.text.as_str()))
+            })
             .map(|_| o.does),
         does => Some(does),
     }
