@@ -347,7 +347,7 @@ const BUNDLE_SUBS: &[Program] = &[
             &[],
             &[ex(
                 "git bundle create r.bundle --all",
-                &["r.bundle", "r.bundle.lock"],
+                &["r.bundle", TOP, "r.bundle.lock"],
             )],
         )
     },
@@ -519,7 +519,7 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
             &[],
             &[ex(
                 "git bundle create b.bundle -5 HEAD",
-                &["b.bundle", "b.bundle.lock"],
+                &["b.bundle", TOP, "b.bundle.lock"],
             )],
         )
     },
@@ -539,8 +539,8 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         Read,
         &[],
         &[
-            ex("git fast-export --progress 5 --all", &[]),
-            ex("git fast-export --export-marks=m --all", &["m"]),
+            ex("git fast-export --progress 5 --all", &[TOP]),
+            ex("git fast-export --export-marks=m --all", &["m", TOP]),
         ],
     ),
     sub(

@@ -163,7 +163,20 @@ pub(super) fn store(r: &mut Reading) {
         ["log" | "whatchanged"] | ["stash", "list"] => options
             .iter()
             .any(|o| prints_patch(o) || searches_contents(o)),
-        ["show"] | ["format-patch"] | ["archive"] => true,
+        // And what writes the store's contents out whole: a stream (`fast-export`,
+        // `pack-objects --stdout`, `bundle create`), a merge's result (`merge-tree`),
+        // a blob into a file (`unpack-file`), a diff of ranges or by a tool.
+        ["show"]
+        | ["format-patch"]
+        | ["archive"]
+        | ["fast-export"]
+        | ["merge-tree"]
+        | ["unpack-file"]
+        | ["range-diff"]
+        | ["difftool"]
+        | ["pack-objects"]
+        | ["bundle", "create"]
+        | ["request-pull"] => true,
         ["stash", "show"] => options.iter().any(|o| {
             *o == "-p"
                 || o.strip_prefix("--")
