@@ -129,7 +129,7 @@ impl Prepared<'_> {
             }
         }
         for base in bases {
-            if let Repo::Other(why) = git_repo::discover(&base) {
+            if let Repo::Other(why) = self.discover(&base) {
                 return Some(why);
             }
         }
@@ -140,7 +140,7 @@ impl Prepared<'_> {
     /// RULES that a path its index lists under DIR matches.
     pub(super) fn store_meets(&self, dir: &str, rules: &BitSet) -> Walked {
         let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
-        let (top, git_dir) = match git_repo::discover(Path::new(dir)) {
+        let (top, git_dir) = match self.discover(Path::new(dir)) {
             Repo::None => return Walked::Meets(BitSet::new(self.n())),
             Repo::Other(why) => return unread(why),
             Repo::Dotgit { top, git_dir } => (top, git_dir),
@@ -197,5 +197,20 @@ impl Prepared<'_> {
             }
         }
         Walked::Meets(found)
+    }
+}
+
+impl Prepared<'_> {
+    /// Where git finds its repository from DIR ([`git_repo::discover`]), looked up once
+    /// per call.
+    fn discover(&self, dir: &Path) -> Repo {
+        if let Some(repo) = self.repos.borrow().get(dir) {
+            return repo.clone();
+        }
+        let repo = git_repo::discover(dir);
+        self.repos
+            .borrow_mut()
+            .insert(dir.to_path_buf(), repo.clone());
+        repo
     }
 }

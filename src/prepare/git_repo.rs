@@ -15,7 +15,7 @@
 use std::path::{Component, Path, PathBuf};
 
 /// Where git finds its repository, from some directory.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Repo {
     /// None: git stops (`not a git repository`).
     None,

@@ -47,6 +47,9 @@ pub struct Prepared<'p> {
     pub(crate) pwd_home_free: OnceCell<bool>,
     /// The simple commands no allow rule may cover (see [`PathCand::uncertain`]).
     pub(crate) uncertain_cmds: OnceCell<std::collections::HashSet<(usize, usize)>>,
+    /// Where git finds its repository from each directory asked about in this call
+    /// (the same directories are asked for each git command and each of its words).
+    repos: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, git_repo::Repo>>,
     /// Leaf hits of each argument key, by the key's position in the policy.
     arg_leaves: Vec<OnceCell<BitSet>>,
 }
@@ -69,6 +72,7 @@ impl<'p> Prepared<'p> {
             line_allowed: OnceCell::new(),
             pwd_home_free: OnceCell::new(),
             uncertain_cmds: OnceCell::new(),
+            repos: std::cell::RefCell::new(std::collections::HashMap::new()),
             arg_leaves: (0..policy.arg_index.len())
                 .map(|_| OnceCell::new())
                 .collect(),
