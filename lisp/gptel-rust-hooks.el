@@ -208,7 +208,7 @@ Calls to tools gptel does not know are left alone."
 (defcustom gptel-rust-hooks-path-keys
   '("path" "paths" "file" "files" "file_path" "filepath" "filePath" "file_name"
     "filename" "absolute_path" "notebook_path" "directory" "dir" "dirpath" "folder"
-    "parent" "target" "source" "destination" "src" "dest" "old_path" "new_path"
+    "parent" "target" "source" "destination" "src" "dest" "dst" "old_path" "new_path"
     "oldPath" "newPath" "source_path" "sourcePath" "destination_path"
     "destinationPath" "target_path" "targetPath" "from_path" "to_path" "output"
     "out" "output_path" "outputPath" "outfile" "output_file" "input_path"

@@ -230,6 +230,12 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git status",
             "git log --oneline",
             "git log --stat",
+            // Names, counts and messages only.
+            "git diff --stat",
+            "git diff --name-only",
+            "git show --stat",
+            "git show -s HEAD",
+            "git show --no-patch HEAD",
             "git diff -- src",
             "git log -p -- src",
             "git show HEAD -- src",

@@ -107,6 +107,31 @@ fn prints_patch(opt: &str) -> bool {
     false
 }
 
+/// Options of `git diff`/`git show` after which they print names, counts or messages,
+/// not contents (`git show -s`, `git diff --stat`).
+const NAMES_ONLY: &[&str] = &[
+    "-s",
+    "--no-patch",
+    "--stat",
+    "--shortstat",
+    "--numstat",
+    "--dirstat",
+    "--name-only",
+    "--name-status",
+    "--summary",
+    "--raw",
+    "--quiet",
+];
+
+/// Whether OPTIONS make `git diff`/`git show` print no file's contents: one of
+/// [`NAMES_ONLY`] and nothing that prints a patch.
+fn names_only(options: &[&str]) -> bool {
+    options
+        .iter()
+        .any(|o| NAMES_ONLY.contains(&o.split('=').next().unwrap_or(o)))
+        && !options.iter().any(|o| prints_patch(o))
+}
+
 /// Whether the option OPT (as written) makes `git log` search the contents of files:
 /// the pickaxe (`-S`, `-G`, `--pickaxe-regex`, `--find-object`), also glued to its value
 /// or after other short options (`-iS`).
@@ -156,7 +181,7 @@ pub(super) fn store(r: &mut Reading) {
     let has = |long: &str| options.iter().any(|o| o.strip_prefix("--") == Some(long));
     let prints = match subs.as_slice() {
         // `--no-index` compares two files outside the store, as written.
-        ["diff"] => !has("no-index"),
+        ["diff"] => !has("no-index") && !names_only(&options),
         // `git stash list` takes log's options (`git stash list -p`); the pickaxe
         // (`-S`, `-G`, `--find-object`) searches every file's contents and names the
         // commits and files that hold a string: an oracle of what they hold.
@@ -166,8 +191,8 @@ pub(super) fn store(r: &mut Reading) {
         // And what writes the store's contents out whole: a stream (`fast-export`,
         // `pack-objects --stdout`, `bundle create`), a merge's result (`merge-tree`),
         // a blob into a file (`unpack-file`), a diff of ranges or by a tool.
-        ["show"]
-        | ["format-patch"]
+        ["show"] => !names_only(&options),
+        ["format-patch"]
         | ["archive"]
         | ["fast-export"]
         | ["merge-tree"]
