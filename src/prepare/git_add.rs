@@ -50,11 +50,7 @@ impl Prepared<'_> {
             } else {
                 text.into_owned()
             };
-            for r in self.glob_hits_for(&text).iter() {
-                if rules.get(r) {
-                    found.set(r);
-                }
-            }
+            self.meet(&text, rules, &mut found);
         }
         Walked::Meets(found)
     }

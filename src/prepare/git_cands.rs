@@ -186,11 +186,7 @@ impl Prepared<'_> {
             } else {
                 text.push_str(p);
             }
-            for r in self.glob_hits_for(&text).iter() {
-                if rules.get(r) {
-                    found.set(r);
-                }
-            }
+            self.meet(&text, rules, &mut found);
             // Every rule asked about is met: no path can add one.
             if rules.iter().all(|r| found.get(r)) {
                 break;

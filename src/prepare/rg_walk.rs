@@ -47,11 +47,7 @@ impl Prepared<'_> {
                 continue;
             }
             let text = entry.path().to_string_lossy();
-            for r in self.glob_hits_for(&text).iter() {
-                if rules.get(r) {
-                    found.set(r);
-                }
-            }
+            self.meet(&text, rules, &mut found);
         }
         Walked::Meets(found)
     }

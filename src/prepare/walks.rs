@@ -240,11 +240,7 @@ impl Prepared<'_> {
                 } else {
                     text.into_owned()
                 };
-                for r in self.glob_hits_for(&text).iter() {
-                    if rules.get(r) {
-                        found.set(r);
-                    }
-                }
+                self.meet(&text, rules, &mut found);
                 if is_dir {
                     stack.push(path);
                 }
@@ -290,6 +286,18 @@ fn ignores_negate(dir: &str) -> bool {
         })
         .chain(global)
         .any(|p| negates(&p))
+}
+
+impl Prepared<'_> {
+    /// Set in FOUND the rules of RULES whose `:path` globs match TEXT, a path a walk
+    /// or git's index holds (folded already when names fold).
+    pub(super) fn meet(&self, text: &str, rules: &BitSet, found: &mut BitSet) {
+        for r in self.glob_hits_for(text).iter() {
+            if rules.get(r) {
+                found.set(r);
+            }
+        }
+    }
 }
 
 /// Whether the rg command C walks with its default ignore handling (read by the
