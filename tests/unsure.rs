@@ -135,6 +135,12 @@ decides!(zsh_string_as_bash, "zsh -c 'rm -rf /tmp/x'".into() => Deny, strict Den
 decides!(versioned_zsh_string, "zsh-5.9 -c 'rm -rf /tmp/x'".into() => Deny, strict Deny);
 decides!(versioned_bash_string, "bash5.2 -c 'rm -rf /tmp/x'".into() => Deny, strict Deny);
 
+// `~` in a redirection target is the home directory, as bash and dash expand it: a
+// certain reading (allowed by the allow-all rule) whose path rules see the home path.
+decides!(tilde_redirect_is_certain, "echo x >> ~/notes.txt".into() => Allow, strict Allow);
+decides!(tilde_redirect_ssh, "echo x >> ~/.ssh/config".into() => Deny, strict Deny);
+decides!(tilde_input_ssh, "wc -l < ~/.ssh/id_rsa".into() => Deny, strict Deny);
+
 // A value only the running shell knows.
 decides!(shell_value_outside, "rm -rf \"$d\"".into() => Ask, strict Deny);
 decides!(known_value_is_certain, "d=/tmp/x; rm -rf \"$d\"".into() => Deny, strict Deny);

@@ -37,8 +37,9 @@ impl Reader<'_> {
                 return Err(self.outside("a duplication to a word"));
             }
         } else {
-            if text.starts_with('~') && !target.quoted {
-                // Bash expands `~` in a redirection target; dash does not.
+            if text.starts_with('~') && !target.quoted && !(text == "~" || text.starts_with("~/")) {
+                // Bash and dash expand `~` and `~/...` in a redirection target as in any
+                // word (`~user`, `~+`, `~-` are outside the subset everywhere).
                 return Err(self.outside("`~` in a redirection"));
             }
             if target.word.glob {
