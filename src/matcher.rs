@@ -536,9 +536,11 @@ impl<'p> Prepared<'p> {
         {
             return false;
         }
-        let form = simple.allow_form();
-        let hit = (!rule.has_cmd_prefix || h.prefix_at(form, r))
-            && (!rule.has_cmd_regexp || h.regexp_at(form, r));
+        let covered = |form: usize| {
+            (!rule.has_cmd_prefix || h.prefix_at(form, r))
+                && (!rule.has_cmd_regexp || h.regexp_at(form, r))
+        };
+        let hit = covered(simple.allow_form()) || simple.inert_allow_form().is_some_and(covered);
         if !hit || (!rule.has_path && rule.path_outside.is_empty()) {
             return hit;
         }

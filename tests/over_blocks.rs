@@ -708,3 +708,76 @@ fn tree_r_writes_the_tree() {
         Some(shell::Role::WriteTree)
     );
 }
+
+/// git's global options that change nothing a rule is about (no pager, `-C DIR`, no
+/// locks...) are looked through by allow rules too: an allow rule for `git log` allows
+/// `git --no-pager log` (it asked). A configuration, another repository, or a privilege
+/// wrapper is not looked through: those still ask.
+#[test]
+fn git_inert_global_options_are_looked_through() {
+    static POLICY: OnceLock<Policy> = OnceLock::new();
+    let policy = POLICY.get_or_init(|| {
+        let rules = json!([
+            {"id": "git-read", "tool": "shell", "decision": "allow",
+             "command-prefix": ["git log", "git diff", "git status"]},
+            {"id": "no-push", "tool": "shell", "command-prefix": "git push", "decision": "deny"},
+        ]);
+        let rules = rule::rules_from_value(&rules).expect("rules read");
+        let options = Options {
+            home: Some(home().to_path_buf()),
+            default_decision: Some(Ask),
+            ..Options::default()
+        };
+        compile::compile(rules, options).expect("policy compiles")
+    });
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
+        let call = Call::from_value(&value).expect("call reads");
+        eval::evaluate(policy, &call).decision
+    };
+    for (command, want) in [
+        ("git --no-pager log -1", Allow),
+        ("git -P diff --stat", Allow),
+        ("git -C sub status", Allow),
+        ("git --no-optional-locks -C .. status --short", Allow),
+        ("git --literal-pathspecs log -- '*x'", Allow),
+        ("git -c core.pager=less log", Ask),
+        ("git -c alias.log='!rm -rf ~' log", Ask),
+        ("git --git-dir=/tmp/x log", Ask),
+        ("git --work-tree=/ status", Ask),
+        ("sudo git --no-pager log", Ask),
+        ("git --no-pager push", Deny),
+        ("git -C sub push origin main", Deny),
+    ] {
+        assert_eq!(decide(command), Some(want), "{command}");
+    }
+}
+
+/// `rg --hidden` reads dotfiles but still skips what `.gitignore` ignores, as rg's own
+/// walk does: in a repository that ignores `.env` it reads no `.env` (it was denied);
+/// where `.env` is not ignored, or with `--no-ignore`, it does.
+#[test]
+fn rg_hidden_keeps_the_ignore_files() {
+    for (dir, ignore) in [("rg-ignores", ".env\n"), ("rg-keeps", "target/\n")] {
+        let root = home().join(dir);
+        std::fs::create_dir_all(root.join(".git")).expect("mkdir");
+        std::fs::write(root.join(".gitignore"), ignore).expect("write");
+        std::fs::write(root.join(".env"), "KEY=1\n").expect("write");
+    }
+    let decide = |cwd: &str, command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
+        let call = Call::from_value(&value).expect("call reads");
+        eval::evaluate(dotenv(), &call).decision
+    };
+    for (cwd, command, want) in [
+        ("rg-ignores", "rg --hidden KEY", Allow),
+        ("rg-ignores", "rg -. -n KEY .", Allow),
+        ("rg-ignores", "rg --hidden --no-ignore KEY", Deny),
+        ("rg-ignores", "rg -uu KEY", Deny),
+        ("rg-ignores", "rg --hidden KEY .env", Deny),
+        ("rg-keeps", "rg --hidden KEY", Deny),
+        ("rg-keeps", "rg KEY", Allow),
+    ] {
+        assert_eq!(decide(cwd, command), Some(want), "{command} in {cwd}");
+    }
+}

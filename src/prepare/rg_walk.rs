@@ -1,7 +1,7 @@
 //! rg's walk, looked through as rg walks (rg's own walker, the `ignore` crate): it skips
 //! names that start with `.` below the top and what `.gitignore` (in a repository),
 //! `.ignore`, `.rgignore`, `.git/info/exclude` and git's global excludes file ignore,
-//! unless a `!` line brings them back. Used when the command leaves rg's ignore
+//! unless a `!` line brings them back; with `--hidden`, dotfiles too (`.git` included). Used when the command leaves rg's ignore
 //! handling as it is (no `--no-ignore*`, `--no-require-git`, and no configuration file
 //! named by `RIPGREP_CONFIG_PATH`).
 
@@ -11,18 +11,19 @@ use crate::index::BitSet;
 
 impl Prepared<'_> {
     /// The rules of RULES that a file rg opens below DIR (absolute, normalized)
-    /// matches, FILTERS choosing among them; LEFT: the entries the call may still look
-    /// at.
+    /// matches, FILTERS choosing among them, dotfiles skipped when SKIP_HIDDEN (no
+    /// `--hidden`); LEFT: the entries the call may still look at.
     pub(super) fn rg_meets(
         &self,
         dir: &str,
+        skip_hidden: bool,
         rules: &BitSet,
         filters: &Filters,
         left: &mut usize,
     ) -> Walked {
         let mut found = BitSet::new(self.n());
         let walk = ignore::WalkBuilder::new(dir)
-            .hidden(true)
+            .hidden(skip_hidden)
             .ignore(true)
             .git_ignore(true)
             .git_exclude(true)

@@ -168,9 +168,10 @@ impl Prepared<'_> {
             return self.unignored_meets(dir, rules, left);
         }
         let fold = self.path_env().case_fold;
-        // rg's own walk, when its ignore handling is the default.
-        if role == Role::WalkVisible && filters.rg_ignores && !fold {
-            return self.rg_meets(dir, rules, filters, left);
+        // rg's own walk, when its ignore handling is the default (dotfiles too with
+        // `--hidden`: rg's walk is then `Walk`).
+        if matches!(role, Role::WalkVisible | Role::Walk) && filters.rg_ignores && !fold {
+            return self.rg_meets(dir, role == Role::WalkVisible, rules, filters, left);
         }
         // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
         // is read as one of every file.

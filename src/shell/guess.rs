@@ -157,6 +157,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             written,
             privileged: false,
             privileged_form: None,
+            inert_form: None,
             opaque: Some(format!("{why} (guessed)")),
             redirects: Vec::new(),
             program: super::Known::Unknown,

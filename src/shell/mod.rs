@@ -111,6 +111,10 @@ pub struct SimpleCommand {
     /// The form that starts at the first privilege wrapper (`sudo rm x`), when
     /// `privileged`: the only form an allow rule may cover.
     pub privileged_form: Option<usize>,
+    /// A form an allow rule may cover besides the words that run, when not
+    /// `privileged`: the program without global options that change nothing a rule is
+    /// about (`git --no-pager log` is `git log`; see `wrap::options`).
+    pub inert_form: Option<usize>,
     /// The words read as paths: the program's arguments, and the words of the
     /// wrappers before it that look like paths (`env -C /etc`, `flock /tmp/lock`),
     /// but never a wrapper's name or its other options (`nice -n 19`, `timeout 5`).
@@ -179,6 +183,11 @@ impl SimpleCommand {
             (true, None) => 0,
             (false, _) => self.forms.len().saturating_sub(1),
         }
+    }
+
+    /// The other form an allow rule may cover (see [`SimpleCommand::inert_form`]).
+    pub fn inert_allow_form(&self) -> Option<usize> {
+        self.inert_form.filter(|_| !self.privileged)
     }
 }
 

@@ -40,6 +40,8 @@ struct State {
     pub(super) forms: Vec<Vec<String>>,
     /// The form of the first privilege wrapper.
     pub(super) privileged_form: Option<usize>,
+    /// The form without inert global options (see [`SimpleCommand::inert_form`]).
+    pub(super) inert_form: Option<usize>,
     /// Words of the wrappers looked through that are read as paths.
     pub(super) path_words: Vec<String>,
     /// Why the reading of this command is not certain, if so.
@@ -101,6 +103,7 @@ pub(crate) fn command(
             stdin,
             forms: o.forms.clone(),
             privileged_form: o.privileged_form,
+            inert_form: None,
             path_words: o.paths.clone(),
             uncertain: None,
         },
@@ -111,6 +114,7 @@ pub(crate) fn command(
             opaque: hazard,
             stdin,
             privileged_form: None,
+            inert_form: None,
             path_words: Vec::new(),
             uncertain: None,
         },
@@ -487,6 +491,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     if forms.first() != Some(&st.written) {
         forms.insert(0, st.written.clone());
         st.privileged_form = st.privileged_form.map(|i| i + 1);
+        st.inert_form = st.inert_form.map(|i| i + 1);
     }
     if forms.last() != Some(&argv) {
         forms.push(argv.clone());
@@ -498,6 +503,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         opaque: st.opaque,
         forms,
         privileged_form: st.privileged_form,
+        inert_form: st.inert_form,
         paths,
         redirects: Vec::new(),
         program,

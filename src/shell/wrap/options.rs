@@ -79,6 +79,35 @@ pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut Stat
     }
 }
 
+/// Whether git's global options WORDS (before its subcommand) are ones that change
+/// nothing a rule is about: no pager, no locks, no replacement objects, no lazy fetch,
+/// no advice, literal pathspecs, and `-C DIR` (where the paths are read). A
+/// configuration (`-c`), another repository (`--git-dir`, `--work-tree`) or another
+/// reading of pathspecs is not.
+fn inert_globals(words: &[String]) -> bool {
+    let mut words = words.iter();
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "-C" => {
+                if words.next().is_none() {
+                    return false;
+                }
+            }
+            "-P"
+            | "-p"
+            | "--no-pager"
+            | "--paginate"
+            | "--no-optional-locks"
+            | "--no-replace-objects"
+            | "--no-lazy-fetch"
+            | "--no-advice"
+            | "--literal-pathspecs" => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Most directories above the line's that a git pathspec `:/x` is read in.
 const MAX_TOP: usize = 32;
 
@@ -142,6 +171,12 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     if at > 1 {
         let mut run = vec!["git".to_owned()];
         run.extend(form.iter().skip(at).cloned());
+        // Allow rules cover it too when the options before the subcommand change
+        // nothing a rule is about (`git --no-pager log`, `git -C sub status`: the
+        // directory is read where paths are).
+        if inert_globals(form.get(1..at).unwrap_or(&[])) {
+            st.inert_form = Some(st.forms.len());
+        }
         st.forms.push(run);
     }
     let args = form.get(at + 1..).unwrap_or(&[]);
