@@ -212,7 +212,8 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git grep KEY",
             "git grep KEY HEAD",
             "git grep --recurse-submodules KEY",
-            "git cat-file -p HEAD:src/main.rs",
+            "git cat-file -p HEAD:.env",
+            "git cat-file blob HEAD:.env",
             "git stash show -p",
             // `stash list` takes log's options; the pickaxe searches every file.
             "git stash list -p",
@@ -221,6 +222,11 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git archive HEAD",
             "cd src && git diff",
             "cd src && git grep KEY ..",
+            // A word that may be a branch is read as one: the whole tree's changes.
+            "git log -p src",
+            // `;`: the `cd` may fail and git run where the line started.
+            "cd src; git diff .",
+            "cd src && git add -A",
         ],
         Some(Deny),
     );
@@ -240,6 +246,14 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git log -p -- src",
             "git show HEAD -- src",
             "git show HEAD:src/main.rs",
+            // One object, by its path: that file only.
+            "git cat-file -p HEAD:src/main.rs",
+            "git cat-file blob HEAD~0:src/main.rs",
+            // No revision is spelt `./src` or `.`: a pathspec.
+            "git log -p ./src",
+            "cd src && git log -p .",
+            "cd src && git diff .",
+            "cd src && git add .",
             "git ls-files",
             "git grep KEY -- src",
             "git grep KEY HEAD -- src",

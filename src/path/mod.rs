@@ -615,6 +615,25 @@ fn inspect(path: &str) -> Node {
     node
 }
 
+/// Whether something (a link included) is named PATH, by `lstat`, remembered for the
+/// current [`with_memo`] scope as every name [`normalize`] inspects: git's repository
+/// discovery asks for the same `.git` and `HEAD` of each directory above a command
+/// many times in one decision. Err: it cannot be inspected (or the budget is spent).
+pub fn lexists(path: &Path) -> Result<bool, String> {
+    let Some(text) = path.to_str() else {
+        return match fs::symlink_metadata(path) {
+            Ok(_) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(e.to_string()),
+        };
+    };
+    match inspect(text) {
+        Node::Plain | Node::Link(_) => Ok(true),
+        Node::Missing => Ok(false),
+        Node::Failed(why) => Err(why),
+    }
+}
+
 /// Follow every symbolic link along COMPS, like realpath(3), but keep the
 /// components that do not exist as written. `..` applies to the resolved
 /// prefix (physical), and lexically inside missing directories.

@@ -33,6 +33,17 @@ const MAX_DEPTH: usize = 256;
 pub(super) fn discover(dir: &Path) -> Repo {
     for here in dir.ancestors().take(MAX_DEPTH) {
         let dotgit = here.join(".git");
+        // Most directories have none: one `lstat`, remembered for the decision.
+        match crate::path::lexists(&dotgit) {
+            Ok(false) => {
+                if maybe_git_dir(here) {
+                    return bare_or_dotgit(here);
+                }
+                continue;
+            }
+            Ok(true) => {}
+            Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
+        }
         match std::fs::metadata(&dotgit) {
             Ok(m) if m.is_file() => return gitfile(here, &dotgit),
             Ok(m) if m.is_dir() => {
@@ -70,19 +81,25 @@ pub(super) fn discover(dir: &Path) -> Repo {
             Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
         }
         if maybe_git_dir(here) {
-            if in_dotgit(here) && surely_git_dir(here) {
-                return Repo::Dotgit {
-                    top: here.to_path_buf(),
-                    git_dir: here.to_path_buf(),
-                };
-            }
-            return Repo::Other(format!(
-                "git takes `{}` for a bare repository (its configuration may name commands)",
-                here.display()
-            ));
+            return bare_or_dotgit(here);
         }
     }
     Repo::None
+}
+
+/// HERE, a directory git may take for a git directory: the `.git` of a work tree
+/// when it is one inside a `.git` (git run in `.git` itself), else a bare repository.
+fn bare_or_dotgit(here: &Path) -> Repo {
+    if in_dotgit(here) && surely_git_dir(here) {
+        return Repo::Dotgit {
+            top: here.to_path_buf(),
+            git_dir: here.to_path_buf(),
+        };
+    }
+    Repo::Other(format!(
+        "git takes `{}` for a bare repository (its configuration may name commands)",
+        here.display()
+    ))
 }
 
 /// The repository of HERE's `.git` directory DOTGIT: one named `.git` after links.
@@ -149,7 +166,7 @@ fn surely_git_dir(dir: &Path) -> bool {
 /// Whether git may take DIR for a git directory: it has a `HEAD` of any kind, and
 /// `objects` and `refs` or a `commondir` (this errs towards yes).
 fn maybe_git_dir(dir: &Path) -> bool {
-    let there = |n: &str| std::fs::symlink_metadata(dir.join(n)).is_ok();
+    let there = |n: &str| crate::path::lexists(&dir.join(n)).unwrap_or(true);
     there("HEAD") && ((there("objects") && there("refs")) || there("commondir"))
 }
 

@@ -115,7 +115,8 @@ impl Prepared<'_> {
                     },
                 }
             }
-            self.role_cands(out, &cand.key, c, dirs, (ci, i), budget);
+            let place = &words.sets[set_of[i]];
+            self.role_cands(out, &cand.key, c, place, (ci, i), budget);
             self.git_repo_cands(out, &cand.key, line, i, &words.sets[set_of[i]].1, ci);
         }
         self.generous_cands(out, ci, cand, dirs, budget);
@@ -194,10 +195,12 @@ impl Prepared<'_> {
         out: &mut Vec<PathCand>,
         key: &str,
         c: &shell::SimpleCommand,
-        dirs: &[String],
+        place: &places::Dirs,
         at: (usize, usize),
         budget: &mut WordBudget,
     ) {
+        // Where C runs: the request's directory (HERE) and DIRS.
+        let (here, dirs) = (place.0, &place.1[..]);
         let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
         for (role, w) in &c.roles {
             if budget.exceeded.is_some() {
@@ -219,9 +222,14 @@ impl Prepared<'_> {
                 continue;
             }
             let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
+            // git's top, looked for from where C runs.
+            let (from, above) = match (here, dirs.split_first()) {
+                (true, _) | (false, None) => (cwd.as_deref(), dirs),
+                (false, Some((first, rest))) => (Some(first.as_str()), rest),
+            };
             let mut made = Vec::new();
-            for w in git_top(w, cwd.as_deref(), dirs) {
-                self.word_cands(&mut made, key, false, &w, dirs, true, budget);
+            for w in git_top(w, from, above) {
+                self.word_cands(&mut made, key, false, &w, dirs, here, budget);
             }
             let fold = self.path_env().case_fold;
             // Rules that match a name in any directory: a walk that opens the files
@@ -819,7 +827,7 @@ pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String]) -> Vec<String
         let here = std::path::Path::new(base);
         let top = here
             .ancestors()
-            .find(|a| a.join(".git").symlink_metadata().is_ok())
+            .find(|a| crate::path::lexists(&a.join(".git")).unwrap_or(false))
             .unwrap_or(here);
         let top = top.to_string_lossy();
         let word = match rest {

@@ -346,6 +346,8 @@ const OWN_SUBS: &[Program] = &[
             ex("git show HEAD:.env", &["HEAD:.env"]),
             ex("git show HEAD", &["HEAD", TOP]),
             ex("git log -p -- src", &["src"]),
+            ex("git log -p ./src", &["./src"]),
+            ex("git log -p src", &["src", TOP]),
             ex("git log --stat --color -3", &[]),
             ex("git log -U1", &[TOP]),
         ],
@@ -586,6 +588,8 @@ const OWN_SUBS: &[Program] = &[
         &[],
         &[
             ex("git cat-file -p HEAD", &[TOP]),
+            ex("git cat-file -p HEAD:src/x.rs", &[]),
+            ex("git cat-file blob HEAD~1:.env", &[]),
             Example {
                 line: "git cat-file --batch",
                 paths: &[],

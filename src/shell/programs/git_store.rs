@@ -224,11 +224,23 @@ pub(super) fn store(r: &mut Reading) {
     }
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
     let after_end = |k: usize| end.is_some_and(|e| k > e);
-    let pathspecs = r
+    // Without `--`, an operand git takes for a revision prints the whole tree; one no
+    // revision can be spelt as (`.`, `./src`, `../x`, `/abs`: no ref name starts with
+    // `.` or `/`) is a pathspec.
+    let no_rev = |t: &str| {
+        t == "." || t == ".." || t.starts_with("./") || t.starts_with("../") || t.starts_with('/')
+    };
+    let mut operands = r
         .parts
         .iter()
-        .enumerate()
-        .any(|(k, p)| after_end(k) && p.kind == Kind::Operand && p.role.is_path());
+        .filter(|p| p.kind == Kind::Operand && p.role.is_path() && p.text != TOP)
+        .peekable();
+    let sure = end.is_none() && operands.peek().is_some() && operands.all(|p| no_rev(&p.text));
+    let pathspecs = sure
+        || r.parts
+            .iter()
+            .enumerate()
+            .any(|(k, p)| after_end(k) && p.kind == Kind::Operand && p.role.is_path());
     // `git show REV:PATH` prints that file only (its word names PATH).
     let objects = r
         .parts
@@ -236,11 +248,23 @@ pub(super) fn store(r: &mut Reading) {
         .filter(|p| p.kind == Kind::Operand && p.role.is_path())
         .map(|p| p.text.as_str())
         .collect::<Vec<_>>();
-    let shows_files =
-        subs == ["show"] && !objects.is_empty() && objects.iter().all(|o| o.contains(':'));
+    // `git cat-file -p REV:PATH` (or `cat-file blob REV:PATH`) too: its operands are
+    // objects, not paths.
+    let cat_objects: Vec<&str> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand)
+        .map(|p| p.text.as_str())
+        .skip_while(|o| matches!(*o, "blob" | "tree" | "commit" | "tag"))
+        .collect();
+    let shows_files = match subs.as_slice() {
+        ["show"] => !objects.is_empty() && objects.iter().all(|o| o.contains(':')),
+        ["cat-file"] => !cat_objects.is_empty() && cat_objects.iter().all(|o| o.contains(':')),
+        _ => false,
+    };
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
-        if operand && (!pathspecs || after_end(k)) && !is_write(p.role) {
+        if operand && (!pathspecs || sure || after_end(k)) && !is_write(p.role) {
             p.role = Role::ShowTracked;
         }
     }
