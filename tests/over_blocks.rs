@@ -68,9 +68,25 @@ fn workspace() -> &'static Policy {
 
 /// COMMAND run from the directory CWD (under the temporary home).
 fn decision(cwd: &str, command: &str) -> Option<Decision> {
+    decision_in(workspace(), cwd, command)
+}
+
+/// COMMAND run from the directory CWD (under the temporary home), under POLICY.
+fn decision_in(policy: &Policy, cwd: &str, command: &str) -> Option<Decision> {
     let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
     let call = Call::from_value(&value).expect("call reads");
-    eval::evaluate(workspace(), &call).decision
+    eval::evaluate(policy, &call).decision
+}
+
+/// RULES compiled with the temporary home, and DEFAULT for calls no rule decides.
+fn with_home(rules: serde_json::Value, default: Option<Decision>) -> Policy {
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home().to_path_buf()),
+        default_decision: default,
+        ..Options::default()
+    };
+    compile::compile(rules, options).expect("policy compiles")
 }
 
 /// Each line, run from the directory given, decides as said.
@@ -615,16 +631,13 @@ fn rg_one_u_skips_dotfiles() {
 fn dotenv() -> &'static Policy {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     POLICY.get_or_init(|| {
-        let rules = json!([
-            {"id": "dotenv", "tool": "shell", "path": ".env", "decision": "deny"},
-            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
-        ]);
-        let rules = rule::rules_from_value(&rules).expect("rules read");
-        let options = Options {
-            home: Some(home().to_path_buf()),
-            ..Options::default()
-        };
-        compile::compile(rules, options).expect("policy compiles")
+        with_home(
+            json!([
+                {"id": "dotenv", "tool": "shell", "path": ".env", "decision": "deny"},
+                {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+            ]),
+            None,
+        )
     })
 }
 
@@ -632,11 +645,7 @@ fn dotenv() -> &'static Policy {
 /// writes `.env.gz` (and removes `.env`); `zcat` only reads.
 #[test]
 fn gzip_writes_its_twin() {
-    let decide = |command: &str| {
-        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
-        let call = Call::from_value(&value).expect("call reads");
-        eval::evaluate(dotenv(), &call).decision
-    };
+    let decide = |command: &str| decision_in(dotenv(), "proj", command);
     for (command, want) in [
         ("gunzip -k .env.gz", Deny),
         ("gzip -dk .env.gz", Deny),
@@ -658,22 +667,15 @@ fn gzip_writes_its_twin() {
 fn copies_into_a_directory_write_there() {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     let policy = POLICY.get_or_init(|| {
-        let rules = json!([
-            {"id": "bashrc", "tool": "shell", "path": "~/.bashrc", "decision": "deny"},
-            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
-        ]);
-        let rules = rule::rules_from_value(&rules).expect("rules read");
-        let options = Options {
-            home: Some(home().to_path_buf()),
-            ..Options::default()
-        };
-        compile::compile(rules, options).expect("policy compiles")
+        with_home(
+            json!([
+                {"id": "bashrc", "tool": "shell", "path": "~/.bashrc", "decision": "deny"},
+                {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+            ]),
+            None,
+        )
     });
-    let decide = |command: &str| {
-        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
-        let call = Call::from_value(&value).expect("call reads");
-        eval::evaluate(policy, &call).decision
-    };
+    let decide = |command: &str| decision_in(policy, "proj", command);
     for (command, want) in [
         ("cp x/.bashrc ~/", Deny),
         ("cp x/.bashrc ~", Deny),
@@ -717,24 +719,16 @@ fn tree_r_writes_the_tree() {
 fn git_inert_global_options_are_looked_through() {
     static POLICY: OnceLock<Policy> = OnceLock::new();
     let policy = POLICY.get_or_init(|| {
-        let rules = json!([
-            {"id": "git-read", "tool": "shell", "decision": "allow",
-             "command-prefix": ["git log", "git diff", "git status"]},
-            {"id": "no-push", "tool": "shell", "command-prefix": "git push", "decision": "deny"},
-        ]);
-        let rules = rule::rules_from_value(&rules).expect("rules read");
-        let options = Options {
-            home: Some(home().to_path_buf()),
-            default_decision: Some(Ask),
-            ..Options::default()
-        };
-        compile::compile(rules, options).expect("policy compiles")
+        with_home(
+            json!([
+                {"id": "git-read", "tool": "shell", "decision": "allow",
+                 "command-prefix": ["git log", "git diff", "git status"]},
+                {"id": "no-push", "tool": "shell", "command-prefix": "git push", "decision": "deny"},
+            ]),
+            Some(Ask),
+        )
     });
-    let decide = |command: &str| {
-        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h("proj")});
-        let call = Call::from_value(&value).expect("call reads");
-        eval::evaluate(policy, &call).decision
-    };
+    let decide = |command: &str| decision_in(policy, "proj", command);
     for (command, want) in [
         ("git --no-pager log -1", Allow),
         ("git -P diff --stat", Allow),
@@ -764,11 +758,7 @@ fn rg_hidden_keeps_the_ignore_files() {
         std::fs::write(root.join(".gitignore"), ignore).expect("write");
         std::fs::write(root.join(".env"), "KEY=1\n").expect("write");
     }
-    let decide = |cwd: &str, command: &str| {
-        let value = json!({"name": "shell", "args": {"command": command}, "cwd": h(cwd)});
-        let call = Call::from_value(&value).expect("call reads");
-        eval::evaluate(dotenv(), &call).decision
-    };
+    let decide = |cwd: &str, command: &str| decision_in(dotenv(), cwd, command);
     for (cwd, command, want) in [
         ("rg-ignores", "rg --hidden KEY", Allow),
         ("rg-ignores", "rg -. -n KEY .", Allow),

@@ -34,72 +34,60 @@ pub(super) fn discover(dir: &Path) -> Repo {
     for here in dir.ancestors().take(MAX_DEPTH) {
         let dotgit = here.join(".git");
         // Most directories have none: one `lstat`, remembered for the decision.
-        match crate::path::lexists(&dotgit) {
-            Ok(false) => {
-                if maybe_git_dir(here) {
-                    return bare_or_dotgit(here);
-                }
-                continue;
-            }
-            Ok(true) => {}
+        let there = match crate::path::lexists(&dotgit) {
+            Ok(there) => there,
             Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
-        }
-        match std::fs::metadata(&dotgit) {
-            Ok(m) if m.is_file() => return gitfile(here, &dotgit),
-            Ok(m) if m.is_dir() => {
-                if surely_git_dir(&dotgit) {
-                    return trusted(here, &dotgit);
+        };
+        if there {
+            match std::fs::metadata(&dotgit) {
+                Ok(m) if m.is_file() => return gitfile(here, &dotgit),
+                Ok(m) if m.is_dir() => {
+                    if surely_git_dir(&dotgit) {
+                        return trusted(here, &dotgit);
+                    }
+                    // git goes on up past a `.git` that is no repository to it; one that
+                    // looks partly like one may be read otherwise by git.
+                    if maybe_git_dir(&dotgit) {
+                        return Repo::Other(format!(
+                            "`{}` may or may not be a repository to git",
+                            dotgit.display()
+                        ));
+                    }
                 }
-                // git goes on up past a `.git` that is no repository to it; one that
-                // looks partly like one may be read otherwise by git.
-                if maybe_git_dir(&dotgit) {
+                // A `.git` of another kind (a link to nowhere, a device): git's reading
+                // of it is not modelled.
+                Ok(_) => {
                     return Repo::Other(format!(
-                        "`{}` may or may not be a repository to git",
+                        "`{}` is neither file nor directory",
                         dotgit.display()
-                    ));
+                    ))
                 }
-            }
-            // A `.git` of another kind (a link to nowhere, a device): git's reading of
-            // it is not modelled.
-            Ok(_) => {
-                return Repo::Other(format!(
-                    "`{}` is neither file nor directory",
-                    dotgit.display()
-                ))
-            }
-            // HERE is no directory (a file operand, a path the line has yet to make).
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) =>
-            {
-                if std::fs::symlink_metadata(&dotgit).is_ok() {
+                // `lstat` found it, `stat` does not: a link to nowhere.
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                    ) =>
+                {
                     return Repo::Other(format!("`{}` is a dangling link", dotgit.display()));
                 }
+                Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
             }
-            Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
         }
         if maybe_git_dir(here) {
-            return bare_or_dotgit(here);
+            if in_dotgit(here) && surely_git_dir(here) {
+                return Repo::Dotgit {
+                    top: here.to_path_buf(),
+                    git_dir: here.to_path_buf(),
+                };
+            }
+            return Repo::Other(format!(
+                "git takes `{}` for a bare repository (its configuration may name commands)",
+                here.display()
+            ));
         }
     }
     Repo::None
-}
-
-/// HERE, a directory git may take for a git directory: the `.git` of a work tree
-/// when it is one inside a `.git` (git run in `.git` itself), else a bare repository.
-fn bare_or_dotgit(here: &Path) -> Repo {
-    if in_dotgit(here) && surely_git_dir(here) {
-        return Repo::Dotgit {
-            top: here.to_path_buf(),
-            git_dir: here.to_path_buf(),
-        };
-    }
-    Repo::Other(format!(
-        "git takes `{}` for a bare repository (its configuration may name commands)",
-        here.display()
-    ))
 }
 
 /// The repository of HERE's `.git` directory DOTGIT: one named `.git` after links.

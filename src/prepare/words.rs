@@ -117,7 +117,7 @@ impl Prepared<'_> {
             }
             let place = &words.sets[set_of[i]];
             self.role_cands(out, &cand.key, c, place, (ci, i), budget);
-            self.git_repo_cands(out, &cand.key, line, i, &words.sets[set_of[i]].1, ci);
+            self.git_repo_cands(out, &cand.key, line, i, &place.1, ci);
         }
         self.generous_cands(out, ci, cand, dirs, budget);
         // A redirection of no simple command (`> f` alone): every command's.

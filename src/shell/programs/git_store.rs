@@ -241,27 +241,20 @@ pub(super) fn store(r: &mut Reading) {
             .iter()
             .enumerate()
             .any(|(k, p)| after_end(k) && p.kind == Kind::Operand && p.role.is_path());
-    // `git show REV:PATH` prints that file only (its word names PATH).
-    let objects = r
-        .parts
-        .iter()
-        .filter(|p| p.kind == Kind::Operand && p.role.is_path())
-        .map(|p| p.text.as_str())
-        .collect::<Vec<_>>();
-    // `git cat-file -p REV:PATH` (or `cat-file blob REV:PATH`) too: its operands are
+    // `git show REV:PATH` prints that file only (its word names PATH), and so does
+    // `git cat-file -p REV:PATH` (or `cat-file blob REV:PATH`), whose operands are
     // objects, not paths.
-    let cat_objects: Vec<&str> = r
+    let cat_file = subs == ["cat-file"];
+    let objects: Vec<&str> = r
         .parts
         .iter()
-        .filter(|p| p.kind == Kind::Operand)
+        .filter(|p| p.kind == Kind::Operand && (cat_file || p.role.is_path()))
         .map(|p| p.text.as_str())
-        .skip_while(|o| matches!(*o, "blob" | "tree" | "commit" | "tag"))
+        .skip_while(|o| cat_file && matches!(*o, "blob" | "tree" | "commit" | "tag"))
         .collect();
-    let shows_files = match subs.as_slice() {
-        ["show"] => !objects.is_empty() && objects.iter().all(|o| o.contains(':')),
-        ["cat-file"] => !cat_objects.is_empty() && cat_objects.iter().all(|o| o.contains(':')),
-        _ => false,
-    };
+    let shows_files = (cat_file || subs == ["show"])
+        && !objects.is_empty()
+        && objects.iter().all(|o| o.contains(':'));
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
         if operand && (!pathspecs || sure || after_end(k)) && !is_write(p.role) {
