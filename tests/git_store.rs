@@ -227,6 +227,19 @@ fn readers_of_the_store_meet_tracked_secrets() {
             // `;`: the `cd` may fail and git run where the line started.
             "cd src; git diff .",
             "cd src && git add -A",
+            // An object's name splits at the first `:` outside `{...}`, as git splits it.
+            "git show HEAD@{0:0}:.env",
+            "git show 'HEAD@{12:00}:.env'",
+            "git cat-file -p 'HEAD^{/:*}:.env'",
+            "git cat-file -p 'HEAD@{2030-01-01 00:00:00}:.env'",
+            "git show 'HEAD@{12:00}'",
+            "git cat-file -p HEAD:./.env",
+            "cd src && git show HEAD:../.env",
+            // Options that print more than the pathspecs name.
+            "git log -p --full-diff ./src",
+            "git log -p --follow -- src/main.rs",
+            "git show --full-diff HEAD -- src",
+            "git log -p --pickaxe-all -S main -- src",
         ],
         Some(Deny),
     );
@@ -257,6 +270,9 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git ls-files",
             "git grep KEY -- src",
             "git grep KEY HEAD -- src",
+            "git show 'HEAD@{0}:src/main.rs'",
+            "git cat-file -p 'HEAD^{/x:y}:src/main.rs'",
+            "git show HEAD:./src/main.rs",
         ],
         Some(Allow),
     );

@@ -5,6 +5,7 @@
 //! top of the work tree) are read in [`Role::ShowTracked`]: the engine meets the rules
 //! on the paths git's index lists under them (`prepare::git_index`).
 
+use super::git_object::object_path;
 use super::git_tree::{work_tree, TOP};
 use super::{Kind, Part, Reading, Role};
 
@@ -157,9 +158,23 @@ fn searches_contents(opt: &str) -> bool {
     false
 }
 
+/// Long options of `git log`/`show`/`diff` after which what they print is not kept
+/// within their pathspecs: the whole commit's patch (`--full-diff`, `--pickaxe-all`),
+/// the files a path was renamed or copied from (`--follow`, `--find-copies-harder`).
+const WIDENS: &[&str] = &["full-diff", "follow", "pickaxe-all", "find-copies-harder"];
+
+/// Whether the option OPT (as written, or abbreviated) is one of [`WIDENS`].
+fn widens(opt: &str) -> bool {
+    let Some(long) = opt.strip_prefix("--") else {
+        return false;
+    };
+    let name = long.split('=').next().unwrap_or(long);
+    name.len() >= 3 && WIDENS.iter().any(|w| w.starts_with(name))
+}
+
 /// Read what the subcommands that print tracked contents reach as
-/// [`Role::ShowTracked`]: the pathspecs after `--` when there are some, else every
-/// operand in a path role and the top of the work tree (a revision alone, `git show
+/// [`Role::ShowTracked`]: the pathspecs after `--` when there are some (and no option
+/// of [`WIDENS`]), else every operand in a path role and the top of the work tree (a revision alone, `git show
 /// HEAD`, prints the whole tree's changes).
 pub(super) fn store(r: &mut Reading) {
     let subs: Vec<String> = r
@@ -254,14 +269,14 @@ pub(super) fn store(r: &mut Reading) {
         .collect();
     let shows_files = (cat_file || subs == ["show"])
         && !objects.is_empty()
-        && objects.iter().all(|o| o.contains(':'));
+        && objects.iter().all(|o| object_path(o).is_some());
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
         if operand && (!pathspecs || sure || after_end(k)) && !is_write(p.role) {
             p.role = Role::ShowTracked;
         }
     }
-    if pathspecs || shows_files {
+    if (pathspecs && !options.iter().any(|o| widens(o))) || shows_files {
         return;
     }
     match r

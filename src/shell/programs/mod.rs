@@ -19,6 +19,7 @@ mod dev_opts;
 mod download;
 mod file_opts;
 mod git;
+mod git_object;
 mod git_opts;
 mod git_plumbing;
 mod git_store;
@@ -32,6 +33,7 @@ mod table;
 mod text_opts;
 
 pub use code::read_code;
+pub(crate) use git_object::{object_path, ObjectPath};
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
 pub use read::{Kind, Part, Reading, Run};

@@ -4,7 +4,9 @@
 //! for deny rules, and the line is never allowed.
 
 use super::*;
-use crate::shell::programs::{git_subcommand, is_tar, options, TAR_VALUED};
+use crate::shell::programs::{
+    git_subcommand, is_tar, object_path, options, ObjectPath, TAR_VALUED,
+};
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
 /// which [`option_code`] reads.
@@ -334,9 +336,13 @@ fn pathspec_words(
     }
     if OBJECTS.contains(&sub) {
         for a in args.iter().filter(|a| !a.starts_with('-')) {
-            if let Some(path) = object_path(a) {
-                st.path_words
-                    .extend(magic_paths(&format!("/{path}"), trees));
+            match object_path(a) {
+                Some(ObjectPath::Top(path)) => {
+                    st.path_words
+                        .extend(magic_paths(&format!("/{path}"), trees));
+                }
+                Some(ObjectPath::Here(path)) => st.path_words.extend(magic_paths(path, trees)),
+                None => {}
             }
         }
     }
@@ -382,18 +388,6 @@ const OBJECTS: &[&str] = &[
     "checkout",
     "restore",
 ];
-
-/// The PATH of an object written `REV:PATH` or `:N:PATH` (an index stage), if W is
-/// one: `HEAD:.env` is `.env`, `:0:.env` is `.env`. Not `:PATH` (pathspec magic, or the
-/// index entry, read as magic), nor a URL (`https://x`, `host:path` after `//`).
-fn object_path(w: &str) -> Option<&str> {
-    if let Some(rest) = w.strip_prefix(':') {
-        let (stage, path) = rest.split_once(':')?;
-        return matches!(stage, "0" | "1" | "2" | "3").then_some(path);
-    }
-    let (rev, path) = w.split_once(':')?;
-    (!rev.is_empty() && !path.starts_with("//") && !path.is_empty()).then_some(path)
-}
 
 /// The command an `ext::` URL in W runs, as a shell string for deny rules: git splits
 /// it at spaces, `% ` is a space and `%%` a `%` (`ext::sh -c cat% .env` runs `sh -c

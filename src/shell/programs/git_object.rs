@@ -1,0 +1,82 @@
+//! git's object names (`gitrevisions(7)`): which file an object written `REV:PATH` or
+//! `:N:PATH` names, split as git splits it (`get_oid_with_context`): at the first `:`
+//! outside `{...}`, so `HEAD@{12:00}:.env` and `HEAD^{/fix: x}:.env` name `.env`.
+
+/// The file an object name names, as git reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum ObjectPath<'a> {
+    /// Relative to the top of the work tree (`HEAD:src/x`, `:0:.env`).
+    Top(&'a str),
+    /// Relative to the directory git runs in (`HEAD:./x`, `HEAD:../x`).
+    Here(&'a str),
+}
+
+/// The path of the object W names, if W names a file of a tree or the index: `HEAD:.env`
+/// and `:0:.env` name `.env`; `HEAD@{0:0}:.env` too. None for a revision alone
+/// (`HEAD@{12:00}`), a commit-message search (`:/fix: x`), `:PATH` (read as pathspec
+/// magic by the caller), an empty path (`HEAD:`, the root tree) or a URL (`https://x`).
+pub(crate) fn object_path(w: &str) -> Option<ObjectPath<'_>> {
+    let path = if let Some(rest) = w.strip_prefix(':') {
+        // `:/regex` names the youngest commit whose message matches: no file.
+        let (stage, path) = rest.split_once(':')?;
+        if !matches!(stage, "0" | "1" | "2" | "3") {
+            return None;
+        }
+        path
+    } else {
+        let mut depth = 0usize;
+        let at = w.char_indices().find_map(|(k, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' if depth > 0 => depth -= 1,
+                ':' if depth == 0 => return Some(k),
+                _ => {}
+            }
+            None
+        })?;
+        let path = &w[at + 1..];
+        if at == 0 || path.starts_with("//") {
+            return None;
+        }
+        path
+    };
+    if path.is_empty() {
+        None
+    } else if path == "." || path == ".." || path.starts_with("./") || path.starts_with("../") {
+        Some(ObjectPath::Here(path))
+    } else {
+        Some(ObjectPath::Top(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{object_path, ObjectPath::*};
+
+    #[test]
+    fn splits_as_git_does() {
+        for (w, want) in [
+            ("HEAD:.env", Some(Top(".env"))),
+            ("HEAD~2:src/x", Some(Top("src/x"))),
+            (":0:.env", Some(Top(".env"))),
+            (":3:a:b", Some(Top("a:b"))),
+            ("HEAD@{0:0}:.env", Some(Top(".env"))),
+            ("HEAD@{12:00}:.env", Some(Top(".env"))),
+            ("HEAD@{2030-01-01 00:00:00}:.env", Some(Top(".env"))),
+            ("HEAD^{/:*}:.env", Some(Top(".env"))),
+            ("HEAD^{/a{b:c}}:.env", Some(Top(".env"))),
+            ("HEAD:./x", Some(Here("./x"))),
+            ("HEAD:../.env", Some(Here("../.env"))),
+            ("HEAD:a:b", Some(Top("a:b"))),
+            ("HEAD@{12:00}", None),
+            ("HEAD^{/fix: x}", None),
+            (":/fix: .env", None),
+            (":.env", None),
+            ("HEAD:", None),
+            ("https://example.org/x", None),
+            ("HEAD", None),
+        ] {
+            assert_eq!(object_path(w), want, "{w}");
+        }
+    }
+}
