@@ -197,6 +197,14 @@ impl Prepared<'_> {
 }
 
 impl Prepared<'_> {
+    /// The `.git` directory of the work tree DIR is in, if it is in one.
+    pub(super) fn git_dir_of(&self, dir: &str) -> Option<std::path::PathBuf> {
+        match self.discover(Path::new(dir)) {
+            Repo::Dotgit { git_dir, .. } => Some(git_dir),
+            _ => None,
+        }
+    }
+
     /// Where git finds its repository from DIR ([`git_repo::discover`]), looked up once
     /// per call.
     fn discover(&self, dir: &Path) -> Repo {

@@ -3,16 +3,37 @@
 //! `.ignore`, `.rgignore`, `.git/info/exclude` and git's global excludes file ignore,
 //! unless a `!` line brings them back; with `--hidden`, dotfiles too (`.git` included). Used when the command leaves rg's ignore
 //! handling as it is (no `--no-ignore*`, `--no-require-git`, and no configuration file
-//! named by `RIPGREP_CONFIG_PATH`).
+//! named by `RIPGREP_CONFIG_PATH`). Where rg may read an ignore file otherwise than
+//! this walker does ([`reads_differently`]), the walk is not taken: the caller reads
+//! every file.
 
 use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
+use std::path::Path;
+
+/// The names of the ignore files rg reads in each directory.
+const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
+
+/// Whether rg may read the ignore file at PATH otherwise than this walker (a newer
+/// `ignore` crate) does: rg 13 takes a leading UTF-8 byte-order mark as part of the
+/// first pattern and no POSIX class (`[[:alpha:]]`), which this walker strips and
+/// matches, so a file it skips rg would read.
+fn reads_differently(path: &Path) -> bool {
+    std::fs::read(path)
+        .is_ok_and(|text| text.starts_with(b"\xef\xbb\xbf") || text.windows(3).any(|w| w == b"[[:"))
+}
+
+/// Whether an ignore file in DIR is one rg may read otherwise ([`reads_differently`]).
+fn dir_differs(dir: &Path) -> bool {
+    IGNORE_FILES.iter().any(|n| reads_differently(&dir.join(n)))
+}
 
 impl Prepared<'_> {
     /// The rules of RULES that a file rg opens below DIR (absolute, normalized)
     /// matches, FILTERS choosing among them, dotfiles skipped when SKIP_HIDDEN (no
-    /// `--hidden`); LEFT: the entries the call may still look at.
+    /// `--hidden`); LEFT: the entries the call may still look at. None when rg may
+    /// read an ignore file here or above otherwise than this walker does.
     pub(super) fn rg_meets(
         &self,
         dir: &str,
@@ -20,7 +41,17 @@ impl Prepared<'_> {
         rules: &BitSet,
         filters: &Filters,
         left: &mut usize,
-    ) -> Walked {
+    ) -> Option<Walked> {
+        // The ignore files above DIR (rg reads them all), git's own, and those of each
+        // directory the walk enters (below).
+        let git_files = ignore::gitignore::gitconfig_excludes_path()
+            .into_iter()
+            .chain(self.git_dir_of(dir).map(|g| g.join("info/exclude")));
+        if Path::new(dir).ancestors().skip(1).any(dir_differs)
+            || git_files.into_iter().any(|f| reads_differently(&f))
+        {
+            return None;
+        }
         let mut found = BitSet::new(self.n());
         let walk = ignore::WalkBuilder::new(dir)
             .hidden(skip_hidden)
@@ -38,10 +69,13 @@ impl Prepared<'_> {
         for entry in walk.flatten() {
             entries += 1;
             if entries > MAX_WALK_ENTRIES || *left == 0 {
-                return Walked::TooLarge;
+                return Some(Walked::TooLarge);
             }
             *left -= 1;
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && dir_differs(entry.path()) {
+                return None;
+            }
             let name = entry.file_name().to_string_lossy();
             let opened = is_dir || (filters.hands_files() && filters.opens(&name));
             if !opened || (is_dir && !filters.enters(&name)) {
@@ -50,6 +84,6 @@ impl Prepared<'_> {
             let text = entry.path().to_string_lossy();
             self.meet(&text, rules, &mut found);
         }
-        Walked::Meets(found)
+        Some(Walked::Meets(found))
     }
 }

@@ -169,9 +169,13 @@ impl Prepared<'_> {
         }
         let fold = self.path_env().case_fold;
         // rg's own walk, when its ignore handling is the default (dotfiles too with
-        // `--hidden`: rg's walk is then `Walk`).
+        // `--hidden`: rg's walk is then `Walk`) and rg reads its ignore files as the
+        // walker does.
         if matches!(role, Role::WalkVisible | Role::Walk) && filters.rg_ignores && !fold {
-            return self.rg_meets(dir, role == Role::WalkVisible, rules, filters, left);
+            let skip_hidden = role == Role::WalkVisible;
+            if let Some(walked) = self.rg_meets(dir, skip_hidden, rules, filters, left) {
+                return walked;
+            }
         }
         // A `!` line in an ignore file rg reads can bring a dotfile back: then the walk
         // is read as one of every file.

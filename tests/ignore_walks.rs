@@ -1,0 +1,153 @@
+//! The walks of rg and `git add`, checked against the real programs: for each spelling
+//! of an ignore file below (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`,
+//! one in a directory above the repository), real rg and real git are asked which files
+//! they would read, and a line that reads a file a deny rule is about is never allowed.
+//! (Where the reading is broader than the program, an over-block, it is counted and
+//! printed, not failed.)
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// (the case, the ignore file relative to the repository, its bytes)
+const CASES: &[(&str, &str, &[u8])] = &[
+    ("plain", ".gitignore", b".env\nk.pem\n"),
+    ("bom", ".gitignore", b"\xef\xbb\xbf.env\nk.pem\n"),
+    ("bom-second", ".gitignore", b"x\n\xef\xbb\xbf.env\n"),
+    ("posix", ".gitignore", b".en[[:alpha:]]\nk.[[:alpha:]]em\n"),
+    ("crlf", ".gitignore", b".env\r\nk.pem\r\n"),
+    ("caret", ".gitignore", b".[^x]nv\nk.[^x]em\n"),
+    ("bang", ".gitignore", b".[!x]nv\nk.[!x]em\n"),
+    ("range", ".gitignore", b".[a-f]nv\n[j-l].pem\n"),
+    ("bracket-dot", ".gitignore", b"[.]env\n"),
+    ("backslash", ".gitignore", b"\\.env\nk\\.pem\n"),
+    ("trailing-space", ".gitignore", b".env \nk.pem  \n"),
+    ("escaped-space", ".gitignore", b".env\\ \nk.pem\\ \n"),
+    ("tab", ".gitignore", b".env\t\nk.pem\t\n"),
+    ("two-stars", ".gitignore", b"**/.env\n**/k.pem\n"),
+    ("rooted-stars", ".gitignore", b"/**/.env\n"),
+    ("stars-only", ".gitignore", b"**\n"),
+    ("star", ".gitignore", b"*\n"),
+    ("rooted", ".gitignore", b"/.env\n/k.pem\n"),
+    ("dot-slash", ".gitignore", b"./.env\n./k.pem\n"),
+    ("dot-dot", ".gitignore", b"a/../.env\n"),
+    ("dir-only", ".gitignore", b".env/\nk.pem/\n"),
+    ("glob", ".gitignore", b"*.env\n*.pem\n"),
+    ("prefix", ".gitignore", b".e*\nk*\n"),
+    ("question", ".gitignore", b".e?v\nk.p?m\n"),
+    ("suffix-star", ".gitignore", b".env*\nk.pem*\n"),
+    ("upper", ".gitignore", b".ENV\nK.PEM\n"),
+    ("negated", ".gitignore", b"*\n!.env\n"),
+    ("negated-back", ".gitignore", b".env\n!.env\n"),
+    ("negated-dir", ".gitignore", b"*\n!*/\n"),
+    ("comment", ".gitignore", b"#.env\n"),
+    ("escaped-hash", ".gitignore", b"\\#x\n.env\n"),
+    ("escaped-bang", ".gitignore", b"\\!.env\n.env\n"),
+    ("nul", ".gitignore", b".env\0\nk.pem\n"),
+    ("no-newline", ".gitignore", b".env"),
+    ("dot-ignore", ".ignore", b".env\nk.pem\n"),
+    ("dot-ignore-bom", ".ignore", b"\xef\xbb\xbf.env\n"),
+    ("rgignore", ".rgignore", b".env\nk.pem\n"),
+    ("rgignore-posix", ".rgignore", b".en[[:alpha:]]\n"),
+    ("exclude", ".git/info/exclude", b".env\nk.pem\n"),
+    ("exclude-bom", ".git/info/exclude", b"\xef\xbb\xbf.env\n"),
+    ("exclude-posix", ".git/info/exclude", b".en[[:alpha:]]\n"),
+    ("parent-gitignore", "../.gitignore", b".env\nk.pem\n"),
+    ("parent-ignore", "../.ignore", b".env\nk.pem\n"),
+    ("parent-bom", "../.ignore", b"\xef\xbb\xbf.env\n"),
+];
+
+fn run(dir: &Path, program: &str, args: &[&str]) -> String {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("RIPGREP_CONFIG_PATH")
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .output()
+        .unwrap_or_else(|e| panic!("{program} runs (make deps installs it): {e}"));
+    // rg exits 1 when it finds no file.
+    assert!(
+        out.status.success() || (program == "rg" && out.status.code() == Some(1)),
+        "{program} {args:?} in {}: {}",
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A repository for CASE below BASE: `.env` and `k.pem` (what the rules are about),
+/// `code.rs`, and the ignore file.
+fn repo(base: &Path, (name, file, bytes): (&str, &str, &[u8])) -> PathBuf {
+    let dir = base.join(name).join("repo");
+    std::fs::create_dir_all(&dir).expect("create dirs");
+    run(&dir, "git", &["init", "-q"]);
+    for f in [".env", "k.pem", "code.rs"] {
+        std::fs::write(dir.join(f), "KEY=1\n").expect("write file");
+    }
+    std::fs::write(dir.join(file), bytes).expect("write the ignore file");
+    dir
+}
+
+fn policy() -> Policy {
+    let rules = json!([
+        {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
+        {"id": "tools", "command-prefix": ["rg", "git add"], "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    compile::compile(rules, Options::default()).expect("policy compiles")
+}
+
+fn decide(p: &Policy, dir: &Path, line: &str) -> Option<Decision> {
+    let value = json!({"name": "shell", "args": {"command": line}, "cwd": dir});
+    let call = Call::from_value(&value).expect("call reads");
+    eval::evaluate(p, &call).decision
+}
+
+/// Whether the listing of OUT (one name a line, maybe quoted by git) names a secret.
+fn names_secret(out: &str) -> bool {
+    out.lines()
+        .any(|l| l.contains(".env") || l.contains("k.pem"))
+}
+
+#[test]
+fn walks_never_allow_what_the_real_program_reads() {
+    let base = std::env::temp_dir().join(format!("grh-ignore-walks-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let p = policy();
+    let mut bypasses = Vec::new();
+    let mut over = Vec::new();
+    for case in CASES {
+        let dir = repo(&base, *case);
+        let checks = [
+            ("rg --hidden KEY", run(&dir, "rg", &["--hidden", "--files"])),
+            ("rg KEY", run(&dir, "rg", &["--files"])),
+            ("git add .", run(&dir, "git", &["add", "--dry-run", "."])),
+        ];
+        for (line, listing) in checks {
+            let reads = names_secret(&listing);
+            let d = decide(&p, &dir, line);
+            if reads && d == Some(Decision::Allow) {
+                bypasses.push(format!(
+                    "{}: `{line}` allowed; it reads:\n{listing}",
+                    case.0
+                ));
+            }
+            if !reads && d != Some(Decision::Allow) {
+                over.push(format!("{}: `{line}` {d:?}", case.0));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    println!(
+        "{} cases x 3 lines; over-blocks ({}):\n{}",
+        CASES.len(),
+        over.len(),
+        over.join("\n")
+    );
+    assert!(bypasses.is_empty(), "{}", bypasses.join("\n"));
+}
