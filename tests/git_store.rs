@@ -240,6 +240,23 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git log -p --follow -- src/main.rs",
             "git show --full-diff HEAD -- src",
             "git log -p --pickaxe-all -S main -- src",
+            // A blob (or what may be a tag of one) is printed whole by `git show`,
+            // whatever its options and pathspecs, and searched whole by `git grep`.
+            "git show -s 7b229ed",
+            "git show --stat v1",
+            "git show --name-only FETCH_HEAD",
+            "git show 7b229ed -- src",
+            "cd src && git grep KEY 7b229ed",
+            // The plumbing diffs print patches too.
+            "git diff-tree -p --root HEAD",
+            "git diff-index -p --cached HEAD",
+            "git diff-files -p",
+            // An object copied into a note, put in another's place, printed whole by ref.
+            "git notes add -C 7b229ed HEAD",
+            "git notes add --reuse-message=7b229ed HEAD",
+            "git replace 65ef226 7b229ed",
+            "git for-each-ref --format='%(raw)' refs/tags",
+            "git tag -l --format='%(contents)'",
         ],
         Some(Deny),
     );
@@ -273,6 +290,15 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git show 'HEAD@{0}:src/main.rs'",
             "git cat-file -p 'HEAD^{/x:y}:src/main.rs'",
             "git show HEAD:./src/main.rs",
+            "git show -s HEAD~2",
+            "git show --stat @^",
+            "git show HEAD~1 -- src",
+            "cd src && git grep KEY HEAD",
+            "git diff-tree --stat HEAD",
+            "git notes add -m x HEAD",
+            "git replace -l",
+            "git for-each-ref --format='%(refname)'",
+            "git tag -l",
         ],
         Some(Allow),
     );
@@ -367,6 +393,8 @@ fn add_reads_what_git_does_not_ignore() {
         &["git add src", "git add -u", "git add -- src"],
         Some(Allow),
     );
+    // Names only: `-N` records the paths, `git clean -n` prints what it would remove.
+    all_decide("loose", &["git add -N .", "git clean -n", "git clean -nd"], Some(Allow));
     all_decide("tracks", &["git add -A", "git add ."], Some(Deny));
     // An index that cannot be read: unsure.
     all_decide("broken", &["git add ."], Some(Ask));

@@ -791,7 +791,7 @@ pub(super) const MV_RM_CLEAN: &[Opt] = &[
 /// `git clean`: `-n` (`--dry-run`) only lists what it would remove: it walks.
 pub(super) const CLEAN: &[Opt] = &[
     flag("f", "force"),
-    flag("n", "dry-run").does(Does::Operands(Walk, &[])),
+    flag("n", "dry-run").does(Does::Operands(List, &[])),
     // Asks on standard input which of the files it would remove to remove.
     flag("i", "interactive"),
     flag("q", "quiet"),

@@ -503,10 +503,10 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         Read,
         &[],
         &[
-            ex("git diff-tree -r --patch a b", &["a", "b"]),
+            ex("git diff-tree -r --patch a b", &["a", "b", TOP]),
             ex(
                 "git diff-tree -O order.txt -p a b",
-                &["order.txt", "a", "b"],
+                &["order.txt", "a", "b", TOP],
             ),
         ],
     ),
@@ -555,7 +555,7 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         REPLACE,
         Data,
         &[],
-        &[ex("git replace --edit HEAD", &[])],
+        &[ex("git replace --edit HEAD", &[TOP])],
     ),
     sub(
         &["maintenance"],

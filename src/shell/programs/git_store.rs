@@ -19,7 +19,7 @@ pub(super) fn git_reading(r: &mut Reading) {
 
 /// `git add`: it reads (hashes) the untracked files below its pathspecs that git does
 /// not ignore, and the tracked ones (`git add .`, `git add src`; with `-A`/`--all` and
-/// no pathspec, the whole tree): [`Role::WalkUnignored`]. With `-f`/`--force` the
+/// no pathspec, the whole tree): [`Role::WalkUnignored`]; with `-N` their names only. With `-f`/`--force` the
 /// ignored files too ([`Role::Walk`]); with `-u`/`--update` only the tracked ones.
 fn add(r: &mut Reading) {
     let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
@@ -36,7 +36,10 @@ fn add(r: &mut Reading) {
                 None => p.text.contains(short),
             })
     };
-    let role = if given('f', "force") {
+    // `-N` (`--intent-to-add`) records the paths only: their contents are not read.
+    let role = if given('N', "intent-to-add") {
+        Role::List
+    } else if given('f', "force") {
         Role::Walk
     } else if given('u', "update") {
         return;
@@ -200,13 +203,37 @@ pub(super) fn store(r: &mut Reading) {
         // `git stash list` takes log's options (`git stash list -p`); the pickaxe
         // (`-S`, `-G`, `--find-object`) searches every file's contents and names the
         // commits and files that hold a string: an oracle of what they hold.
-        ["log" | "whatchanged"] | ["stash", "list"] => options
-            .iter()
-            .any(|o| prints_patch(o) || searches_contents(o)),
+        // The plumbing diffs take the same options (`git diff-tree -p --root HEAD`).
+        ["log" | "whatchanged" | "diff-tree" | "diff-index" | "diff-files"] | ["stash", "list"] => {
+            options
+                .iter()
+                .any(|o| prints_patch(o) || searches_contents(o))
+        }
         // And what writes the store's contents out whole: a stream (`fast-export`,
         // `pack-objects --stdout`, `bundle create`), a merge's result (`merge-tree`),
         // a blob into a file (`unpack-file`), a diff of ranges or by a tool.
-        ["show"] => !names_only(&options),
+        // `git show` prints a blob whole whatever its options (`git show -s BLOB`):
+        // names only when every revision is surely a commit.
+        ["show"] => !names_only(&options) || !revisions_are_commits(r),
+        // Copying an object into a note (`git notes add -C BLOB`), putting one object
+        // in another's place (`git replace`), or printing what refs point to whole
+        // (`git for-each-ref --format=%(raw)`, also `tag -l`/`branch`): any tracked
+        // file's contents, now or in a later call.
+        ["notes"] => options.iter().any(|o| {
+            matches!(*o, "-C" | "-c")
+                || o.starts_with("-C")
+                || o.starts_with("-c")
+                || ["--reuse-message", "--reedit-message"]
+                    .iter()
+                    .any(|l| l.starts_with(o.split('=').next().unwrap_or(o)) && o.len() > 4)
+        }),
+        ["replace"] => !options
+            .iter()
+            .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete")),
+        ["for-each-ref" | "tag" | "branch"] => r.parts.iter().any(|p| {
+            let t = p.text.to_ascii_lowercase();
+            t.contains("%(raw") || t.contains("%(contents")
+        }),
         ["format-patch"]
         | ["archive"]
         | ["fast-export"]
@@ -242,15 +269,18 @@ pub(super) fn store(r: &mut Reading) {
     // Without `--`, an operand git takes for a revision prints the whole tree; one no
     // revision can be spelt as (`.`, `./src`, `../x`, `/abs`: no ref name starts with
     // `.` or `/`) is a pathspec.
-    let no_rev = |t: &str| {
-        t == "." || t == ".." || t.starts_with("./") || t.starts_with("../") || t.starts_with('/')
-    };
     let mut operands = r
         .parts
         .iter()
         .filter(|p| p.kind == Kind::Operand && p.role.is_path() && p.text != TOP)
         .peekable();
-    let sure = end.is_none() && operands.peek().is_some() && operands.all(|p| no_rev(&p.text));
+    // `diff-files` takes no revision, `diff-index` one, read as data: the words in a
+    // path role are pathspecs.
+    let only_pathspecs = matches!(subs.as_slice(), ["diff-files"] | ["diff-index"]);
+    let sure = operands.peek().is_some()
+        && (only_pathspecs || (end.is_none() && operands.all(|p| no_rev(&p.text))));
+    // A blob given as a revision is printed whole, whatever the pathspecs.
+    let revisions_commits = subs != ["show"] || revisions_are_commits(r);
     let pathspecs = sure
         || r.parts
             .iter()
@@ -276,7 +306,7 @@ pub(super) fn store(r: &mut Reading) {
             p.role = Role::ShowTracked;
         }
     }
-    if (pathspecs && !options.iter().any(|o| widens(o))) || shows_files {
+    if (pathspecs && revisions_commits && !options.iter().any(|o| widens(o))) || shows_files {
         return;
     }
     match r
@@ -292,6 +322,43 @@ pub(super) fn store(r: &mut Reading) {
             role: Role::ShowTracked,
         }),
     }
+}
+
+/// Whether an operand no revision can be spelt as (`.`, `./src`, `../x`, `/abs`: no
+/// ref name starts with `.` or `/`): a pathspec.
+fn no_rev(t: &str) -> bool {
+    t == "." || t == ".." || t.starts_with("./") || t.starts_with("../") || t.starts_with('/')
+}
+
+/// Whether REV surely names a commit: `HEAD` or `@`, stepped back with `~N` or `^N`.
+/// Any other name (`main`, `v1`, an object's hex name, `FETCH_HEAD`) may be a tag or a
+/// blob, which `git show` and `git grep` print whole.
+fn surely_commit(rev: &str) -> bool {
+    let steps = rev
+        .strip_prefix("HEAD")
+        .or_else(|| rev.strip_prefix('@'))
+        .unwrap_or("x");
+    steps
+        .chars()
+        .all(|c| c == '~' || c == '^' || c.is_ascii_digit())
+}
+
+/// Whether every operand of R before `--` that may be a revision (not a pathspec no
+/// revision is spelt as, nor an object `REV:PATH`) surely names a commit.
+fn revisions_are_commits(r: &Reading) -> bool {
+    let end = r.parts.iter().position(|p| p.kind == Kind::End);
+    r.parts
+        .iter()
+        .enumerate()
+        .filter(|(k, p)| {
+            p.kind == Kind::Operand
+                && p.role.is_path()
+                && p.text != TOP
+                && end.is_none_or(|e| *k < e)
+                && !no_rev(&p.text)
+                && object_path(&p.text).is_none()
+        })
+        .all(|(_, p)| surely_commit(&p.text))
 }
 
 /// `git grep`: its pathspecs, and the revisions it may be given in their place (`git
@@ -323,6 +390,15 @@ fn grep(r: &mut Reading) {
     if tracked && !pathspecs && !here {
         r.parts.push(Part {
             text: ".".to_string(),
+            kind: Kind::Implied,
+            role,
+        });
+    }
+    // A blob (or a tag of one) given as a revision is searched whole, wherever git runs
+    // (`cd src && git grep KEY BLOB`).
+    if tracked && !revisions_are_commits(r) {
+        r.parts.push(Part {
+            text: TOP.to_string(),
             kind: Kind::Implied,
             role,
         });
