@@ -1,7 +1,8 @@
 //! The walks of rg and `git add`, checked against the real programs: for each spelling
 //! of an ignore file below (`.gitignore`, `.ignore`, `.rgignore`, `.git/info/exclude`,
-//! one in a directory above the repository), real rg and real git are asked which files
-//! they would read, and a line that reads a file a deny rule is about is never allowed.
+//! one in a directory above the repository, a link), real rg and real git are asked
+//! which files they would read, from the top and from a subdirectory, and a line that
+//! reads a file a deny rule is about is never allowed.
 //! (Where the reading is broader than the program, an over-block, it is counted and
 //! printed, not failed.)
 
@@ -59,6 +60,31 @@ const CASES: &[(&str, &str, &[u8])] = &[
     ("parent-gitignore", "../.gitignore", b".env\nk.pem\n"),
     ("parent-ignore", "../.ignore", b".env\nk.pem\n"),
     ("parent-bom", "../.ignore", b"\xef\xbb\xbf.env\n"),
+    // Patterns with a `/`, which rg 13 does not apply below where it starts.
+    ("slash-rooted", ".gitignore", b"/sub/.env\n/sub/k.pem\n"),
+    ("slash", ".gitignore", b"sub/.env\nsub/k.pem\n"),
+    ("slash-deep", ".gitignore", b"sub/**/k.pem\nsub/.e*\n"),
+    ("slash-ignore", ".ignore", b"sub/.env\nsub/k.pem\n"),
+    ("slash-rgignore", ".rgignore", b"/sub/.env\n/sub/k.pem\n"),
+    (
+        "slash-exclude",
+        ".git/info/exclude",
+        b"sub/.env\nsub/k.pem\n",
+    ),
+    (
+        "slash-parent",
+        "../.ignore",
+        b"repo/sub/.env\nrepo/sub/k.pem\n",
+    ),
+    ("sub-own", "sub/.gitignore", b".env\nk.pem\n"),
+    ("sub-own-slash", "sub/.gitignore", b"/.env\n/k.pem\n"),
+    // A `.gitignore` that is a link (to `ignored.txt`, which lists the secrets): git
+    // does not follow it.
+    ("linked", "ignored.txt", b".env\nk.pem\n"),
+    ("linked-sub", "sub/ignored.txt", b".env\nk.pem\n"),
+    // An excludes file the repository's configuration names (git reads it; the
+    // walker reads the global one only).
+    ("config-excludes", "excluded.txt", b".env\nk.pem\n"),
 ];
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> String {
@@ -70,9 +96,10 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> String {
         .env_remove("GIT_WORK_TREE")
         .output()
         .unwrap_or_else(|e| panic!("{program} runs (make deps installs it): {e}"));
-    // rg exits 1 when it finds no file.
+    // rg exits 1 when it finds no file, `git add` when a pathspec it is given is
+    // ignored (it still lists what it adds).
     assert!(
-        out.status.success() || (program == "rg" && out.status.code() == Some(1)),
+        out.status.success() || out.status.code() == Some(1),
         "{program} {args:?} in {}: {}",
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
@@ -80,23 +107,38 @@ fn run(dir: &Path, program: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// A repository for CASE below BASE: `.env` and `k.pem` (what the rules are about),
-/// `code.rs`, and the ignore file.
+/// A repository for CASE below BASE: `.env` and `k.pem` (what the rules are about)
+/// and `code.rs`, the same in `sub/`, and the ignore file (`ignored.txt` in a case
+/// named `linked...`, with `.gitignore` beside it a link to it; `excluded.txt`, named by
+/// `core.excludesFile`).
 fn repo(base: &Path, (name, file, bytes): (&str, &str, &[u8])) -> PathBuf {
     let dir = base.join(name).join("repo");
-    std::fs::create_dir_all(&dir).expect("create dirs");
+    std::fs::create_dir_all(dir.join("sub")).expect("create dirs");
     run(&dir, "git", &["init", "-q"]);
     for f in [".env", "k.pem", "code.rs"] {
         std::fs::write(dir.join(f), "KEY=1\n").expect("write file");
+        std::fs::write(dir.join("sub").join(f), "KEY=1\n").expect("write file");
     }
-    std::fs::write(dir.join(file), bytes).expect("write the ignore file");
+    let path = dir.join(file);
+    std::fs::write(&path, bytes).expect("write the ignore file");
+    if name == "config-excludes" {
+        run(
+            &dir,
+            "git",
+            &["config", "core.excludesFile", "excluded.txt"],
+        );
+    }
+    if name.starts_with("linked") {
+        let link = path.with_file_name(".gitignore");
+        std::os::unix::fs::symlink("ignored.txt", link).expect("make the link");
+    }
     dir
 }
 
 fn policy() -> Policy {
     let rules = json!([
         {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
-        {"id": "tools", "command-prefix": ["rg", "git add"], "decision": "allow"},
+        {"id": "tools", "command-prefix": ["rg", "git add", "cd"], "decision": "allow"},
     ]);
     let rules = rule::rules_from_value(&rules).expect("rules read");
     compile::compile(rules, Options::default()).expect("policy compiles")
@@ -127,6 +169,19 @@ fn walks_never_allow_what_the_real_program_reads() {
             ("rg --hidden KEY", run(&dir, "rg", &["--hidden", "--files"])),
             ("rg KEY", run(&dir, "rg", &["--files"])),
             ("git add .", run(&dir, "git", &["add", "--dry-run", "."])),
+            (
+                "rg --hidden KEY sub",
+                run(&dir, "rg", &["--hidden", "--files", "sub"]),
+            ),
+            ("rg KEY sub", run(&dir, "rg", &["--files", "sub"])),
+            (
+                "git add sub",
+                run(&dir, "git", &["add", "--dry-run", "sub"]),
+            ),
+            (
+                "cd sub && rg --hidden KEY",
+                run(&dir.join("sub"), "rg", &["--hidden", "--files"]),
+            ),
         ];
         for (line, listing) in checks {
             let reads = names_secret(&listing);
@@ -144,7 +199,7 @@ fn walks_never_allow_what_the_real_program_reads() {
     }
     let _ = std::fs::remove_dir_all(&base);
     println!(
-        "{} cases x 3 lines; over-blocks ({}):\n{}",
+        "{} cases x 7 lines; over-blocks ({}):\n{}",
         CASES.len(),
         over.len(),
         over.join("\n")

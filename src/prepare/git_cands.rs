@@ -197,10 +197,10 @@ impl Prepared<'_> {
 }
 
 impl Prepared<'_> {
-    /// The `.git` directory of the work tree DIR is in, if it is in one.
-    pub(super) fn git_dir_of(&self, dir: &str) -> Option<std::path::PathBuf> {
+    /// The top and the `.git` directory of the work tree DIR is in, if it is in one.
+    pub(super) fn repo_of(&self, dir: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
         match self.discover(Path::new(dir)) {
-            Repo::Dotgit { git_dir, .. } => Some(git_dir),
+            Repo::Dotgit { top, git_dir } => Some((top, git_dir)),
             _ => None,
         }
     }

@@ -18,15 +18,31 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 /// Whether rg may read the ignore file at PATH otherwise than this walker (a newer
 /// `ignore` crate) does: rg 13 takes a leading UTF-8 byte-order mark as part of the
 /// first pattern and no POSIX class (`[[:alpha:]]`), which this walker strips and
-/// matches, so a file it skips rg would read.
-fn reads_differently(path: &Path) -> bool {
-    std::fs::read(path)
-        .is_ok_and(|text| text.starts_with(b"\xef\xbb\xbf") || text.windows(3).any(|w| w == b"[[:"))
+/// matches; and a file that applies above the directory rg starts in (ABOVE: a parent's,
+/// git's `info/exclude` or global file when rg starts below the top) with a pattern
+/// that holds a `/` (`sub/.env`, `/sub/.env`), which rg 13 does not apply to the files
+/// below where it starts. A file this walker skips rg would then read.
+pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
+    let Ok(text) = std::fs::read(path) else {
+        return false;
+    };
+    text.starts_with(b"\xef\xbb\xbf")
+        || text.windows(3).any(|w| w == b"[[:")
+        || (above
+            && String::from_utf8_lossy(&text).lines().any(|l| {
+                let l = l.trim();
+                !l.starts_with('#')
+                    && l.trim_start_matches('!')
+                        .trim_end_matches('/')
+                        .contains('/')
+            }))
 }
 
 /// Whether an ignore file in DIR is one rg may read otherwise ([`reads_differently`]).
-fn dir_differs(dir: &Path) -> bool {
-    IGNORE_FILES.iter().any(|n| reads_differently(&dir.join(n)))
+fn dir_differs(dir: &Path, above: bool) -> bool {
+    IGNORE_FILES
+        .iter()
+        .any(|n| reads_differently(&dir.join(n), above))
 }
 
 impl Prepared<'_> {
@@ -44,11 +60,20 @@ impl Prepared<'_> {
     ) -> Option<Walked> {
         // The ignore files above DIR (rg reads them all), git's own, and those of each
         // directory the walk enters (below).
+        let repo = self.repo_of(dir);
+        let below_top = repo
+            .as_ref()
+            .is_some_and(|(top, _)| top.as_path() != Path::new(dir));
         let git_files = ignore::gitignore::gitconfig_excludes_path()
             .into_iter()
-            .chain(self.git_dir_of(dir).map(|g| g.join("info/exclude")));
-        if Path::new(dir).ancestors().skip(1).any(dir_differs)
-            || git_files.into_iter().any(|f| reads_differently(&f))
+            .chain(repo.map(|(_, g)| g.join("info/exclude")));
+        if Path::new(dir)
+            .ancestors()
+            .skip(1)
+            .any(|a| dir_differs(a, true))
+            || git_files
+                .into_iter()
+                .any(|f| reads_differently(&f, below_top))
         {
             return None;
         }
@@ -73,7 +98,7 @@ impl Prepared<'_> {
             }
             *left -= 1;
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            if is_dir && dir_differs(entry.path()) {
+            if is_dir && dir_differs(entry.path(), false) {
                 return None;
             }
             let name = entry.file_name().to_string_lossy();

@@ -164,8 +164,12 @@ impl Prepared<'_> {
             return self.store_meets(dir, rules);
         }
         // What `git add` reads: what git does not ignore, and what it tracks.
+        // (Every file, where git may ignore otherwise than the walker.)
         if role == Role::WalkUnignored {
-            return self.unignored_meets(dir, rules, left);
+            return match self.unignored_meets(dir, rules, left) {
+                Some(walked) => walked,
+                None => self.walk_meets(dir, Role::Walk, rules, filters, left),
+            };
         }
         let fold = self.path_env().case_fold;
         // rg's own walk, when its ignore handling is the default (dotfiles too with
