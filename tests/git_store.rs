@@ -257,6 +257,14 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git replace 65ef226 7b229ed",
             "git for-each-ref --format='%(raw)' refs/tags",
             "git tag -l --format='%(contents)'",
+            // Revisions named by the refs, and refs made to name what may be a blob.
+            "git show -s --tags",
+            "git show --stat --all",
+            "git show --name-only --remotes",
+            "git tag t 7b229ed",
+            "git update-ref refs/replace/16ab89a 7b229ed",
+            "git update-ref refs/tags/x 7b229ed",
+            "git symbolic-ref HEAD refs/tags/t",
         ],
         Some(Deny),
     );
@@ -299,6 +307,11 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git replace -l",
             "git for-each-ref --format='%(refname)'",
             "git tag -l",
+            "git tag v9 HEAD",
+            "git tag v8",
+            "git update-ref refs/heads/b HEAD~1",
+            "git symbolic-ref HEAD refs/heads/main",
+            "git symbolic-ref HEAD",
         ],
         Some(Allow),
     );
@@ -393,8 +406,19 @@ fn add_reads_what_git_does_not_ignore() {
         &["git add src", "git add -u", "git add -- src"],
         Some(Allow),
     );
+    // Fetching from a repository that is a path reads its store.
+    all_decide("clean", &["git fetch ../tracks main"], Some(Deny));
+    all_decide(
+        "clean",
+        &["git fetch origin", "git fetch --all"],
+        Some(Allow),
+    );
     // Names only: `-N` records the paths, `git clean -n` prints what it would remove.
-    all_decide("loose", &["git add -N .", "git clean -n", "git clean -nd"], Some(Allow));
+    all_decide(
+        "loose",
+        &["git add -N .", "git clean -n", "git clean -nd"],
+        Some(Allow),
+    );
     all_decide("tracks", &["git add -A", "git add ."], Some(Deny));
     // An index that cannot be read: unsure.
     all_decide("broken", &["git add ."], Some(Ask));

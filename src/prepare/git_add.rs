@@ -81,13 +81,15 @@ fn linked_gitignore(dir: &Path) -> bool {
 /// Whether git may ignore below DIR (in the work tree TOP, repository GIT_DIR)
 /// otherwise than this walker: a linked `.gitignore` there or above it up to TOP, or a
 /// repository configuration that names an excludes file of its own or includes another
-/// (this walker reads the global one only).
+/// (this walker reads the global one only), or a global one read otherwise
+/// ([`super::rg_walk::global_excludes_differ`]).
 fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
     let config = std::fs::read(git_dir.join("config"))
         .map(|c| String::from_utf8_lossy(&c).to_ascii_lowercase())
         .unwrap_or_default();
     config.contains("excludesfile")
         || config.contains("[include")
+        || super::rg_walk::global_excludes_differ()
         || dir
             .ancestors()
             .take_while(|a| a.starts_with(top))

@@ -45,6 +45,60 @@ fn dir_differs(dir: &Path, above: bool) -> bool {
         .any(|n| reads_differently(&dir.join(n), above))
 }
 
+/// Whether git's global configuration names its excludes file in a way that rg 13,
+/// git and this walker may read differently: more than one `excludesFile` (git takes
+/// the last, an empty one resets it), one outside a plain `[core]` section (`[core
+/// "x"]`), a quoted or escaped value, trailing blanks or a CR, or an `[include]`.
+/// (rg 13 and this walker read one plain `excludesFile` of `~/.gitconfig` or the XDG
+/// file alike, as git does.)
+pub(super) fn global_excludes_differ() -> bool {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let files = [
+        home.map(|h| h.join(".gitconfig")),
+        xdg.map(|x| x.join("git/config")),
+    ];
+    let texts: Vec<String> = files
+        .into_iter()
+        .flatten()
+        .filter_map(|f| std::fs::read(f).ok())
+        .map(|t| String::from_utf8_lossy(&t).to_ascii_lowercase())
+        .collect();
+    excludes_differ_in(&texts)
+}
+
+/// [`global_excludes_differ`] on the configuration files TEXTS (lower case).
+fn excludes_differ_in(texts: &[String]) -> bool {
+    let mut named = 0;
+    for text in texts {
+        let mut section = String::new();
+        for raw in text.split('\n') {
+            let line = raw.trim_start();
+            if line.starts_with('[') {
+                if line.starts_with("[include") {
+                    return true;
+                }
+                section = line.trim_end().to_string();
+                continue;
+            }
+            if line.starts_with(['#', ';']) || !line.contains("excludesfile") {
+                continue;
+            }
+            named += 1;
+            let value = line.split_once('=').map(|(_, v)| v.trim_start());
+            let plain = section == "[core]"
+                && raw == raw.trim_end()
+                && value.is_some_and(|v| !v.is_empty() && !v.contains(['"', '\\', ';', '#']));
+            if !plain || named > 1 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 impl Prepared<'_> {
     /// The rules of RULES that a file rg opens below DIR (absolute, normalized)
     /// matches, FILTERS choosing among them, dotfiles skipped when SKIP_HIDDEN (no
@@ -67,10 +121,11 @@ impl Prepared<'_> {
         let git_files = ignore::gitignore::gitconfig_excludes_path()
             .into_iter()
             .chain(repo.map(|(_, g)| g.join("info/exclude")));
-        if Path::new(dir)
-            .ancestors()
-            .skip(1)
-            .any(|a| dir_differs(a, true))
+        if global_excludes_differ()
+            || Path::new(dir)
+                .ancestors()
+                .skip(1)
+                .any(|a| dir_differs(a, true))
             || git_files
                 .into_iter()
                 .any(|f| reads_differently(&f, below_top))
@@ -110,5 +165,34 @@ impl Prepared<'_> {
             self.meet(&text, rules, &mut found);
         }
         Some(Walked::Meets(found))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::excludes_differ_in;
+
+    #[test]
+    fn excludes_files_read_alike_or_not() {
+        let differ = |t: &str| excludes_differ_in(&[t.to_ascii_lowercase()]);
+        for plain in [
+            "",
+            "[user]\n\tname = x\n",
+            "[core]\n\texcludesFile = ~/.gitignore_global\n",
+            "[Core]\nexcludesfile=/home/u/gi\n",
+        ] {
+            assert!(!differ(plain), "{plain:?}");
+        }
+        for odd in [
+            "[core]\n\texcludesFile = \"~/gi\"\n",
+            "[core]\n\texcludesFile = ~/gi  \n",
+            "[core]\r\n\texcludesFile = ~/gi\r\n",
+            "[core \"x\"]\n\texcludesFile = ~/gi\n",
+            "[core]\n\texcludesFile = ~/gi\n\texcludesFile = ~/gj\n",
+            "[core]\n\texcludesFile = ~/gi\n\texcludesFile =\n",
+            "[include]\n\tpath = other\n",
+        ] {
+            assert!(differ(odd), "{odd:?}");
+        }
     }
 }

@@ -431,12 +431,17 @@ const OWN_SUBS: &[Program] = &[
             &[ex("git stash", &[TOP]), ex("git stash -u", &[TOP])],
         )
     },
+    // The repository fetched from, when a path (`git fetch ../other main`): git reads
+    // its store (`git_store::fetched`; a remote's name or a URL names no file here).
     sub(
         &["fetch"],
         FETCH,
         Data,
         NET,
-        &[ex("git fetch --all --prune", &[])],
+        &[
+            ex("git fetch --all --prune", &[]),
+            ex("git fetch ../other main", &["../other"]),
+        ],
     ),
     Program {
         operands: all(Data).or(TOP, WriteTracked),
@@ -450,7 +455,10 @@ const OWN_SUBS: &[Program] = &[
                 Effect::Dirs,
                 Effect::ProjectCode,
             ],
-            &[ex("git pull --rebase origin main", &[TOP])],
+            &[
+                ex("git pull --rebase origin main", &["origin", TOP]),
+                ex("git pull ../other main", &["../other", TOP]),
+            ],
         )
     },
     sub(

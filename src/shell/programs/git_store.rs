@@ -15,6 +15,26 @@ pub(super) fn git_reading(r: &mut Reading) {
     work_tree(r);
     store(r);
     add(r);
+    fetched(r);
+}
+
+/// `git fetch`/`git pull`: the repository they fetch from, their first operand, is
+/// walked when it is a path (`git fetch ../other main` reads that repository's store,
+/// whose history later readers print: `git log -p FETCH_HEAD`); a remote's name or a
+/// URL names no file here.
+fn fetched(r: &mut Reading) {
+    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
+    if !matches!(subs.map(|p| p.text.as_str()).next(), Some("fetch" | "pull")) {
+        return;
+    }
+    if let Some(p) = r
+        .parts
+        .iter_mut()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .find(|p| p.kind == Kind::Operand)
+    {
+        p.role = Role::Walk;
+    }
 }
 
 /// `git add`: it reads (hashes) the untracked files below its pathspecs that git does
@@ -230,6 +250,29 @@ pub(super) fn store(r: &mut Reading) {
         ["replace"] => !options
             .iter()
             .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete")),
+        // A ref made to name what may be a blob (`git tag t BLOB`, `git update-ref
+        // refs/replace/X BLOB`, `git symbolic-ref HEAD refs/tags/t`), which later
+        // readers (`git show -s t`) print whole.
+        ["update-ref"] => {
+            !options.iter().any(|o| matches!(*o, "-d")) && {
+                let words = operand_words(r);
+                words.len() != 2 || words[0].starts_with("refs/replace") || !surely_commit(words[1])
+            }
+        }
+        ["symbolic-ref"] => operand_words(r)
+            .get(1)
+            .is_some_and(|target| !target.starts_with("refs/heads/")),
+        ["tag"]
+            if !options
+                .iter()
+                .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete" | "-v" | "--verify")) =>
+        {
+            operand_words(r).get(1).is_some_and(|o| !surely_commit(o))
+                || r.parts.iter().any(|p| {
+                    let t = p.text.to_ascii_lowercase();
+                    t.contains("%(raw") || t.contains("%(contents")
+                })
+        }
         ["for-each-ref" | "tag" | "branch"] => r.parts.iter().any(|p| {
             let t = p.text.to_ascii_lowercase();
             t.contains("%(raw") || t.contains("%(contents")
@@ -343,22 +386,57 @@ fn surely_commit(rev: &str) -> bool {
         .all(|c| c == '~' || c == '^' || c.is_ascii_digit())
 }
 
+/// The operands of R after its subcommand, as written.
+fn operand_words(r: &Reading) -> Vec<&str> {
+    r.parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .filter(|p| p.kind == Kind::Operand && p.text != TOP)
+        .map(|p| p.text.as_str())
+        .collect()
+}
+
+/// Options of the revision walk that name revisions by the refs.
+const REF_OPTIONS: &[&str] = &[
+    "all",
+    "tags",
+    "branches",
+    "remotes",
+    "glob",
+    "reflog",
+    "alternate-refs",
+    "indexed-objects",
+    "stdin",
+    "bisect",
+    "exclude",
+];
+
 /// Whether every operand of R before `--` that may be a revision (not a pathspec no
 /// revision is spelt as, nor an object `REV:PATH`) surely names a commit.
 fn revisions_are_commits(r: &Reading) -> bool {
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
-    r.parts
-        .iter()
-        .enumerate()
-        .filter(|(k, p)| {
-            p.kind == Kind::Operand
-                && p.role.is_path()
-                && p.text != TOP
-                && end.is_none_or(|e| *k < e)
-                && !no_rev(&p.text)
-                && object_path(&p.text).is_none()
-        })
-        .all(|(_, p)| surely_commit(&p.text))
+    // Options that give revisions by the refs (`git show -s --tags`: a tag may name a
+    // blob).
+    let by_refs = r.parts.iter().any(|p| {
+        p.kind == Kind::Option
+            && p.text.strip_prefix("--").is_some_and(|l| {
+                let name = l.split('=').next().unwrap_or(l);
+                REF_OPTIONS.contains(&name)
+            })
+    });
+    !by_refs
+        && r.parts
+            .iter()
+            .enumerate()
+            .filter(|(k, p)| {
+                p.kind == Kind::Operand
+                    && p.role.is_path()
+                    && p.text != TOP
+                    && end.is_none_or(|e| *k < e)
+                    && !no_rev(&p.text)
+                    && object_path(&p.text).is_none()
+            })
+            .all(|(_, p)| surely_commit(&p.text))
 }
 
 /// `git grep`: its pathspecs, and the revisions it may be given in their place (`git
