@@ -39,8 +39,9 @@ fn fetched(r: &mut Reading) {
 
 /// `git add`: it reads (hashes) the untracked files below its pathspecs that git does
 /// not ignore, and the tracked ones (`git add .`, `git add src`; with `-A`/`--all` and
-/// no pathspec, the whole tree): [`Role::WalkUnignored`]; with `-N` their names only. With `-f`/`--force` the
-/// ignored files too ([`Role::Walk`]); with `-u`/`--update` only the tracked ones.
+/// no pathspec, the whole tree): [`Role::WalkUnignored`]; with `-N` their names only.
+/// With `-f`/`--force` the ignored files too ([`Role::Walk`]); with `-u`/`--update`
+/// only the tracked ones.
 fn add(r: &mut Reading) {
     let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
     if !subs.map(|p| p.text.as_str()).eq(["add"]) {
@@ -197,8 +198,8 @@ fn widens(opt: &str) -> bool {
 
 /// Read what the subcommands that print tracked contents reach as
 /// [`Role::ShowTracked`]: the pathspecs after `--` when there are some (and no option
-/// of [`WIDENS`]), else every operand in a path role and the top of the work tree (a revision alone, `git show
-/// HEAD`, prints the whole tree's changes).
+/// of [`WIDENS`]), else every operand in a path role and the top of the work tree (a
+/// revision alone, `git show HEAD`, prints the whole tree's changes).
 pub(super) fn store(r: &mut Reading) {
     let subs: Vec<String> = r
         .parts
