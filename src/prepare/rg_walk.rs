@@ -1,11 +1,11 @@
 //! rg's walk, looked through as rg walks (rg's own walker, the `ignore` crate): it skips
 //! names that start with `.` below the top and what `.gitignore` (in a repository),
 //! `.ignore`, `.rgignore`, `.git/info/exclude` and git's global excludes file ignore,
-//! unless a `!` line brings them back; with `--hidden`, dotfiles too (`.git` included). Used when the command leaves rg's ignore
-//! handling as it is (no `--no-ignore*`, `--no-require-git`, and no configuration file
-//! named by `RIPGREP_CONFIG_PATH`). Where rg may read an ignore file otherwise than
-//! this walker does ([`reads_differently`]), the walk is not taken: the caller reads
-//! every file.
+//! unless a `!` line brings them back; with `--hidden`, dotfiles too (`.git` included).
+//! Used when the command leaves rg's ignore handling as it is (no `--no-ignore*`,
+//! `--no-require-git`, and no configuration file named by `RIPGREP_CONFIG_PATH`). Where
+//! rg may read an ignore file otherwise than this walker does ([`reads_differently`],
+//! [`global_excludes_differ`]), the walk is not taken: the caller reads every file.
 
 use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
