@@ -268,16 +268,9 @@ pub(super) fn store(r: &mut Reading) {
                 .iter()
                 .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete" | "-v" | "--verify")) =>
         {
-            operand_words(r).get(1).is_some_and(|o| !surely_commit(o))
-                || r.parts.iter().any(|p| {
-                    let t = p.text.to_ascii_lowercase();
-                    t.contains("%(raw") || t.contains("%(contents")
-                })
+            operand_words(r).get(1).is_some_and(|o| !surely_commit(o)) || formats_objects(r)
         }
-        ["for-each-ref" | "tag" | "branch"] => r.parts.iter().any(|p| {
-            let t = p.text.to_ascii_lowercase();
-            t.contains("%(raw") || t.contains("%(contents")
-        }),
+        ["for-each-ref" | "tag" | "branch"] => formats_objects(r),
         ["format-patch"]
         | ["archive"]
         | ["fast-export"]
@@ -385,6 +378,15 @@ fn surely_commit(rev: &str) -> bool {
     steps
         .chars()
         .all(|c| c == '~' || c == '^' || c.is_ascii_digit())
+}
+
+/// Whether a word of R asks a `--format` for the objects refs name, whole
+/// (`%(raw)`, `%(contents)`).
+fn formats_objects(r: &Reading) -> bool {
+    r.parts.iter().any(|p| {
+        let t = p.text.to_ascii_lowercase();
+        t.contains("%(raw") || t.contains("%(contents")
+    })
 }
 
 /// The operands of R after its subcommand, as written.
