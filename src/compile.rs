@@ -775,7 +775,7 @@ impl Builder {
             cwd: self.cwd.build("cwd")?,
             path_abs: self.path_abs.build("path")?,
             path_rel: self.path_rel.build("path")?,
-            path_anchors: self.path_anchors,
+            path_anchors: path::Anchors::new(self.path_anchors),
             cmd_prefix: self.cmd_prefix,
             cmd_regexps: self.cmd_regexps.build("command")?,
             arg_index,

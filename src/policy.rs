@@ -293,7 +293,7 @@ pub struct Policy {
     /// `:path` globs matched against the path relative to the cwd.
     pub path_rel: Index<GlobSet>,
     /// Where each `:path` glob starts: what a walk of a directory may reach.
-    pub path_anchors: Vec<crate::path::Anchor>,
+    pub path_anchors: crate::path::Anchors,
     /// `:command-prefix` words, indexed by their first word.
     pub cmd_prefix: HashMap<String, Vec<(usize, Vec<String>)>>,
     pub cmd_regexps: Index<RegexSet>,

@@ -40,7 +40,7 @@ mod anchor;
 mod forms;
 mod pattern;
 
-pub use anchor::Anchor;
+pub use anchor::{Anchor, Anchors};
 pub use forms::{
     diff_targets, expand_glob, fallback_forms, reading_process, readings, Expansion, Process,
     Readings,

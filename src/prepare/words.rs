@@ -236,8 +236,8 @@ impl Prepared<'_> {
             // below it meets them when it holds one (see `walks`).
             let mut anywhere = BitSet::new(self.n());
             if walks::opens_files(*role) {
-                for a in &self.policy.path_anchors {
-                    if a.anywhere && deny_side(a.rule) {
+                for a in self.policy.path_anchors.anywhere() {
+                    if deny_side(a.rule) {
                         anywhere.set(a.rule);
                     }
                 }
@@ -306,11 +306,13 @@ impl Prepared<'_> {
                     } else {
                         form.clone()
                     };
-                    for a in &self.policy.path_anchors {
-                        if !a.anywhere && deny_side(a.rule) && a.reaches(&form, cwd.as_deref()) {
-                            reached.set(a.rule);
-                        }
-                    }
+                    self.policy
+                        .path_anchors
+                        .reaching(&form, cwd.as_deref(), |a| {
+                            if deny_side(a.rule) {
+                                reached.set(a.rule);
+                            }
+                        });
                 }
                 if reached.iter().next().is_none() {
                     continue;
