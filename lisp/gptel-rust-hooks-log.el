@@ -251,7 +251,7 @@ blocking ANSWER is an error of the package, not a rule's decision."
 The ring's vectors are reused, so that recording allocates nothing once
 the ring is full; the text of an entry is made only when it is read."
   (seq nil :documentation "The number of the entry")
-  (time nil :documentation "When it was recorded, seconds since the epoch")
+  (time nil :documentation "When it was recorded, seconds since the epoch; nil: RECORD's")
   (kind nil :documentation "`pre' or `post'")
   (name nil :documentation "The tool's name, as the call gave it")
   (args nil :documentation "The call's argument plist, as it was")
@@ -352,7 +352,9 @@ edit gave)."
 RECORD is the module's record of it."
   (setf (gptel-rust-hooks-log--entry-seq entry)
               (setq gptel-rust-hooks-log--seq (1+ gptel-rust-hooks-log--seq))
-              (gptel-rust-hooks-log--entry-time entry) (float-time)
+              ;; The module's record has the time; only a call it did not
+              ;; decide (an error) takes it here.
+              (gptel-rust-hooks-log--entry-time entry) (and (null record) (float-time))
               (gptel-rust-hooks-log--entry-kind entry) kind
               (gptel-rust-hooks-log--entry-name entry) (plist-get info :name)
               (gptel-rust-hooks-log--entry-args entry) (plist-get info :args)
@@ -423,9 +425,9 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
          (record (gptel-rust-hooks-log--entry-record entry))
          (buffer (gptel-rust-hooks-log--entry-buffer entry))
          (model (gptel-rust-hooks-log--entry-model entry))
-         (last (and record (fboundp 'gptel-rust-hooks--mod-record-data)
+         (data (and record (fboundp 'gptel-rust-hooks--mod-record-data)
                     (ignore-errors (gptel-rust-hooks--mod-record-data record))))
-         (last (and (gptel-rust-hooks-log--decided-p kind answer last) last))
+         (last (and (gptel-rust-hooks-log--decided-p kind answer data) data))
          (post (gptel-rust-hooks-log--entry-post-record entry))
          (post-answer (gptel-rust-hooks-log--entry-post-answer entry))
          (post-last (and post (fboundp 'gptel-rust-hooks--mod-record-data)
@@ -435,7 +437,7 @@ ENTRY is as `gptel-rust-hooks-log--record' made it."
          (joined (and (gptel-rust-hooks-log--entry-post entry)
                       (not (gptel-rust-hooks-log--blocked-p answer)))))
     (list :seq (gptel-rust-hooks-log--entry-seq entry)
-          :time (gptel-rust-hooks-log--entry-time entry)
+          :time (or (gptel-rust-hooks-log--entry-time entry) (nth 5 data))
           :kind kind
           :tool (gptel-rust-hooks-log--text (gptel-rust-hooks-log--entry-name entry) 200)
           :args (gptel-rust-hooks-log--entry-args entry)

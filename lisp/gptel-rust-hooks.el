@@ -426,10 +426,11 @@ its tool).  Set before `gptel-rust-hooks--record-function' runs.")
 (defvar gptel-rust-hooks--project-lookup nil
   "The latest project file lookup: (DIRECTORY TIME FILE).")
 
-(defconst gptel-rust-hooks--project-lookup-seconds 1.0
-  "How long a project file lookup for a directory is reused, in seconds.
-Calls come in bursts from one directory, and each step of the walk up
-costs a file system call.")
+(defconst gptel-rust-hooks--project-lookup-seconds 2
+  "How long a project file lookup for a directory is reused, in whole seconds.
+The clock is read in whole seconds (see `gptel-rust-hooks--seconds'), so
+a lookup is reused for one to two seconds.  Calls come in bursts from
+one directory, and each step of the walk up costs a file system call.")
 
 (defvar gptel-rust-hooks--memo (make-hash-table :test #'equal)
   "The policy found for a call from each directory, to reuse for the next.
@@ -1292,12 +1293,18 @@ When the file never compiled, signal if REQUIRED, else return nil."
              (signal 'gptel-rust-hooks-rule-error
                      (list (concat "gptel-rust-hooks: " (nth 1 state)))))))))
 
+(defsubst gptel-rust-hooks--seconds ()
+  "Return the current time in whole seconds since the epoch.
+Read on every call: `float-time' would allocate a float (what a call
+allocates, the garbage collector pays for later); this allocates nothing."
+  (time-convert nil 'integer))
+
 (defun gptel-rust-hooks--project-file (directory)
   "Return the project policy file that applies to DIRECTORY, or nil.
-The latest lookup is reused for a second; see
+The latest lookup is reused for one to two seconds; see
 `gptel-rust-hooks--find-project-file'."
   (let ((last gptel-rust-hooks--project-lookup)
-        (now (float-time)))
+        (now (gptel-rust-hooks--seconds)))
     (if (and last (equal (car last) directory)
              (< (- now (nth 1 last)) gptel-rust-hooks--project-lookup-seconds))
         (nth 2 last)
@@ -1459,7 +1466,7 @@ above the directory within that many seconds."
              (let ((lookup (gptel-rust-hooks--memo-entry-lookup memo)))
                (or (null lookup)
                    (and (eq lookup gptel-rust-hooks--project-lookup)
-                        (< (- (float-time) (nth 1 lookup))
+                        (< (- (gptel-rust-hooks--seconds) (nth 1 lookup))
                            gptel-rust-hooks--project-lookup-seconds))))
              (let ((files (gptel-rust-hooks--memo-entry-files memo)))
                (or (null files)
@@ -1538,7 +1545,7 @@ first, then gptel's registry of tools."
                                               (cdr (assoc name (cdr category)))))
                       (and (fboundp 'gptel-get-tool)
                            (ignore-errors (gptel-get-tool name))))))
-          (and (gptel-tool-p tool) tool)))))
+          (and tool (gptel-tool-p tool) tool)))))
 
 (defun gptel-rust-hooks--tool-schema-entry (tool)
   "Return TOOL's entry of `gptel-rust-hooks--schemas', read again if it changed."

@@ -338,6 +338,7 @@ fn pre<'e>(
         by: outcome.by.map(label),
         reason: outcome.reason.clone(),
         micros: start.elapsed().as_secs_f64() * 1e6,
+        at: record::now(),
     })
     .into_lisp(env)?;
     lisp::pre_out(env, [answer, record, sandbox, misfit, by, skipped])
@@ -365,6 +366,7 @@ fn post<'e>(env: &'e Env, policy: Value<'e>, info: Value<'e>, cwd: Value<'e>) ->
             by: None,
             reason: (outcome.redactions > 0).then(|| format!("{} redactions", outcome.redactions)),
             micros: start.elapsed().as_secs_f64() * 1e6,
+            at: record::now(),
         })
         .into_lisp(env)?;
         let answer = match outcome.result {
@@ -457,10 +459,11 @@ fn sandbox_rewrap<'e>(env: &'e Env, sandbox: String, command: Value<'e>) -> Resu
     }
 }
 
-/// Return what the decision RECORD was: (DECISION MATCHED BY REASON MICROSECONDS).
+/// Return what the decision RECORD was: (DECISION MATCHED BY REASON MICROSECONDS TIME).
 ///
 /// RECORD is the record `gptel-rust-hooks--mod-pre' or
-/// `gptel-rust-hooks--mod-post' returned with the answer.
+/// `gptel-rust-hooks--mod-post' returned with the answer; TIME is when
+/// the decision was made, in seconds since the epoch.
 #[defun]
 fn record_data<'e>(env: &'e Env, record: Value<'e>) -> Result<Value<'e>> {
     let record: &Record = record.into_rust()?;

@@ -744,6 +744,7 @@ pub fn record_list<'e>(env: &'e Env, record: Option<&Record>) -> Result<Value<'e
         r.by.clone(),
         r.reason.clone(),
         r.micros,
+        r.at,
     ))
 }
 

@@ -15,4 +15,14 @@ pub struct Record {
     pub reason: Option<String>,
     /// How long the decision took.
     pub micros: f64,
+    /// When it was made, in seconds since the epoch (the log's time: read
+    /// here, the log allocates no float in Lisp per call).
+    pub at: f64,
+}
+
+/// The time now in seconds since the epoch, for [`Record::at`].
+pub fn now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
 }

@@ -172,7 +172,8 @@ are denied, and the package state is fresh."
                             "[{\"tool\": \"x\", \"decision\": \"deny\", \"reason\": \"No x.\"}]")
         (should (null (trust-tests--decide call root)))
         (setcar (cdr gptel-rust-hooks--project-lookup)
-                (- (float-time) gptel-rust-hooks--project-lookup-seconds))
+                (- (nth 1 gptel-rust-hooks--project-lookup)
+                   gptel-rust-hooks--project-lookup-seconds))
         (should (equal (trust-tests--decide call root) '(:block "No x.")))))))
 
 ;;;; Trust by SHA-256
