@@ -2203,9 +2203,10 @@ it when the call is not sandboxed."
       (setq sandbox nil))
     (setq gptel-rust-hooks--last-sandbox sandbox)
     (when (consp args)
-      (if sandbox
-          (puthash args sandbox gptel-rust-hooks--sandboxed)
-        (remhash args gptel-rust-hooks--sandboxed)))))
+      (cond (sandbox (puthash args sandbox gptel-rust-hooks--sandboxed))
+            ;; Most calls are not sandboxed, and none before them was.
+            ((> (hash-table-count gptel-rust-hooks--sandboxed) 0)
+             (remhash args gptel-rust-hooks--sandboxed))))))
 
 (defun gptel-rust-hooks--sandbox-of (args)
   "Return the sandbox the call with argument list ARGS runs in, or nil.
