@@ -729,7 +729,7 @@ pub fn string_list<'e>(env: &'e Env, items: &[String]) -> Result<Value<'e>> {
     env.list(&values)
 }
 
-/// A decision record as (DECISION MATCHED BY REASON MICROSECONDS), or nil.
+/// A decision record as (DECISION MATCHED BY REASON MICROSECONDS TIME), or nil.
 pub fn record_list<'e>(env: &'e Env, record: Option<&Record>) -> Result<Value<'e>> {
     let Some(r) = record else {
         return ().into_lisp(env);

@@ -252,6 +252,7 @@ mod tests {
         prop_oneof![
             Just("a".to_string()),
             Just("a0".to_string()),
+            Just("a!".to_string()),
             Just("b".to_string()),
             Just("*".to_string()),
             Just("**".to_string()),
@@ -265,7 +266,9 @@ mod tests {
         fn reaching_is_reaches(
             globs in prop::collection::vec(
                 (prop::collection::vec(component(), 0..5), any::<bool>()), 1..12),
-            walked in prop::collection::vec(prop_oneof![Just("a"), Just("a0"), Just("b"), Just(".ssh")], 0..5),
+            walked in prop::collection::vec(
+                prop_oneof![Just("a"), Just("a0"), Just("a!"), Just("a-"), Just("b"), Just(".ssh")], 0..5),
+            trailing in any::<bool>(),
             cwd in prop::option::of(prop::collection::vec(prop_oneof![Just("a"), Just("b")], 0..3)),
         ) {
             let all: Vec<Anchor> = globs
@@ -276,7 +279,10 @@ mod tests {
                     Anchor::of(i, &glob, *relative, false)
                 })
                 .collect();
-            let walked = format!("/{}", walked.join("/"));
+            let mut walked = format!("/{}", walked.join("/"));
+            if trailing && walked.len() > 1 {
+                walked.push('/');
+            }
             let cwd = cwd.map(|c| format!("/{}", c.join("/")));
             let anchors = Anchors::new(all.clone());
             prop_assert_eq!(found(&anchors, &walked, cwd.as_deref()), linear(&all, &walked, cwd.as_deref()));
