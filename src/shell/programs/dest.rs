@@ -110,7 +110,87 @@ pub(super) fn into_directory(r: &mut Reading) {
     add(r, false);
 }
 
-/// `ln`: the links in the destination directory, or in the current one.
+/// `ln`: the links in the destination directory, or in the current one; a symbolic
+/// link's relative target read from the link's directory (see [`link_targets`]).
 pub(super) fn links_into_directory(r: &mut Reading) {
     add(r, true);
+    let has = |short, long, min| {
+        r.parts
+            .iter()
+            .any(|p| p.kind == Kind::Option && is_option(&p.text, short, long, min))
+    };
+    if has('s', "symbolic", 2) && !has('r', "relative", 3) {
+        link_targets(r);
+    }
+}
+
+/// `ln -s TARGET... LINK`: a relative TARGET is what it names from the link's directory
+/// (`ln -s ../src build/src-link` links to `src`), not from the current one, which
+/// `ln` never opens it from: the target is read there instead, from each directory the
+/// link may be in (the destination directory, or the link's own directory when the
+/// words do not say whether the destination is a directory: both). With `-r`, `ln`
+/// itself reads the target from the current directory; a lone target is linked there.
+fn link_targets(r: &mut Reading) {
+    let dest_dir = r.parts.windows(2).find_map(|w| {
+        (w[0].kind == Kind::Option
+            && w[1].kind == Kind::Value
+            && is_option(&w[0].text, 't', "target-directory", 3))
+        .then(|| w[1].text.clone())
+    });
+    let no_dir = r
+        .parts
+        .iter()
+        .any(|p| p.kind == Kind::Option && is_option(&p.text, 'T', "no-target-directory", 5));
+    let operands: Vec<usize> = (0..r.parts.len())
+        .filter(|&i| r.parts[i].kind == Kind::Operand && r.parts[i].role.is_path())
+        .collect();
+    let (targets, bases): (&[usize], Vec<String>) = match (dest_dir, operands.split_last()) {
+        (Some(dir), _) => (&operands[..], vec![dir]),
+        (None, Some((_, []))) | (None, None) => return,
+        (None, Some((&dest, targets))) => {
+            let dest = r.parts[dest].text.clone();
+            let parent = match dest.trim_end_matches('/').rsplit_once('/') {
+                Some(("", _)) => "/".to_owned(),
+                Some((d, _)) => d.to_owned(),
+                None => String::new(),
+            };
+            let bases = if no_dir {
+                vec![parent]
+            } else if names_a_directory(&dest) || targets.len() > 1 {
+                vec![dest]
+            } else {
+                vec![parent, dest]
+            };
+            (targets, bases)
+        }
+    };
+    let mut added = Vec::new();
+    for &t in targets {
+        let text = r.parts[t].text.clone();
+        // An absolute target (or `~`'s) names the same from anywhere.
+        if text.starts_with('/') || text.starts_with('~') || text.is_empty() {
+            continue;
+        }
+        let role = r.parts[t].role;
+        for base in &bases {
+            let named = match base.trim_end_matches('/') {
+                "" if base.starts_with('/') => format!("/{text}"),
+                "" => text.clone(),
+                b => format!("{b}/{text}"),
+            };
+            added.push(Part {
+                text: named,
+                kind: Kind::Implied,
+                role,
+            });
+        }
+        if !bases.iter().any(|b| b.is_empty()) {
+            r.parts[t].role = Role::Data;
+        }
+    }
+    for p in added {
+        if !r.parts.iter().any(|q| q.text == p.text && q.role == p.role) {
+            r.parts.push(p);
+        }
+    }
 }

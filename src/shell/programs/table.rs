@@ -374,10 +374,21 @@ pub(super) static PROGRAMS: &[Program] = &[
         },
         effects: &[Effect::Links],
         examples: &[
-            ex("ln -sf target name", &["target", "name"]),
+            ex("ln -sf target name", &["target", "name", "name/target"]),
             ex("ln -s /x/.bashrc", &["/x/.bashrc", ".bashrc"]),
-            ex("ln -s a/b c/d ~/", &["a/b", "c/d", "~/", "~/b", "~/d"]),
+            ex("ln -s a/b c/d ~/", &["~/", "~/b", "~/d", "~/a/b", "~/c/d"]),
             ex("ln -sfT target name", &["target", "name"]),
+            ex(
+                "ln -s ../src build/src-link",
+                &["build/src-link", "build/../src", "build/src-link/../src"],
+            ),
+            ex("ln -sT ../x d/l", &["d/l", "d/../x"]),
+            ex(
+                "ln -s -t /opt/b ../lib/x",
+                &["/opt/b", "/opt/b/x", "/opt/b/../lib/x"],
+            ),
+            ex("ln -sr ../src build/l", &["../src", "build/l"]),
+            ex("ln ../src build/l", &["../src", "build/l"]),
         ],
         reading_hook: Some(super::dest::links_into_directory),
         ..BASE
