@@ -314,6 +314,7 @@ macro_rules! families {
 
 families! {
     chaining => "chaining",
+    link_destinations => "link-destinations",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

@@ -10,6 +10,7 @@
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
 use crate::path;
+use crate::shell;
 
 /// Programs that move, link or copy links of their operands: the last operand (or the
 /// `-t DIR` value) becomes what the others were. `cp` only with the options that copy
@@ -70,27 +71,29 @@ fn change_of(argv: &[String]) -> Option<Change> {
     if !MOVERS.contains(&name) || (name == "cp" && !super::paths::may_make_links(argv)) {
         return None;
     }
-    let symbolic = name == "ln"
-        && argv.iter().skip(1).any(|w| {
-            w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
-        });
-    let mut operands: Vec<String> = Vec::new();
-    let mut target: Option<String> = None;
-    let mut words = argv.iter().skip(1);
-    let mut options = true;
-    while let Some(w) = words.next() {
-        if options && w == "--" {
-            options = false;
-        } else if options && (w == "-t" || w == "--target-directory") {
-            target = words.next().cloned();
-        } else if let Some(t) = w.strip_prefix("--target-directory=").filter(|_| options) {
-            target = Some(t.to_string());
-        } else if let Some(t) = w.strip_prefix("-t").filter(|t| options && !t.is_empty()) {
-            target = Some(t.to_string());
-        } else if !(options && w.starts_with('-') && w.len() > 1) {
-            operands.push(w.clone());
+    let (symbolic, target, operands) = match shell::lookup(name) {
+        // Read as the program reads its words (`ln -s --t=a ../d`, `mv -vta d`: the table's
+        // one option reader knows abbreviations and bundles); options it does not know
+        // may name anything: the whole tree.
+        Some(program) => {
+            let r = shell::read(program, argv.get(1..).unwrap_or(&[]));
+            if !r.is_known() {
+                return Some(Change::Tree);
+            }
+            let operands: Vec<String> = r
+                .parts
+                .iter()
+                .filter(|p| p.kind == shell::Kind::Operand)
+                .map(|p| p.text.clone())
+                .collect();
+            let target = r
+                .option_values("target-directory")
+                .last()
+                .map(|v| (*v).to_owned());
+            (name == "ln" && r.has_option("symbolic"), target, operands)
         }
-    }
+        None => by_hand(name, argv),
+    };
     let (dest, sources) = match target {
         Some(t) => (t, operands.clone()),
         None => {
@@ -112,6 +115,34 @@ fn change_of(argv: &[String]) -> Option<Change> {
         }
     }
     Some(Change::Moves { changed, into })
+}
+
+/// The words of ARGV, a mover the table does not know (`rsync`, `install`, `link`), read
+/// by hand: whether it makes symbolic links, its `-t DIR`, and its operands (every word
+/// not an option).
+fn by_hand(name: &str, argv: &[String]) -> (bool, Option<String>, Vec<String>) {
+    let symbolic = name == "ln"
+        && argv.iter().skip(1).any(|w| {
+            w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
+        });
+    let mut operands: Vec<String> = Vec::new();
+    let mut target: Option<String> = None;
+    let mut words = argv.iter().skip(1);
+    let mut options = true;
+    while let Some(w) = words.next() {
+        if options && w == "--" {
+            options = false;
+        } else if options && (w == "-t" || w == "--target-directory") {
+            target = words.next().cloned();
+        } else if let Some(t) = w.strip_prefix("--target-directory=").filter(|_| options) {
+            target = Some(t.to_string());
+        } else if let Some(t) = w.strip_prefix("-t").filter(|t| options && !t.is_empty()) {
+            target = Some(t.to_string());
+        } else if !(options && w.starts_with('-') && w.len() > 1) {
+            operands.push(w.clone());
+        }
+    }
+    (symbolic, target, operands)
 }
 
 /// How many readings through the line's changes one path may get, in all.
@@ -328,5 +359,37 @@ mod tests {
             panic!("cp -a is a mover");
         };
         assert_eq!(changed, argv("x y d"));
+    }
+
+    /// The destination however the program lets it be spelled (GNU's abbreviated long
+    /// options, short options bundled with the value glued), as the table reads it.
+    #[test]
+    fn destination_spellings() {
+        for line in [
+            "ln -s --t=a ../d",
+            "ln -s --tar=a ../d",
+            "ln -s --target-dir a ../d",
+            "ln -vsta ../d",
+            "ln -s -t a ../d",
+            "mv --target=a ../d",
+            "mv -vta ../d",
+            "cp -a --ta=a ../d",
+        ] {
+            let Some(Change::Moves { changed, into }) = change_of(&argv(line)) else {
+                panic!("{line}: a mover");
+            };
+            assert_eq!(changed, argv("../d a"), "{line}");
+            let symbolic = line.starts_with("ln");
+            assert_eq!(
+                into,
+                vec![
+                    ("a".into(), "../d".into(), symbolic),
+                    ("a/d".into(), "../d".into(), symbolic)
+                ],
+                "{line}"
+            );
+        }
+        // An option the table does not know: anything may change.
+        assert_eq!(change_of(&argv("ln --bogus a b")), Some(Change::Tree));
     }
 }

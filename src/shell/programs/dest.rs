@@ -11,25 +11,6 @@
 
 use super::{Kind, Part, Reading, Role};
 
-/// Whether the option word WORD gives the short option SHORT (in a bundle, before the
-/// first of VALUED, the short options that take a value) or the long option LONG (any
-/// unique prefix of it of MIN letters or more).
-fn is_option(word: &str, short: char, long: &str, min: usize) -> bool {
-    const VALUED: &[char] = &['S', 't', 'Z'];
-    match word.strip_prefix("--") {
-        Some(l) => {
-            let name = l.split_once('=').map_or(l, |(n, _)| n);
-            name.len() >= min && long.starts_with(name)
-        }
-        None => word.strip_prefix('-').is_some_and(|b| {
-            b.chars()
-                .take_while(|c| !VALUED.contains(c))
-                .any(|c| c == short)
-                || b.chars().find(|c| VALUED.contains(c)) == Some(short)
-        }),
-    }
-}
-
 /// The written parts for SOURCES (operand texts and roles) put in DIR.
 fn into(dir: &str, sources: &[(String, Role)]) -> Vec<Part> {
     let dir = dir.trim_end_matches('/');
@@ -64,18 +45,10 @@ fn into(dir: &str, sources: &[(String, Role)]) -> Vec<Part> {
 /// else the last of two or more operands; with ONE_HERE, a lone operand is put in the
 /// current directory (`ln -s /x/y` makes `./y`).
 fn add(r: &mut Reading, one_here: bool) {
-    if r.parts
-        .iter()
-        .any(|p| p.kind == Kind::Option && is_option(&p.text, 'T', "no-target-directory", 5))
-    {
+    if r.has_option("no-target-directory") {
         return;
     }
-    let target = r.parts.windows(2).find_map(|w| {
-        (w[0].kind == Kind::Option
-            && w[1].kind == Kind::Value
-            && is_option(&w[0].text, 't', "target-directory", 3))
-        .then(|| w[1].text.clone())
-    });
+    let target = target_directory(r);
     let operands: Vec<(String, Role)> = r
         .parts
         .iter()
@@ -114,14 +87,17 @@ pub(super) fn into_directory(r: &mut Reading) {
 /// link's relative target read from the link's directory (see [`link_targets`]).
 pub(super) fn links_into_directory(r: &mut Reading) {
     add(r, true);
-    let has = |short, long, min| {
-        r.parts
-            .iter()
-            .any(|p| p.kind == Kind::Option && is_option(&p.text, short, long, min))
-    };
-    if has('s', "symbolic", 2) && !has('r', "relative", 3) {
+    if r.has_option("symbolic") && !r.has_option("relative") {
         link_targets(r);
     }
+}
+
+/// The directory `-t DIR` (`--target-directory=DIR`, however abbreviated or bundled)
+/// names: the last one given, which is the one the program uses.
+fn target_directory(r: &Reading) -> Option<String> {
+    r.option_values("target-directory")
+        .last()
+        .map(|v| (*v).to_owned())
 }
 
 /// `ln -s TARGET... LINK`: a relative TARGET is what it names from the link's directory
@@ -131,16 +107,8 @@ pub(super) fn links_into_directory(r: &mut Reading) {
 /// words do not say whether the destination is a directory: both). With `-r`, `ln`
 /// itself reads the target from the current directory; a lone target is linked there.
 fn link_targets(r: &mut Reading) {
-    let dest_dir = r.parts.windows(2).find_map(|w| {
-        (w[0].kind == Kind::Option
-            && w[1].kind == Kind::Value
-            && is_option(&w[0].text, 't', "target-directory", 3))
-        .then(|| w[1].text.clone())
-    });
-    let no_dir = r
-        .parts
-        .iter()
-        .any(|p| p.kind == Kind::Option && is_option(&p.text, 'T', "no-target-directory", 5));
+    let dest_dir = target_directory(r);
+    let no_dir = r.has_option("no-target-directory");
     let operands: Vec<usize> = (0..r.parts.len())
         .filter(|&i| r.parts[i].kind == Kind::Operand && r.parts[i].role.is_path())
         .collect();

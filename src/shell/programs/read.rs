@@ -54,6 +54,17 @@ pub struct Reading {
     /// The subcommand read, if any (its name; the innermost of nested ones: `push` of
     /// `git stash push`).
     pub sub: Option<&'static str>,
+    /// The options given, as the table names them (however they were spelled: `--t=a`,
+    /// `-vta` and `--target-directory a` are all `target-directory` with the value `a`).
+    pub given: Vec<Given>,
+}
+
+/// An option given to a command, by its table names, with the value it took.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Given {
+    pub long: &'static str,
+    pub short: &'static str,
+    pub value: Option<String>,
 }
 
 impl Reading {
@@ -64,6 +75,24 @@ impl Reading {
             .filter(|p| p.role.is_path())
             .map(|p| p.text.as_str())
             .collect()
+    }
+
+    /// The values of each giving of the option named LONG (its long name in the table,
+    /// or its short one when it has no long one), in order; an empty list when it was
+    /// not given.
+    pub fn option_values(&self, long: &str) -> Vec<&str> {
+        self.given
+            .iter()
+            .filter(|g| g.long == long || (g.long.is_empty() && g.short == long))
+            .filter_map(|g| g.value.as_deref())
+            .collect()
+    }
+
+    /// Whether the option named LONG (see [`Reading::option_values`]) was given.
+    pub fn has_option(&self, long: &str) -> bool {
+        self.given
+            .iter()
+            .any(|g| g.long == long || (g.long.is_empty() && g.short == long))
     }
 
     /// Every option and subcommand was known.
@@ -82,6 +111,20 @@ impl Reading {
                 Run::Code(_) => None,
             })
             .collect()
+    }
+
+    /// Note option O as given; its value, if it took one, is the part at AT.
+    fn note_given(&mut self, o: &'static Opt, at: usize) {
+        let value = self
+            .parts
+            .get(at)
+            .filter(|p| p.kind == Kind::Value)
+            .map(|p| p.text.clone());
+        self.given.push(Given {
+            long: o.long,
+            short: o.short,
+            value,
+        });
     }
 
     fn push(&mut self, text: &str, kind: Kind, role: Role) {
@@ -205,6 +248,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 given.push(o.short);
                 let at = out.parts.len();
                 k += take_value(o, glued, args, k, out, true);
+                out.note_given(o, at);
                 effects.extend(effect(o, out.parts.get(at)));
                 continue;
             }
@@ -219,12 +263,14 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 given.push(o.long);
                 given.push(o.short);
                 if o.value == Value::None {
+                    out.note_given(o, out.parts.len());
                     effects.extend(effect(o, None));
                     continue;
                 }
                 let glued = (!rest.is_empty()).then_some(rest);
                 let at = out.parts.len();
                 k += take_value(o, glued, args, k, out, false);
+                out.note_given(o, at);
                 effects.extend(effect(o, out.parts.get(at)));
                 break;
             }

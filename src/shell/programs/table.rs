@@ -361,6 +361,8 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("mv x/.bashrc ~", &["x/.bashrc", "~", "~/.bashrc"]),
             ex("mv -t /tmp a d/", &["/tmp", "a", "d/", "/tmp/a", "/tmp/d"]),
             ex("mv -T a b", &["a", "b"]),
+            ex("mv --t=/tmp a", &["/tmp", "a", "/tmp/a"]),
+            ex("mv -vt/tmp a", &["/tmp", "a", "/tmp/a"]),
         ],
         reading_hook: Some(super::dest::into_directory),
         ..BASE
@@ -388,6 +390,9 @@ pub(super) static PROGRAMS: &[Program] = &[
                 &["/opt/b", "/opt/b/x", "/opt/b/../lib/x"],
             ),
             ex("ln -sr ../src build/l", &["../src", "build/l"]),
+            ex("ln -s --re ../src build/l", &["../src", "build/l"]),
+            ex("ln -s --t=a/b ../../x", &["a/b", "a/b/x", "a/b/../../x"]),
+            ex("ln -vsta/b ../../x", &["a/b", "a/b/x", "a/b/../../x"]),
             ex("ln ../src build/l", &["../src", "build/l"]),
         ],
         reading_hook: Some(super::dest::links_into_directory),
