@@ -17,11 +17,18 @@ use crate::shell;
 /// links (see [`super::paths::may_make_links`]).
 const MOVERS: &[&str] = &["mv", "ln", "rsync", "cp", "install", "link"];
 
-/// Programs (and `git` subcommands) that write a tree of files they read from data (an
-/// archive, a commit), links included, in their directory: every path below the
-/// directories the line may be in is not certain after them.
+/// Programs (by their first name in the table, so `gtar` is `tar`) and `git` subcommands
+/// that write a tree of files they read from data (an archive, a commit), links included,
+/// in their directory: every path below the directories the line may be in (for git:
+/// below the top of their work trees, and of a `-C DIR` or `--work-tree` one) is not
+/// certain after them. A git subcommand or option the table does not know (an alias)
+/// may be any of them.
 const EXTRACTORS: &[&str] = &["tar", "bsdtar", "unzip", "cpio", "7z", "7za", "pax", "ar"];
 const GIT_TREE: &[&str] = &[
+    "mv",
+    "sparse-checkout",
+    "bisect",
+    "filter-branch",
     "checkout",
     "switch",
     "worktree",
@@ -56,27 +63,34 @@ enum Change {
     },
     /// A whole tree in the line's directories.
     Tree,
+    /// git's work trees: those the line's directories are in, and those of the
+    /// directories its words name (`-C DIR`, `--work-tree=DIR`).
+    GitTree(Vec<String>),
 }
 
 /// What the command ARGV changes (see [`MOVERS`], [`EXTRACTORS`]), if anything.
 fn change_of(argv: &[String]) -> Option<Change> {
-    let name = argv.first()?.as_str();
+    let written = argv.first()?.as_str();
+    let program = shell::lookup(written);
+    let name = program
+        .and_then(|p| p.names.first().copied())
+        .unwrap_or(written);
     if EXTRACTORS.contains(&name) {
         return Some(Change::Tree);
     }
+    let args = argv.get(1..).unwrap_or(&[]);
     if name == "git" {
-        let sub = argv.iter().skip(1).find(|w| !w.starts_with('-'))?;
-        return GIT_TREE.contains(&sub.as_str()).then_some(Change::Tree);
+        return git_change(program, args);
     }
     if !MOVERS.contains(&name) || (name == "cp" && !super::paths::may_make_links(argv)) {
         return None;
     }
-    let (symbolic, target, operands) = match shell::lookup(name) {
+    let (symbolic, target, operands, backup) = match program {
         // Read as the program reads its words (`ln -s --t=a ../d`, `mv -vta d`: the table's
         // one option reader knows abbreviations and bundles); options it does not know
         // may name anything: the whole tree.
         Some(program) => {
-            let r = shell::read(program, argv.get(1..).unwrap_or(&[]));
+            let r = shell::read(program, args);
             if !r.is_known() {
                 return Some(Change::Tree);
             }
@@ -90,7 +104,13 @@ fn change_of(argv: &[String]) -> Option<Change> {
                 .option_values("target-directory")
                 .last()
                 .map(|v| (*v).to_owned());
-            (name == "ln" && r.has_option("symbolic"), target, operands)
+            let backup = ["backup", "b", "suffix"].iter().any(|o| r.has_option(o));
+            (
+                name == "ln" && r.has_option("symbolic"),
+                target,
+                operands,
+                backup,
+            )
         }
         None => by_hand(name, argv),
     };
@@ -104,6 +124,16 @@ fn change_of(argv: &[String]) -> Option<Change> {
     };
     let mut changed = operands;
     changed.push(dest.clone());
+    // A backup (`-b`, `--backup`, `-S SUFFIX`) renames what was at the destination to a
+    // name beside it (`DEST~`, `DEST.~1~`, `DEST.bak`) that no word gives: everything in
+    // the destination's directory is changed.
+    if backup {
+        changed.push(match dest.trim_end_matches('/').rsplit_once('/') {
+            Some(("", _)) => "/".to_owned(),
+            Some((parent, _)) => parent.to_owned(),
+            None => ".".to_owned(),
+        });
+    }
     let mut into = Vec::new();
     for s in &sources {
         // Into an existing directory (`mv k dir` is `dir/k`) or in its place.
@@ -120,7 +150,7 @@ fn change_of(argv: &[String]) -> Option<Change> {
 /// The words of ARGV, a mover the table does not know (`rsync`, `install`, `link`), read
 /// by hand: whether it makes symbolic links, its `-t DIR`, and its operands (every word
 /// not an option).
-fn by_hand(name: &str, argv: &[String]) -> (bool, Option<String>, Vec<String>) {
+fn by_hand(name: &str, argv: &[String]) -> (bool, Option<String>, Vec<String>, bool) {
     let symbolic = name == "ln"
         && argv.iter().skip(1).any(|w| {
             w == "--symbolic" || (w.starts_with('-') && !w.starts_with("--") && w.contains('s'))
@@ -142,7 +172,45 @@ fn by_hand(name: &str, argv: &[String]) -> (bool, Option<String>, Vec<String>) {
             operands.push(w.clone());
         }
     }
-    (symbolic, target, operands)
+    // Any backup option, generously (`-avb`, `--backup-dir=D`, `--suffix=.x`).
+    let backup = argv.iter().skip(1).any(|w| {
+        w.starts_with("--backup")
+            || w.starts_with("--suffix")
+            || (w.starts_with('-') && !w.starts_with("--") && w.contains(['b', 'S']))
+    });
+    (symbolic, target, operands, backup)
+}
+
+/// What `git` with ARGS (its words after its name) changes: the work tree, when its
+/// subcommand writes it ([`GIT_TREE`]) or the table does not know its subcommand or an
+/// option (an alias may be anything).
+fn git_change(program: Option<&'static shell::Program>, args: &[String]) -> Option<Change> {
+    let Some(program) = program else {
+        return Some(Change::GitTree(Vec::new()));
+    };
+    let r = shell::read(program, args);
+    let sub = r
+        .parts
+        .iter()
+        .find(|p| p.kind == shell::Kind::Subcommand)
+        .map(|p| p.text.as_str());
+    let writes = match sub {
+        _ if !r.is_known() => true,
+        Some(sub) => GIT_TREE.contains(&sub),
+        None => false,
+    };
+    if !writes {
+        return None;
+    }
+    // The directories git moves to and the work trees it is given.
+    let mut dirs: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == shell::Kind::Value && p.role == shell::Role::Chdir)
+        .map(|p| p.text.clone())
+        .collect();
+    dirs.extend(r.option_values("work-tree").into_iter().map(str::to_owned));
+    Some(Change::GitTree(dirs))
 }
 
 /// How many readings through the line's changes one path may get, in all.
@@ -294,6 +362,23 @@ impl Prepared<'_> {
         for (j, change) in changes {
             match change {
                 Change::Tree => read.push((*j, None, Vec::new())),
+                Change::GitTree(words) => {
+                    // The line's directories, the directories the words name from them,
+                    // and the top of the work tree each is in.
+                    let mut roots: Vec<String> = bases.to_vec();
+                    for w in words {
+                        roots.extend(forms(w, bases));
+                    }
+                    let tops: Vec<String> = roots
+                        .iter()
+                        .filter_map(|d| self.repo_of(d))
+                        .map(|(top, _)| top.to_string_lossy().into_owned())
+                        .collect();
+                    roots.extend(tops);
+                    roots.sort();
+                    roots.dedup();
+                    read.push((*j, Some(roots), Vec::new()));
+                }
                 Change::Moves { changed, into } => {
                     let changed = changed.iter().flat_map(|w| forms(w, bases)).collect();
                     let mut pairs = Vec::new();
@@ -339,7 +424,10 @@ mod tests {
     fn movers_and_extractors() {
         assert_eq!(change_of(&argv("cp a b")), None);
         assert_eq!(change_of(&argv("git add b")), None);
-        assert_eq!(change_of(&argv("git checkout main")), Some(Change::Tree));
+        assert_eq!(
+            change_of(&argv("git checkout main")),
+            Some(Change::GitTree(Vec::new()))
+        );
         assert_eq!(change_of(&argv("tar xf t.tar")), Some(Change::Tree));
         assert_eq!(
             change_of(&argv("mv k src")),
@@ -391,5 +479,47 @@ mod tests {
         }
         // An option the table does not know: anything may change.
         assert_eq!(change_of(&argv("ln --bogus a b")), Some(Change::Tree));
+    }
+
+    /// A backup renames the destination beside it: its directory is changed.
+    #[test]
+    fn backups_change_the_destination_directory() {
+        for (line, parent) in [
+            ("mv -Tb e sub", "."),
+            ("mv -T --suffix=.bak e d/sub", "d"),
+            ("ln -sTb zz /tmp/fh", "/tmp"),
+            ("mv --backup=t -T e sub", "."),
+            ("cp -a -S .x -T k h", "."),
+            ("rsync -avb a b", "."),
+        ] {
+            let Some(Change::Moves { changed, .. }) = change_of(&argv(line)) else {
+                panic!("{line}: a mover");
+            };
+            assert!(changed.iter().any(|c| c == parent), "{line}: {changed:?}");
+        }
+        let Some(Change::Moves { changed, .. }) = change_of(&argv("mv -T e sub")) else {
+            panic!("mv is a mover");
+        };
+        assert_eq!(changed, argv("e sub sub"));
+    }
+
+    /// git's subcommand read through the table, past its own options; its `-C` and
+    /// `--work-tree` directories; an alias or unknown option may be anything.
+    #[test]
+    fn git_work_trees() {
+        let tree = |dirs: &str| Some(Change::GitTree(argv(dirs)));
+        assert_eq!(change_of(&argv("git -C . checkout -q evil")), tree("."));
+        assert_eq!(change_of(&argv("git -C a -C b switch x")), tree("a b"));
+        assert_eq!(
+            change_of(&argv("git --work-tree=w reset --hard")),
+            tree("w")
+        );
+        assert_eq!(change_of(&argv("git -c a.b=c merge x")), tree(""));
+        assert_eq!(change_of(&argv("git mv l hx")), tree(""));
+        assert_eq!(change_of(&argv("git sparse-checkout set h")), tree(""));
+        assert_eq!(change_of(&argv("git co evil")), tree(""));
+        assert_eq!(change_of(&argv("git -C . log")), None);
+        assert_eq!(change_of(&argv("git status")), None);
+        assert_eq!(change_of(&argv("gtar xf t.tar")), Some(Change::Tree));
     }
 }

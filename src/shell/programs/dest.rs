@@ -103,8 +103,8 @@ fn target_directory(r: &Reading) -> Option<String> {
 /// `ln -s TARGET... LINK`: a relative TARGET is what it names from the link's directory
 /// (`ln -s ../src build/src-link` links to `src`), not from the current one, which
 /// `ln` never opens it from: the target is read there instead, from each directory the
-/// link may be in (the destination directory, or the link's own directory when the
-/// words do not say whether the destination is a directory: both). With `-r`, `ln`
+/// link is in (the destination directory when the words say it is one, else the
+/// directory of the link the last operand names). With `-r`, `ln`
 /// itself reads the target from the current directory; a lone target is linked there.
 fn link_targets(r: &mut Reading) {
     let dest_dir = target_directory(r);
@@ -122,12 +122,15 @@ fn link_targets(r: &mut Reading) {
                 Some((d, _)) => d.to_owned(),
                 None => String::new(),
             };
-            let bases = if no_dir {
-                vec![parent]
-            } else if names_a_directory(&dest) || targets.len() > 1 {
+            // A destination that may be a directory only when the command runs is read
+            // as the link itself (a link in it, `DEST/NAME`, is in a directory that may
+            // not exist, which would make every such line uncertain); what is read
+            // through that link later in the line is the line's own change (see
+            // `prepare::changes`), which reads the target from both.
+            let bases = if !no_dir && (names_a_directory(&dest) || targets.len() > 1) {
                 vec![dest]
             } else {
-                vec![parent, dest]
+                vec![parent]
             };
             (targets, bases)
         }
