@@ -116,6 +116,16 @@ fn change_of(argv: &[String]) -> Option<Change> {
     };
     let (dest, sources) = match target {
         Some(t) => (t, operands.clone()),
+        // `ln TARGET` makes the link here, named as TARGET's last component.
+        None if operands.len() == 1 && name == "ln" => {
+            match operands[0].trim_end_matches('/').rsplit('/').next() {
+                // `~` (or `~user`) alone is named by the home it expands to.
+                Some(b) if !matches!(b, "" | "." | "..") && !b.starts_with('~') => {
+                    (b.to_owned(), operands.clone())
+                }
+                _ => return Some(Change::Tree),
+            }
+        }
         None => {
             let dest = operands.last()?.clone();
             let sources = operands[..operands.len() - 1].to_vec();
@@ -202,7 +212,8 @@ fn git_change(program: Option<&'static shell::Program>, args: &[String]) -> Opti
     if !writes {
         return None;
     }
-    // The directories git moves to and the work trees it is given.
+    // The directories git moves to, the work trees it is given, and its subcommand's
+    // paths (`git clone REPO DIR`, `git worktree add DIR`: a new work tree there).
     let mut dirs: Vec<String> = r
         .parts
         .iter()
@@ -210,6 +221,12 @@ fn git_change(program: Option<&'static shell::Program>, args: &[String]) -> Opti
         .map(|p| p.text.clone())
         .collect();
     dirs.extend(r.option_values("work-tree").into_iter().map(str::to_owned));
+    dirs.extend(
+        r.parts
+            .iter()
+            .filter(|p| p.kind == shell::Kind::Operand && p.role.is_path())
+            .map(|p| p.text.clone()),
+    );
     Some(Change::GitTree(dirs))
 }
 
@@ -424,10 +441,10 @@ mod tests {
     fn movers_and_extractors() {
         assert_eq!(change_of(&argv("cp a b")), None);
         assert_eq!(change_of(&argv("git add b")), None);
-        assert_eq!(
+        assert!(matches!(
             change_of(&argv("git checkout main")),
-            Some(Change::GitTree(Vec::new()))
-        );
+            Some(Change::GitTree(_))
+        ));
         assert_eq!(change_of(&argv("tar xf t.tar")), Some(Change::Tree));
         assert_eq!(
             change_of(&argv("mv k src")),
@@ -507,19 +524,51 @@ mod tests {
     /// `--work-tree` directories; an alias or unknown option may be anything.
     #[test]
     fn git_work_trees() {
-        let tree = |dirs: &str| Some(Change::GitTree(argv(dirs)));
-        assert_eq!(change_of(&argv("git -C . checkout -q evil")), tree("."));
-        assert_eq!(change_of(&argv("git -C a -C b switch x")), tree("a b"));
-        assert_eq!(
-            change_of(&argv("git --work-tree=w reset --hard")),
-            tree("w")
-        );
-        assert_eq!(change_of(&argv("git -c a.b=c merge x")), tree(""));
-        assert_eq!(change_of(&argv("git mv l hx")), tree(""));
-        assert_eq!(change_of(&argv("git sparse-checkout set h")), tree(""));
-        assert_eq!(change_of(&argv("git co evil")), tree(""));
+        // The tree is written, and the directories named are among its roots (the
+        // subcommand's path operands are too: `evil` may be a path).
+        let tree = |line: &str, dirs: &str| match change_of(&argv(line)) {
+            Some(Change::GitTree(got)) => {
+                for d in argv(dirs) {
+                    assert!(got.contains(&d), "{line}: {got:?} lacks {d}");
+                }
+            }
+            other => panic!("{line}: {other:?}"),
+        };
+        tree("git -C . checkout -q evil", ".");
+        tree("git -C a -C b switch x", "a b");
+        tree("git --work-tree=w reset --hard", "w");
+        tree("git -c a.b=c merge x", "");
+        tree("git mv l hx", "");
+        tree("git sparse-checkout set h", "");
+        tree("git co evil", "");
         assert_eq!(change_of(&argv("git -C . log")), None);
         assert_eq!(change_of(&argv("git status")), None);
         assert_eq!(change_of(&argv("gtar xf t.tar")), Some(Change::Tree));
+        // A new work tree where the words say.
+        let Some(Change::GitTree(dirs)) = change_of(&argv("git clone -q -b x repo /tmp/cl")) else {
+            panic!("clone writes a tree");
+        };
+        assert!(dirs.iter().any(|d| d == "/tmp/cl"), "{dirs:?}");
+        let Some(Change::GitTree(dirs)) = change_of(&argv("git worktree add -q ../wt x")) else {
+            panic!("worktree writes a tree");
+        };
+        assert!(dirs.iter().any(|d| d == "../wt"), "{dirs:?}");
+    }
+
+    /// `ln TARGET`: the link is made here, named as TARGET's last component.
+    #[test]
+    fn one_operand_links_here() {
+        for line in ["ln -sfn /root", "ln -sfnv -- /root/", "ln -s ~/root"] {
+            let Some(Change::Moves { into, .. }) = change_of(&argv(line)) else {
+                panic!("{line}: a mover");
+            };
+            assert!(
+                into.iter().any(|(d, _, sym)| d == "root" && *sym),
+                "{line}: {into:?}"
+            );
+        }
+        assert_eq!(change_of(&argv("ln -s ..")), Some(Change::Tree));
+        assert_eq!(change_of(&argv("ln -sfn ~")), Some(Change::Tree));
+        assert_eq!(change_of(&argv("ln -sfn ~/")), Some(Change::Tree));
     }
 }
