@@ -214,7 +214,9 @@ fn all_flags(program: &Program, word: &str) -> bool {
 
 fn read_into(program: &Program, args: &[String], out: &mut Reading) {
     let mut operands: Vec<usize> = Vec::new();
-    let mut given: Vec<&'static str> = Vec::new();
+    // The options of this level are those noted from here on (a subcommand's are read
+    // into the same reading).
+    let first_given = out.given.len();
     // The effects of the options given (`grep -r`, `sed -i`), applied at the end.
     let mut effects: Vec<Does> = Vec::new();
     let mut done = false;
@@ -244,8 +246,6 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                     continue;
                 };
                 out.push(w, Kind::Option, Role::Data);
-                given.push(o.long);
-                given.push(o.short);
                 let at = out.parts.len();
                 k += take_value(o, glued, args, k, out, true);
                 out.note_given(o, at);
@@ -260,8 +260,6 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                     out.unknown.push(format!("-{ch}"));
                     break;
                 };
-                given.push(o.long);
-                given.push(o.short);
                 if o.value == Value::None {
                     out.note_given(o, out.parts.len());
                     effects.extend(effect(o, None));
@@ -316,7 +314,13 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 continue;
             }
         }
-        let skip_first = ops.unless.iter().any(|u| given.contains(u));
+        let skip_first = ops.unless.iter().any(|u| {
+            out.given
+                .get(first_given..)
+                .unwrap_or(&[])
+                .iter()
+                .any(|g| g.long == *u || g.short == *u)
+        });
         let role = match (operands.len(), ops.first) {
             (0, Some(first)) if !skip_first => first,
             _ => ops.rest,
