@@ -267,6 +267,24 @@ fn links_follow_the_table() {
     assert!(links("cp -a a b"));
     assert!(links("cp --arch a b"));
     assert!(links("cp -s a b"));
+    assert!(links("cp -rf a b"));
+    assert!(links("cp --rec a b"));
+    assert!(links("cp -vdt d a"));
+    // An option the table does not know may be one that makes links.
+    assert!(links("cp --bogus a b"));
+    // tar and unzip only when they extract files, their words read as they read them.
+    for line in [
+        "tar czf a.tgz d",
+        "tar -tf a.tar",
+        "tar -xOf a.tar f",
+        "unzip -l a.zip",
+        "unzip -p a.zip f",
+    ] {
+        assert!(!links(line), "{line}");
+    }
+    for line in ["tar -x -f a.tar", "tar --ext -f a.tar", "unzip a.zip -l"] {
+        assert!(links(line), "{line}");
+    }
     for line in [
         "cat f",
         "mkdir -p d",

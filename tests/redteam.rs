@@ -315,6 +315,9 @@ macro_rules! families {
 families! {
     chaining => "chaining",
     link_destinations => "link-destinations",
+    archive_modes => "archive-modes",
+    program_configs => "program-configs",
+    program_own_names => "program-own-names",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

@@ -18,7 +18,8 @@ use crate::shell;
 const MOVERS: &[&str] = &["mv", "ln", "rsync", "cp", "install", "link"];
 
 /// Programs (by their first name in the table, so `gtar` is `tar`) and `git` subcommands
-/// that write a tree of files they read from data (an archive, a commit), links included,
+/// that write a tree of files they read from data (when they extract: the table's
+/// [`crate::shell::Program::links_with`]) (an archive, a commit), links included,
 /// in their directory: every path below the directories the line may be in (for git:
 /// below the top of their work trees, and of a `-C DIR` or `--work-tree` one) is not
 /// certain after them. A git subcommand or option the table does not know (an alias)
@@ -53,7 +54,7 @@ const DATA_ONLY: &[&str] = &["echo", "printf", "true", "false", ":"];
 
 /// What a command changes, in the words it was given.
 #[derive(Debug, PartialEq, Eq)]
-enum Change {
+pub(super) enum Change {
     /// Each of `changed` (operands) may be a new file or link; `into` holds what each
     /// source now is, as (destination word, source word, whether the source is read
     /// from the destination's directory: a symbolic link's target).
@@ -69,16 +70,18 @@ enum Change {
 }
 
 /// What the command ARGV changes (see [`MOVERS`], [`EXTRACTORS`]), if anything.
-fn change_of(argv: &[String]) -> Option<Change> {
+pub(super) fn change_of(argv: &[String]) -> Option<Change> {
     let written = argv.first()?.as_str();
     let program = shell::lookup(written);
     let name = program
         .and_then(|p| p.names.first().copied())
         .unwrap_or(written);
-    if EXTRACTORS.contains(&name) {
+    let args = argv.get(1..).unwrap_or(&[]);
+    // Only when it extracts, as the table reads its words (`tar czf`, `unzip -l` write
+    // no file of the tree).
+    if EXTRACTORS.contains(&name) && program.is_none_or(|p| p.may_make_links(args)) {
         return Some(Change::Tree);
     }
-    let args = argv.get(1..).unwrap_or(&[]);
     if name == "git" {
         return git_change(program, args);
     }
@@ -368,7 +371,7 @@ impl Prepared<'_> {
 
     /// Per change of CHANGES (the line read from BASES): its command's index, the paths
     /// it changes (None: the whole tree), and its (destination, source) pairs.
-    fn change_pairs(
+    pub(super) fn change_pairs(
         &self,
         changes: &[(usize, Change)],
         bases: &[String],
@@ -427,7 +430,7 @@ impl Prepared<'_> {
 
 /// A change of a line, read: its command's index, the paths it changes (None: the whole
 /// tree below the line's directories), and its (destination, source) pairs.
-type ChangeRead = (usize, Option<Vec<String>>, Vec<(String, String)>);
+pub(super) type ChangeRead = (usize, Option<Vec<String>>, Vec<(String, String)>);
 
 #[cfg(test)]
 mod tests {
@@ -446,6 +449,31 @@ mod tests {
             Some(Change::GitTree(_))
         ));
         assert_eq!(change_of(&argv("tar xf t.tar")), Some(Change::Tree));
+        // Extractors only when they extract, their words read as they read them.
+        for line in [
+            "tar -xzf t.tgz",
+            "tar --ext -f t.tar",
+            "tar -v --get -f t.tar",
+            "tar -c --bogus -f t.tar d",
+            "unzip a.zip",
+            "unzip a.zip -l",
+            "unzip -o a.zip -d out",
+            "unzip -Z a.zip",
+        ] {
+            assert_eq!(change_of(&argv(line)), Some(Change::Tree), "{line}");
+        }
+        for line in [
+            "tar czf t.tgz src",
+            "tar -cvf t.tar src",
+            "tar tzf t.tgz",
+            "tar --list -f t.tar",
+            "tar -xOf t.tar f",
+            "unzip -l a.zip",
+            "unzip -qq -t a.zip",
+            "unzip -p a.zip f",
+        ] {
+            assert_eq!(change_of(&argv(line)), None, "{line}");
+        }
         assert_eq!(
             change_of(&argv("mv k src")),
             Some(Change::Moves {

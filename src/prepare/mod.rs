@@ -5,6 +5,7 @@
 
 mod changes;
 mod commands;
+mod configs;
 mod dirs;
 mod git_add;
 mod git_cands;

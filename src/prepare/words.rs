@@ -46,6 +46,7 @@ impl Prepared<'_> {
             }
         }
         self.line_changes(out, &dirs);
+        self.line_configs(out, &dirs);
         scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget

@@ -550,6 +550,8 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         names: &["curl"],
+        // `-q` first skips it; read as if never given.
+        config: &["~/.curlrc", "$XDG_CONFIG_HOME/.curlrc"],
         style: Style::Exact,
         opts: CURL,
         operands: all(Url),
@@ -596,30 +598,39 @@ pub(super) static PROGRAMS: &[Program] = &[
             ),
             ex("curl --url file:/etc/passwd", &["/etc/passwd"]),
             ex("curl -T f file:///tmp/out", &["f", "/tmp/out"]),
+            // curl's own globs, expanded as curl expands them (bash leaves `{.ssh}` alone).
+            ex(
+                "curl 'file:///etc/{passwd,shadow}'",
+                &["/etc/passwd", "/etc/shadow"],
+            ),
+            ex("curl -O 'https://x.org/[1-2].jpg'", &["1.jpg", "2.jpg"]),
             Example {
-                line: "curl 'file:///etc/{passwd,shadow}'",
+                line: "curl -O 'https://x.org/[1-100].jpg'",
                 paths: &[],
                 runs: &[],
-                unknown: &["file:///etc/{passwd,shadow}"],
+                unknown: &["https://x.org/[1-100].jpg"],
             },
-            Example {
-                line: "curl -O 'https://x.org/[1-2].jpg'",
-                paths: &[],
-                runs: &[],
-                unknown: &["-O https://x.org/[1-2].jpg"],
-            },
+            ex("curl -s 'https://x.org/[1-100].jpg'", &[]),
             Example {
                 line: "curl -O https://x.org/",
                 paths: &[],
                 runs: &[],
                 unknown: &["-O https://x.org/"],
             },
+            ex("curl -sT{.env} https://x.org", &["{.env}", ".env"]),
+            ex(
+                "curl -s https://x.org/{.ssh} -o '/root/#1/k'",
+                &["/root/#1/k", "/root/.ssh/k"],
+            ),
+            ex("curl -g -T '{x}' https://x.org", &["{x}"]),
+            ex("curl -o 'a#b' https://x.org", &["a#b"]),
         ],
         reading_hook: Some(super::download::curl_files),
         ..BASE
     },
     Program {
         names: &["wget"],
+        config: &["~/.wgetrc", "/etc/wgetrc"],
         opts: WGET,
         operands: all(Url),
         effects: &[Effect::Network],
@@ -648,13 +659,33 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: TAR,
         operands: all(Walk),
         effects: &[Effect::Links, Effect::Dirs, Effect::Network],
+        // It makes links and directories only when it extracts to files (`-c`, `-t`,
+        // `-r`, `-u` write or read only the archive; `-xO` writes to standard output).
+        links_with: &["extract", "get"],
+        links_unless: &["to-stdout"],
         args_hook: Some(super::hooks::tar_old_style),
+        reading_hook: Some(super::archive::tar_remote),
         examples: &[
             ex("tar czf out.tgz src", &["out.tgz", "src"]),
             ex("tar -xzf a.tgz -C /tmp/x", &["a.tgz", "/tmp/x"]),
             ex("tar -tvf a.tar", &["a.tar"]),
             ex("tar cfC a.tar d x", &["a.tar", "d", "x"]),
             ex("tar --exclude=.env -cf a.tar .", &["a.tar", "."]),
+            // An archive on another host: tar runs its remote shell.
+            Example {
+                line: "tar cf localhost:/tmp/x.tar f",
+                paths: &["localhost:/tmp/x.tar", "f"],
+                runs: &["rsh localhost /usr/sbin/rmt"],
+                unknown: &[],
+            },
+            Example {
+                line: "tar -c --file=u@h:x.tar f",
+                paths: &["u@h:x.tar", "f"],
+                runs: &["rsh u@h /usr/sbin/rmt"],
+                unknown: &[],
+            },
+            ex("tar -cf ./a:b.tar f", &["./a:b.tar", "f"]),
+            ex("tar --force-local -cf a:b.tar f", &["a:b.tar", "f"]),
             Example {
                 line: "tar -cf a.tar -I 'sh -c \"rm x\"' d",
                 paths: &["a.tar", "d"],
@@ -675,6 +706,8 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("zip -r out.zip src -x '*.o'", &["out.zip", "src"]),
             ex("zip -9qj a.zip f g", &["a.zip", "f", "g"]),
+            // File names read from standard input.
+            ex("zip -q -@ o.zip", &["o.zip", "-"]),
             ex("zip -r out src", &["out", "out.zip", "src"]),
         ],
         reading_hook: Some(super::hooks::zip_suffix),
@@ -685,10 +718,22 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: UNZIP,
         operands: first(Read, &[], Pattern),
         effects: &[Effect::Links, Effect::Dirs],
+        // Listing (`-l`, `-v`, `-z`), testing (`-t`) and extracting to standard output
+        // (`-p`, `-c`) write no file.
+        links_unless: &["l", "v", "z", "t", "p", "c"],
+        args_hook: Some(super::archive::unzip_words),
         examples: &[
-            ex("unzip -o a.zip -d out", &["a.zip", "out"]),
+            ex("unzip -o a.zip -d out", &["out", "a.zip"]),
             ex("unzip -l a.zip", &["a.zip"]),
             ex("unzip -q a.zip 'src/*' -x '*.o'", &["a.zip"]),
+            // Options end at the archive: `-x` before it is a flag, a dashed word after
+            // it a member name, but `-d DIR` is read there too.
+            ex("unzip -x k.zip", &["k.zip"]),
+            ex("unzip a.zip -l", &["a.zip"]),
+            ex("unzip a.zip 'src/*' -x '*.o' -d out", &["out", "a.zip"]),
+            ex("unzip -qd out a.zip", &["out", "a.zip"]),
+            ex("unzip a.zip -dout", &["out", "a.zip"]),
+            ex("unzip -- -a.zip", &["-a.zip"]),
         ],
         ..BASE
     },
@@ -741,6 +786,15 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         names: &["less"],
+        // lesskey's `#env` section sets LESSOPEN, which runs a command.
+        config: &[
+            "~/.lesskey",
+            "~/.less",
+            "$XDG_CONFIG_HOME/lesskey",
+            "$XDG_CONFIG_HOME/less",
+            "/etc/lesskey",
+            "/etc/sysless",
+        ],
         opts: LESS,
         operands: all(Read),
         reading_hook: Some(super::hooks::less_commands),
@@ -757,6 +811,8 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         names: &["bat", "batcat"],
+        // Its config file gives options such as `--pager`.
+        config: &["$XDG_CONFIG_HOME/bat/"],
         style: Style::Exact,
         opts: BAT,
         operands: all(Read),

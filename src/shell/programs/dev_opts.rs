@@ -1,7 +1,7 @@
 //! The option lists of the developer programs of `dev.rs`.
 
 use super::Role::*;
-use super::{flag, opt, pair, val, Opt, Role};
+use super::{flag, opt, pair, val, Does, Opt, Role};
 
 const D: Role = Data;
 
@@ -661,6 +661,7 @@ pub(super) const ZIP: &[Opt] = &[
     flag("X", "no-extra"),
     flag("o", "latest-time"),
     flag("#", ""),
+    flag("@", "names-stdin").does(Does::NamesFromStdin),
     flag("l", "to-crlf"),
     flag("e", "encrypt"),
     val("P", "password", D),
@@ -673,6 +674,7 @@ pub(super) const ZIP: &[Opt] = &[
     flag("h", "help"),
 ];
 
+/// unzip (see `hooks::unzip_words`): `-d` names the directory it extracts to.
 pub(super) const UNZIP: &[Opt] = &[
     flag("l", ""),
     flag("v", ""),
@@ -692,7 +694,7 @@ pub(super) const UNZIP: &[Opt] = &[
     flag("L", ""),
     flag("X", ""),
     val("d", "", Write),
-    val("x", "", Pattern),
+    flag("x", ""),
     val("P", "", D),
 ];
 

@@ -4,17 +4,14 @@
 //! written [`Kind::Implied`] part: `wget https://x.org/.bashrc` run from `~` writes
 //! `~/.bashrc` when it does not exist yet.
 
-use super::{Kind, Part, Reading, Role};
+use super::{curl_glob, Kind, Part, Reading, Role};
 
 /// The file names a download of URL is saved under: the last component of its path
 /// (without the fragment; with QUERY, also with its query: wget saves `a?x=1`),
 /// `DIRECTORY` when the path names a directory (None: the program refuses such a URL),
 /// and the name percent-decoded too when it holds a `%` (wget decodes, curl does not).
 /// Empty when the URL's name is not known from its text (a glob `[1-3]`, `{a,b}`).
-fn saved_names(url: &str, directory: Option<&str>, globs: bool, query: bool) -> Vec<String> {
-    if globs && url.contains(['[', '{']) {
-        return Vec::new();
-    }
+fn saved_names(url: &str, directory: Option<&str>, query: bool) -> Vec<String> {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
     let rest = rest.split('#').next().unwrap_or("");
     let (rest, asked) = match rest.split_once('?') {
@@ -117,7 +114,7 @@ pub(super) fn wget_saves(r: &mut Reading) {
         .parts
         .iter()
         .filter(|p| p.kind == Kind::Operand && p.role == Role::Url)
-        .flat_map(|p| saved_names(&p.text, Some("index.html"), false, true))
+        .flat_map(|p| saved_names(&p.text, Some("index.html"), true))
         .collect();
     add_written(r, names);
 }
@@ -156,44 +153,83 @@ fn file_url_paths(url: &str) -> Vec<String> {
 
 /// curl: a `file:` URL reads (with `-T`, writes) the local path it names; with `-O`
 /// (`--remote-name`) or `--remote-name-all`, the URLs are saved under their names in
-/// the current directory (or `--output-dir`, looked at both ways). A URL with a glob
-/// (`[1-10]`, `{a,b}`, unless `-g`) names files the reading does not know.
+/// the current directory (or `--output-dir`, looked at both ways). Unless `-g`, curl
+/// expands globs itself (see `curl_glob`: `{.ssh}`, `[1-3]`, which bash leaves alone) in
+/// its URLs and in the files `-T` uploads, and puts what they matched for `#1`, `#2`...
+/// in the names `-o` gives: each name they give is read; a glob that gives too many, or
+/// that curl refuses, names files the reading does not know.
 pub(super) fn curl_files(r: &mut Reading) {
-    curl_local(r);
-    curl_saves(r);
-}
-
-/// The local files of curl's `file:` URLs (see [`curl_files`]).
-fn curl_local(r: &mut Reading) {
-    let upload = r.parts.iter().any(|p| {
-        p.kind == Kind::Option
-            && (p.text == "--upload-file"
-                || p.text.starts_with("--upload-file=")
-                || (!p.text.starts_with("--")
-                    && p.text
-                        .strip_prefix('-')
-                        .is_some_and(|b| short_in_bundle(b, 'T'))))
-    });
-    let globs = !r.parts.iter().any(|p| {
-        p.kind == Kind::Option
-            && (p.text == "--globoff"
-                || (!p.text.starts_with("--")
-                    && p.text
-                        .strip_prefix('-')
-                        .is_some_and(|b| short_in_bundle(b, 'g'))))
-    });
-    let role = if upload { Role::Write } else { Role::Read };
-    let urls: Vec<String> = curl_urls(r);
-    for url in urls {
-        let paths = file_url_paths(&url);
-        if paths.is_empty() {
-            continue;
+    let globs = !r.has_option("globoff");
+    let expand = |w: &str| match globs && w.contains(['[', '{']) {
+        true => curl_glob::expand(w),
+        false => Some(vec![(w.to_owned(), Vec::new())]),
+    };
+    let mut added: Vec<(String, Role)> = Vec::new();
+    let mut unknown: Vec<String> = Vec::new();
+    for v in r.option_values("upload-file") {
+        match expand(v) {
+            Some(names) => added.extend(
+                names
+                    .into_iter()
+                    .filter(|(t, _)| t != v)
+                    .map(|(t, _)| (t, Role::Read)),
+            ),
+            None => unknown.push(format!("-T {v}")),
         }
-        if globs && url.contains(['[', '{']) {
-            r.unknown.push(url.clone());
-            continue;
+    }
+    let urls: Vec<(String, Option<Vec<curl_glob::Expansion>>)> = curl_urls(r)
+        .into_iter()
+        .map(|u| (u.clone(), expand(&u)))
+        .collect();
+    let saves = r.has_option("remote-name") || r.has_option("remote-name-all");
+    // `-o NAME#1`: for each name a globbed URL gives.
+    let outputs: Vec<&str> = r
+        .option_values("output")
+        .into_iter()
+        .filter(|v| has_glob_reference(v))
+        .collect();
+    for (url, names) in &urls {
+        match names {
+            Some(names) => {
+                for o in &outputs {
+                    for (_, matches) in names.iter().filter(|(_, m)| !m.is_empty()) {
+                        added.push((curl_glob::fill(o, matches), Role::Write));
+                    }
+                }
+            }
+            // Only where its names are files: a `file:` URL, `-O`, `-o NAME#1`.
+            None if is_file_url(url) || saves || !outputs.is_empty() => unknown.push(url.clone()),
+            None => {}
         }
-        for text in paths {
+    }
+    // The local files of `file:` URLs.
+    let role = if r.has_option("upload-file") {
+        Role::Write
+    } else {
+        Role::Read
+    };
+    for (_, names) in &urls {
+        for (name, _) in names.iter().flatten() {
+            added.extend(file_url_paths(name).into_iter().map(|p| (p, role)));
+        }
+    }
+    // The files `-O` saves.
+    if saves {
+        for (url, names) in &urls {
+            let saved: Vec<String> = names
+                .iter()
+                .flatten()
+                .flat_map(|(name, _)| saved_names(name, None, false))
+                .collect();
+            if saved.is_empty() && names.is_some() {
+                unknown.push(format!("-O {url}"));
+            }
+            added.extend(saved.into_iter().map(|s| (s, Role::Write)));
+        }
+    }
+    r.unknown.extend(unknown);
+    for (text, role) in added {
+        if !r.parts.iter().any(|p| p.text == text && p.role == role) {
             r.parts.push(Part {
                 text,
                 kind: Kind::Implied,
@@ -201,6 +237,20 @@ fn curl_local(r: &mut Reading) {
             });
         }
     }
+}
+
+/// Whether URL is a `file:` URL (any case).
+fn is_file_url(url: &str) -> bool {
+    url.get(..5)
+        .is_some_and(|s| s.eq_ignore_ascii_case("file:"))
+}
+
+/// Whether curl's output name V holds `#N`, which curl replaces with what the URL's
+/// Nth glob matched.
+fn has_glob_reference(v: &str) -> bool {
+    v.as_bytes()
+        .windows(2)
+        .any(|w| w[0] == b'#' && w[1].is_ascii_digit())
 }
 
 /// curl's URLs: its operands, and the values of `--url` (not those of `-x`, a proxy).
@@ -217,48 +267,4 @@ fn curl_urls(r: &Reading) -> Vec<String> {
         })
         .map(|(_, p)| p.text.clone())
         .collect()
-}
-
-/// The files curl's `-O` saves (see [`curl_files`]).
-fn curl_saves(r: &mut Reading) {
-    let option = |short: char, long: &str| {
-        r.parts.iter().any(|p| {
-            p.kind == Kind::Option
-                && match p.text.strip_prefix("--") {
-                    Some(l) => l == long,
-                    None => p
-                        .text
-                        .strip_prefix('-')
-                        .is_some_and(|b| short_in_bundle(b, short)),
-                }
-        })
-    };
-    if !option('O', "remote-name") && !option('\0', "remote-name-all") {
-        return;
-    }
-    let globs = !option('g', "globoff");
-    let urls = curl_urls(r);
-    for url in urls {
-        let names = saved_names(&url, None, globs, false);
-        if names.is_empty() {
-            r.unknown.push(format!("-O {url}"));
-        }
-        add_written(r, names);
-    }
-}
-
-/// Whether the bundle B (an option word without its dash) holds the flag SHORT before
-/// any of curl's options that take a value (whose value is the rest of the word).
-fn short_in_bundle(b: &str, short: char) -> bool {
-    // curl's short options that take a value (`curl --help all`).
-    const VALUED: &str = "bcCdDeEFHKmoPQrTtuUwxXYyz";
-    for c in b.chars() {
-        if c == short {
-            return true;
-        }
-        if VALUED.contains(c) {
-            return false;
-        }
-    }
-    false
 }

@@ -154,9 +154,10 @@ pub(crate) fn git_subcommand(form: &[String]) -> Option<usize> {
 /// Why FORM (a command's words, its name a basename) reads the names of the files it
 /// opens or writes from data the line does not show, if it does: `--files0-from`,
 /// `--files-from` (`sort`, `wc`, `du`, `tar`, `rsync`...) and their abbreviations
-/// (`--files0=-`), tar's `-T`, and its extraction (`-x`, `-d`: the members' names come from
-/// the archive, and may lead through links) or `--transform`; `cpio`, `patch` (names
-/// from the patch), `unzip`, `xargs` (the words it gives its command); git's
+/// (`--files0=-`), tar's `-T`, and its extraction to files (`-x` but `-xO`, `-d`: the
+/// members' names come from the archive, and may lead through links) or `--transform`;
+/// `cpio`, `patch` (names from the patch), `unzip` (unless it lists, tests or prints:
+/// the table's `links_unless`), `xargs` (the words it gives its command); git's
 /// `--pathspec-from-file`, `apply` (but `--check`, `--stat`, `--numstat`, `--summary`),
 /// `am`, `fast-import`, `mktree`, `checkout-index`, `read-tree -u`, `hash-object
 /// --stdin-paths`, `update-index --stdin`/`--cacheinfo`/`--index-info`: files and links
@@ -173,10 +174,13 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
     if let Some(p) = super::lookup(name) {
         let r = super::read(p, args);
         if let Some(part) = r.parts.iter().find(|x| x.role == super::Role::NamesFrom) {
+            let from = match part.text.as_str() {
+                "-" => "its standard input".to_owned(),
+                t => format!("`{t}`"),
+            };
             return Some(format!(
-                "`{}` reads the names of the files it opens from `{}`, which the line does not show",
-                p.name(),
-                part.text
+                "`{}` reads the names of the files it opens from {from}, which the line does not show",
+                p.name()
             ));
         }
     }
@@ -197,6 +201,16 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
     let reads = any
         || match name {
             "wc" | "du" | "sort" => has('\0', "files0-from"),
+            // Extracting to files (not `-xO`), comparing with them, renaming them: as the
+            // table reads tar's words; bsdtar, which it does not know, by hand.
+            _ if tar && name != "bsdtar" => super::lookup(name).is_none_or(|p| {
+                let r = super::read(p, args);
+                !r.is_known()
+                    || p.may_make_links(args)
+                    || ["diff", "compare", "transform", "xform"]
+                        .iter()
+                        .any(|o| r.has_option(o))
+            }),
             _ if tar => {
                 opts.iter().any(|o| o.is_long("files-from", &["file"]))
                     || has('T', "")
@@ -211,7 +225,8 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
             "cpio" | "patch" => true,
             "find" => args.iter().any(|a| a == "-files0-from"),
             // Unless it only lists, tests or prints.
-            "unzip" => !"ltvpcZz".chars().any(|c| has(c, "")),
+            // Unless it only lists, tests or prints: read as the table reads it.
+            "unzip" => super::lookup(name).is_none_or(|p| p.may_make_links(args)),
             "git" => git_subcommand(form).is_some_and(|at| {
                 let sub = form.get(at).map_or("", String::as_str);
                 let opts = options(form.get(at + 1..).unwrap_or(&[]), "", false);

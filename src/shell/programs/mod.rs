@@ -10,9 +10,11 @@
 //! the entries consistent (every directory or argv option takes a value, no name in two
 //! entries).
 
+mod archive;
 mod builtins;
 mod code;
 mod compress;
+mod curl_glob;
 mod dest;
 mod dev;
 mod dev_opts;
@@ -245,6 +247,9 @@ pub enum Does {
     Beside(&'static str),
     /// It writes NAME in its directory (`file -C` writes `magic.mgc`).
     Writes(&'static str),
+    /// It reads the names of the files it opens from its standard input (`zip -@`): a
+    /// [`Role::NamesFrom`] part `-` is added.
+    NamesFromStdin,
     /// Given twice or more (`rg -uu`, `rg -u -u`), as [`Does::Operands`] with ROLE; once,
     /// nothing (`rg -u` is `--no-ignore` only: dotfiles stay skipped).
     Twice(Role),
@@ -417,9 +422,18 @@ pub struct Program {
     /// operands are then the subcommand's. An unknown subcommand is unknown.
     pub subs: &'static [Program],
     pub effects: &'static [Effect],
-    /// When not empty, [`Effect::Links`] holds only with one of these options (short
-    /// letters or long names, abbreviations included): `cp -a`, `cp -s`.
+    /// When not empty, [`Effect::Links`] holds only with one of these options, by their
+    /// table names (the long name, or the short one when it has none): `cp -a`, `tar -x`.
     pub links_with: &'static [&'static str],
+    /// [`Effect::Links`] does not hold with one of these options (table names, as
+    /// [`Program::links_with`]): `unzip -l` lists and extracts nothing.
+    pub links_unless: &'static [&'static str],
+    /// The files it reads at its start as its own configuration, which can make it run
+    /// commands or open other files (`~/.curlrc`, `~/.lesskey`): `~/` is the home,
+    /// `$XDG_CONFIG_HOME/` that directory (`~/.config/` read too), a trailing `/` a
+    /// directory of them. A line that writes or changes one before it runs the program
+    /// is not certain (see `prepare::configs`).
+    pub config: &'static [&'static str],
     pub examples: &'static [Example],
     /// Whether the real-program verification runs it here.
     pub verified: Verified,
@@ -441,6 +455,8 @@ pub const BASE: Program = Program {
     subs: &[],
     effects: &[],
     links_with: &[],
+    links_unless: &[],
+    config: &[],
     examples: &[],
     verified: Verified::Here,
     args_hook: None,
@@ -480,10 +496,10 @@ impl Program {
     /// name): it runs the project's code ([`Effect::ProjectCode`]: a recipe may), code
     /// of its own or text the reading does not read (`sed 'e ln -s ..'`, `make --eval`);
     /// or it has [`Effect::Links`] (of the subcommand ARGS name when it has subcommands:
-    /// an unknown one may), only with an option of [`Program::links_with`] when that is
-    /// given (read generously: any word with a dash holding such a letter, any long
-    /// option that is a prefix of such a name or starts with it). The commands it runs
-    /// (`find -exec ln`) are read as commands of their own.
+    /// an unknown one may), with [`Program::links_with`] and [`Program::links_unless`]
+    /// read as the program reads its words (`tar xzf` is `tar -x -z -f`, `cp --arch` is
+    /// `--archive`); an option the table does not know may be one of them. The commands
+    /// it runs (`find -exec ln`) are read as commands of their own.
     pub fn may_make_links(&self, args: &[String]) -> bool {
         if self.effects.contains(&Effect::ProjectCode) {
             return true;
@@ -513,21 +529,14 @@ impl Program {
         if !self.effects.contains(&Effect::Links) {
             return false;
         }
-        if self.links_with.is_empty() {
+        if self.links_with.is_empty() && self.links_unless.is_empty() {
             return true;
         }
-        args.iter().any(|w| match w.strip_prefix("--") {
-            Some(long) => self.links_with.iter().any(|o| {
-                o.len() > 1 && (long.starts_with(o) || (long.len() >= 2 && o.starts_with(long)))
-            }),
-            None => {
-                w.starts_with('-')
-                    && self
-                        .links_with
-                        .iter()
-                        .any(|o| o.len() == 1 && w[1..].contains(o))
-            }
-        })
+        if !r.is_known() {
+            return true;
+        }
+        let given = |names: &[&str]| names.iter().any(|o| r.has_option(o));
+        (self.links_with.is_empty() || given(self.links_with)) && !given(self.links_unless)
     }
 }
 

@@ -434,6 +434,7 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
                 }
             }
             Does::Writes(name) => out.push(name, Kind::Implied, Role::Write),
+            Does::NamesFromStdin => out.push("-", Kind::Implied, Role::NamesFrom),
         }
     }
     let cwd = |out: &Reading| out.parts.iter().any(|p| p.text == "." && p.role.is_path());

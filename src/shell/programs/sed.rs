@@ -1,9 +1,45 @@
 //! sed's script language, read for what it does besides editing its input: the files
 //! its `r`, `R`, `w`, `W` commands and `s///w` flag open, and the commands its `e`
 //! command and `s///e` flag run (GNU sed 4.9). A script the reader cannot follow to
-//! its end is unknown as a whole: no part of it is taken to be harmless.
+//! its end is unknown as a whole: no part of it is taken to be harmless. Also the
+//! backups `-i SUFFIX` makes ([`backups`]).
 
-use super::CodeReading;
+use super::{CodeReading, Kind, Part, Reading, Role};
+
+/// The backups `sed -iSUFFIX` (`--in-place=SUFFIX`, the last one given) renames each
+/// file to, added as written parts: each `*` in SUFFIX is the file's name as given
+/// (`-i'bak/*'` moves `d/f` to `bak/d/f`, `-i'/root/.ssh/k*'` moves `s` to
+/// `/root/.ssh/ks`), and a SUFFIX without one is appended (`f.bak`); the name is read
+/// from the current directory, as sed renames it.
+pub(super) fn backups(r: &mut Reading) {
+    let Some(suffix) = r
+        .given
+        .iter()
+        .rfind(|g| g.long == "in-place")
+        .and_then(|g| g.value.clone())
+        .filter(|s| !s.is_empty())
+    else {
+        return;
+    };
+    let files: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand && p.role == Role::Write && p.text != "-")
+        .map(|p| p.text.clone())
+        .collect();
+    for f in files {
+        let text = if suffix.contains('*') {
+            suffix.replace('*', &f)
+        } else {
+            format!("{f}{suffix}")
+        };
+        r.parts.push(Part {
+            text,
+            kind: Kind::Implied,
+            role: Role::Write,
+        });
+    }
+}
 
 /// The commands that take no argument.
 const PLAIN: &str = "=dDgGhHnNpPxzF";
@@ -236,7 +272,9 @@ impl Reader<'_, '_> {
     fn substitute(&mut self) -> Step {
         let d = self.delimiter()?;
         self.delimited(d)?;
+        let from = self.i;
         self.delimited(d)?;
+        let replacement = &self.s[from..self.i.saturating_sub(1).max(from)];
         loop {
             match self.peek() {
                 Some(b'g' | b'p' | b'i' | b'I' | b'm' | b'M') => self.i += 1,
@@ -244,6 +282,15 @@ impl Reader<'_, '_> {
                     self.number();
                 }
                 Some(b'e') => {
+                    // The command is the line as replaced: the replacement, when the
+                    // expression matches the whole line; read so for deny rules, raw
+                    // and with sed's escapes taken off.
+                    let raw = String::from_utf8_lossy(replacement).into_owned();
+                    let plain = unescape(&raw);
+                    if plain != raw {
+                        self.out.shell.push(plain);
+                    }
+                    self.out.shell.push(raw);
                     return Err("`s///e` runs the pattern space as a command".into());
                 }
                 Some(b'w') => {
@@ -278,6 +325,25 @@ impl Reader<'_, '_> {
             escaped = c == b'\\' && !escaped;
         }
     }
+}
+
+/// TEXT with each backslash escape replaced by the character it escapes (`\n` by a
+/// newline).
+fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (c, c == '\\') {
+            (_, true) => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(e) => out.push(e),
+                None => out.push(c),
+            },
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -326,6 +392,12 @@ mod tests {
         let r = read("p;R f\nq");
         assert_eq!(r.reads, ["f"]);
         assert!(read("s/.*/id/e").unknown.is_some());
+        // What `s///e` runs is read for deny rules.
+        let r = read("s/.*/cat .env/e");
+        assert!(r.unknown.is_some());
+        assert_eq!(r.shell, ["cat .env"]);
+        let r = read("s|^.*|cat\\ ~/.ssh/k|pe");
+        assert_eq!(r.shell, ["cat ~/.ssh/k", "cat\\ ~/.ssh/k"]);
         assert!(read("e").unknown.is_some());
         assert!(read("1k").unknown.is_some());
         assert!(read("s/a/b").unknown.is_some());

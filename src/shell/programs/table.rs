@@ -324,18 +324,14 @@ pub(super) static PROGRAMS: &[Program] = &[
         // It copies or makes links only so (`-a`, `-d`, `-P`, `-R`/`-r` copy them as
         // links; `-s`, `-l` make them).
         links_with: &[
-            "s",
-            "l",
-            "a",
-            "d",
-            "P",
-            "R",
-            "r",
-            "archive",
-            "no-dereference",
-            "recursive",
             "symbolic-link",
             "link",
+            "archive",
+            "d",
+            "no-dereference",
+            "R",
+            "r",
+            "recursive",
             "preserve",
         ],
         examples: &[
@@ -474,12 +470,32 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("sed -e s/a/b/ -e s/c/d/ f g", &["f", "g"]),
             Example {
                 line: "sed -i.bak -f script.sed f src/g",
-                paths: &["f", "src/g", "sed??????", "src/sed??????"],
+                paths: &[
+                    "f",
+                    "src/g",
+                    "sed??????",
+                    "src/sed??????",
+                    "f.bak",
+                    "src/g.bak",
+                ],
                 runs: &["script.sed"],
                 unknown: &[],
             },
             ex("sed --in-place -n p /etc/x", &["/etc/x", "/etc/sed??????"]),
+            // The backup: the suffix appended, or each `*` the file's name.
+            ex("sed -i.bak s/a/b/ f", &["f", "sed??????", "f.bak"]),
+            ex(
+                "sed -i'/root/.ssh/k*' s/a/b/ s",
+                &["s", "sed??????", "/root/.ssh/ks"],
+            ),
+            ex(
+                "sed -E --in-place='bak/*.old' s/a/b/ d/f",
+                &["d/f", "d/sed??????", "bak/d/f.old"],
+            ),
+            // The last -i gives no suffix: no backup (each -i notes its temporary file).
+            ex("sed -i.x -i s/a/b/ f", &["f", "sed??????", "sed??????"]),
         ],
+        reading_hook: Some(super::sed::backups),
         ..BASE
     },
     Program {

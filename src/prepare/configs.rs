@@ -1,0 +1,144 @@
+//! A program's own configuration, written by the line before it runs: `curl` reads
+//! `~/.curlrc`, `less` its lesskey file, `bat` its config directory, and what they hold
+//! can make them run commands or open other files (`url = "file:///root/.ssh/id_rsa"`,
+//! `LESSOPEN=|cmd`). The table names those files ([`crate::shell::Program::config`]);
+//! a program is not certain after an earlier command of its line names such a file (a
+//! redirection to it, a copy onto it, any word that is it or lies below it) or moves,
+//! links or extracts over it (see `changes`). The file is then a candidate of the
+//! program, for the rules on it. What an earlier call wrote is not seen (README, "Not
+//! covered").
+
+use super::changes::change_of;
+use super::paths::{PathCand, PathSource};
+use super::Prepared;
+use crate::path;
+use crate::shell;
+
+impl Prepared<'_> {
+    /// Mark the programs of each line that read a configuration file an earlier command
+    /// of their line names or changes. DIRS are the directories the lines may be in
+    /// besides the request's.
+    pub(super) fn line_configs(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
+        let (home, cwd) = self.home_and_cwd();
+        let mut bases: Vec<String> = cwd.into_iter().collect();
+        bases.extend(dirs.iter().cloned());
+        let fold = self.path_env().case_fold;
+        let mut more = Vec::new();
+        for (ci, cand) in self.commands().iter().enumerate() {
+            let line = &cand.line;
+            let readers: Vec<(usize, &shell::Program)> = line
+                .commands
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| Some((i, shell::lookup(c.argv.first()?)?)))
+                .filter(|(_, p)| !p.config.is_empty())
+                .collect();
+            if readers.is_empty() {
+                continue;
+            }
+            let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
+            // Whether command J may run before command I.
+            let before = |i: usize, j: usize| j != i && (j < i || repeated(j));
+            let changes: Vec<_> = line
+                .commands
+                .iter()
+                .enumerate()
+                .filter_map(|(j, c)| Some((j, change_of(&c.argv)?)))
+                .collect();
+            let changed = self.change_pairs(&changes, &bases, home.as_deref());
+            for (i, program) in readers {
+                let files = self.config_files(program, home.as_deref(), fold);
+                // A word of an earlier command: the file, or below its directory.
+                let named = out.iter().any(|p| {
+                    p.cmds.iter().any(|k| k.0 == ci && before(i, k.1))
+                        && self.forms(p, fold).iter().any(|f| {
+                            files
+                                .iter()
+                                .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
+                        })
+                });
+                // What an earlier command moves, links or extracts over: the file, a
+                // directory above it, or the whole tree of the line's directories.
+                let moved = changed.iter().any(|(j, paths, _)| {
+                    before(i, *j)
+                        && files.iter().any(|(_, forms)| {
+                            forms.iter().any(|c| match paths {
+                                None => bases.iter().any(|b| path::is_within(c, b)),
+                                Some(paths) => paths.iter().any(|d| path::is_within(c, d)),
+                            })
+                        })
+                });
+                if !(named || moved) {
+                    continue;
+                }
+                for (shown, forms) in &files {
+                    let Some(first) = forms.first() else {
+                        continue;
+                    };
+                    let why = format!(
+                        "`{}` reads `{shown}` as its configuration, which an earlier command of the line writes or changes",
+                        program.name()
+                    );
+                    let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
+                    c.cmds = vec![(ci, i)];
+                    c.uncertain = Some(why);
+                    more.push(c);
+                }
+            }
+        }
+        out.extend(more);
+    }
+
+    /// PROGRAM's configuration files, each as the table shows it and its absolute
+    /// forms: as written from HOME (and `$XDG_CONFIG_HOME`, or `~/.config`), and with
+    /// links resolved (folded when FOLD).
+    fn config_files(
+        &self,
+        program: &shell::Program,
+        home: Option<&str>,
+        fold: bool,
+    ) -> Vec<(String, Vec<String>)> {
+        let xdg = std::env::var("XDG_CONFIG_HOME")
+            .ok()
+            .filter(|x| x.starts_with('/'));
+        let mut out = Vec::new();
+        for entry in program.config {
+            let mut written: Vec<String> = Vec::new();
+            if let Some(rest) = entry.strip_prefix("~/") {
+                written.extend(home.map(|h| format!("{}/{rest}", h.trim_end_matches('/'))));
+            } else if let Some(rest) = entry.strip_prefix("$XDG_CONFIG_HOME/") {
+                written.extend(home.map(|h| format!("{}/.config/{rest}", h.trim_end_matches('/'))));
+                written.extend(
+                    xdg.as_ref()
+                        .map(|x| format!("{}/{rest}", x.trim_end_matches('/'))),
+                );
+            } else {
+                written.push((*entry).to_owned());
+            }
+            let mut forms: Vec<String> = Vec::new();
+            for w in &written {
+                let w = w.trim_end_matches('/');
+                forms.extend(path::lexical(w, self.path_env()).ok());
+                forms.extend(path::normalize(w, self.path_env()).ok());
+            }
+            if fold {
+                forms.iter_mut().for_each(|f| *f = f.to_lowercase());
+            }
+            forms.sort();
+            forms.dedup();
+            out.push(((*entry).to_owned(), forms));
+        }
+        out
+    }
+
+    /// The absolute forms of candidate P: normalized, lexical, and as written (folded
+    /// when FOLD).
+    fn forms(&self, p: &PathCand, fold: bool) -> Vec<String> {
+        let mut all: Vec<String> = p.norm.iter().chain(p.lexical.iter()).cloned().collect();
+        all.extend(path::lexical(&p.raw, self.path_env()).ok());
+        if fold {
+            all.iter_mut().for_each(|f| *f = f.to_lowercase());
+        }
+        all
+    }
+}
