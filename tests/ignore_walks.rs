@@ -206,3 +206,63 @@ fn walks_never_allow_what_the_real_program_reads() {
     );
     assert!(bypasses.is_empty(), "{}", bypasses.join("\n"));
 }
+
+/// A line that changes the ignore files before rg or `git add` walks (`rm .gitignore;
+/// rg --hidden KEY`) is never allowed when the walk, run for real after the change,
+/// reads a secret; and a line that changes none is decided as the walk alone.
+#[test]
+fn ignore_files_changed_by_the_line() {
+    let base = std::env::temp_dir().join(format!("grh-ignore-changed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let rules = json!([
+        {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let lines = [
+        ("rm .gitignore; ", "rg --hidden --files", "rg --hidden KEY"),
+        ("echo '!.env' >> .gitignore; ", "rg --files", "rg KEY"),
+        (
+            "echo '!.env' > .ignore; ",
+            "rg --hidden --files",
+            "rg --hidden KEY",
+        ),
+        ("mv .git g; ", "rg --hidden --files", "rg --hidden KEY"),
+        ("rm .git*; ", "rg --hidden --files", "rg --hidden KEY"),
+        (
+            "echo '!.env' >> .gitignore; ",
+            "git add --dry-run .",
+            "git add .",
+        ),
+        (
+            "echo x > notes.txt; ",
+            "rg --hidden --files",
+            "rg --hidden KEY",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    let mut allowed = 0;
+    for (k, (before, real, read)) in lines.iter().enumerate() {
+        let dir = repo(
+            &base.join(k.to_string()),
+            ("plain", ".gitignore", b".env\nk.pem\n"),
+        );
+        let line = format!("{before}{read}");
+        let d = decide(&p, &dir, &line);
+        let listing = run(&dir, "bash", &["-c", &format!("{before}{real}")]);
+        if names_secret(&listing) && d == Some(Decision::Allow) {
+            wrong.push(format!("`{line}` allowed; it reads:\n{listing}"));
+        }
+        if d == Some(Decision::Allow) {
+            allowed += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The line that changes no ignore file stays allowed.
+    assert_eq!(
+        allowed, 1,
+        "only `echo x > notes.txt; rg --hidden KEY` is allowed"
+    );
+}

@@ -318,6 +318,8 @@ families! {
     archive_modes => "archive-modes",
     program_configs => "program-configs",
     program_own_names => "program-own-names",
+    walk_filters => "walk-filters",
+    eleventh_round => "eleventh-round",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

@@ -9,8 +9,10 @@
 //! directories are followed only for [`Role::WalkFollow`] (each directory once). Past
 //! [`MAX_WALK_ENTRIES`] entries the look stops: the rules are then met, unsure.
 
+use super::paths::PathCand;
 use super::Prepared;
 use crate::index::BitSet;
+use crate::path;
 use crate::shell::{self, Role};
 use globset::{Glob, GlobMatcher};
 use std::collections::HashSet;
@@ -33,6 +35,9 @@ pub(super) struct Filters {
     types: Option<String>,
     /// rg with its default ignore handling (see `rg_walk`).
     rg_ignores: bool,
+    /// rg's `-g` globs, which bring back the dotfiles and ignored files they match: the
+    /// walk is then one of every file, the globs choosing.
+    overrides: bool,
 }
 
 impl Filters {
@@ -47,8 +52,14 @@ impl Filters {
             return Ok(out);
         };
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
-        // A negation (`find ! -name '*.rs'`) turns an include into an exclude.
-        if r.parts.iter().any(|p| p.text == "!" || p.text == "-not") {
+        // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
+        // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
+        // name; rg's `--glob-case-insensitive` its `-g` globs more.
+        if r.parts.iter().any(|p| p.text == "!" || p.text == "-not")
+            || ["anchored", "no-wildcards", "glob-case-insensitive"]
+                .iter()
+                .any(|o| r.has_option(o))
+        {
             return Err(());
         }
         for (k, part) in r.parts.iter().enumerate() {
@@ -63,6 +74,23 @@ impl Filters {
                 }
                 Role::SkipName => false,
                 Role::OnlyName => true,
+                // Read as grep's `--include`/`--exclude` (a name no glob matches is
+                // opened unless the first is an include, where rg would skip it when
+                // any is: the reading opens more), on base names only.
+                Role::NameGlob => {
+                    let (include, text) = match part.text.strip_prefix('!') {
+                        Some(rest) => (false, rest),
+                        None => (true, part.text.as_str()),
+                    };
+                    if text.contains('/') || text.contains("[[:") {
+                        return Err(());
+                    }
+                    let glob = Glob::new(text).map_err(|_| ())?.compile_matcher();
+                    out.names.push((include, glob));
+                    out.overrides = true;
+                    out.rg_ignores = false;
+                    continue;
+                }
                 Role::SkipDir => {
                     let glob = fnmatch(&part.text)?;
                     out.skip_dir.push(glob);
@@ -73,6 +101,12 @@ impl Filters {
             };
             let glob = fnmatch(&part.text)?;
             out.names.push((include, glob));
+        }
+        // An option the table does not know may choose files otherwise than the globs
+        // read: they are then not trusted to skip anything.
+        let chooses = !out.names.is_empty() || !out.skip_dir.is_empty() || out.types.is_some();
+        if chooses && !r.is_known() {
+            return Err(());
         }
         Ok(out)
     }
@@ -93,6 +127,14 @@ impl Filters {
             Some((include, _)) => *include,
             None => self.names.first().is_none_or(|(include, _)| !include),
         }
+    }
+
+    /// Whether a walk in ROLE reads ignore files to choose what it opens: rg's (its
+    /// `.gitignore`, `.ignore`, `.rgignore`, a `!` line of which brings a dotfile back)
+    /// and git's (`git add`).
+    pub(super) fn reads_ignores(&self, role: Role) -> bool {
+        matches!(role, Role::WalkUnignored | Role::WalkVisible)
+            || (role == Role::Walk && self.rg_ignores)
     }
 
     /// Whether the walk enters a directory named NAME.
@@ -172,6 +214,11 @@ impl Prepared<'_> {
             };
         }
         let fold = self.path_env().case_fold;
+        // rg's `-g` brings back the dotfiles it matches.
+        let role = match role {
+            Role::WalkVisible if filters.overrides => Role::Walk,
+            role => role,
+        };
         // rg's own walk, when its ignore handling is the default (dotfiles too with
         // `--hidden`: rg's walk is then `Walk`) and rg reads its ignore files as the
         // walker does.
@@ -298,6 +345,49 @@ fn ignores_negate(dir: &str) -> bool {
 }
 
 impl Prepared<'_> {
+    /// Whether a command of the line may change the ignore files command AT (line,
+    /// command) reads before it runs: an earlier one (or one repeated in a loop) names a
+    /// path that is, or lies in, an ignore file, a `.git` directory or git's
+    /// configuration in the home (`rm .gitignore`, `echo '!.env' > .ignore`, `mv .git
+    /// x`), or writes a whole tree (an extraction, `git checkout`). A command after it in
+    /// a loop is read from its words as written, a glob or `$` in them counting.
+    pub(super) fn ignores_change_before(&self, out: &[PathCand], at: (usize, usize)) -> bool {
+        let (ci, i) = at;
+        let Some(cand) = self.commands().get(ci) else {
+            return false;
+        };
+        let line = &cand.line;
+        let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
+        let before = |j: usize| j != i && (j < i || repeated(j));
+        let home = self.home_and_cwd().0;
+        let names = |p: &str| names_ignore_file(p, home.as_deref());
+        for (j, c) in line.commands.iter().enumerate().filter(|(j, _)| before(*j)) {
+            if matches!(
+                super::changes::change_of(&c.argv),
+                Some(super::changes::Change::Tree | super::changes::Change::GitTree(_))
+            ) {
+                return true;
+            }
+            if j > i
+                && c.argv
+                    .iter()
+                    .chain(&c.redirects)
+                    .chain(&c.paths)
+                    .any(|w| names(w) || w.contains(['*', '?', '[', '$']))
+            {
+                return true;
+            }
+        }
+        out.iter().any(|p| {
+            p.cmds.iter().any(|k| k.0 == ci && before(k.1))
+                && p.norm
+                    .iter()
+                    .chain(p.lexical.iter())
+                    .chain(std::iter::once(&p.raw))
+                    .any(|f| names(f))
+        })
+    }
+
     /// Set in FOUND the rules of RULES whose `:path` globs match TEXT, a path a walk
     /// or git's index holds (folded already when names fold).
     pub(super) fn meet(&self, text: &str, rules: &BitSet, found: &mut BitSet) {
@@ -323,5 +413,19 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
                     || (long.len() >= 2 && "unrestricted".starts_with(long))
             }
             None => w.starts_with('-') && w.contains('u'),
+        })
+}
+
+/// Whether PATH is, or lies in, an ignore file rg or git reads, a `.git` directory, or
+/// git's configuration in HOME (`~/.config/git`, `~/.gitconfig`).
+fn names_ignore_file(path: &str, home: Option<&str>) -> bool {
+    let path = path.trim_end_matches('/');
+    let mut parts = path.split('/');
+    let last = path.rsplit('/').next().unwrap_or(path);
+    IGNORE_FILES.contains(&last)
+        || parts.any(|c| c == ".git")
+        || home.is_some_and(|h| {
+            let h = h.trim_end_matches('/');
+            path::is_within(path, &format!("{h}/.config/git")) || path == format!("{h}/.gitconfig")
         })
 }

@@ -243,8 +243,14 @@ impl Prepared<'_> {
                     }
                 }
             }
-            // What the command's options choose of the files its walk opens.
-            let filters = walks::Filters::of(c);
+            // What the command's options choose of the files its walk opens; not what
+            // its ignore files choose, when the line may change them before it.
+            let mut filters = walks::Filters::of(c);
+            if filters.as_ref().is_ok_and(|f| f.reads_ignores(*role))
+                && self.ignores_change_before(out, at)
+            {
+                filters = Err(());
+            }
             for m in made {
                 let mut reached = BitSet::new(self.n());
                 if anywhere.iter().next().is_some() {
@@ -253,10 +259,15 @@ impl Prepared<'_> {
                         // Options not read here may bring dotfiles back (rg's `-g '*'`,
                         // `-t`): the look then sees every file, and a match is unsure.
                         let look = match *role {
-                            shell::Role::WalkVisible if filters.is_err() => shell::Role::Walk,
+                            shell::Role::WalkVisible | shell::Role::WalkUnignored
+                                if filters.is_err() =>
+                            {
+                                shell::Role::Walk
+                            }
                             r => r,
                         };
-                        let key = (dir.clone(), look, c.argv.clone());
+                        // The same words with or without their filters trusted.
+                        let key = (dir.clone(), look, filters.is_ok(), c.argv.clone());
                         let found = match budget.walked.get(&key) {
                             Some(found) => found.clone(),
                             None => {
@@ -743,7 +754,7 @@ pub(super) struct WordBudget {
     dots: bool,
     /// What the walks of the call found, by (directory, role, command words), and how
     /// many directory entries they may still look at (see `walks`).
-    walked: std::collections::HashMap<(String, shell::Role, Vec<String>), walks::Walked>,
+    walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
     walk_left: usize,
 }
 

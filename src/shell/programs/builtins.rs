@@ -371,6 +371,16 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[ex("continue", &[])],
         ..builtin(&["continue"], &[])
     },
+    // `command -v NAME`, `command -V NAME`: how a name would run, printed (with no `-v`
+    // or `-V`, `command CMD` runs CMD: read as a wrapper before the table).
+    Program {
+        examples: &[
+            ex("command -v rg", &[]),
+            ex("command -V ls", &[]),
+            ex("command -pv git", &[]),
+        ],
+        ..builtin(&["command"], &[flag("p", ""), flag("v", ""), flag("V", "")])
+    },
     Program {
         examples: &[ex("type -t ls", &[]), ex("type -a python3", &[])],
         ..builtin(
@@ -418,9 +428,18 @@ pub(super) static PROGRAMS: &[Program] = &[
         effects: &[Effect::Dirs],
         examples: &[
             ex("mktemp -d", &[]),
-            ex("mktemp -p /tmp x.XXXX", &["/tmp", "x.XXXX"]),
-            ex("mktemp --tmpdir=build -d t.XXX", &["build", "t.XXX"]),
+            ex("mktemp -p /tmp x.XXXX", &["/tmp", "x.XXXX", "/tmp/x.XXXX"]),
+            ex(
+                "mktemp --tmpdir=build -d t.XXX",
+                &["build", "t.XXX", "build/t.XXX"],
+            ),
+            // The template is read from the directory `-p` gives.
+            ex(
+                "mktemp -p d ../e/xXXXXX",
+                &["d", "../e/xXXXXX", "d/../e/xXXXXX"],
+            ),
         ],
+        reading_hook: Some(super::hooks::mktemp_dir),
         ..builtin(&["mktemp"], MKTEMP)
     },
     Program {

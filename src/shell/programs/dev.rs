@@ -569,6 +569,15 @@ pub(super) static PROGRAMS: &[Program] = &[
                 &["body.json"],
             ),
             ex("curl -d a=1 https://x.org", &[]),
+            // A list of files, and a file of headers.
+            ex(
+                "curl -F 'x=@a.txt,~/.ssh/id_rsa' https://x.org",
+                &["a.txt,~/.ssh/id_rsa", "a.txt", "~/.ssh/id_rsa"],
+            ),
+            ex(
+                "curl -F 'f=@a;headers=@h.txt' https://x.org",
+                &["a", "h.txt"],
+            ),
             ex("curl -T f https://x.org", &["f"]),
             ex("curl -K cfg https://x.org", &["cfg"]),
             ex("curl --output-dir d -o f https://x.org", &["d", "f"]),
@@ -708,6 +717,9 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("zip -9qj a.zip f g", &["a.zip", "f", "g"]),
             // File names read from standard input.
             ex("zip -q -@ o.zip", &["o.zip", "-"]),
+            // Freshening or updating an archive opens the files its entries name.
+            ex("zip -f g.zip", &["g.zip", "g.zip"]),
+            ex("zip -qu g.zip f", &["g.zip", "f", "g.zip"]),
             ex("zip -r out src", &["out", "out.zip", "src"]),
         ],
         reading_hook: Some(super::hooks::zip_suffix),
@@ -794,6 +806,9 @@ pub(super) static PROGRAMS: &[Program] = &[
             "$XDG_CONFIG_HOME/less",
             "/etc/lesskey",
             "/etc/sysless",
+            "/etc/syslesskey",
+            // Where Debian's less 590 looks for its system file.
+            "/usr/bin/.sysless",
         ],
         opts: LESS,
         operands: all(Read),
@@ -812,7 +827,7 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["bat", "batcat"],
         // Its config file gives options such as `--pager`.
-        config: &["$XDG_CONFIG_HOME/bat/"],
+        config: &["$XDG_CONFIG_HOME/bat/", "/etc/bat/"],
         style: Style::Exact,
         opts: BAT,
         operands: all(Read),

@@ -571,7 +571,8 @@ pub(super) const TAR: &[Opt] = &[
     val("C", "directory", Chdir),
     val("T", "files-from", NamesFrom),
     val("X", "exclude-from", Read),
-    val("", "exclude", Pattern),
+    // Unanchored, with wildcards: a name without `/` skips that name in any directory.
+    val("", "exclude", SkipName),
     flag("", "exclude-vcs"),
     flag("", "exclude-vcs-ignores"),
     flag("z", "gzip"),
@@ -607,8 +608,9 @@ pub(super) const TAR: &[Opt] = &[
     val("", "owner", D),
     val("", "group", D),
     val("", "mode", D),
-    val("", "mtime", Read),
-    val("N", "newer", Read),
+    // A date, or a file when it starts with `/` or `.`.
+    val("", "mtime", Date),
+    val("N", "newer", Date),
     flag("h", "dereference"),
     flag("P", "absolute-names"),
     flag("O", "to-stdout"),
@@ -829,7 +831,8 @@ pub(super) const LESS: &[Opt] = &[
     val("T", "tag-file", Read),
     val("o", "log-file", Write),
     val("O", "LOG-FILE", Write),
-    val("k", "lesskey-file", Read),
+    // A compiled lesskey file: its `#env` section may set LESSOPEN, which runs a command.
+    val("k", "lesskey-file", Hidden),
     flag("", "help"),
     flag("V", "version"),
 ];

@@ -83,7 +83,7 @@ pub(super) const RMDIR: &[Opt] = &[
 pub(super) const TOUCH: &[Opt] = &[
     flag("a", ""),
     flag("c", "no-create"),
-    val("d", "date", D),
+    val("d", "date", Date),
     flag("f", ""),
     flag("h", "no-dereference"),
     flag("m", ""),

@@ -659,10 +659,12 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
 // ---------------------------------------------------------------------------------------
 // Hooks of entries (`Program::args_hook`, `Program::reading_hook`, `Role::DataFile`).
 
-/// The file a [`super::Role::DataFile`] word names, if it names one: `@FILE`,
-/// `NAME@FILE` (no `=` before the `@`), `NAME=@FILE`, `NAME=<FILE`, with a `;type=...`
-/// after it dropped (curl's `-F 'x=@f;type=text/plain'`). `@-` is standard input.
-pub(super) fn data_file(word: &str) -> Option<String> {
+/// The files a [`super::Role::DataFile`] word names: `@FILE`, `NAME@FILE` (no `=` before
+/// the `@`), `NAME=@FILE`, `NAME=<FILE`, with what follows a `;` dropped (curl's `-F
+/// 'x=@f;type=text/plain'`) but a `;headers=@FILE` there read too; and, read generously
+/// for curl's `-F 'x=@a,b'` (a list of files), each part of FILE split at `,`. `@-` is
+/// standard input.
+pub(super) fn data_files(word: &str) -> Vec<String> {
     let after = if let Some(rest) = word.strip_prefix('@') {
         rest
     } else if let Some((_, rest)) = word.split_once("=@").or_else(|| word.split_once("=<")) {
@@ -670,15 +672,30 @@ pub(super) fn data_file(word: &str) -> Option<String> {
     } else {
         match word.split_once('@') {
             Some((name, rest)) if !name.contains('=') => rest,
-            _ => return None,
+            _ => return Vec::new(),
+        }
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |f: &str| {
+        if !f.is_empty() && f != "-" && !out.iter().any(|o| o == f) {
+            out.push(f.to_owned());
         }
     };
     // `-F 'x=@"a;b"'`: a quoted name keeps its `;`.
-    let file = match after.strip_prefix('"') {
-        Some(q) => q.split('"').next().unwrap_or(q),
-        None => after.split(';').next().unwrap_or(after),
+    let (file, rest) = match after.strip_prefix('"') {
+        Some(q) => q.split_once('"').unwrap_or((q, "")),
+        None => after.split_once(';').unwrap_or((after, "")),
     };
-    (!file.is_empty() && file != "-").then(|| file.to_owned())
+    add(file);
+    for part in file.split(',') {
+        add(part);
+    }
+    for seg in rest.split(';') {
+        if let Some((_, f)) = seg.split_once("=@").or_else(|| seg.split_once("=<")) {
+            add(f.trim_matches('"'));
+        }
+    }
+    out
 }
 
 /// tar's words as getopt reads them when its first word is a bundle without a dash
@@ -729,9 +746,27 @@ pub(super) fn sqlite_stdin(r: &mut super::Reading) {
     }
 }
 
-/// zip: an archive named without a `.` gets `.zip` added (`zip out d` writes `out.zip`).
+/// zip: an archive named without a `.` gets `.zip` added (`zip out d` writes `out.zip`);
+/// with `-f` (`--freshen`), `-u` (`--update`) or `-FS` (`--filesync`) it opens the files
+/// its entries name: the archive is then a file of names too.
 pub(super) fn zip_suffix(r: &mut super::Reading) {
     use super::{Kind, Part, Role};
+    let names = ["freshen", "update", "filesync"]
+        .iter()
+        .any(|o| r.has_option(o));
+    if let Some(archive) = r
+        .parts
+        .iter()
+        .find(|p| p.kind == Kind::Operand && p.role == Role::Write)
+        .map(|p| p.text.clone())
+        .filter(|_| names)
+    {
+        r.parts.push(Part {
+            text: archive,
+            kind: Kind::Implied,
+            role: Role::NamesFrom,
+        });
+    }
     let Some(at) = r
         .parts
         .iter()
@@ -750,5 +785,46 @@ pub(super) fn zip_suffix(r: &mut super::Reading) {
                 role: Role::Write,
             },
         );
+    }
+}
+
+/// mktemp: with `-p DIR` or `--tmpdir[=DIR]` (no DIR: `$TMPDIR`, else `/tmp`), or `-t`,
+/// its template is read from that directory, not the current one (`mktemp -p /tmp
+/// ../root/.ssh/xXXX` makes `/root/.ssh/xXXX...`): the template there is added as a
+/// written part.
+pub(super) fn mktemp_dir(r: &mut super::Reading) {
+    use super::{Kind, Part, Role};
+    let tmp = || {
+        std::env::var("TMPDIR")
+            .ok()
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| "/tmp".to_owned())
+    };
+    let given = r
+        .given
+        .iter()
+        .rev()
+        .find(|g| g.long == "tmpdir" || (g.long.is_empty() && g.short == "p"));
+    let dir = match given {
+        Some(g) => g
+            .value
+            .clone()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(tmp),
+        None if r.has_option("t") => tmp(),
+        None => return,
+    };
+    let templates: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand && !p.text.starts_with('/'))
+        .map(|p| format!("{}/{}", dir.trim_end_matches('/'), p.text))
+        .collect();
+    for text in templates {
+        r.parts.push(Part {
+            text,
+            kind: Kind::Implied,
+            role: Role::Write,
+        });
     }
 }

@@ -154,10 +154,20 @@ pub enum Role {
     /// A glob of the base names of the only files its walk opens (`grep --include`,
     /// `find -name`).
     OnlyName,
+    /// A glob of the names its walk opens, or with a leading `!` of those it skips, the
+    /// last that matches winning; it overrides the walk's skipping of dotfiles and
+    /// ignored files for the names it matches (`rg -g`).
+    NameGlob,
     /// The kinds of file its walk hands on (`find -type d`: directories only).
     FileType,
     /// A URL.
     Url,
+    /// A date string (GNU `parse_datetime`: `date -d`, `touch -d`, `find -newermt`): a
+    /// `TZ="ZONE"` in it makes the program read the time zone file ZONE (a path, or one
+    /// below `/usr/share/zoneinfo`), and where a date or a file may be given (tar's
+    /// `--mtime`, `--newer`) one starting with `/` or `.` is a file it reads. Those files
+    /// are added as [`Role::Read`] parts.
+    Date,
     /// Data, or a file it reads named in it: `@FILE`, `NAME@FILE`, `NAME=@FILE`,
     /// `NAME=<FILE` (curl's `-d`, `--data-urlencode`, `-F`, `-H`, `-K`): the file is
     /// read as a [`Role::Read`] word of its own.
@@ -552,12 +562,13 @@ pub fn read(program: &Program, args: &[String]) -> Reading {
         if p.role != Role::DataFile {
             continue;
         }
-        if let Some(file) = hooks::data_file(&p.text) {
+        let kind = p.kind;
+        for file in hooks::data_files(&p.text) {
             r.parts.insert(
                 k,
                 Part {
                     text: file,
-                    kind: p.kind,
+                    kind,
                     role: Role::Read,
                 },
             );

@@ -35,7 +35,7 @@ pub(super) const RG: &[Opt] = &[
     flag("", "files-without-match"),
     flag("F", "fixed-strings"),
     flag("L", "follow").does(Does::Operands(WalkFollow, &[])),
-    val("g", "glob", Pattern),
+    val("g", "glob", NameGlob),
     flag("", "glob-case-insensitive"),
     flag("h", "help"),
     flag("", "heading"),

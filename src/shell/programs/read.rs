@@ -135,10 +135,15 @@ impl Reading {
         });
     }
 
-    /// A value of ROLE: a part, and what it runs.
+    /// A value of ROLE: a part, and what it runs (and for a date, the files it reads).
     fn value(&mut self, text: &str, role: Role) {
         self.push(text, Kind::Value, role);
         self.run(role, text);
+        if role == Role::Date {
+            for file in date_files(text) {
+                self.push(&file, Kind::Implied, Role::Read);
+            }
+        }
     }
 
     fn run(&mut self, role: Role, text: &str) {
@@ -150,6 +155,36 @@ impl Reading {
             _ => {}
         }
     }
+}
+
+/// The files the date string TEXT makes a program read (see [`Role::Date`]): itself
+/// when it starts with `/` or `.`, and the zone file of each `TZ="ZONE"` in it (`\`
+/// escaping the next character), a relative ZONE below `/usr/share/zoneinfo`.
+fn date_files(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if text.starts_with(['/', '.']) {
+        out.push(text.to_owned());
+    }
+    let mut rest = text;
+    while let Some(at) = rest.find("TZ=\"") {
+        let mut zone = String::new();
+        let mut chars = rest[at + 4..].chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => zone.extend(chars.next()),
+                '"' => break,
+                c => zone.push(c),
+            }
+        }
+        rest = chars.as_str();
+        let zone = zone.trim_start_matches(':');
+        if zone.starts_with('/') {
+            out.push(zone.to_owned());
+        } else if !zone.is_empty() {
+            out.push(format!("/usr/share/zoneinfo/{zone}"));
+        }
+    }
+    out
 }
 
 /// Read ARGS (a command's words after its name) as PROGRAM reads them.

@@ -333,6 +333,10 @@ pub(super) static PROGRAMS: &[Program] = &[
             "r",
             "recursive",
             "preserve",
+            // A backup renames what is at the destination, a link included.
+            "backup",
+            "b",
+            "suffix",
         ],
         examples: &[
             ex("cp .env /tmp", &[".env", "/tmp"]),
@@ -427,6 +431,13 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("date +%s", &[]),
             ex("date -u -d @0", &[]),
             ex("date -r f", &["f"]),
+            // A zone named in a date string is a file date reads.
+            ex("date -d 'TZ=\"/root/.ssh/k\" now'", &["/root/.ssh/k"]),
+            ex(
+                "date --date='TZ=\"../../x\" 09:00'",
+                &["/usr/share/zoneinfo/../../x"],
+            ),
+            ex("date -f dates.txt", &["dates.txt"]),
         ],
         ..BASE
     },
@@ -715,9 +726,9 @@ const FIND: &[super::Opt] = {
         val("", "newer", Read),
         val("", "anewer", Read),
         val("", "cnewer", Read),
-        val("", "newermt", Data),
-        val("", "newerct", Data),
-        val("", "newerat", Data),
+        val("", "newermt", Date),
+        val("", "newerct", Date),
+        val("", "newerat", Date),
         val("", "samefile", Read),
         val("", "inum", Data),
         val("", "links", Data),

@@ -139,15 +139,16 @@ pub(super) const TR: &[Opt] = &[
 ];
 
 pub(super) const DATE: &[Opt] = &[
-    val("d", "date", D),
+    val("d", "date", Date),
     flag("", "debug"),
-    val("f", "file", Read),
+    // Each line a date string, whose `TZ="FILE"` names a file it reads.
+    val("f", "file", NamesFrom),
     opt("I", "iso-8601", D),
     flag("", "resolution"),
     flag("R", "rfc-email"),
     val("", "rfc-3339", D),
     val("r", "reference", Read),
-    val("s", "set", D),
+    val("s", "set", Date),
     flag("u", "utc"),
     flag("", "universal"),
     flag("", "help"),
