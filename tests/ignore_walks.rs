@@ -217,6 +217,7 @@ fn ignore_files_changed_by_the_line() {
     let rules = json!([
         {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
         {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
     ]);
     let rules = rule::rules_from_value(&rules).expect("rules read");
     let p = compile::compile(rules, Options::default()).expect("policy compiles");
@@ -237,6 +238,22 @@ fn ignore_files_changed_by_the_line() {
         ),
         (
             "echo x > notes.txt; ",
+            "rg --hidden --files",
+            "rg --hidden KEY",
+        ),
+        // Named by a pattern, by `{}`, or not at all.
+        (
+            "find . -maxdepth 1 -name '.giti*' -delete; ",
+            "rg --hidden --files",
+            "rg --hidden KEY",
+        ),
+        (
+            "find . -maxdepth 1 -name '.giti*' -exec rm {} +; ",
+            "rg --hidden --files",
+            "rg --hidden KEY",
+        ),
+        (
+            "git init -q sub; ",
             "rg --hidden --files",
             "rg --hidden KEY",
         ),

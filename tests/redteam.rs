@@ -320,6 +320,7 @@ families! {
     program_own_names => "program-own-names",
     walk_filters => "walk-filters",
     eleventh_round => "eleventh-round",
+    twelfth_round => "twelfth-round",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

@@ -36,9 +36,8 @@ impl Prepared<'_> {
             if readers.is_empty() {
                 continue;
             }
-            let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
-            // Whether command J may run before command I.
-            let before = |i: usize, j: usize| j != i && (j < i || repeated(j));
+            let background = self.backgrounds(&cand.key);
+            let before = |i: usize, j: usize| super::runs_before(line, background, j, i);
             let changes: Vec<_> = line
                 .commands
                 .iter()

@@ -82,13 +82,23 @@ impl Filters {
                         Some(rest) => (false, rest),
                         None => (true, part.text.as_str()),
                     };
-                    if text.contains('/') || text.contains("[[:") {
+                    // A `-g` value is a line of an ignore file: a comment (`#`), an
+                    // empty one, trailing spaces (trimmed) and escapes are not read.
+                    if text.contains(['/', '\\', '#'])
+                        || text.contains("[[:")
+                        || text.trim().is_empty()
+                        || text.ends_with(char::is_whitespace)
+                    {
                         return Err(());
                     }
                     let glob = Glob::new(text).map_err(|_| ())?.compile_matcher();
                     out.names.push((include, glob));
-                    out.overrides = true;
-                    out.rg_ignores = false;
+                    // Only a glob without `!` brings back what it matches; `!` globs
+                    // alone skip more (`rg -g '!target'` still skips dotfiles).
+                    if include {
+                        out.overrides = true;
+                        out.rg_ignores = false;
+                    }
                     continue;
                 }
                 Role::SkipDir => {
@@ -349,23 +359,28 @@ impl Prepared<'_> {
     /// command) reads before it runs: an earlier one (or one repeated in a loop) names a
     /// path that is, or lies in, an ignore file, a `.git` directory or git's
     /// configuration in the home (`rm .gitignore`, `echo '!.env' > .ignore`, `mv .git
-    /// x`), or writes a whole tree (an extraction, `git checkout`). A command after it in
-    /// a loop is read from its words as written, a glob or `$` in them counting.
+    /// x`); writes a whole tree (an extraction, `git checkout`, `rm -r`, `find -delete`)
+    /// or copies one (`cp -r d/. sub`: a walk and a written path); names files found at
+    /// run time (`find -exec rm {} +`); or is a git command other than one that only
+    /// reads (`git init sub` starts a repository whose ignore files apply there, `git rm
+    /// -r .` removes `.gitignore`). A command after it in a loop is read from its words
+    /// as written, a glob or `$` in them counting.
     pub(super) fn ignores_change_before(&self, out: &[PathCand], at: (usize, usize)) -> bool {
         let (ci, i) = at;
         let Some(cand) = self.commands().get(ci) else {
             return false;
         };
         let line = &cand.line;
-        let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
-        let before = |j: usize| j != i && (j < i || repeated(j));
+        let background = self.backgrounds(&cand.key);
+        let before = |j: usize| super::runs_before(line, background, j, i);
         let home = self.home_and_cwd().0;
         let names = |p: &str| names_ignore_file(p, home.as_deref());
         for (j, c) in line.commands.iter().enumerate().filter(|(j, _)| before(*j)) {
             if matches!(
                 super::changes::change_of(&c.argv),
                 Some(super::changes::Change::Tree | super::changes::Change::GitTree(_))
-            ) {
+            ) || changes_trees(c)
+            {
                 return true;
             }
             if j > i
@@ -428,4 +443,65 @@ fn names_ignore_file(path: &str, home: Option<&str>) -> bool {
             let h = h.trim_end_matches('/');
             path::is_within(path, &format!("{h}/.config/git")) || path == format!("{h}/.gitconfig")
         })
+}
+
+/// git's subcommands that change neither the work tree, the index, the repositories
+/// nor their configuration.
+const GIT_READS: &[&str] = &[
+    "status",
+    "log",
+    "diff",
+    "show",
+    "rev-parse",
+    "ls-files",
+    "ls-tree",
+    "grep",
+    "blame",
+    "describe",
+    "shortlog",
+    "cat-file",
+    "rev-list",
+    "whatchanged",
+    "reflog",
+    "version",
+    "help",
+    "diff-files",
+    "diff-index",
+    "diff-tree",
+    "for-each-ref",
+    "name-rev",
+];
+
+/// Whether the command C writes or copies a whole tree (its reading has a role that
+/// writes a tree, or walks one while it writes a path), names files found at run time
+/// (`{}`), or is a git command that may change what git or rg ignore.
+fn changes_trees(c: &shell::SimpleCommand) -> bool {
+    let writes_tree = c
+        .roles
+        .iter()
+        .any(|(r, _)| matches!(r, Role::WriteTree | Role::WriteTracked));
+    let copies_tree = c.roles.iter().any(|(r, _)| r.is_tree())
+        && c.argv
+            .first()
+            .and_then(|n| shell::lookup(n))
+            .is_some_and(|p| {
+                shell::read(p, c.argv.get(1..).unwrap_or_default())
+                    .parts
+                    .iter()
+                    .any(|x| x.role == Role::Write)
+            });
+    let found = c.argv.iter().any(|w| w.contains("{}"));
+    let git = c.argv.first().is_some_and(|n| n == "git")
+        && match git_sub(&c.argv) {
+            Some(sub) => !GIT_READS.contains(&sub),
+            None => true,
+        };
+    writes_tree || copies_tree || found || git
+}
+
+/// git's subcommand in ARGV (`git -C d rm x` is `rm`), if any.
+fn git_sub(argv: &[String]) -> Option<&str> {
+    shell::git_subcommand(argv)
+        .and_then(|k| argv.get(k))
+        .map(String::as_str)
 }

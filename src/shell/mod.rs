@@ -54,6 +54,7 @@ mod wrap;
 
 pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
+pub(crate) use programs::git_subcommand;
 pub use programs::{
     chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
     Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,

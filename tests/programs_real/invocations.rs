@@ -57,6 +57,7 @@ pub(crate) fn word_for(role: Role) -> Option<Vec<String>> {
     let w = match role {
         Role::Data => "1",
         Role::DataFile => "@f2",
+        Role::Form => "x=@f2",
         Role::Read => "f2",
         Role::Write => "out1",
         Role::Walk

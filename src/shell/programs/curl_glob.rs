@@ -18,7 +18,7 @@ pub(super) fn expand(text: &str) -> Option<Vec<Expansion>> {
     let mut k = 0;
     while let Some(&c) = chars.get(k) {
         let (alternatives, next) = match c {
-            '\\' if chars.get(k + 1).is_some_and(|n| "{}[],".contains(*n)) => {
+            '\\' if chars.get(k + 1).is_some_and(|n| "{}[]".contains(*n)) => {
                 (vec![chars[k + 1].to_string()], k + 2)
             }
             '{' => {

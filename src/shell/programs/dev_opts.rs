@@ -451,7 +451,7 @@ pub(super) const CURL: &[Opt] = &[
     val("", "data-raw", D),
     val("", "data-urlencode", DataFile),
     val("", "json", DataFile),
-    val("F", "form", DataFile),
+    val("F", "form", Form),
     val("", "form-string", D),
     val("H", "header", DataFile),
     val("w", "write-out", DataFile),

@@ -659,11 +659,9 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
 // ---------------------------------------------------------------------------------------
 // Hooks of entries (`Program::args_hook`, `Program::reading_hook`, `Role::DataFile`).
 
-/// The files a [`super::Role::DataFile`] word names: `@FILE`, `NAME@FILE` (no `=` before
-/// the `@`), `NAME=@FILE`, `NAME=<FILE`, with what follows a `;` dropped (curl's `-F
-/// 'x=@f;type=text/plain'`) but a `;headers=@FILE` there read too; and, read generously
-/// for curl's `-F 'x=@a,b'` (a list of files), each part of FILE split at `,`. `@-` is
-/// standard input.
+/// The file a [`super::Role::DataFile`] word names, if any: `@FILE`, `NAME@FILE` (no `=`
+/// before the `@`), `NAME=@FILE`, `NAME=<FILE`, the rest of the word (curl's `-d @FILE`
+/// takes it whole). `@-` is standard input.
 pub(super) fn data_files(word: &str) -> Vec<String> {
     let after = if let Some(rest) = word.strip_prefix('@') {
         rest
@@ -675,27 +673,86 @@ pub(super) fn data_files(word: &str) -> Vec<String> {
             _ => return Vec::new(),
         }
     };
+    (!after.is_empty() && after != "-")
+        .then(|| after.to_owned())
+        .into_iter()
+        .collect()
+}
+
+/// The files a curl form field names (see [`super::Role::Form`]), read as curl's form
+/// parser reads them: spaces around a name dropped, a name in double quotes kept whole
+/// (a `\` escaping the next character), `;` and `,` inside quotes no separators.
+pub(super) fn form_files(word: &str) -> Vec<String> {
+    let Some((_, value)) = word.split_once('=') else {
+        return Vec::new();
+    };
+    let Some(mut rest) = value.strip_prefix('@').or_else(|| value.strip_prefix('<')) else {
+        return Vec::new();
+    };
     let mut out: Vec<String> = Vec::new();
-    let mut add = |f: &str| {
-        if !f.is_empty() && f != "-" && !out.iter().any(|o| o == f) {
-            out.push(f.to_owned());
+    let mut add = |f: String| {
+        if !f.is_empty() && f != "-" && !out.contains(&f) {
+            out.push(f);
         }
     };
-    // `-F 'x=@"a;b"'`: a quoted name keeps its `;`.
-    let (file, rest) = match after.strip_prefix('"') {
-        Some(q) => q.split_once('"').unwrap_or((q, "")),
-        None => after.split_once(';').unwrap_or((after, "")),
-    };
-    add(file);
-    for part in file.split(',') {
-        add(part);
-    }
-    for seg in rest.split(';') {
-        if let Some((_, f)) = seg.split_once("=@").or_else(|| seg.split_once("=<")) {
-            add(f.trim_matches('"'));
+    loop {
+        let (file, after) = form_part(rest);
+        add(file);
+        rest = after;
+        while let Some(p) = rest.strip_prefix(';') {
+            let (param, after) = form_part(p);
+            if let Some(f) = param
+                .strip_prefix("headers=@")
+                .or_else(|| param.strip_prefix("headers=<"))
+            {
+                add(unquoted(f.trim()));
+            }
+            rest = after;
+        }
+        match rest.strip_prefix(',') {
+            Some(next) => rest = next,
+            None => return out,
         }
     }
-    out
+}
+
+/// The part of a form field at the start of S, up to a `;` or `,` outside double
+/// quotes, spaces around it dropped and a whole-quoted part unquoted; and what follows.
+fn form_part(s: &str) -> (String, &str) {
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut end = s.len();
+    for (k, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ';' | ',' if !quoted => {
+                end = k;
+                break;
+            }
+            _ => {}
+        }
+    }
+    (unquoted(s[..end].trim()), &s[end..])
+}
+
+/// TEXT without the double quotes around it (and their escapes), when it has them.
+fn unquoted(text: &str) -> String {
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(inner) => {
+            let mut out = String::new();
+            let mut chars = inner.chars();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => out.extend(chars.next()),
+                    c => out.push(c),
+                }
+            }
+            out
+        }
+        None => text.to_owned(),
+    }
 }
 
 /// tar's words as getopt reads them when its first word is a bundle without a dash
@@ -788,8 +845,8 @@ pub(super) fn zip_suffix(r: &mut super::Reading) {
     }
 }
 
-/// mktemp: with `-p DIR` or `--tmpdir[=DIR]` (no DIR: `$TMPDIR`, else `/tmp`), or `-t`,
-/// its template is read from that directory, not the current one (`mktemp -p /tmp
+/// mktemp: with `-p DIR` or `--tmpdir[=DIR]` (no DIR: `$TMPDIR`, else `/tmp`), or `-t`
+/// (`$TMPDIR` first, then DIR, then `/tmp`), its template is read from that directory, not the current one (`mktemp -p /tmp
 /// ../root/.ssh/xXXX` makes `/root/.ssh/xXXX...`): the template there is added as a
 /// written part.
 pub(super) fn mktemp_dir(r: &mut super::Reading) {
@@ -805,7 +862,10 @@ pub(super) fn mktemp_dir(r: &mut super::Reading) {
         .iter()
         .rev()
         .find(|g| g.long == "tmpdir" || (g.long.is_empty() && g.short == "p"));
+    let from_env = std::env::var("TMPDIR").is_ok_and(|t| !t.is_empty());
     let dir = match given {
+        // With `-t`, `$TMPDIR` comes before the directory given.
+        Some(_) if r.has_option("t") && from_env => tmp(),
         Some(g) => g
             .value
             .clone()

@@ -172,6 +172,10 @@ pub enum Role {
     /// `NAME=<FILE` (curl's `-d`, `--data-urlencode`, `-F`, `-H`, `-K`): the file is
     /// read as a [`Role::Read`] word of its own.
     DataFile,
+    /// A curl form field (`-F`): `NAME=@FILE` or `NAME=<FILE`, FILE followed by
+    /// `;PARAM`s (a `headers=@FILE` among them names a file too) and, after a `,`, by
+    /// more files: each is read as a [`Role::Read`] word of its own.
+    Form,
 }
 
 impl Role {
@@ -559,11 +563,13 @@ pub fn read(program: &Program, args: &[String]) -> Reading {
     let mut k = 0;
     while let Some(p) = r.parts.get(k) {
         k += 1;
-        if p.role != Role::DataFile {
-            continue;
-        }
+        let files = match p.role {
+            Role::DataFile => hooks::data_files(&p.text),
+            Role::Form => hooks::form_files(&p.text),
+            _ => continue,
+        };
         let kind = p.kind;
-        for file in hooks::data_files(&p.text) {
+        for file in files {
             r.parts.insert(
                 k,
                 Part {

@@ -158,11 +158,11 @@ impl Reading {
 }
 
 /// The files the date string TEXT makes a program read (see [`Role::Date`]): itself
-/// when it starts with `/` or `.`, and the zone file of each `TZ="ZONE"` in it (`\`
+/// when it starts with `/`, `.` or `~`, and the zone file of each `TZ="ZONE"` in it (`\`
 /// escaping the next character), a relative ZONE below `/usr/share/zoneinfo`.
 fn date_files(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    if text.starts_with(['/', '.']) {
+    if text.starts_with(['/', '.', '~']) {
         out.push(text.to_owned());
     }
     let mut rest = text;
@@ -178,9 +178,11 @@ fn date_files(text: &str) -> Vec<String> {
         }
         rest = chars.as_str();
         let zone = zone.trim_start_matches(':');
-        if zone.starts_with('/') {
+        // A parameter the shell puts in (`"TZ=\"$HOME/x\""`) may make it a path.
+        if zone.starts_with(['/', '$']) {
             out.push(zone.to_owned());
-        } else if !zone.is_empty() {
+        }
+        if !zone.is_empty() && !zone.starts_with('/') {
             out.push(format!("/usr/share/zoneinfo/{zone}"));
         }
     }

@@ -729,6 +729,7 @@ const FIND: &[super::Opt] = {
         val("", "newermt", Date),
         val("", "newerct", Date),
         val("", "newerat", Date),
+        val("", "newerBt", Date),
         val("", "samefile", Read),
         val("", "inum", Data),
         val("", "links", Data),
