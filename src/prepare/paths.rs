@@ -52,7 +52,19 @@ pub(super) fn may_make_links(argv: &[String]) -> bool {
 /// Why CAND, a path of a line that may make symbolic links, is not certain: a
 /// directory along it does not exist now, so a command of the line may make it a
 /// link (`ln -s .. h; cat h/.ssh/id_rsa`). None when its directory exists.
-pub(super) fn through_missing(cand: &PathCand) -> Option<String> {
+pub(super) fn through_missing(
+    cand: &PathCand,
+    home: Option<&str>,
+    cwd: Option<&str>,
+) -> Option<String> {
+    // A `..` after a component that does not exist now: the kernel reads it through
+    // what a command of the line may make there (`ln -s /tmp/d sub/l && rm sub/l/../x`).
+    if dotdot_after_missing(&cand.raw, home, cwd) {
+        return Some(format!(
+            "`{}` goes up (`..`) from a path that does not exist now, which a command of the line may make a link",
+            cand.raw.chars().take(200).collect::<String>()
+        ));
+    }
     let norm = cand.norm.as_ref().ok()?;
     let (parent, _) = norm.rsplit_once('/')?;
     if parent.is_empty() || path::realpath(parent).is_some() {
@@ -62,6 +74,30 @@ pub(super) fn through_missing(cand: &PathCand) -> Option<String> {
         "`{}` is in a directory that does not exist now, which a command of the line may make a link",
         cand.raw.chars().take(200).collect::<String>()
     ))
+}
+
+/// Whether RAW (relative to CWD, `~` at HOME) has a `..` right after a path that does
+/// not exist now (looked up as the kernel would, links followed); unknown bases count.
+fn dotdot_after_missing(raw: &str, home: Option<&str>, cwd: Option<&str>) -> bool {
+    if !raw.split('/').any(|c| c == "..") {
+        return false;
+    }
+    let abs = match (raw.strip_prefix('~'), raw.starts_with('/')) {
+        (Some(rest), _) if rest.is_empty() || rest.starts_with('/') => match home {
+            Some(h) => format!("{h}{rest}"),
+            None => return true,
+        },
+        (_, true) => raw.to_owned(),
+        _ => match cwd {
+            Some(c) => format!("{}/{raw}", c.trim_end_matches('/')),
+            None => return true,
+        },
+    };
+    let comps: Vec<&str> = abs.split('/').collect();
+    comps.iter().enumerate().any(|(k, c)| {
+        let prefix = comps[..k].join("/");
+        *c == ".." && !prefix.is_empty() && std::fs::metadata(&prefix).is_err()
+    })
 }
 
 /// The script file a shell command ARGV runs (`bash s`, `sh -e ./s`, `. s`), if any.

@@ -253,6 +253,26 @@ impl Prepared<'_> {
             }
             for m in made {
                 let mut reached = BitSet::new(self.n());
+                // A walked directory the reading cannot resolve (`lnk/..`: the kernel
+                // goes up from the link's target) meets every rule, unsure.
+                let up = m.raw.split('/').any(|c| c == "..");
+                if let (Err(_), true, true) = (&m.norm, up, walks::opens_files(*role)) {
+                    let mut hits = BitSet::new(self.n());
+                    for r in (0..self.n()).filter(|&r| deny_side(r)) {
+                        hits.set(r);
+                    }
+                    out.push(PathCand {
+                        source: m.source.clone(),
+                        raw: m.raw.clone(),
+                        norm: m.norm.clone(),
+                        lexical: m.lexical.clone(),
+                        hits,
+                        lexical_hits: BitSet::new(self.n()),
+                        cmds: vec![at],
+                        uncertain: None,
+                        unsure: Some(shell::Unsure::UnreadWalk(m.raw.clone())),
+                    });
+                }
                 if anywhere.iter().next().is_some() {
                     if let Ok(dir) = &m.norm {
                         let seen = filters.as_ref().ok();
@@ -603,7 +623,8 @@ impl<'w, 'p> LineWords<'w, 'p> {
             .word_cands(out, self.key, redirect, w, in_dirs, *here, budget);
         for (k, made) in out.iter_mut().enumerate().skip(first) {
             if self.links && made.uncertain.is_none() {
-                if let Some(why) = through_missing(made) {
+                let (home, cwd) = self.prepared.home_and_cwd();
+                if let Some(why) = through_missing(made, home.as_deref(), cwd.as_deref()) {
                     made.norm = Err(why.clone());
                     made.uncertain = Some(why);
                 }

@@ -24,6 +24,9 @@ pub enum Unsure {
     /// A directory a program walks has more entries than the reading looks through: the
     /// directory.
     LargeWalk(String),
+    /// A directory a program walks, named by a path the reading cannot read as one
+    /// (`lnk/..`, which the kernel reads through the link's target): the word.
+    UnreadWalk(String),
     /// What git prints from its store cannot be known: why (its index is not read, the
     /// repository is not one the reading trusts).
     GitStore(String),
@@ -62,6 +65,11 @@ impl fmt::Display for Unsure {
                 f,
                 "`{}` has more entries than the reading looks through for a walk",
                 short(d)
+            ),
+            Unsure::UnreadWalk(w) => write!(
+                f,
+                "`{}` is a directory the command walks that the reading cannot resolve",
+                short(w)
             ),
             Unsure::GitStore(why) => write!(
                 f,
