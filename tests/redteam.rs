@@ -321,6 +321,7 @@ families! {
     walk_filters => "walk-filters",
     eleventh_round => "eleventh-round",
     twelfth_round => "twelfth-round",
+    thirteenth_round => "thirteenth-round",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

@@ -259,10 +259,8 @@ impl Prepared<'_> {
             }
             let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
             // Whether command I may run after command J of the line (itself, in a loop).
-            let background = self.backgrounds(&cand.key);
-            let after = |i: usize, j: usize| {
-                (i == j && repeated(j)) || super::runs_before(line, background, j, i)
-            };
+            let after =
+                |i: usize, j: usize| (i == j && repeated(j)) || super::runs_before(line, j, i);
             let read = self.change_pairs(&changes, &bases, home.as_deref());
             for p in out.iter_mut() {
                 // The words of a command that opens none of them (`git pull || echo

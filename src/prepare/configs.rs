@@ -36,8 +36,7 @@ impl Prepared<'_> {
             if readers.is_empty() {
                 continue;
             }
-            let background = self.backgrounds(&cand.key);
-            let before = |i: usize, j: usize| super::runs_before(line, background, j, i);
+            let before = |i: usize, j: usize| super::runs_before(line, j, i);
             let changes: Vec<_> = line
                 .commands
                 .iter()

@@ -266,24 +266,6 @@ impl<'p> Prepared<'p> {
         })
     }
 
-    /// Whether the command line under KEY may start a command in the background: an `&`
-    /// that is not part of `&&`, `>&`, `<&`, `&>` or `|&` (one in quotes counts too). A
-    /// later command may then run before an earlier one (see [`runs_before`]).
-    pub(super) fn backgrounds(&self, key: &str) -> bool {
-        let Some(Arg::Str(text)) = self.call.arg(key) else {
-            return false;
-        };
-        let b = text.as_bytes();
-        b.iter().enumerate().any(|(k, &c)| {
-            c == b'&'
-                && !matches!(
-                    k.checked_sub(1).and_then(|p| b.get(p)),
-                    Some(b'&' | b'>' | b'<' | b'|')
-                )
-                && !matches!(b.get(k + 1), Some(b'&' | b'>'))
-        })
-    }
-
     /// The home directory and the request's directory, as text.
     pub(crate) fn home_and_cwd(&self) -> (Option<String>, Option<String>) {
         let env = self.path_env();
@@ -304,14 +286,10 @@ impl<'p> Prepared<'p> {
 }
 
 /// Whether command J of LINE may run before command I of it (I itself aside): it comes
-/// earlier, it runs in a loop, or the line starts a command in the BACKGROUND (`(sleep 1;
-/// curl ...) & echo ... > ~/.curlrc`: a later command may run first).
-pub(super) fn runs_before(
-    line: &crate::shell::CommandLine,
-    background: bool,
-    j: usize,
-    i: usize,
-) -> bool {
+/// earlier, it runs in a loop, or commands of the line run at the same time (`(sleep 1;
+/// curl ...) & echo ... > ~/.curlrc`, `curl ... | echo ... > ~/.curlrc`: a later command
+/// may act first).
+pub(super) fn runs_before(line: &crate::shell::CommandLine, j: usize, i: usize) -> bool {
     let repeated = line.repeated.iter().any(|(k, _)| *k == j);
-    j != i && (j < i || repeated || background)
+    j != i && (j < i || repeated || line.concurrent)
 }

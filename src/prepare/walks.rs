@@ -371,8 +371,7 @@ impl Prepared<'_> {
             return false;
         };
         let line = &cand.line;
-        let background = self.backgrounds(&cand.key);
-        let before = |j: usize| super::runs_before(line, background, j, i);
+        let before = |j: usize| super::runs_before(line, j, i);
         let home = self.home_and_cwd().0;
         let names = |p: &str| names_ignore_file(p, home.as_deref());
         for (j, c) in line.commands.iter().enumerate().filter(|(j, _)| before(*j)) {

@@ -213,6 +213,10 @@ pub struct CommandLine {
     /// times: in the body or the condition of a loop, or in a function (a `cd` there
     /// may go on and on).
     pub repeated: Vec<(usize, Runs)>,
+    /// Whether commands of the line may run at the same time, so that a later one may
+    /// act first: a command started in the background (`&`) or a pipeline of two or
+    /// more. Set too when the line could not be parsed.
+    pub concurrent: bool,
     /// Why every match in this line is unsure, when the line is a generous reading (a
     /// quoted operand of a program the table does not know, read as a shell string).
     pub unsure: Option<Unsure>,
@@ -512,5 +516,6 @@ fn guessed(line: String, why: String) -> CommandLine {
     let len = line.len();
     let mut out = on_parser(len, move || walk::guess_line(&line)).unwrap_or_default();
     out.opaque = Some(why);
+    out.concurrent = true;
     out
 }

@@ -320,6 +320,7 @@ impl Cx {
     /// Mark the whole line opaque.
     pub fn line_opaque(&mut self, why: impl Into<String>) {
         note(&mut self.out.opaque, why);
+        self.out.concurrent = true;
     }
 
     /// Mark the line's reading uncertain: no allow rule may allow it.

@@ -87,6 +87,8 @@ fn guess_only(cx: &mut Cx, fr: &Frame, src: &str, why: String) {
 /// Guess the commands of SRC from its raw text (see [`fallback_raw`]), as far as the
 /// line's budget for guesses reaches; past it, the line is truncated.
 fn guess(cx: &mut Cx, fr: &Frame, src: &str, why: &str) {
+    // What runs when is not known.
+    cx.out.concurrent = true;
     // Guessing costs tens of nanoseconds a byte: one budget for the line and its looks.
     let mut end = src.len().min(cx.parse_budget.guessed);
     while !src.is_char_boundary(end) {
@@ -159,6 +161,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
     match certain {
         Ok(line) if !cx.no_shortcut => {
             cx.out.redirects.extend(line.redirects);
+            cx.out.concurrent |= line.concurrent;
             // The command each certain command pushed last with a place, by its index.
             let mut placed: Vec<Option<usize>> = Vec::new();
             for c in line.commands {
@@ -287,6 +290,9 @@ fn tokenize_and_parse(
 fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
     for item in &list.0 {
         let and_or = &item.0;
+        if matches!(item.1, ast::SeparatorOperator::Async) {
+            cx.out.concurrent = true;
+        }
         // While the list is simple commands joined by `&&` alone, each runs right after
         // the one before it succeeded (see [`super::Place::after`]).
         let mut after = placed_pipeline(cx, fr, &and_or.first, d, None);
@@ -323,6 +329,9 @@ fn placed_pipeline(
 }
 
 fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
+    if p.seq.len() > 1 {
+        cx.out.concurrent = true;
+    }
     for (k, c) in p.seq.iter().enumerate() {
         // `time [-p] -- CMD`: the parser leaves the `--` that ends the reserved word's
         // options as the first word of the first command (see [`simple`]).
@@ -448,7 +457,10 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
                 compound_list(cx, fr, &w.1.list, d);
             });
         }
-        ast::CompoundCommand::Coprocess(c) => command(cx, fr, &c.body, d + 1),
+        ast::CompoundCommand::Coprocess(c) => {
+            cx.out.concurrent = true;
+            command(cx, fr, &c.body, d + 1)
+        }
     }
     if let Some(h) = h {
         cx.line_opaque(h);
@@ -593,6 +605,7 @@ fn item_into(
             }
         }
         ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
+            cx.out.concurrent = true;
             cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
             let text = match kind {
                 ast::ProcessSubstitutionKind::Read => "<(...)",
@@ -706,6 +719,7 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
             }
             ast::IoFileRedirectTarget::Fd(_) => {}
             ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
+                cx.out.concurrent = true;
                 cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
             }
             ast::IoFileRedirectTarget::Duplicate(w) => {

@@ -25,6 +25,20 @@ impl Word {
     }
 }
 
+/// TEXT with each backslash dropped and the character after it kept as it is (a
+/// program's own quoting: curl's `-F "name"`, `git grep`'s pathspec magic).
+pub(crate) fn unbackslash(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// TEXT shortened for a message.
 pub(crate) fn show(text: &str) -> String {
     const MAX: usize = 60;

@@ -137,6 +137,10 @@ pub(crate) struct CertainLine {
     /// The variables its words expand whose value the line gives (see [`Plain`]), as
     /// (name, value).
     pub values: Vec<(String, String)>,
+    /// Whether commands of it may run at the same time (see
+    /// [`crate::shell::CommandLine::concurrent`]): an `&`, a pipeline, a process
+    /// substitution.
+    pub concurrent: bool,
 }
 
 /// The reading of SRC when every construct in it is in the certain subset; else why
@@ -168,6 +172,7 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         op: (0, 0),
         plain: Vec::new(),
         plain_uses: Vec::new(),
+        concurrent: false,
     };
     r.list(Stop::Eof)?;
     for c in &r.out {
@@ -206,6 +211,7 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         commands: r.out,
         redirects: r.redirects,
         values,
+        concurrent: r.concurrent,
     })
 }
 
@@ -271,6 +277,8 @@ struct Reader<'a> {
     /// being read.
     shells: usize,
     subshells: Vec<usize>,
+    /// Whether commands read so far may run at the same time (see [`CertainLine`]).
+    concurrent: bool,
     /// The index of the simple command the last [`Reader::command`] read, if it read one.
     simple: Option<usize>,
     /// The last operator that ended a command: its first byte and its length.
@@ -476,6 +484,9 @@ impl Reader<'_> {
             let end = self.command(stop)?;
             // A command of a pipeline of more than one runs after nothing in particular.
             let pipe = end == End::Continue && self.op == (b'|', 1);
+            if pipe || (end == End::List && self.op == (b'&', 1)) {
+                self.concurrent = true;
+            }
             let this = self.simple.take().filter(|_| !piped && !pipe);
             // `d=build;` or `d=build &&` first in a list at the top: a plain value.
             let always = match end {

@@ -16,6 +16,8 @@ impl Reader<'_> {
                 b'<' | b'>' if self.peek_at(1) == Some(b'(') => {
                     unquoted = false;
                     let shown = if c == b'<' { "<(...)" } else { ">(...)" };
+                    // It runs beside the command, and may outlast it.
+                    self.concurrent = true;
                     self.i += 2;
                     self.substitution(&mut w.word, None)?;
                     w.word.text.push_str(shown);
@@ -397,6 +399,7 @@ impl Reader<'_> {
             return Err(format!("commands nested more than {MAX_DEPTH} deep"));
         }
         let inner = read_at(&body, self.depth + 1, self.substituted + 1)?;
+        self.concurrent |= inner.concurrent;
         self.out.extend(inner.commands);
         self.redirects.extend(inner.redirects);
         w.dynamic = true;

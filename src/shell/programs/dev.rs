@@ -388,17 +388,18 @@ pub(super) static PROGRAMS: &[Program] = &[
         style: Style::Posix,
         opts: NPX,
         operands: first(Argv, &["c", "call"], Data),
-        effects: &[Effect::ProjectCode, Effect::Network],
+        // npm exec works in the project it finds from its directory up.
+        effects: &[Effect::ProjectCode, Effect::Network, Effect::OpensCwd],
         examples: &[
             Example {
                 line: "npx prettier --write .",
-                paths: &[],
+                paths: &["."],
                 runs: &["prettier --write ."],
                 unknown: &[],
             },
             Example {
                 line: "npx -c 'eslint src'",
-                paths: &[],
+                paths: &["."],
                 runs: &["eslint src"],
                 unknown: &[],
             },

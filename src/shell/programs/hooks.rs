@@ -740,17 +740,7 @@ fn form_part(s: &str) -> (String, &str) {
 /// TEXT without the double quotes around it (and their escapes), when it has them.
 fn unquoted(text: &str) -> String {
     match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(inner) => {
-            let mut out = String::new();
-            let mut chars = inner.chars();
-            while let Some(c) = chars.next() {
-                match c {
-                    '\\' => out.extend(chars.next()),
-                    c => out.push(c),
-                }
-            }
-            out
-        }
+        Some(inner) => crate::shell::word::unbackslash(inner),
         None => text.to_owned(),
     }
 }

@@ -368,7 +368,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 out.push(a, Kind::Operand, Role::Argv);
             }
             out.runs.push(Run::Argv(argv));
-            return;
+            break;
         }
         operands.push(out.parts.len());
         out.push(w, Kind::Operand, role);

@@ -11,6 +11,30 @@ fn reading(argv: &[String]) -> Option<(&'static Program, Reading)> {
     Some((p, read(p, argv.get(1..).unwrap_or(&[]))))
 }
 
+/// The words of the wrapper WORDS, before its command at N, that rules read as its
+/// paths: those the table puts in path roles (`xargs -a FILE`, `timeout`'s none), and
+/// any other that looks like a path or has a value glued to an option (a wrapper's
+/// option the table does not know).
+pub(super) fn wrapper_paths(words: &[Word], n: usize) -> Vec<String> {
+    let own = words.get(..n).unwrap_or(words);
+    let mut argv: Vec<String> = own.iter().map(|w| w.text.clone()).collect();
+    if let Some(first) = argv.first_mut() {
+        *first = super::basename(first).to_owned();
+    }
+    let name_static = own.first().is_some_and(|w| w.is_static && !w.pattern);
+    let mut out: Vec<String> = match reading(&argv).filter(|_| name_static) {
+        Some((_, r)) => r.paths().into_iter().map(str::to_owned).collect(),
+        None => Vec::new(),
+    };
+    for w in own.iter().skip(1) {
+        let glued = w.text.starts_with('-') && w.text.len() > 2;
+        if (super::looks_like_path(&w.text) || glued) && !out.contains(&w.text) {
+            out.push(w.text.clone());
+        }
+    }
+    out
+}
+
 /// What the table knows of the command WORDS (ARGV: its words, the name a basename),
 /// and the words rules read as its paths: for a known program with every option known,
 /// the words in path roles, and the words only the shell knows (`$f`, a glob), which

@@ -21,7 +21,7 @@ use special::*;
 use super::state::{note, Cx, Frame, Outer, MAX_COPIED};
 use super::word::{
     arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
-    Word,
+    unbackslash, Word,
 };
 use super::SimpleCommand;
 
@@ -173,13 +173,7 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
     match step {
         Step::Inner(n) => match words.get(n..) {
             Some(rest) if !rest.is_empty() => {
-                for w in words.get(1..n).unwrap_or(&[]) {
-                    // An option with a path glued to it too (`xargs -alnk/x`).
-                    let glued = w.text.starts_with('-') && w.text.len() > 2;
-                    if looks_like_path(&w.text) || glued {
-                        st.path_words.push(w.text.clone());
-                    }
-                }
+                st.path_words.extend(known::wrapper_paths(words, n));
                 through(cx, fr, rest, st, hops + 1)
             }
             _ => final_command(cx, fr, words, st, hops),

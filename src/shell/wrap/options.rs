@@ -327,7 +327,7 @@ fn pathspec_words(
                 ),
             );
             // `\.env` is `.env`.
-            let unescaped = unescape(spec);
+            let unescaped = unbackslash(spec);
             if icase {
                 st.path_words.push(unescaped.to_lowercase());
             }
@@ -576,20 +576,6 @@ fn pathspecs<'a>(sub: &str, args: &'a [String]) -> Vec<&'a String> {
             continue;
         }
         out.push(a);
-    }
-    out
-}
-
-/// The name a glob pattern of git (wildmatch) reads with its backslashes taken as
-/// escapes: `\.env` and `.en\v` are `.env`.
-fn unescape(spec: &str) -> String {
-    let mut out = String::new();
-    let mut chars = spec.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            c => out.push(c),
-        }
     }
     out
 }

@@ -35,7 +35,10 @@ pub(in crate::shell::wrap) fn xargs(
     match words.get(o.next) {
         // With no command xargs runs `echo`.
         None => {
-            final_command(cx, fr, &[Word::literal("echo")], st.clone(), hops);
+            let mut st = st.clone();
+            st.path_words
+                .extend(known::wrapper_paths(words, words.len()));
+            final_command(cx, fr, &[Word::literal("echo")], st, hops);
             Step::Done
         }
         Some(name) => match replace {
