@@ -283,3 +283,59 @@ fn ignore_files_changed_by_the_line() {
         "only `echo x > notes.txt; rg --hidden KEY` is allowed"
     );
 }
+
+/// `git grep` with a pattern pathspec reads the files git tracks that match it, below
+/// where the pattern starts: never allowed where the real git grep prints a secret,
+/// never denied where it prints none and no secret is tracked (an ignored `.env`).
+/// (With a tracked `.env`, the reading walks every tracked file below the start: a
+/// pattern that does not match it is an over-block, printed, not failed.)
+#[test]
+fn git_grep_pattern_pathspecs() {
+    let base = std::env::temp_dir().join(format!("grh-git-grep-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let rules = json!([
+        {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
+        {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let lines = [
+        "git grep -n KEY -- '*.rs'",
+        "git grep -n KEY -- 'sub/*.rs'",
+        "git grep -n KEY -- '*.env'",
+        "git grep -n KEY -- '*'",
+        "git grep -n KEY -- '.e*'",
+        "git grep -n KEY -- 'sub/*'",
+    ];
+    let mut wrong = Vec::new();
+    for tracked in [false, true] {
+        let dir = repo(
+            &base.join(tracked.to_string()),
+            ("plain", ".gitignore", b".env\nk.pem\n"),
+        );
+        run(&dir, "git", &["add", "."]);
+        if tracked {
+            run(&dir, "git", &["add", "-f", ".env", "sub/.env"]);
+        }
+        for line in lines {
+            let d = decide(&p, &dir, line);
+            let printed = run(&dir, "bash", &["-c", line]);
+            let reads = names_secret(&printed);
+            if reads && d == Some(Decision::Allow) {
+                wrong.push(format!(
+                    "`{line}` (tracked .env: {tracked}) allowed; it prints:\n{printed}"
+                ));
+            }
+            if !reads && d == Some(Decision::Deny) {
+                let why = format!("`{line}` (tracked .env: {tracked}) denied; it prints no secret");
+                if tracked {
+                    println!("over-block: {why}");
+                } else {
+                    wrong.push(why);
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

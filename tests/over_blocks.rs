@@ -583,9 +583,20 @@ fn git_in_a_project_is_not_blocked() {
         }
         // A secret named as a pathspec is one.
         assert_eq!(decide(cwd, "git grep -n TODO -- .env"), Some(Deny));
-        // A pattern git matches over the files it reads is not certain (O7: `--eol`
-        // reads the files `ls-files` lists).
-        assert_ne!(decide(cwd, "git grep -n TODO -- '*.c'"), Some(Allow));
+        // A pattern `git grep` matches is over the files git tracks, which the reading
+        // walks from where the pattern starts: the ignored `.env` is none of them.
+        assert_eq!(decide(cwd, "git grep -n TODO -- '*.c'"), Some(Allow));
+        assert_eq!(decide(cwd, "git grep -n TODO -- '*'"), Some(Allow));
+        // With `--untracked` it reads untracked files too, and with `--no-index` every
+        // file: not certain. (O7: `--eol` reads the files `ls-files` lists.)
+        assert_ne!(
+            decide(cwd, "git grep --untracked -n TODO -- '*.c'"),
+            Some(Allow)
+        );
+        assert_ne!(
+            decide(cwd, "git grep --no-index -n TODO -- '*.c'"),
+            Some(Allow)
+        );
         assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
     }
     assert_eq!(decide("proj", "cd sub && git status"), Some(Allow));

@@ -274,13 +274,19 @@ parses! {
     pkexec: "pkexec --user root rm x" => ok(vec![c(&["rm", "x"]).w(&["pkexec", "--user", "root", "rm", "x"]).root()]),
     runuser_u: "runuser -u bob -- rm x" => ok(vec![c(&["rm", "x"]).w(&["runuser", "-u", "bob", "--", "rm", "x"]).root()]),
     su_c: "su -c 'rm x' root" => ok(vec![c(&["rm", "x"]).w(&["su", "-c", "rm x", "root"]).root()]),
-    su_login_c: "su - root -c \"rm w\"" => ok(vec![c(&["rm", "w"]).w(&["su", "-", "root", "-c", "rm w"]).root()]),
+    su_login_c: "su - root -c \"rm w\"" => ok(vec![c(&["rm", "w"])
+        .w(&["su", "-", "root", "-c", "rm w"])
+        .root()
+        .op("`su` starts a login shell, which runs the user's profile files")]),
     su_other_shell: "su -s /bin/zsh -c 'rm x'" => ok(vec![c(&["rm", "x"])
         .w(&["su", "-s", "/bin/zsh", "-c", "rm x"])
         .root()
         .op("`su` runs its command in `zsh`")]),
     script_c: "script -q -c 'rm x' /dev/null" => ok(vec![c(&["rm", "x"]).w(&["script", "-q", "-c", "rm x", "/dev/null"])]),
-    su_clustered: "su -lc 'rm x'" => ok(vec![c(&["rm", "x"]).w(&["su", "-lc", "rm x"]).root()]),
+    su_clustered: "su -lc 'rm x'" => ok(vec![c(&["rm", "x"])
+        .w(&["su", "-lc", "rm x"])
+        .root()
+        .op("`su` starts a login shell, which runs the user's profile files")]),
     xargs: "xargs rm" => ok(vec![c(&["rm"]).w(&["xargs", "rm"])]),
     xargs_flags: "xargs -0 -n 1 -I{} rm -f {}" => ok(vec![c(&["rm", "-f", "{}"]).w(&["xargs", "-0", "-n", "1", "-I{}", "rm", "-f", "{}"])]),
     xargs_echo: "xargs" => ok(vec![c(&["echo"]).w(&["xargs"])]),
@@ -1342,7 +1348,7 @@ fn git_pathspec_patterns_are_not_certain() {
         r"git clean -fx -- '.en\v'",
         "git log -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
-        "git grep -e x -- '.en?'",
+        "git grep --untracked -e x -- '.en?'",
         "git g --no-index . -- '*id_rsa'",
         "git format-patch -o out HEAD~1 '*.env'",
     ] {
@@ -1353,6 +1359,8 @@ fn git_pathspec_patterns_are_not_certain() {
         "git log -- README.md",
         r"git grep -e 'a\|b'",
         r"git grep 'foo\.bar' -- src",
+        // Over the files git tracks, walked from where the pattern starts.
+        "git grep -e x -- '.en?'",
         "git commit -m 'fix * and ?'",
         "git log --grep 'fix*' -S 'a*'",
         "git --literal-pathspecs add '*x'",

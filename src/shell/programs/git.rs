@@ -516,7 +516,11 @@ const OWN_SUBS: &[Program] = &[
             &[
                 ex("git grep -n TODO -- src", &["src"]),
                 ex("git grep --no-index KEY", &["."]),
-                ex("git grep KEY -- '*.env'", &["*.env", "."]),
+                ex("git grep KEY -- '*.env'", &["."]),
+                ex(
+                    "git grep --untracked KEY -- 'src/*.env'",
+                    &["src/*.env", "src"],
+                ),
             ],
         )
     },

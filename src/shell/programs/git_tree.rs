@@ -1,7 +1,7 @@
 //! git's work tree: where the subcommands that work on it reach, which the table's data
 //! cannot say (see `git.rs`, and the manual's "The program table").
 
-use super::Role::{Pattern, Walk, WalkTracked, Write, WriteTracked, WriteTree};
+use super::Role::{Pattern, ShowTracked, Walk, WalkTracked, Write, WriteTracked, WriteTree};
 use super::{Kind, Part, Reading, Role};
 
 /// The top of the work tree, as git itself spells it in a pathspec: the implicit
@@ -80,7 +80,8 @@ pub(super) fn work_tree(r: &mut Reading) {
 /// git matches it over the tree (its `*` crosses `/` and matches a leading `.`), so
 /// what it may name is anything below the directory it starts at (`src` of `src/*.c`,
 /// `.` of `*.c`): that directory is walked (written whole where the operand is
-/// written: `git clean -f '*.o'`). Where git prints names only, `git ls-files` (not
+/// written: `git clean -f '*.o'`; only its tracked files where git reads only those:
+/// `git grep x -- '*.rs'`). Where git prints names only, `git ls-files` (not
 /// with `--eol` or `--format`, which read the files), the pattern is no path, as
 /// `find DIR -name P`'s is not.
 fn patterns(r: &mut Reading) {
@@ -90,6 +91,12 @@ fn patterns(r: &mut Reading) {
         .filter(|p| p.kind == Kind::Subcommand)
         .map(|p| p.text.as_str())
         .eq(["ls-files"]);
+    let grep = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .eq(["grep"]);
     let reads = r.parts.iter().any(|p| {
         p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
     });
@@ -99,11 +106,16 @@ fn patterns(r: &mut Reading) {
         if p.kind != Kind::Operand || !p.role.is_path() || !pattern || p.text.starts_with(':') {
             continue;
         }
+        // Where git reads only what it tracks (`git grep`, `git diff`), so does the
+        // pattern's walk: the files of the index below where it starts.
         let role = match p.role {
             Write | WriteTree => WriteTree,
+            WalkTracked | ShowTracked => p.role,
             _ => Walk,
         };
-        if listing && !reads {
+        // The pattern names no file of its own where git lists names, or where it
+        // reads only tracked files (`git grep`): the walk below holds them all.
+        if (listing && !reads) || (grep && matches!(p.role, WalkTracked | ShowTracked)) {
             p.role = Pattern;
         }
         let literal: Vec<&str> = p

@@ -561,12 +561,14 @@ const MAX_ENV_SPLITS: usize = 64;
 /// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
 /// `cargo -C DIR`, `pnpm -C DIR`/`--dir DIR`, `npm --prefix DIR`, `yarn --cwd DIR`,
 /// `unshare -w DIR`/`--wd=DIR`, `nsenter -wDIR`/`--wd=DIR`, `start-stop-daemon -d DIR`/
-/// `--chdir DIR`; `env -S STR` read as the words STR splits into.
+/// `--chdir DIR`; `env -S STR` read as the words STR splits into; a new root or a login
+/// shell's home (`chroot DIR`, `su -`, `sudo -i`: see `login.rs`).
 /// Read as getopt reads them: short options bundled (`env -iC DIR`, `tar -cC DIR`,
 /// tar's `cC DIR` without a dash), long ones abbreviated (`--chd=DIR`, `--dir DIR`).
 /// Every option of the program is not known here, so a word is never skipped as an
 /// option's value: what is not a directory here is only a path word elsewhere.
 pub fn chdir_options(form: &[String]) -> Vec<String> {
+    let mut out = super::login::root_or_login_dirs(form).unwrap_or_default();
     // (the short option, the short options that take a value, the long option)
     let (short, valued, long): (char, &str, &str) = match form.first().map(String::as_str) {
         Some("env") => ('C', "uSC", "chdir"),
@@ -586,7 +588,7 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
         // read both ways).
         Some("curl") => ('\0', "", "output-dir"),
         Some("wget") => ('P', "oaOiPeTtwQUlDAR", "directory-prefix"),
-        _ => return Vec::new(),
+        _ => return out,
     };
     let split;
     let form = if form.first().is_some_and(|n| n == "env") {
@@ -595,7 +597,6 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
     } else {
         form
     };
-    let mut out = Vec::new();
     let is_tar = matches!(
         form.first().map(String::as_str),
         Some("tar" | "gtar" | "bsdtar")

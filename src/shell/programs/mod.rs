@@ -27,6 +27,7 @@ mod git_plumbing;
 mod git_store;
 mod git_tree;
 mod hooks;
+mod login;
 mod opts;
 mod pip_opts;
 mod read;

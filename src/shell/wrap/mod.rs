@@ -23,7 +23,7 @@ use super::word::{
     arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
     unbackslash, Word,
 };
-use super::SimpleCommand;
+use super::{Runs, SimpleCommand};
 
 /// Most wrappers looked through in one command.
 const MAX_HOPS: usize = 32;
@@ -174,7 +174,12 @@ fn through(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: usize) 
         Step::Inner(n) => match words.get(n..) {
             Some(rest) if !rest.is_empty() => {
                 st.path_words.extend(known::wrapper_paths(words, n));
-                through(cx, fr, rest, st, hops + 1)
+                // `watch -x CMD` and `xargs CMD` run it again and again.
+                if matches!(base, "watch" | "xargs") {
+                    cx.repeated(Runs::Any, |cx| through(cx, fr, rest, st, hops + 1));
+                } else {
+                    through(cx, fr, rest, st, hops + 1)
+                }
             }
             _ => final_command(cx, fr, words, st, hops),
         },
@@ -219,13 +224,31 @@ fn wrapper_step(
         "time" => inner_after(words, &TIME),
         "nice" => inner_after(words, &NICE),
         "stdbuf" => inner_after(words, &STDBUF),
-        "setsid" => inner_after(words, &SETSID),
+        "setsid" => {
+            // `-f`: it forks and does not wait: its command runs beside the line's.
+            if simple_wrapper(words, &SETSID).is_ok_and(|o| o.has(&["f", "fork"])) {
+                cx.out.concurrent = true;
+            }
+            inner_after(words, &SETSID)
+        }
         "unbuffer" => inner_after(words, &UNBUFFER),
         "timeout" => after_operand(words, &TIMEOUT, &[]),
         "chrt" => after_operand(words, &CHRT, &["p", "pid", "m", "max"]),
         "taskset" => after_operand(words, &TASKSET, &["p", "pid"]),
         "chroot" => match after_operand(words, &CHROOT, &[]) {
             Step::Itself => Step::Opaque("`chroot` without a command starts a shell".into()),
+            // Its command's paths are below the new root, and the new root's programs
+            // run: read exactly only for `/` (it moves there: see `chdir_options`).
+            Step::Inner(n) => {
+                let root = n.checked_sub(1).and_then(|k| words.get(k));
+                if !root.is_some_and(|r| r.is_static && r.text.chars().all(|c| c == '/')) {
+                    note(
+                        &mut st.opaque,
+                        "`chroot` runs its command under another root directory",
+                    );
+                }
+                Step::Inner(n)
+            }
             s => s,
         },
         "ionice" => simple_wrapper(words, &IONICE).map_or_else(Step::from, |o| {
@@ -248,9 +271,9 @@ fn wrapper_step(
             _ => Step::Itself,
         },
         "flock" => flock(cx, fr, words, st),
-        "watch" => watch(cx, fr, words, st),
+        "watch" => cx.repeated(Runs::Any, |cx| watch(cx, fr, words, st)),
         "script" => script(cx, fr, words, st),
-        "xargs" => xargs(cx, fr, words, st, hops),
+        "xargs" => cx.repeated(Runs::Any, |cx| xargs(cx, fr, words, st, hops)),
         "find" => {
             find(cx, fr, words, st, hops);
             Step::Done
@@ -261,6 +284,10 @@ fn wrapper_step(
         }
         "sudo" => {
             st.privileged_here();
+            // `-b`: its command runs in the background.
+            if simple_wrapper(words, &SUDO).is_ok_and(|o| o.has(&["b", "background"])) {
+                cx.out.concurrent = true;
+            }
             sudo(words, st)
         }
         "sudoedit" => {

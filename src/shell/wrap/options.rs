@@ -308,6 +308,23 @@ fn pathspec_words(
         && !args
             .iter()
             .any(|a| a.starts_with("--eol") || a.starts_with("--format"));
+    // `git grep` reads only files git tracks (not with `--untracked`, `--no-index` or
+    // `--recurse-submodules`): the table walks the tracked files below where a pattern
+    // starts (`git_tree.rs`), which holds every file the pattern may name.
+    let tracked_walk = sub == "grep"
+        && !args.iter().any(|a| {
+            let name = a.strip_prefix("--").unwrap_or_default();
+            let name = name.split('=').next().unwrap_or(name);
+            name.len() >= 2
+                && [
+                    "untracked",
+                    "no-index",
+                    "recurse-submodules",
+                    "no-exclude-standard",
+                ]
+                .iter()
+                .any(|l| l.starts_with(name))
+        });
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
@@ -315,7 +332,7 @@ fn pathspec_words(
         if icase {
             st.path_words.push(spec.to_lowercase());
         }
-        if names_only && spec.contains(['*', '?', '[']) {
+        if (names_only || tracked_walk) && spec.contains(['*', '?', '[']) {
             continue;
         }
         if spec.contains(['*', '?', '[', '\\']) {

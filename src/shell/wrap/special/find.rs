@@ -108,7 +108,10 @@ pub(in crate::shell::wrap) fn find(
         if segment.is_empty() {
             cx.line_opaque(format!("`find {}` without a command", w.text));
         } else {
-            through(cx, fr, segment, inner, hops + 1);
+            // Once for each file found (`;`) or each batch of them (`+`).
+            cx.repeated(crate::shell::Runs::Any, |cx| {
+                through(cx, fr, segment, inner, hops + 1);
+            });
         }
         j = stop + 1;
     }

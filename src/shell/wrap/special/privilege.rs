@@ -38,6 +38,12 @@ pub(in crate::shell::wrap) fn sudo(words: &[Word], st: &mut State) -> Step {
             _ => break,
         }
     }
+    if o.has(&["i", "login"]) && j < words.len() {
+        note(
+            &mut st.opaque,
+            "`sudo -i` runs its command in a login shell, which runs the user's profile files",
+        );
+    }
     if j >= words.len() {
         return if o.has(&["s", "shell", "i", "login"]) {
             Step::Opaque("`sudo` without a command starts a shell".into())
@@ -113,7 +119,14 @@ pub(in crate::shell::wrap) fn su(
         .find(|(n, _)| matches!(n.as_str(), "c" | "command" | "session-command"))
         .and_then(|(_, v)| v.clone());
     let mut operands = operands.into_iter().peekable();
-    let _login = operands.next_if(|&k| words.get(k).is_some_and(|w| w.text == "-"));
+    let login = operands.next_if(|&k| words.get(k).is_some_and(|w| w.text == "-"));
+    // Its directory is the user's home (`login.rs`, for the paths of its commands).
+    if login.is_some() || has(&["l", "login"]) {
+        note(
+            &mut st.opaque,
+            format!("`{cmd}` starts a login shell, which runs the user's profile files"),
+        );
+    }
     let _user = operands.next();
     let extra: Vec<Word> = operands.filter_map(|k| words.get(k).cloned()).collect();
     // The shell's argv as su builds it: PROGRAM, `-f`, `-c STR`, then the extra operands.

@@ -1,0 +1,172 @@
+//! Where a command that changes its root or starts a login shell runs what it runs:
+//! `chroot DIR` moves to DIR (its new `/`), `su -`, `su -l USER`, `runuser -l USER` and
+//! `sudo -i [-u USER]` to the user's home (`~USER`). Read for
+//! [`super::chdir_options`].
+
+/// The directories FORM (a command's words, its name a basename) moves its command to
+/// by a new root or a login shell; None for other programs.
+pub(super) fn root_or_login_dirs(form: &[String]) -> Option<Vec<String>> {
+    let args = form.get(1..).unwrap_or(&[]);
+    Some(match form.first()?.as_str() {
+        "chroot" => chroot_dir(args).into_iter().collect(),
+        "su" | "runuser" => su_home(args).into_iter().collect(),
+        "sudo" => sudo_home(args).into_iter().collect(),
+        _ => return None,
+    })
+}
+
+/// `chroot [--userspec=U:G] [--groups=G] [--skip-chdir] NEWROOT [CMD]`: NEWROOT, where
+/// it moves before running CMD (not with `--skip-chdir`).
+fn chroot_dir(args: &[String]) -> Option<String> {
+    let mut words = args.iter();
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "--" => return words.next().cloned(),
+            "--skip-chdir" => return None,
+            "--userspec" | "--groups" => {
+                words.next();
+            }
+            w if w.starts_with('-') => {}
+            _ => return Some(w.clone()),
+        }
+    }
+    None
+}
+
+/// `su [options] [-] [USER [ARGS]]` (options anywhere before `--`, getopt permutes
+/// them): `~USER` (`~root` without one) when it starts a login shell (`-`, `-l`,
+/// `--login`, any abbreviation of it).
+fn su_home(args: &[String]) -> Option<String> {
+    // The short options that take a value, and the long ones.
+    const VALUED: &str = "cgGswu";
+    const LONG_VALUED: &[&str] = &[
+        "command",
+        "session-command",
+        "shell",
+        "group",
+        "supp-group",
+        "whitelist-environment",
+        "user",
+    ];
+    let mut login = false;
+    let mut user: Option<&String> = None;
+    let mut operands = 0;
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        if w == "--" {
+            if user.is_none() {
+                user = args.get(k).filter(|u| *u != "-");
+                login |= args.get(k).is_some_and(|u| u == "-");
+            }
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let name = long.split('=').next().unwrap_or(long);
+            login |= name.len() >= 2 && "login".starts_with(name);
+            let takes = !name.is_empty()
+                && LONG_VALUED.iter().any(|l| l.starts_with(name))
+                && !long.contains('=');
+            if takes {
+                k += 1;
+            }
+            continue;
+        }
+        if w == "-" {
+            login = true;
+            continue;
+        }
+        if let Some(cluster) = w.strip_prefix('-') {
+            for (at, ch) in cluster.char_indices() {
+                if VALUED.contains(ch) {
+                    if at + 1 == cluster.len() {
+                        k += 1;
+                    }
+                    break;
+                }
+                login |= ch == 'l';
+            }
+            continue;
+        }
+        operands += 1;
+        if operands == 1 {
+            user = Some(w);
+        }
+    }
+    login.then(|| format!("~{}", user.map_or("root", String::as_str)))
+}
+
+/// `sudo [options] CMD`: `~USER` (`-u USER`, else `~root`) with `-i` or `--login`.
+fn sudo_home(args: &[String]) -> Option<String> {
+    const VALUED: &str = "CDghprtUuT";
+    let mut login = false;
+    let mut user: Option<String> = None;
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        if w == "--" || !w.starts_with('-') || w == "-" {
+            break;
+        }
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_owned())),
+                None => (long, None),
+            };
+            login |= name.len() >= 3 && "login".starts_with(name);
+            if name.len() >= 2 && "user".starts_with(name) {
+                user = value.or_else(|| args.get(k).cloned());
+            }
+            continue;
+        }
+        let cluster = &w[1..];
+        for (at, ch) in cluster.char_indices() {
+            if VALUED.contains(ch) {
+                let rest = &cluster[at + 1..];
+                if ch == 'u' {
+                    user = if rest.is_empty() {
+                        args.get(k).cloned()
+                    } else {
+                        Some(rest.to_owned())
+                    };
+                }
+                if rest.is_empty() {
+                    k += 1;
+                }
+                break;
+            }
+            login |= ch == 'i';
+        }
+    }
+    login.then(|| format!("~{}", user.as_deref().unwrap_or("root")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::root_or_login_dirs;
+
+    fn dirs(line: &str) -> Vec<String> {
+        let form: Vec<String> = line.split(' ').map(str::to_owned).collect();
+        root_or_login_dirs(&form).unwrap_or_default()
+    }
+
+    #[test]
+    fn login_shells_and_new_roots() {
+        assert_eq!(dirs("su - -c id"), ["~root"]);
+        assert_eq!(dirs("su -c id - bob"), ["~bob"]);
+        assert_eq!(dirs("su -l bob"), ["~bob"]);
+        assert_eq!(dirs("su --log -c id"), ["~root"]);
+        assert_eq!(dirs("su -lc id"), ["~root"]);
+        assert!(dirs("su -c id bob").is_empty());
+        assert!(dirs("su -s /bin/sh bob").is_empty());
+        assert_eq!(dirs("runuser -l bob -c id"), ["~bob"]);
+        assert_eq!(dirs("sudo -i id"), ["~root"]);
+        assert_eq!(dirs("sudo -u bob -i id"), ["~bob"]);
+        assert_eq!(dirs("sudo -iubob id"), ["~bob"]);
+        assert_eq!(dirs("sudo --login --user=bob id"), ["~bob"]);
+        assert!(dirs("sudo id -i").is_empty());
+        assert_eq!(dirs("chroot / cat x"), ["/"]);
+        assert_eq!(dirs("chroot --userspec 1:1 /srv cat x"), ["/srv"]);
+        assert!(dirs("chroot --skip-chdir / cat x").is_empty());
+        assert!(dirs("ls -l").is_empty());
+    }
+}
