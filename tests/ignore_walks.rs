@@ -339,3 +339,48 @@ fn git_grep_pattern_pathspecs() {
     let _ = std::fs::remove_dir_all(&base);
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A tracked directory whose place a symbolic link took (`git checkout` of a branch
+/// where it is a link, then `git reset`): `git grep` reads the tracked files through
+/// it, so the line is never allowed where a rule is about where the link leads.
+#[test]
+fn git_grep_through_a_linked_directory() {
+    let base = std::env::temp_dir().join(format!("grh-git-grep-link-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let outside = base.join("outside");
+    let dir = base.join("repo");
+    std::fs::create_dir_all(&outside).expect("create dirs");
+    std::fs::create_dir_all(dir.join("cfg")).expect("create dirs");
+    std::fs::write(outside.join("config"), "KEY=secret\n").expect("write file");
+    std::fs::write(dir.join("cfg/config"), "x\n").expect("write file");
+    run(&dir, "git", &["init", "-q"]);
+    run(&dir, "git", &["add", "cfg/config"]);
+    std::fs::remove_dir_all(dir.join("cfg")).expect("remove cfg");
+    std::os::unix::fs::symlink(&outside, dir.join("cfg")).expect("make the link");
+    let rules = json!([
+        {"id": "outside", "path": format!("{}/**", outside.display()), "decision": "deny"},
+        {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let mut wrong = Vec::new();
+    for line in [
+        "git grep -n KEY",
+        "git grep -n KEY -- '*'",
+        "git grep -n KEY -- 'c*'",
+    ] {
+        let printed = run(&dir, "bash", &["-c", line]);
+        assert!(
+            printed.contains("secret"),
+            "git grep reads through the link: {printed}"
+        );
+        if decide(&p, &dir, line) == Some(Decision::Allow) {
+            wrong.push(line);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(
+        wrong.is_empty(),
+        "allowed, reading through the link: {wrong:?}"
+    );
+}

@@ -336,6 +336,11 @@ fn env_home(env: &PathEnv) -> Result<&str, PathError> {
     }
 }
 
+/// The home directory of USER, from `/etc/passwd`, if it has one there.
+pub fn user_home(user: &str) -> Option<String> {
+    passwd_home(user).ok()
+}
+
 /// The home directory of USER, from `/etc/passwd`.
 fn passwd_home(user: &str) -> Result<String, PathError> {
     if user.contains(':') || user.contains('/') {

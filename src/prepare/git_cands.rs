@@ -173,12 +173,19 @@ impl Prepared<'_> {
         }
         text.push('/');
         let top_len = text.len();
+        // The directories of the work tree looked at, and whether each is a link.
+        let mut links: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
         for p in paths.iter() {
             let under = rel.is_empty()
                 || p.strip_prefix(rel.as_str())
                     .is_some_and(|r| r.is_empty() || r.starts_with('/'));
             if !under {
                 continue;
+            }
+            if let Some(dir) = leading_link(&top, p, &mut links) {
+                return Walked::Leaves(shell::Unsure::GitStore(format!(
+                    "`{dir}` in the work tree is a symbolic link: git reads the tracked files below it through it"
+                )));
             }
             text.truncate(top_len);
             if fold {
@@ -187,13 +194,42 @@ impl Prepared<'_> {
                 text.push_str(p);
             }
             self.meet(&text, rules, &mut found);
-            // Every rule asked about is met: no path can add one.
-            if rules.iter().all(|r| found.get(r)) {
+            // Every rule asked about is met: no path can add one (with none asked
+            // about, each path is looked at for a link).
+            if rules.iter().next().is_some() && rules.iter().all(|r| found.get(r)) {
                 break;
             }
         }
         Walked::Meets(found)
     }
+}
+
+/// The first directory of PATH (a path of the index, relative to the work tree's TOP)
+/// that is a symbolic link in the work tree, if any: `git grep` opens the tracked file
+/// through it (git checks out no file below a link, but a link can take a tracked
+/// directory's place: `git checkout` of a branch where it is a link, then `git reset`).
+/// LINKS remembers what each directory is.
+fn leading_link(
+    top: &Path,
+    path: &str,
+    links: &mut std::collections::HashMap<String, bool>,
+) -> Option<String> {
+    for (at, _) in path.match_indices('/') {
+        let dir = &path[..at];
+        let link = match links.get(dir) {
+            Some(link) => *link,
+            None => {
+                let link = std::fs::symlink_metadata(top.join(dir))
+                    .is_ok_and(|m| m.file_type().is_symlink());
+                links.insert(dir.to_owned(), link);
+                link
+            }
+        };
+        if link {
+            return Some(dir.to_owned());
+        }
+    }
+    None
 }
 
 impl Prepared<'_> {

@@ -185,6 +185,9 @@ pub(super) enum Walked {
     TooLarge,
     /// What it opens cannot be known: why (git's index not read).
     Unread(shell::Unsure),
+    /// It may open files outside the tree, through a symbolic link it goes through
+    /// (`git grep` below a tracked directory a link replaced): every deny-side rule.
+    Leaves(shell::Unsure),
 }
 
 /// Whether ROLE walks a tree and opens (reads or writes) the files in it.

@@ -273,7 +273,10 @@ impl Prepared<'_> {
                         unsure: Some(shell::Unsure::UnreadWalk(m.raw.clone())),
                     });
                 }
-                if anywhere.iter().next().is_some() {
+                // git's store is looked at for every deny-side rule: a link in the
+                // work tree can lead its walk anywhere.
+                let store = *role == shell::Role::ShowTracked;
+                if anywhere.iter().next().is_some() || store {
                     if let Ok(dir) = &m.norm {
                         let seen = filters.as_ref().ok();
                         // Options not read here may bring dotfiles back (rg's `-g '*'`,
@@ -315,6 +318,13 @@ impl Prepared<'_> {
                                 Some(shell::Unsure::LargeWalk(dir.clone())),
                             ),
                             walks::Walked::Unread(why) => (anywhere.clone(), Some(why)),
+                            walks::Walked::Leaves(why) => {
+                                let mut every = BitSet::new(self.n());
+                                for r in (0..self.n()).filter(|&r| deny_side(r)) {
+                                    every.set(r);
+                                }
+                                (every, Some(why))
+                            }
                         };
                         if met.iter().next().is_some() {
                             out.push(PathCand {

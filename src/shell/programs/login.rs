@@ -1,6 +1,6 @@
 //! Where a command that changes its root or starts a login shell runs what it runs:
-//! `chroot DIR` moves to DIR (its new `/`), `su -`, `su -l USER`, `runuser -l USER` and
-//! `sudo -i [-u USER]` to the user's home (`~USER`). Read for
+//! `chroot DIR` moves to DIR (its new `/`), `su -`, `su -l USER`, `runuser -l USER`,
+//! `sudo -i [-u USER]` and `pkexec` to the user's home (`~USER`). Read for
 //! [`super::chdir_options`].
 
 /// The directories FORM (a command's words, its name a basename) moves its command to
@@ -11,8 +11,15 @@ pub(super) fn root_or_login_dirs(form: &[String]) -> Option<Vec<String>> {
         "chroot" => chroot_dir(args).into_iter().collect(),
         "su" | "runuser" => su_home(args).into_iter().collect(),
         "sudo" => sudo_home(args).into_iter().collect(),
+        "pkexec" => pkexec_home(args).into_iter().collect(),
         _ => return None,
     })
+}
+
+/// The home of USER, from `/etc/passwd`; `~USER` (which no directory reading resolves:
+/// the command's paths are then not certain) for a user it does not list.
+fn home(user: &str) -> String {
+    crate::path::user_home(user).unwrap_or_else(|| format!("~{user}"))
 }
 
 /// `chroot [--userspec=U:G] [--groups=G] [--skip-chdir] NEWROOT [CMD]`: NEWROOT, where
@@ -93,7 +100,7 @@ fn su_home(args: &[String]) -> Option<String> {
             user = Some(w);
         }
     }
-    login.then(|| format!("~{}", user.map_or("root", String::as_str)))
+    login.then(|| home(user.map_or("root", String::as_str)))
 }
 
 /// `sudo [options] CMD`: `~USER` (`-u USER`, else `~root`) with `-i` or `--login`.
@@ -137,7 +144,28 @@ fn sudo_home(args: &[String]) -> Option<String> {
             login |= ch == 'i';
         }
     }
-    login.then(|| format!("~{}", user.as_deref().unwrap_or("root")))
+    login.then(|| home(user.as_deref().unwrap_or("root")))
+}
+
+/// `pkexec [--user USER] [--keep-cwd] PROGRAM`: polkit 0.121 and later run PROGRAM in
+/// the user's home (`~root` without `--user`) unless `--keep-cwd`.
+fn pkexec_home(args: &[String]) -> Option<String> {
+    let mut user = None;
+    let mut k = 0;
+    while let Some(w) = args.get(k) {
+        k += 1;
+        match w.as_str() {
+            "--keep-cwd" => return None,
+            "--user" | "-u" => {
+                user = args.get(k).cloned();
+                k += 1;
+            }
+            w if w.starts_with("--user=") => user = Some(w["--user=".len()..].to_owned()),
+            w if w.starts_with('-') => {}
+            _ => break,
+        }
+    }
+    Some(home(user.as_deref().unwrap_or("root")))
 }
 
 #[cfg(test)]
@@ -151,15 +179,15 @@ mod tests {
 
     #[test]
     fn login_shells_and_new_roots() {
-        assert_eq!(dirs("su - -c id"), ["~root"]);
+        assert_eq!(dirs("su - -c id"), ["/root"]);
         assert_eq!(dirs("su -c id - bob"), ["~bob"]);
         assert_eq!(dirs("su -l bob"), ["~bob"]);
-        assert_eq!(dirs("su --log -c id"), ["~root"]);
-        assert_eq!(dirs("su -lc id"), ["~root"]);
+        assert_eq!(dirs("su --log -c id"), ["/root"]);
+        assert_eq!(dirs("su -lc id"), ["/root"]);
         assert!(dirs("su -c id bob").is_empty());
         assert!(dirs("su -s /bin/sh bob").is_empty());
         assert_eq!(dirs("runuser -l bob -c id"), ["~bob"]);
-        assert_eq!(dirs("sudo -i id"), ["~root"]);
+        assert_eq!(dirs("sudo -i id"), ["/root"]);
         assert_eq!(dirs("sudo -u bob -i id"), ["~bob"]);
         assert_eq!(dirs("sudo -iubob id"), ["~bob"]);
         assert_eq!(dirs("sudo --login --user=bob id"), ["~bob"]);
@@ -167,6 +195,9 @@ mod tests {
         assert_eq!(dirs("chroot / cat x"), ["/"]);
         assert_eq!(dirs("chroot --userspec 1:1 /srv cat x"), ["/srv"]);
         assert!(dirs("chroot --skip-chdir / cat x").is_empty());
+        assert_eq!(dirs("pkexec cat x"), ["/root"]);
+        assert_eq!(dirs("pkexec --user bob cat x"), ["~bob"]);
+        assert!(dirs("pkexec --keep-cwd cat x").is_empty());
         assert!(dirs("ls -l").is_empty());
     }
 }

@@ -649,6 +649,13 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..BASE
     },
     Program {
+        names: &["base64", "base32"],
+        opts: BASE64,
+        operands: all(Read),
+        examples: &[ex("base64 -w0 f", &["f"]), ex("base64 -d", &[])],
+        ..BASE
+    },
+    Program {
         names: &["od"],
         opts: OD,
         operands: all(Read),

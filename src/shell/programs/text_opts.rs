@@ -250,6 +250,14 @@ pub(super) const MD5SUM: &[Opt] = &[
     flag("", "version"),
 ];
 
+pub(super) const BASE64: &[Opt] = &[
+    flag("d", "decode"),
+    flag("i", "ignore-garbage"),
+    val("w", "wrap", D),
+    flag("", "help"),
+    flag("", "version"),
+];
+
 pub(super) const OD: &[Opt] = &[
     val("A", "address-radix", D),
     val("", "endian", D),

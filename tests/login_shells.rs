@@ -1,0 +1,52 @@
+//! Commands run in another directory than the line's: a login shell (`su -`, `runuser
+//! -l`, `sudo -i`) and `pkexec` run in the user's home, `chroot DIR` in DIR. Their
+//! relative paths are read from there: `.ssh/id_rsa` is root's key.
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::Options;
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+
+#[test]
+fn relative_paths_read_from_where_the_command_runs() {
+    let home = gptel_rust_hooks::path::user_home("root").expect("root has a home");
+    let rules = json!([
+        {"id": "ssh", "path": "~/.ssh/**", "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone().into()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let project = std::env::temp_dir();
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": project});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    let from_root = home.trim_start_matches('/');
+    for line in [
+        "pkexec cat .ssh/id_rsa".to_string(),
+        "pkexec --user root cat .ssh/id_rsa".to_string(),
+        "sudo -i cat .ssh/id_rsa".to_string(),
+        "sudo -iu root cat .ssh/id_rsa".to_string(),
+        "runuser -l root -c 'cat .ssh/id_rsa'".to_string(),
+        "su - -c 'cat .ssh/id_rsa'".to_string(),
+        "su -lc 'cat .ssh/id_rsa'".to_string(),
+        format!("chroot / cat {from_root}/.ssh/id_rsa"),
+        format!("chroot --userspec=0:0 / cat {from_root}/.ssh/id_rsa"),
+    ] {
+        assert_ne!(decide(&line), Some(Decision::Allow), "{line}");
+    }
+    // Where it keeps the directory, or reads nothing of the home.
+    assert_eq!(
+        decide("pkexec --keep-cwd cat README.md"),
+        Some(Decision::Allow)
+    );
+    assert_eq!(
+        decide("chroot --skip-chdir / cat README.md"),
+        Some(Decision::Allow)
+    );
+}
