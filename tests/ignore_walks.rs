@@ -306,6 +306,10 @@ fn git_grep_pattern_pathspecs() {
         "git grep -n KEY -- '*'",
         "git grep -n KEY -- '.e*'",
         "git grep -n KEY -- 'sub/*'",
+        "git grep -n KEY -- ':!*.md'",
+        "git grep -n KEY -- ':(exclude)code.rs'",
+        "git grep -n KEY -- ':^*.rs' sub",
+        "git grep -n KEY -- ':/!sub'",
     ];
     let mut wrong = Vec::new();
     for tracked in [false, true] {

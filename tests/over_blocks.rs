@@ -587,6 +587,12 @@ fn git_in_a_project_is_not_blocked() {
         // walks from where the pattern starts: the ignored `.env` is none of them.
         assert_eq!(decide(cwd, "git grep -n TODO -- '*.c'"), Some(Allow));
         assert_eq!(decide(cwd, "git grep -n TODO -- '*'"), Some(Allow));
+        // An exclude only takes files away.
+        assert_eq!(decide(cwd, "git grep -n TODO -- ':!*.md'"), Some(Allow));
+        assert_eq!(
+            decide(cwd, "git grep -n TODO -- . ':(exclude)*.md'"),
+            Some(Allow)
+        );
         // With `--untracked` it reads untracked files too, and with `--no-index` every
         // file: not certain. (O7: `--eol` reads the files `ls-files` lists.)
         assert_ne!(

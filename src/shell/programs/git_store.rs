@@ -465,6 +465,13 @@ fn grep(r: &mut Reading) {
             tracked = true;
         }
     }
+    // An exclude (`:!*.md`) only takes files away: no path, and with excludes alone
+    // git searches from `.`.
+    for p in r.parts.iter_mut() {
+        if p.kind == Kind::Operand && p.role == role && super::pathspec_excludes(&p.text) {
+            p.role = Role::Pattern;
+        }
+    }
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
     let pathspecs = end.is_some_and(|e| r.parts.iter().skip(e + 1).any(|p| p.role.is_path()));
     let here = r.parts.iter().any(|p| p.text == "." && p.role == role);

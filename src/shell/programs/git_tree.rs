@@ -140,3 +140,48 @@ fn patterns(r: &mut Reading) {
         });
     }
 }
+
+/// Whether TEXT is a pathspec whose magic excludes what it matches (`:!*.md`, `:^x`,
+/// `:/!x`, `:(exclude)x`, `:(glob,exclude)x`): it only takes files away from the
+/// others (with excludes alone, git starts from `.`).
+pub(crate) fn pathspec_excludes(text: &str) -> bool {
+    let Some(spec) = text.strip_prefix(':') else {
+        return false;
+    };
+    if let Some(long) = spec.strip_prefix('(') {
+        let magic = long.split(')').next().unwrap_or_default();
+        return long.contains(')') && magic.split(',').any(|m| m.trim() == "exclude");
+    }
+    spec.chars()
+        .take_while(|c| matches!(c, '/' | '!' | '^'))
+        .any(|c| c == '!' || c == '^')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pathspec_excludes;
+
+    #[test]
+    fn exclude_magic() {
+        for t in [
+            ":!*.md",
+            ":^x",
+            ":/!x",
+            ":(exclude)x",
+            ":(glob,exclude)*.md",
+        ] {
+            assert!(pathspec_excludes(t), "{t}");
+        }
+        for t in [
+            "*.md",
+            ":/x",
+            ":(top)x",
+            ":(glob)!x",
+            ":x!",
+            ":(exclude",
+            "!x",
+        ] {
+            assert!(!pathspec_excludes(t), "{t}");
+        }
+    }
+}

@@ -37,6 +37,7 @@ mod text_opts;
 
 pub use code::read_code;
 pub(crate) use git_object::{object_path, ObjectPath};
+pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
 pub use read::{Kind, Part, Reading, Run};

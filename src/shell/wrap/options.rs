@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::shell::programs::{
-    git_subcommand, is_tar, object_path, options, ObjectPath, TAR_VALUED,
+    git_subcommand, is_tar, object_path, options, pathspec_excludes, ObjectPath, TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -366,6 +366,10 @@ fn pathspec_words(
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
             if object_path(a).is_some() && OBJECTS.contains(&sub) {
+                continue;
+            }
+            // An exclude only takes files away from the tracked walk (`git_store.rs`).
+            if tracked_walk && pathspec_excludes(a) {
                 continue;
             }
             note(
