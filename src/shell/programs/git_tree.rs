@@ -85,18 +85,13 @@ pub(super) fn work_tree(r: &mut Reading) {
 /// with `--eol` or `--format`, which read the files), the pattern is no path, as
 /// `find DIR -name P`'s is not.
 fn patterns(r: &mut Reading) {
-    let listing = r
+    let subs: Vec<&str> = r
         .parts
         .iter()
         .filter(|p| p.kind == Kind::Subcommand)
         .map(|p| p.text.as_str())
-        .eq(["ls-files"]);
-    let grep = r
-        .parts
-        .iter()
-        .filter(|p| p.kind == Kind::Subcommand)
-        .map(|p| p.text.as_str())
-        .eq(["grep"]);
+        .collect();
+    let (listing, grep) = (subs == ["ls-files"], subs == ["grep"]);
     let reads = r.parts.iter().any(|p| {
         p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
     });

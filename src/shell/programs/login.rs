@@ -40,21 +40,25 @@ fn chroot_dir(args: &[String]) -> Option<String> {
     None
 }
 
+/// The short options of util-linux `su` and `runuser` that take a value (the wrappers'
+/// reader, `wrap/spec.rs`, reads them with these too).
+pub(crate) const SU_VALUED: &str = "cgGswu";
+
+/// Their long options that take a value.
+pub(crate) const SU_LONG_VALUED: &[&str] = &[
+    "command",
+    "session-command",
+    "shell",
+    "group",
+    "supp-group",
+    "whitelist-environment",
+    "user",
+];
+
 /// `su [options] [-] [USER [ARGS]]` (options anywhere before `--`, getopt permutes
 /// them): `~USER` (`~root` without one) when it starts a login shell (`-`, `-l`,
 /// `--login`, any abbreviation of it).
 fn su_home(args: &[String]) -> Option<String> {
-    // The short options that take a value, and the long ones.
-    const VALUED: &str = "cgGswu";
-    const LONG_VALUED: &[&str] = &[
-        "command",
-        "session-command",
-        "shell",
-        "group",
-        "supp-group",
-        "whitelist-environment",
-        "user",
-    ];
     let mut login = false;
     let mut user: Option<&String> = None;
     let mut operands = 0;
@@ -72,7 +76,7 @@ fn su_home(args: &[String]) -> Option<String> {
             let name = long.split('=').next().unwrap_or(long);
             login |= name.len() >= 2 && "login".starts_with(name);
             let takes = !name.is_empty()
-                && LONG_VALUED.iter().any(|l| l.starts_with(name))
+                && SU_LONG_VALUED.iter().any(|l| l.starts_with(name))
                 && !long.contains('=');
             if takes {
                 k += 1;
@@ -85,7 +89,7 @@ fn su_home(args: &[String]) -> Option<String> {
         }
         if let Some(cluster) = w.strip_prefix('-') {
             for (at, ch) in cluster.char_indices() {
-                if VALUED.contains(ch) {
+                if SU_VALUED.contains(ch) {
                     if at + 1 == cluster.len() {
                         k += 1;
                     }

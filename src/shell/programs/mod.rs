@@ -40,6 +40,7 @@ pub(crate) use git_object::{object_path, ObjectPath};
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
+pub(crate) use login::{SU_LONG_VALUED, SU_VALUED};
 pub use read::{Kind, Part, Reading, Run};
 
 use std::collections::HashMap;

@@ -235,17 +235,9 @@ pub(super) const SCRIPT: Spec = Spec {
 };
 pub(super) const SU: Spec = Spec {
     flags: "flmpPhV",
-    args: "cgGswu",
+    args: crate::shell::programs::SU_VALUED,
     long_flags: &["login", "preserve-environment", "pty", "fast"],
-    long_args: &[
-        "command",
-        "session-command",
-        "shell",
-        "group",
-        "supp-group",
-        "whitelist-environment",
-        "user",
-    ],
+    long_args: crate::shell::programs::SU_LONG_VALUED,
     ..NONE
 };
 
