@@ -94,6 +94,23 @@ fn runs_code(argv: &[String]) -> bool {
         .any(|r| matches!(r, super::Run::Code(_)))
 }
 
+/// The strings the code the command ARGV runs may give a shell, as its language's
+/// reader finds them (an awk program's strings, when it calls `system` or pipes).
+fn code_strings(argv: &[String]) -> Vec<String> {
+    let Some(p) = argv.first().and_then(|n| super::lookup(n)) else {
+        return Vec::new();
+    };
+    super::read(p, argv.get(1..).unwrap_or(&[]))
+        .runs
+        .iter()
+        .filter_map(|r| match r {
+            super::Run::Code(text) => super::read_code(p.name(), text),
+            _ => None,
+        })
+        .flat_map(|c| c.maybe)
+        .collect()
+}
+
 /// Why the command C is read generously, if it is: the program table did not read all
 /// its words, and its program is not known to run nothing. A command a shell whose
 /// reading is not checked runs (`zsh -c 'rm $PWD:h'`) is read generously whatever its
@@ -132,6 +149,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         };
         match generous_of(&c.argv, widening) {
             Some((generous, mut texts)) => {
+                texts.extend(code_strings(&c.argv));
                 c.generous = Some(Generous {
                     why: why.clone(),
                     ..generous

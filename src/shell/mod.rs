@@ -56,7 +56,7 @@ pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub(crate) use programs::git_subcommand;
 pub use programs::{
-    chdir_options, follows_links, lookup, names_from_data, read, table, Effect, Kind,
+    chdir_options, follows_links, lookup, names_from_data, read, read_code, table, Effect, Kind,
     Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
 };
 pub(crate) use shells::shell_named;

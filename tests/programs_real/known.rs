@@ -85,9 +85,9 @@ pub(crate) const KNOWN: &[Known] = &[
     Known {
         name: "interpreter-code",
         why: "an interpreter runs what its code says (`awk 'BEGIN{system(\"rm x\")}'`): \
-              the table types the code `Code`, and a language with no reader (all but \
-              sed's) is read as a program the table does not know: only a rule that names \
-              the program allows it, and deny rules read its words generously (unsure).",
+              the table types the code `Code`, and code its language's reader cannot \
+              clear (sed's, awk's, jq's; the others have none) is read as a program \
+              the table does not know: only a rule that names the program allows it, and deny rules read its words generously (unsure).",
         example: ("awk", "awk 'BEGIN{system(\"true\")}'"),
         kind: Kind::Exec,
         covers: |inv, f| {
@@ -96,7 +96,11 @@ pub(crate) const KNOWN: &[Known] = &[
                     read(p, &inv.words[1..])
                         .runs
                         .iter()
-                        .any(|r| matches!(r, shell::Run::Code(_)))
+                        .any(|r| match r {
+                            shell::Run::Code(text) => shell::read_code(p.name(), text)
+                                .is_none_or(|c| c.unknown.is_some()),
+                            _ => false,
+                        })
                 })
         },
     },

@@ -1,4 +1,4 @@
-//! Code in a program's own language (`Role::Code`: sed's script): what it opens and
+//! Code in a program's own language (`Role::Code`: sed's script, an awk program, a jq filter): what it opens and
 //! runs, read by the program's own reader. A program whose code has no reader here is
 //! read as a program the table does not know: only a rule that names it allows it
 //! (DESIGN.md, "What programs do with their words"), and its words are read generously
@@ -11,6 +11,8 @@ use super::CodeReading;
 pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
     match name {
         "sed" => Some(super::sed::read(text)),
+        "awk" => Some(super::awk::read(text)),
+        "jq" => Some(super::jq::read(text)),
         _ => None,
     }
 }

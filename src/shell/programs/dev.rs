@@ -764,12 +764,26 @@ pub(super) static PROGRAMS: &[Program] = &[
         // An operand `NAME=VALUE` after the program is an assignment awk makes before
         // it reads the next file: read as a path too (awk reads a file so named when the
         // name is no variable's).
-        operands: first(Code, &["f", "file", "e", "source", "E", "exec"], Read),
+        operands: first(Code, &["f", "file", "e", "source", "E", "exec", "W"], Read),
+        // Its program is read (`awk::read`); several `-e` sources are read joined too.
+        reading_hook: Some(super::awk::sources),
         examples: &[
             ex("awk '{print $1}' f", &["f"]),
             ex("awk -F: -v n=1 'NR==n' /etc/passwd", &["/etc/passwd"]),
-            ex("awk -f prog.awk x=1 f", &["prog.awk", "x=1", "f"]),
+            Example {
+                line: "awk -f prog.awk x=1 f",
+                paths: &["x=1", "f"],
+                runs: &["prog.awk"],
+                unknown: &[],
+            },
+            Example {
+                line: "gawk -W source='BEGIN{print 1}' f",
+                paths: &["f"],
+                runs: &["source=BEGIN{print 1}"],
+                unknown: &[],
+            },
             ex("gawk 'BEGIN{system(\"rm x\")}'", &[]),
+            ex("awk -e '{print $1}' -e 'END{print NR}' f", &["f"]),
         ],
         ..BASE
     },
@@ -782,8 +796,15 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("jq -r '.a' f.json", &["f.json"]),
             ex("jq --arg k v '.[$k]' f.json", &["f.json"]),
             ex("jq -n --slurpfile x ~/.ssh/id_rsa '$x'", &["~/.ssh/id_rsa"]),
-            ex("jq -f prog.jq f.json", &["prog.jq", "f.json"]),
+            Example {
+                line: "jq -f prog.jq f.json",
+                paths: &["f.json"],
+                runs: &["prog.jq"],
+                unknown: &[],
+            },
         ],
+        // Loaded at its start as a library when it is a file.
+        config: &["~/.jq"],
         ..BASE
     },
     Program {

@@ -702,14 +702,16 @@ pub(super) const UNZIP: &[Opt] = &[
 
 /// awk: gawk's options (mawk takes `-f`, `-v`, `-F`, `-W` alike).
 pub(super) const AWK: &[Opt] = &[
-    val("f", "file", Read),
+    // A program from a file, a library, a shared object to load, mawk's `-W exec FILE`
+    // and gawk's `-W source=TEXT`: code the line does not show.
+    val("f", "file", Hidden),
     val("e", "source", Code),
-    val("E", "exec", Read),
-    val("i", "include", Read),
-    val("l", "load", Read),
+    val("E", "exec", Hidden),
+    val("i", "include", Hidden),
+    val("l", "load", Hidden),
     val("v", "assign", D),
     val("F", "field-separator", D),
-    val("W", "", D),
+    val("W", "", Hidden),
     flag("b", "characters-as-bytes"),
     flag("c", "traditional"),
     flag("C", "copyright"),
@@ -753,7 +755,8 @@ pub(super) const JQ: &[Opt] = &[
     pair("rawfile", Read),
     flag("", "args"),
     flag("", "jsonargs"),
-    val("f", "from-file", Read),
+    // The filter from a file (jq 1.6 takes the first operand for it): not shown.
+    val("f", "from-file", Hidden),
     val("L", "", Read),
     flag("h", "help"),
     flag("", "version"),

@@ -11,6 +11,7 @@
 //! entries).
 
 mod archive;
+mod awk;
 mod builtins;
 mod code;
 mod compress;
@@ -27,6 +28,7 @@ mod git_plumbing;
 mod git_store;
 mod git_tree;
 mod hooks;
+mod jq;
 mod login;
 mod opts;
 mod pip_opts;
@@ -55,6 +57,9 @@ pub struct CodeReading {
     pub writes: Vec<String>,
     /// Shell command lines it runs.
     pub shell: Vec<String>,
+    /// Text it may run as shell command lines, or not (the strings of an awk program
+    /// that calls `system`): read generously, each match unsure.
+    pub maybe: Vec<String>,
     /// Why the code could not be read to its end, or runs what the reading cannot know:
     /// the command is then not certain.
     pub unknown: Option<String>,
