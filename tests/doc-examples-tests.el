@@ -195,16 +195,17 @@ go to a file of their own that does not exist."
   `(gptel-rust-hooks-test-with-state
      (let* ((syms (doc-examples-tests--policy-options))
             (vals (mapcar (lambda (s) (eval (car (get s 'standard-value)) t)) syms))
-            (was-on gptel-rust-hooks-mode))
+            (was-on gptel-rust-hooks-mode)
+            (prompt-dir (make-temp-file "doc-examples-" t)))
        (cl-progv syms vals
          (let ((gptel-pre-tool-call-functions nil)
                (gptel-post-tool-call-functions nil))
            (when (boundp 'gptel-rust-hooks-prompt-rules-file)
              (setq gptel-rust-hooks-prompt-rules-file
-                   (expand-file-name "doc-examples-no-such-file.eld"
-                                     (make-temp-file "doc-examples-" t))))
+                   (expand-file-name "doc-examples-no-such-file.eld" prompt-dir)))
            (unwind-protect (progn ,@body)
-             (gptel-rust-hooks-mode (if was-on 1 -1))))))))
+             (gptel-rust-hooks-mode (if was-on 1 -1))
+             (delete-directory prompt-dir t)))))))
 
 (defun doc-examples-tests--install (kind dir)
   "Put the policy of a block of KIND in force; JSON files go into DIR."

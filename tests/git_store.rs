@@ -467,3 +467,75 @@ fn abbreviated_option_values_are_read() {
     // Not a walk (grep is not allowed by this policy: no decision, and no deny).
     all_decide("loose", &["grep -d read KEY src/main.rs"], None);
 }
+
+/// What writes the files git tracks (`git stash`, `git reset --hard`, `git rm -r`)
+/// meets the rules on the tracked paths, and so does what shows their changes to be
+/// chosen or under a message (`git add -p`, `git status -v`); `git rm --cached` leaves
+/// the work tree alone. Checked under strace by the red team: each of these opened,
+/// unlinked or printed `.env`.
+#[test]
+fn writers_and_verbose_readers_meet_tracked_secrets() {
+    all_decide(
+        "tracks",
+        &[
+            "git stash",
+            "git stash push",
+            "git reset --hard",
+            "git checkout -f",
+            "git rm -rqf .",
+            "git status -v",
+            "git status -vv",
+            "git status --verbose",
+            "git commit -a -v --dry-run --no-status",
+            "git add -p",
+            "git checkout -p",
+            "git reset --patch",
+        ],
+        Some(Deny),
+    );
+    all_decide(
+        "tracks",
+        &[
+            "git rm --cached .env",
+            "git rm -r --cached .",
+            "git status -sb",
+            "git status --short",
+        ],
+        Some(Allow),
+    );
+    all_decide(
+        "clean",
+        &[
+            "git stash",
+            "git reset --hard",
+            "git status -v",
+            "git add -p",
+        ],
+        Some(Allow),
+    );
+}
+
+/// git's index as read before the line runs is not the one a git command earlier in
+/// the line leaves: `git add -N .` puts an untracked `.env` in it, and the `git diff`
+/// after prints it (an unsure match, asked). A `git add` that reads what it adds was
+/// checked against the same rules: the readers after it are decided on the index.
+#[test]
+fn the_line_changes_the_index_before_a_reader() {
+    all_decide(
+        "loose",
+        &[
+            "git add -N . && git diff",
+            "git add --intent-to-add . && git log -p",
+            "git read-tree HEAD && git diff",
+        ],
+        Some(Ask),
+    );
+    all_decide(
+        "clean",
+        &[
+            "git add src && git diff --cached",
+            "git add -A && git diff --cached --stat",
+        ],
+        Some(Allow),
+    );
+}

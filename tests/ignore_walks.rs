@@ -388,3 +388,61 @@ fn git_grep_through_a_linked_directory() {
         "allowed, reading through the link: {wrong:?}"
     );
 }
+
+/// GNU tar's `--exclude` applies to the names after it only: after them it skips
+/// nothing (tar says so and reads the file). Real tar lists what it archives; a line
+/// whose archive holds the secret is never allowed, one whose does not is, but for an
+/// exclusion between two names, which the reading drops.
+#[test]
+fn tar_excludes_apply_to_the_names_after_them() {
+    let dir = std::env::temp_dir().join(format!("grh-tar-exclude-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).expect("make dir");
+    std::fs::write(dir.join("sub/.env"), "SECRET=1\n").expect("write");
+    std::fs::write(dir.join("sub/a.txt"), "a\n").expect("write");
+    std::fs::write(dir.join("b.txt"), "b\n").expect("write");
+    let rules = json!([
+        {"id": "secrets", "path": ".env", "decision": "deny"},
+        {"id": "tar", "command-prefix": "tar", "decision": "allow"},
+    ]);
+    let p = compile::compile(
+        rule::rules_from_value(&rules).expect("rules read"),
+        Options::default(),
+    )
+    .expect("policy compiles");
+    let lines: &[&[&str]] = &[
+        &["--exclude=.env", "-cvf", "/dev/null", "sub"],
+        &["-cvf", "/dev/null", "--exclude=.env", "sub", "b.txt"],
+        &["-cvf", "/dev/null", "sub", "--exclude=.env"],
+        &["-cvf", "/dev/null", "b.txt", "--exclude", ".env", "sub"],
+        &["-cvf", "/dev/null", "sub", "--exclude", ".env", "b.txt"],
+        &["cvf", "/dev/null", "sub", "--exclude=.env"],
+    ];
+    let (mut wrong, mut over) = (Vec::new(), Vec::new());
+    for args in lines {
+        // tar exits 2 after its "has no effect" warning; it has archived by then.
+        let out = Command::new("tar")
+            .args(*args)
+            .current_dir(&dir)
+            .output()
+            .expect("tar runs");
+        let listing = String::from_utf8_lossy(&out.stdout).into_owned();
+        let reads = names_secret(&listing);
+        let line = format!("tar {}", args.join(" "));
+        let d = decide(&p, &dir, &line);
+        if reads && d == Some(Decision::Allow) {
+            wrong.push(format!("`{line}` {d:?}; tar archived:\n{listing}"));
+        }
+        if !reads && d != Some(Decision::Allow) {
+            over.push(format!("`{line}` {d:?}"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // An exclusion between two names is dropped for both (the one after it skips it).
+    assert_eq!(
+        over,
+        ["`tar -cvf /dev/null b.txt --exclude .env sub` Some(Deny)"],
+        "over-blocks"
+    );
+}

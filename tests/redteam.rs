@@ -322,6 +322,7 @@ families! {
     eleventh_round => "eleventh-round",
     twelfth_round => "twelfth-round",
     thirteenth_round => "thirteenth-round",
+    fourteenth_round => "fourteenth-round",
     parser_confusion => "parser-confusion",
     substitution => "substitution",
     shell_c => "shell-c",

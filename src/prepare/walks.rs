@@ -62,8 +62,17 @@ impl Filters {
         {
             return Err(());
         }
+        // GNU tar's `--exclude` applies to the names after it only (`tar cf a.tar .
+        // --exclude=.env` reads .env; tar says the option "has no effect"): one after
+        // the first name skips nothing read here.
+        let first_name = (p.name() == "tar")
+            .then(|| r.parts.iter().position(|x| x.kind == shell::Kind::Operand))
+            .flatten();
         for (k, part) in r.parts.iter().enumerate() {
             if part.kind != shell::Kind::Value {
+                continue;
+            }
+            if part.role == Role::SkipName && first_name.is_some_and(|f| f < k) {
                 continue;
             }
             let include = match part.role {
@@ -199,8 +208,15 @@ pub(super) fn opens_files(role: Role) -> bool {
             | Role::WalkVisible
             | Role::WriteTree
             | Role::ShowTracked
+            | Role::WriteTracked
             | Role::WalkUnignored
     )
+}
+
+/// Whether ROLE prints or writes the files git's index lists (and only those). (A
+/// walk of them that prints names and counts, `git status`, is not one.)
+pub(super) fn opens_tracked(role: Role) -> bool {
+    matches!(role, Role::ShowTracked | Role::WriteTracked)
 }
 
 impl Prepared<'_> {
@@ -214,8 +230,9 @@ impl Prepared<'_> {
         filters: &Filters,
         left: &mut usize,
     ) -> Walked {
-        // What git prints from its store: the files its index lists.
-        if role == Role::ShowTracked {
+        // What git prints from its store, or writes in the work tree (`git stash`,
+        // `git reset --hard`, `git rm -r`): the files its index lists.
+        if opens_tracked(role) {
             return self.store_meets(dir, rules);
         }
         // What `git add` reads: what git does not ignore, and what it tracks.
@@ -369,6 +386,18 @@ impl Prepared<'_> {
     /// -r .` removes `.gitignore`). A command after it in a loop is read from its words
     /// as written, a glob or `$` in them counting.
     pub(super) fn ignores_change_before(&self, out: &[PathCand], at: (usize, usize)) -> bool {
+        self.changes_before(out, at, false)
+    }
+
+    /// Whether a command of the line that runs before the one at AT may change the
+    /// paths git's index lists: as [`Prepared::ignores_change_before`], but for a `git
+    /// add` whose own walk met the rules (all but `-N`): the paths it puts in the index
+    /// are ones that walk looked at.
+    pub(super) fn index_changes_before(&self, out: &[PathCand], at: (usize, usize)) -> bool {
+        self.changes_before(out, at, true)
+    }
+
+    fn changes_before(&self, out: &[PathCand], at: (usize, usize), index: bool) -> bool {
         let (ci, i) = at;
         let Some(cand) = self.commands().get(ci) else {
             return false;
@@ -378,6 +407,9 @@ impl Prepared<'_> {
         let home = self.home_and_cwd().0;
         let names = |p: &str| names_ignore_file(p, home.as_deref());
         for (j, c) in line.commands.iter().enumerate().filter(|(j, _)| before(*j)) {
+            if index && checked_add(c) {
+                continue;
+            }
             if matches!(
                 super::changes::change_of(&c.argv),
                 Some(super::changes::Change::Tree | super::changes::Change::GitTree(_))
@@ -445,6 +477,13 @@ fn names_ignore_file(path: &str, home: Option<&str>) -> bool {
             let h = h.trim_end_matches('/');
             path::is_within(path, &format!("{h}/.config/git")) || path == format!("{h}/.gitconfig")
         })
+}
+
+/// Whether C is a `git add` that reads what it adds (not `-N`, which records names).
+fn checked_add(c: &shell::SimpleCommand) -> bool {
+    git_sub(&c.argv) == Some("add")
+        && c.argv.first().is_some_and(|n| n == "git")
+        && !c.roles.iter().any(|(r, _)| *r == Role::List)
 }
 
 /// git's subcommands that change neither the work tree, the index, the repositories

@@ -291,7 +291,14 @@ impl Prepared<'_> {
                         };
                         // The same words with or without their filters trusted.
                         let key = (dir.clone(), look, filters.is_ok(), c.argv.clone());
+                        // git's index as it is now is not the one a git command
+                        // before it in the line leaves (`git add -N . && git diff`).
+                        let stale =
+                            walks::opens_tracked(look) && self.index_changes_before(out, at);
                         let found = match budget.walked.get(&key) {
+                            _ if stale => walks::Walked::Unread(shell::Unsure::GitStore(
+                                "a command before it in the line may change git's index".into(),
+                            )),
                             Some(found) => found.clone(),
                             None => {
                                 let found = self.walk_meets(

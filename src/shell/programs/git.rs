@@ -624,17 +624,18 @@ const OWN_SUBS: &[Program] = &[
         TREE,
         &[ex("git apply --check fix.patch", &["fix.patch"])],
     ),
+    // They move and remove the files git tracks below their operands.
     sub(
         &["mv"],
         MV_RM_CLEAN,
-        Write,
+        WriteTracked,
         TREE,
         &[ex("git mv -f a.rs b.rs", &["a.rs", "b.rs"])],
     ),
     sub(
         &["rm"],
         MV_RM_CLEAN,
-        Write,
+        WriteTracked,
         &[Effect::Dirs],
         &[ex("git rm -r --cached build", &["build"])],
     ),

@@ -15,7 +15,28 @@ pub(super) fn git_reading(r: &mut Reading) {
     work_tree(r);
     store(r);
     add(r);
+    rm_cached(r);
     fetched(r);
+}
+
+/// `git rm --cached`: it takes the paths out of the index and leaves the work tree as
+/// it is (`git rm --cached .env` stops tracking a secret): names, no file.
+fn rm_cached(r: &mut Reading) {
+    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
+    if !subs.map(|p| p.text.as_str()).eq(["rm"]) {
+        return;
+    }
+    let cached = r
+        .parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .filter(|p| p.kind == Kind::Option)
+        .any(|p| given(&[p.text.as_str()], '\0', "cached"));
+    if cached {
+        for p in r.parts.iter_mut().filter(|p| p.kind == Kind::Operand) {
+            p.role = Role::Data;
+        }
+    }
 }
 
 /// `git fetch`/`git pull`: the repository they fetch from, their first operand, is
@@ -47,16 +68,15 @@ fn add(r: &mut Reading) {
     if !subs.map(|p| p.text.as_str()).eq(["add"]) {
         return;
     }
-    let given = |short: char, long: &str| {
-        r.parts
-            .iter()
-            .skip_while(|p| p.kind != Kind::Subcommand)
-            .filter(|p| p.kind == Kind::Option)
-            .any(|p| match p.text.strip_prefix("--") {
-                Some(l) => !l.is_empty() && long.starts_with(l),
-                None => p.text.contains(short),
-            })
-    };
+    let options: Vec<String> = r
+        .parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .filter(|p| p.kind == Kind::Option)
+        .map(|p| p.text.clone())
+        .collect();
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    let given = |short: char, long: &str| given(&options, short, long);
     // `-N` (`--intent-to-add`) records the paths only: their contents are not read.
     let role = if given('N', "intent-to-add") {
         Role::List
@@ -296,6 +316,15 @@ pub(super) fn store(r: &mut Reading) {
             grep(r);
             return;
         }
+        // The changes shown to be chosen (`git add -p`, `git checkout -p`) or under
+        // the message (`git status -v`, `git commit -v --dry-run`).
+        ["status"] => given(&options, 'v', "verbose"),
+        ["commit"] => ["verbose", "patch", "interactive"]
+            .iter()
+            .any(|l| given(&options, l.chars().next().unwrap_or('-'), l)),
+        ["add" | "checkout" | "reset" | "restore" | "stash"] | ["stash", "push" | "save"] => {
+            given(&options, 'p', "patch") || given(&options, 'i', "interactive")
+        }
         _ => false,
     };
     if !prints {
@@ -359,6 +388,18 @@ pub(super) fn store(r: &mut Reading) {
             role: Role::ShowTracked,
         }),
     }
+}
+
+/// Whether OPTIONS (as written) give the flag SHORT (alone or among others: `-sv`) or
+/// LONG (or an abbreviation of it).
+fn given(options: &[&str], short: char, long: &str) -> bool {
+    options.iter().any(|o| match o.strip_prefix("--") {
+        Some(l) => {
+            let name = l.split('=').next().unwrap_or(l);
+            name.len() >= 2 && long.starts_with(name)
+        }
+        None => o.strip_prefix('-').is_some_and(|s| s.contains(short)),
+    })
 }
 
 /// Whether an operand no revision can be spelt as (`.`, `./src`, `../x`, `/abs`: no
