@@ -471,7 +471,7 @@ fn abbreviated_option_values_are_read() {
 /// What writes the files git tracks (`git stash`, `git reset --hard`, `git rm -r`)
 /// meets the rules on the tracked paths, and so does what shows their changes to be
 /// chosen or under a message (`git add -p`, `git status -v`); `git rm --cached` leaves
-/// the work tree alone. Checked under strace by the red team: each of these opened,
+/// the work tree alone (it reads what it names: `git rm --cached .env` meets the rule). Checked under strace by the red team: each of these opened,
 /// unlinked or printed `.env`.
 #[test]
 fn writers_and_verbose_readers_meet_tracked_secrets() {
@@ -490,16 +490,36 @@ fn writers_and_verbose_readers_meet_tracked_secrets() {
             "git add -p",
             "git checkout -p",
             "git reset --patch",
+            // git's other name for `add`, the merge strategies, a stash's message and
+            // branch, the diff `add -e` writes for an editor, the blobs `fsck` writes
+            // out, a note copied among other short options (helper-38, under strace).
+            "git stage -p",
+            "git stage .",
+            "git merge-recursive HEAD -- HEAD HEAD~1",
+            "git stash save msg",
+            "git stash -q save m",
+            "git stash branch x",
+            "git add -e",
+            "git fsck --lost-found",
+            "git notes add -fC 7b229ed HEAD",
+            "git notes append -fc 7b229ed HEAD",
+            "git rm --cached .env",
         ],
         Some(Deny),
     );
     all_decide(
         "tracks",
         &[
-            "git rm --cached .env",
             "git rm -r --cached .",
             "git status -sb",
             "git status --short",
+            // A branch made at HEAD, a reset that keeps the work tree.
+            "git checkout -b feature",
+            "git switch -c feature",
+            "git checkout --orphan x",
+            "git reset --soft HEAD~1",
+            "git reset HEAD~1",
+            "git fsck",
         ],
         Some(Allow),
     );

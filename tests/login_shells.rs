@@ -40,6 +40,18 @@ fn relative_paths_read_from_where_the_command_runs() {
     ] {
         assert_ne!(decide(&line), Some(Decision::Allow), "{line}");
     }
+    // sudo's options that take a value, read as the wrappers' reader reads them (one
+    // list, `programs::SUDO_VALUED`): a value is not the command, and `-i` after it
+    // still starts a login shell in root's home.
+    for line in [
+        "sudo --prompt x -i cat .ssh/id_rsa",
+        "sudo -p x -i cat .ssh/id_rsa",
+        "sudo -R / -i cat .ssh/id_rsa",
+        "sudo --close-from 3 --login cat .ssh/id_rsa",
+        "sudo -hlocalhost -i cat .ssh/id_rsa",
+    ] {
+        assert_eq!(decide(line), Some(Decision::Deny), "{line}");
+    }
     // Where it keeps the directory, or reads nothing of the home.
     assert_eq!(
         decide("pkexec --keep-cwd cat README.md"),

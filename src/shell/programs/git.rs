@@ -362,7 +362,8 @@ const OWN_SUBS: &[Program] = &[
     Program {
         operands: all(WalkTracked).or(TOP, WalkTracked),
         ..sub(
-            &["add"],
+            // `stage` is git's own other name for `add`.
+            &["add", "stage"],
             ADD,
             Walk,
             &[],
@@ -559,6 +560,26 @@ const OWN_SUBS: &[Program] = &[
             ex("git reset -q -- a.rs", &["a.rs", TOP]),
         ],
     ),
+    // The merge strategies, run by `git merge` and on their own (`git merge-recursive
+    // BASE -- HEAD OTHER` merges into the work tree).
+    Program {
+        operands: all(Data).or(TOP, WriteTracked),
+        ..sub(
+            &[
+                "merge-recursive",
+                "merge-resolve",
+                "merge-octopus",
+                "merge-subtree",
+                "merge-ours",
+                "merge-recursive-ours",
+                "merge-recursive-theirs",
+            ],
+            &[],
+            Data,
+            TREE_HOOKS,
+            &[ex("git merge-recursive HEAD~1 -- HEAD b", &[TOP])],
+        )
+    },
     Program {
         operands: all(Data).or(TOP, WriteTracked),
         ..sub(
@@ -637,7 +658,11 @@ const OWN_SUBS: &[Program] = &[
         MV_RM_CLEAN,
         WriteTracked,
         &[Effect::Dirs],
-        &[ex("git rm -r --cached build", &["build"])],
+        &[
+            ex("git rm -r build", &["build"]),
+            // Out of the index only: the work tree is read, not written.
+            ex("git rm -r --cached build .env", &["build", ".env"]),
+        ],
     ),
     Program {
         opts: CLEAN,

@@ -469,7 +469,11 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         FSCK,
         Data,
         &[],
-        &[ex("git fsck --tags --root --lost-found", &[])],
+        &[
+            ex("git fsck --tags --root", &[]),
+            // It writes the blobs no ref reaches into `.git/lost-found/`.
+            ex("git fsck --lost-found", &[TOP]),
+        ],
     ),
     Program {
         operands: all(WalkTracked).or(TOP, WalkTracked),

@@ -12,6 +12,14 @@ use super::{Kind, Part, Reading, Role};
 /// git's reading hook (a [`super::Program::reading_hook`]): the work tree
 /// ([`work_tree`]), then the store ([`store`]).
 pub(super) fn git_reading(r: &mut Reading) {
+    // `git stage` is `git add`.
+    if let Some(p) = r
+        .parts
+        .iter_mut()
+        .find(|p| p.kind == Kind::Subcommand && p.text == "stage")
+    {
+        p.text = "add".into();
+    }
     work_tree(r);
     store(r);
     add(r);
@@ -20,7 +28,8 @@ pub(super) fn git_reading(r: &mut Reading) {
 }
 
 /// `git rm --cached`: it takes the paths out of the index and leaves the work tree as
-/// it is (`git rm --cached .env` stops tracking a secret): names, no file.
+/// it is; it reads the tracked files below them, to check that none has changes only
+/// the index holds: [`Role::WalkTracked`], not written.
 fn rm_cached(r: &mut Reading) {
     let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
     if !subs.map(|p| p.text.as_str()).eq(["rm"]) {
@@ -34,7 +43,7 @@ fn rm_cached(r: &mut Reading) {
         .any(|p| given(&[p.text.as_str()], '\0', "cached"));
     if cached {
         for p in r.parts.iter_mut().filter(|p| p.kind == Kind::Operand) {
-            p.role = Role::Data;
+            p.role = Role::WalkTracked;
         }
     }
 }
@@ -260,14 +269,10 @@ pub(super) fn store(r: &mut Reading) {
         // in another's place (`git replace`), or printing what refs point to whole
         // (`git for-each-ref --format=%(raw)`, also `tag -l`/`branch`): any tracked
         // file's contents, now or in a later call.
-        ["notes"] => options.iter().any(|o| {
-            matches!(*o, "-C" | "-c")
-                || o.starts_with("-C")
-                || o.starts_with("-c")
-                || ["--reuse-message", "--reedit-message"]
-                    .iter()
-                    .any(|l| l.starts_with(o.split('=').next().unwrap_or(o)) && o.len() > 4)
-        }),
+        // Also among other short options (`-fC OBJ`).
+        ["notes"] => {
+            given(&options, 'C', "reuse-message") || given(&options, 'c', "reedit-message")
+        }
         ["replace"] => !options
             .iter()
             .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete")),
@@ -322,9 +327,15 @@ pub(super) fn store(r: &mut Reading) {
         ["commit"] => ["verbose", "patch", "interactive"]
             .iter()
             .any(|l| given(&options, l.chars().next().unwrap_or('-'), l)),
-        ["add" | "checkout" | "reset" | "restore" | "stash"] | ["stash", "push" | "save"] => {
+        // `git add -e` writes the diff to `.git/ADD_EDIT.patch` for an editor.
+        ["add"] => ["patch", "interactive", "edit"]
+            .iter()
+            .any(|l| given(&options, l.chars().next().unwrap_or('-'), l)),
+        ["checkout" | "reset" | "restore" | "stash"] | ["stash", "push" | "save"] => {
             given(&options, 'p', "patch") || given(&options, 'i', "interactive")
         }
+        // `--lost-found` writes the blobs no ref reaches into `.git/lost-found/`.
+        ["fsck"] => given(&options, '\0', "lost-found"),
         _ => false,
     };
     if !prints {

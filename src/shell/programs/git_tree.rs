@@ -23,12 +23,13 @@ pub(super) const TOP: &str = ":/";
 ///   start, `checkout` and `reset` may write the whole tree: [`TOP`] is written.
 pub(super) fn work_tree(r: &mut Reading) {
     patterns(r);
-    let subs: Vec<&str> = r
+    let subs: Vec<String> = r
         .parts
         .iter()
         .filter(|p| p.kind == Kind::Subcommand)
-        .map(|p| p.text.as_str())
+        .map(|p| p.text.clone())
         .collect();
+    let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
     let options = || r.parts.iter().filter(|p| p.kind == Kind::Option);
     // `ls-files -m`/`-d` (`--modified`, `--deleted`): it compares the tracked files.
     let compares = options().any(|p| match p.text.strip_prefix("--") {
@@ -44,14 +45,34 @@ pub(super) fn work_tree(r: &mut Reading) {
         Some(long) => long == "include-untracked" || long == "all",
         None => p.text.contains(['u', 'a']),
     });
+    let operands = r
+        .parts
+        .iter()
+        .any(|p| p.kind == Kind::Operand && p.text != TOP);
+    // A branch made at HEAD (`git checkout -b x`, `git switch -c x`) and a reset that
+    // keeps the work tree (`--soft`, the default `--mixed`) write no file of it.
+    let new_branch = ["b", "B", "orphan", "create", "force-create"]
+        .iter()
+        .any(|o| r.has_option(o));
+    let keeps_tree = !["hard", "merge", "keep"].iter().any(|o| r.has_option(o));
+    // `git stash save MSG`: the words are the message, the whole tree is stashed;
+    // `git stash branch NAME` checks out and applies it.
+    if matches!(subs.as_slice(), ["stash", "save"]) {
+        for p in r.parts.iter_mut().filter(|p| p.kind == Kind::Operand) {
+            p.role = super::Role::Data;
+        }
+    }
     // Only what git tracks is read or written (an ignored `.env` is not opened; see
     // [`Role::WalkTracked`]).
     let role = match subs.as_slice() {
         ["stash"] | ["stash", "push" | "save"] if untracked => WriteTree,
+        ["checkout" | "switch"] if new_branch && !operands => WalkTracked,
+        ["reset"] if keeps_tree => WalkTracked,
+        ["stash", "save" | "branch"] => WriteTracked,
         ["checkout" | "reset"] if !ended => WriteTracked,
         ["status" | "diff" | "commit" | "checkout" | "reset" | "restore" | "add"]
         | ["stash"]
-        | ["stash", "push" | "save"] => WalkTracked,
+        | ["stash", "push"] => WalkTracked,
         ["ls-files"] if compares => WalkTracked,
         ["describe"] if dirty => WalkTracked,
         ["mergetool"] => WalkTracked,
@@ -61,12 +82,13 @@ pub(super) fn work_tree(r: &mut Reading) {
     if r.parts.iter().any(|p| p.text == "--no-index") {
         return;
     }
+    let made = matches!(subs.as_slice(), ["checkout" | "switch" | "reset"]);
     match r
         .parts
         .iter_mut()
         .find(|p| p.text == TOP && p.role.is_path())
     {
-        Some(p) if role != WalkTracked => p.role = role,
+        Some(p) if role != WalkTracked || made => p.role = role,
         Some(_) => {}
         None => r.parts.push(Part {
             text: TOP.to_string(),

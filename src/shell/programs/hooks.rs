@@ -572,7 +572,7 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
     // (the short option, the short options that take a value, the long option)
     let (short, valued, long): (char, &str, &str) = match form.first().map(String::as_str) {
         Some("env") => ('C', "uSC", "chdir"),
-        Some("sudo") => ('D', "CDghprtUuT", "chdir"),
+        Some("sudo") => ('D', super::SUDO_VALUED, "chdir"),
         Some("git") => ('C', "Cc", ""),
         Some("ninja") => ('C', "Cfjkld", ""),
         Some("cargo") => ('C', "CjpZ", ""),

@@ -55,6 +55,28 @@ pub(crate) const SU_LONG_VALUED: &[&str] = &[
     "user",
 ];
 
+/// The short options of sudo 1.9 that take a value (`-h`'s is optional: glued only).
+/// The wrappers' reader (`wrap/spec.rs`), [`super::chdir_options`] and the login home
+/// here read sudo with these.
+pub(crate) const SUDO_VALUED: &str = "aCcDgpRrTtUu";
+
+/// Its long options that take a value.
+pub(crate) const SUDO_LONG_VALUED: &[&str] = &[
+    "auth-type",
+    "close-from",
+    "login-class",
+    "chdir",
+    "group",
+    "host",
+    "prompt",
+    "chroot",
+    "role",
+    "type",
+    "command-timeout",
+    "other-user",
+    "user",
+];
+
 /// `su [options] [-] [USER [ARGS]]` (options anywhere before `--`, getopt permutes
 /// them): `~USER` (`~root` without one) when it starts a login shell (`-`, `-l`,
 /// `--login`, any abbreviation of it).
@@ -109,7 +131,6 @@ fn su_home(args: &[String]) -> Option<String> {
 
 /// `sudo [options] CMD`: `~USER` (`-u USER`, else `~root`) with `-i` or `--login`.
 fn sudo_home(args: &[String]) -> Option<String> {
-    const VALUED: &str = "CDghprtUuT";
     let mut login = false;
     let mut user: Option<String> = None;
     let mut k = 0;
@@ -124,15 +145,26 @@ fn sudo_home(args: &[String]) -> Option<String> {
                 None => (long, None),
             };
             login |= name.len() >= 3 && "login".starts_with(name);
-            if name.len() >= 2 && "user".starts_with(name) {
-                user = value.or_else(|| args.get(k).cloned());
+            // getopt takes an unambiguous prefix; `--u` is `--user` (the only one).
+            let valued = !name.is_empty()
+                && SUDO_LONG_VALUED.iter().any(|l| l.starts_with(name))
+                && !"login".starts_with(name);
+            if valued && value.is_none() {
+                k += 1;
+            }
+            if !name.is_empty() && "user".starts_with(name) {
+                user = value.or_else(|| args.get(k - 1).cloned());
             }
             continue;
         }
         let cluster = &w[1..];
         for (at, ch) in cluster.char_indices() {
-            if VALUED.contains(ch) {
-                let rest = &cluster[at + 1..];
+            let rest = &cluster[at + ch.len_utf8()..];
+            // `-h` takes a value only glued (`-hHOST`); alone it is `--help`.
+            if ch == 'h' {
+                break;
+            }
+            if SUDO_VALUED.contains(ch) {
                 if ch == 'u' {
                     user = if rest.is_empty() {
                         args.get(k).cloned()

@@ -34,6 +34,7 @@ mod opts;
 mod pip_opts;
 mod read;
 mod sed;
+mod system;
 mod table;
 mod text_opts;
 
@@ -42,7 +43,7 @@ pub(crate) use git_object::{object_path, ObjectPath};
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
-pub(crate) use login::{SU_LONG_VALUED, SU_VALUED};
+pub(crate) use login::{SUDO_LONG_VALUED, SUDO_VALUED, SU_LONG_VALUED, SU_VALUED};
 pub use read::{Kind, Part, Reading, Run};
 
 use std::collections::HashMap;
@@ -605,6 +606,7 @@ pub fn table() -> &'static [Program] {
             builtins::PROGRAMS,
             dev::PROGRAMS,
             git::PROGRAMS,
+            system::PROGRAMS,
         ]
         .concat()
     })

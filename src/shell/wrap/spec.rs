@@ -167,7 +167,7 @@ pub(super) const XARGS: Spec = Spec {
 };
 pub(super) const SUDO: Spec = Spec {
     flags: "ABbEeHiKklNnPSsVv",
-    args: "aCcDgpRrTtUu",
+    args: crate::shell::programs::SUDO_VALUED,
     opt_args: "h",
     long_flags: &[
         "askpass",
@@ -186,21 +186,7 @@ pub(super) const SUDO: Spec = Spec {
         "validate",
         "no-update",
     ],
-    long_args: &[
-        "auth-type",
-        "close-from",
-        "login-class",
-        "chdir",
-        "group",
-        "host",
-        "prompt",
-        "chroot",
-        "role",
-        "type",
-        "command-timeout",
-        "other-user",
-        "user",
-    ],
+    long_args: crate::shell::programs::SUDO_LONG_VALUED,
     long_opt_args: &["preserve-env"],
     ..NONE
 };
