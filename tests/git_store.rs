@@ -504,6 +504,9 @@ fn writers_and_verbose_readers_meet_tracked_secrets() {
             "git notes add -fC 7b229ed HEAD",
             "git notes append -fc 7b229ed HEAD",
             "git rm --cached .env",
+            // A new branch, forced: HEAD's files are put back.
+            "git checkout -f -b y",
+            "git switch -c y --discard-changes",
         ],
         Some(Deny),
     );

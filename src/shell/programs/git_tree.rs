@@ -49,11 +49,13 @@ pub(super) fn work_tree(r: &mut Reading) {
         .parts
         .iter()
         .any(|p| p.kind == Kind::Operand && p.text != TOP);
-    // A branch made at HEAD (`git checkout -b x`, `git switch -c x`) and a reset that
-    // keeps the work tree (`--soft`, the default `--mixed`) write no file of it.
+    // A branch made at HEAD (`git checkout -b x`, `git switch -c x`; not with `-f` or
+    // `--discard-changes`, which put HEAD's files back) and a reset that keeps the work
+    // tree (`--soft`, the default `--mixed`) write no file of it.
     let new_branch = ["b", "B", "orphan", "create", "force-create"]
         .iter()
-        .any(|o| r.has_option(o));
+        .any(|o| r.has_option(o))
+        && !["force", "discard-changes"].iter().any(|o| r.has_option(o));
     let keeps_tree = !["hard", "merge", "keep"].iter().any(|o| r.has_option(o));
     // `git stash save MSG`: the words are the message, the whole tree is stashed;
     // `git stash branch NAME` checks out and applies it.
