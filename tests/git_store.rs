@@ -506,7 +506,17 @@ fn writers_and_verbose_readers_meet_tracked_secrets() {
             "git rm --cached .env",
             // A new branch, forced: HEAD's files are put back.
             "git checkout -f -b y",
+            "git checkout -fb y",
             "git switch -c y --discard-changes",
+            // An orphan branch switched to empties the work tree.
+            "git switch --orphan y",
+            // A bare `--` names no pathspec: the whole tree (helper-39).
+            "git checkout -f HEAD --",
+            "git reset --hard --",
+            "git reset --keep HEAD --",
+            // `git stash -- PATHSPEC` is `git stash push`.
+            "git stash -- .",
+            "git stash -q -- .",
         ],
         Some(Deny),
     );
@@ -523,6 +533,7 @@ fn writers_and_verbose_readers_meet_tracked_secrets() {
             "git reset --soft HEAD~1",
             "git reset HEAD~1",
             "git fsck",
+            "git stash -- src",
         ],
         Some(Allow),
     );

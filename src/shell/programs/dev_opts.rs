@@ -726,9 +726,10 @@ pub(super) const AWK: &[Opt] = &[
     flag("S", "sandbox"),
     flag("t", "lint-old"),
     flag("V", "version"),
-    opt("d", "dump-variables", Write),
-    opt("o", "pretty-print", Write),
-    opt("p", "profile", Write),
+    // Without a file name, `awkvars.out` and `awkprof.out` in its directory.
+    opt("d", "dump-variables", Write).does(Does::Writes("awkvars.out")),
+    opt("o", "pretty-print", Write).does(Does::Writes("awkprof.out")),
+    opt("p", "profile", Write).does(Does::Writes("awkprof.out")),
     opt("L", "lint", D),
 ];
 

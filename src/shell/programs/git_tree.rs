@@ -38,7 +38,12 @@ pub(super) fn work_tree(r: &mut Reading) {
     });
     // `describe --dirty`/`--broken`: it compares the tree with HEAD.
     let dirty = options().any(|p| p.text.starts_with("--dirty") || p.text.starts_with("--broken"));
-    let ended = r.parts.iter().any(|p| p.kind == Kind::End);
+    // `--` with pathspecs after it (a bare `--` at the end names none: the whole tree).
+    let ended = r
+        .parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::End)
+        .any(|p| p.kind == Kind::Operand);
     // `stash -u`/`-a` (`--include-untracked`, `--all`): the untracked (and ignored)
     // files are stashed and removed too.
     let untracked = options().any(|p| match p.text.strip_prefix("--") {
@@ -52,9 +57,12 @@ pub(super) fn work_tree(r: &mut Reading) {
     // A branch made at HEAD (`git checkout -b x`, `git switch -c x`; not with `-f` or
     // `--discard-changes`, which put HEAD's files back) and a reset that keeps the work
     // tree (`--soft`, the default `--mixed`) write no file of it.
+    // (`git switch --orphan` empties the work tree; `git checkout --orphan` keeps it.)
+    let orphan_switch = subs.first() == Some(&"switch") && r.has_option("orphan");
     let new_branch = ["b", "B", "orphan", "create", "force-create"]
         .iter()
         .any(|o| r.has_option(o))
+        && !orphan_switch
         && !["force", "discard-changes"].iter().any(|o| r.has_option(o));
     let keeps_tree = !["hard", "merge", "keep"].iter().any(|o| r.has_option(o));
     // `git stash save MSG`: the words are the message, the whole tree is stashed;

@@ -257,6 +257,8 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
     // The effects of the options given (`grep -r`, `sed -i`), applied at the end.
     let mut effects: Vec<Does> = Vec::new();
     let mut done = false;
+    // After `--` no word names a subcommand (`git stash -- PATHSPEC` is `git stash push`).
+    let mut ended = false;
     let mut k = 0;
     while let Some(w) = args.get(k) {
         k += 1;
@@ -265,6 +267,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
         if !done && w == "--" {
             out.push(w, Kind::End, Role::Data);
             done = true;
+            ended = true;
             continue;
         }
         if !done && dashed && (style != Style::Loose || all_flags(program, w)) {
@@ -312,7 +315,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
             continue;
         }
         // An operand.
-        if !program.subs.is_empty() && operands.is_empty() {
+        if !program.subs.is_empty() && operands.is_empty() && !ended {
             match program.sub(w) {
                 Some(sub) => {
                     out.push(w, Kind::Subcommand, Role::Data);

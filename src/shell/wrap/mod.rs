@@ -288,7 +288,26 @@ fn wrapper_step(
             if simple_wrapper(words, &SUDO).is_ok_and(|o| o.has(&["b", "background"])) {
                 cx.out.concurrent = true;
             }
-            sudo(words, st)
+            let step = sudo(words, st);
+            // With `-s` or `-i` sudo gives its command to a shell, each character but
+            // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a
+            // word is expanded there (`sudo -s cat '.env$X'` reads `.env`).
+            let shell =
+                simple_wrapper(words, &SUDO).is_ok_and(|o| o.has(&["s", "shell", "i", "login"]));
+            match (step, shell) {
+                (Step::Inner(j), true)
+                    if words
+                        .get(j..)
+                        .unwrap_or(&[])
+                        .iter()
+                        .any(|w| w.text.contains('$')) =>
+                {
+                    let line = sudo_shell_line(words.get(j..).unwrap_or(&[]));
+                    shell_string(cx, fr, &line, st);
+                    Step::Done
+                }
+                (step, _) => step,
+            }
         }
         "sudoedit" => {
             st.privileged_here();
@@ -535,6 +554,24 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
 }
 
 /// Parse S as a shell command line given to the command in ST.
+/// The line sudo gives the shell for `-s`/`-i` and WORDS: each character but letters,
+/// digits, `_`, `-` and `$` escaped with a backslash, the words joined by a space.
+fn sudo_shell_line(words: &[Word]) -> String {
+    let escape = |w: &Word| {
+        w.text
+            .chars()
+            .flat_map(|c| {
+                let plain = c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '$');
+                (!plain)
+                    .then_some('\\')
+                    .into_iter()
+                    .chain(std::iter::once(c))
+            })
+            .collect::<String>()
+    };
+    words.iter().map(escape).collect::<Vec<_>>().join(" ")
+}
+
 fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
     let inner = fr.inside(Outer {
         written: st.written.clone(),
