@@ -15,6 +15,7 @@
 //! - `@` is gawk's `@include`, `@load` and its calls by name (`f = "system"; @f(x)`).
 //! - A backslash before a newline joins lines: refused rather than followed.
 
+use super::code::{find_word, short};
 use super::{CodeReading, Reading, Role, Run};
 
 /// Words that make a program unknown wherever they stand.
@@ -80,10 +81,7 @@ fn why_unknown(text: &str) -> Option<String> {
             _ => {}
         }
     }
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.split(|c: char| !word(c))
-        .find(|w| WORDS.contains(w))
-        .map(|w| format!("`{w}`"))
+    find_word(text, WORDS).map(|w| format!("`{w}`"))
 }
 
 /// gawk reads each `-e` source after the one before: the text of all of them is read
@@ -98,15 +96,6 @@ pub(super) fn sources(r: &mut Reading) {
     if code.len() > 1 {
         let joined = code.concat();
         r.runs.push(Run::Code(joined));
-    }
-}
-
-fn short(text: &str) -> String {
-    let s: String = text.chars().take(40).collect();
-    if s.len() < text.len() {
-        format!("{s}...")
-    } else {
-        s
     }
 }
 

@@ -16,3 +16,19 @@ pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
         _ => None,
     }
 }
+
+/// The first of WORDS that stands in TEXT as a word of its own (letters, digits and
+/// `_`), wherever it is: strings and comments included.
+pub(super) fn find_word<'t>(text: &'t str, words: &[&str]) -> Option<&'t str> {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.split(|c: char| !word(c)).find(|w| words.contains(w))
+}
+
+/// The start of the code S, for a reason: its first 60 characters.
+pub(super) fn short(s: &str) -> String {
+    let mut t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}

@@ -6,7 +6,7 @@
 //! on the paths git's index lists under them (`prepare::git_index`).
 
 use super::git_object::object_path;
-use super::git_tree::{work_tree, TOP};
+use super::git_tree::{sub_options, subcommands, work_tree, TOP};
 use super::{Kind, Part, Reading, Role};
 
 /// git's reading hook (a [`super::Program::reading_hook`]): the work tree
@@ -31,17 +31,12 @@ pub(super) fn git_reading(r: &mut Reading) {
 /// it is; it reads the tracked files below them, to check that none has changes only
 /// the index holds: [`Role::WalkTracked`], not written.
 fn rm_cached(r: &mut Reading) {
-    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
-    if !subs.map(|p| p.text.as_str()).eq(["rm"]) {
+    if subcommands(r) != ["rm"] {
         return;
     }
-    let cached = r
-        .parts
-        .iter()
-        .skip_while(|p| p.kind != Kind::Subcommand)
-        .filter(|p| p.kind == Kind::Option)
-        .any(|p| given(&[p.text.as_str()], '\0', "cached"));
-    if cached {
+    let options = sub_options(r);
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    if given(&options, '\0', "cached") {
         for p in r.parts.iter_mut().filter(|p| p.kind == Kind::Operand) {
             p.role = Role::WalkTracked;
         }
@@ -73,17 +68,10 @@ fn fetched(r: &mut Reading) {
 /// With `-f`/`--force` the ignored files too ([`Role::Walk`]); with `-u`/`--update`
 /// only the tracked ones.
 fn add(r: &mut Reading) {
-    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
-    if !subs.map(|p| p.text.as_str()).eq(["add"]) {
+    if subcommands(r) != ["add"] {
         return;
     }
-    let options: Vec<String> = r
-        .parts
-        .iter()
-        .skip_while(|p| p.kind != Kind::Subcommand)
-        .filter(|p| p.kind == Kind::Option)
-        .map(|p| p.text.clone())
-        .collect();
+    let options = sub_options(r);
     let options: Vec<&str> = options.iter().map(String::as_str).collect();
     let given = |short: char, long: &str| given(&options, short, long);
     // `-N` (`--intent-to-add`) records the paths only: their contents are not read.
@@ -230,21 +218,9 @@ fn widens(opt: &str) -> bool {
 /// of [`WIDENS`]), else every operand in a path role and the top of the work tree (a
 /// revision alone, `git show HEAD`, prints the whole tree's changes).
 pub(super) fn store(r: &mut Reading) {
-    let subs: Vec<String> = r
-        .parts
-        .iter()
-        .filter(|p| p.kind == Kind::Subcommand)
-        .map(|p| p.text.clone())
-        .collect();
+    let subs = subcommands(r);
     let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
-    // The subcommand's options (git's own, `-c`, `-C`, come before it).
-    let options: Vec<String> = r
-        .parts
-        .iter()
-        .skip_while(|p| p.kind != Kind::Subcommand)
-        .filter(|p| p.kind == Kind::Option)
-        .map(|p| p.text.clone())
-        .collect();
+    let options = sub_options(r);
     let options: Vec<&str> = options.iter().map(String::as_str).collect();
     let has = |long: &str| options.iter().any(|o| o.strip_prefix("--") == Some(long));
     let prints = match subs.as_slice() {

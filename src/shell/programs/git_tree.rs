@@ -10,6 +10,26 @@ use super::{Kind, Part, Reading, Role};
 /// directory at or above the command's that holds a `.git` (`prepare::words::git_top`).
 pub(super) const TOP: &str = ":/";
 
+/// git's subcommands in R, as written (`stash`, `push` of `git stash push`).
+pub(super) fn subcommands(r: &Reading) -> Vec<String> {
+    r.parts
+        .iter()
+        .filter(|p| p.kind == Kind::Subcommand)
+        .map(|p| p.text.clone())
+        .collect()
+}
+
+/// The options given after git's subcommand, as written (git's own, `-c`, `-C`, come
+/// before it).
+pub(super) fn sub_options(r: &Reading) -> Vec<String> {
+    r.parts
+        .iter()
+        .skip_while(|p| p.kind != Kind::Subcommand)
+        .filter(|p| p.kind == Kind::Option)
+        .map(|p| p.text.clone())
+        .collect()
+}
+
 /// What the table's data cannot say of git's subcommands that work on the index and
 /// the work tree (a [`super::Program::reading_hook`]):
 ///
@@ -23,12 +43,7 @@ pub(super) const TOP: &str = ":/";
 ///   start, `checkout` and `reset` may write the whole tree: [`TOP`] is written.
 pub(super) fn work_tree(r: &mut Reading) {
     patterns(r);
-    let subs: Vec<String> = r
-        .parts
-        .iter()
-        .filter(|p| p.kind == Kind::Subcommand)
-        .map(|p| p.text.clone())
-        .collect();
+    let subs = subcommands(r);
     let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
     let options = || r.parts.iter().filter(|p| p.kind == Kind::Option);
     // `ls-files -m`/`-d` (`--modified`, `--deleted`): it compares the tracked files.
@@ -117,12 +132,7 @@ pub(super) fn work_tree(r: &mut Reading) {
 /// with `--eol` or `--format`, which read the files), the pattern is no path, as
 /// `find DIR -name P`'s is not.
 fn patterns(r: &mut Reading) {
-    let subs: Vec<&str> = r
-        .parts
-        .iter()
-        .filter(|p| p.kind == Kind::Subcommand)
-        .map(|p| p.text.as_str())
-        .collect();
+    let subs = subcommands(r);
     let (listing, grep) = (subs == ["ls-files"], subs == ["grep"]);
     let reads = r.parts.iter().any(|p| {
         p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))

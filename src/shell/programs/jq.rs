@@ -4,14 +4,14 @@
 //! 1.7). jq runs no command. The scan is of the whole text, strings included: a filter
 //! that names one of these anywhere is unknown.
 
+use super::code::find_word;
 use super::CodeReading;
 
 const WORDS: &[&str] = &["import", "include", "modulemeta"];
 
 /// Read the jq filter TEXT.
 pub(super) fn read(text: &str) -> CodeReading {
-    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    let found = text.split(|c: char| !word(c)).find(|w| WORDS.contains(w));
+    let found = find_word(text, WORDS);
     CodeReading {
         unknown: found.map(|w| format!("jq filter: `{w}` opens a module file")),
         ..CodeReading::default()

@@ -4,6 +4,7 @@
 //! its end is unknown as a whole: no part of it is taken to be harmless. Also the
 //! backups `-i SUFFIX` makes ([`backups`]).
 
+use super::code::short;
 use super::{CodeReading, Kind, Part, Reading, Role};
 
 /// The backups `sed -iSUFFIX` (`--in-place=SUFFIX`, the last one given) renames each
@@ -56,14 +57,6 @@ pub fn read(script: &str) -> CodeReading {
         out.unknown = Some(format!("sed script `{}`: {why}", short(script)));
     }
     out
-}
-
-fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
 }
 
 struct Reader<'a, 'o> {

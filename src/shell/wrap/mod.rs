@@ -285,15 +285,15 @@ fn wrapper_step(
         "sudo" => {
             st.privileged_here();
             // `-b`: its command runs in the background.
-            if simple_wrapper(words, &SUDO).is_ok_and(|o| o.has(&["b", "background"])) {
+            let o = simple_wrapper(words, &SUDO);
+            if o.as_ref().is_ok_and(|o| o.has(&["b", "background"])) {
                 cx.out.concurrent = true;
             }
             let step = sudo(words, st);
             // With `-s` or `-i` sudo gives its command to a shell, each character but
             // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a
             // word is expanded there (`sudo -s cat '.env$X'` reads `.env`).
-            let shell =
-                simple_wrapper(words, &SUDO).is_ok_and(|o| o.has(&["s", "shell", "i", "login"]));
+            let shell = o.is_ok_and(|o| o.has(&["s", "shell", "i", "login"]));
             match (step, shell) {
                 (Step::Inner(j), true)
                     if words
