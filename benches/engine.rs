@@ -5,6 +5,9 @@
 //! and the memory a compiled policy holds, counted by a global allocator
 //! (bytes allocated and not freed while compiling, the policy kept).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use divan::{black_box, Bencher};
 use gptel_rust_hooks::compile::compile;
 use gptel_rust_hooks::eval::evaluate;
@@ -44,7 +47,7 @@ const SIZES: &[usize] = &[10, 100, 1000, 10_000];
 fn root() -> &'static str {
     static ROOT: OnceLock<String> = OnceLock::new();
     ROOT.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("grhb-engine-{}", std::process::id()));
+        let dir = common::process_dir("grhb-engine");
         std::fs::create_dir_all(dir.join("src")).unwrap();
         std::fs::write(dir.join("src/a.txt"), "hello\n").unwrap();
         let dir = std::fs::canonicalize(dir).unwrap();

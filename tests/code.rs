@@ -2,6 +2,8 @@
 //! the program's reader, so an allow-everything rule does not let a script run a
 //! command or write a file a deny rule guards, and everyday scripts stay allowed.
 
+mod common;
+
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
 use gptel_rust_hooks::policy::{Options, Policy};
@@ -15,8 +17,7 @@ use Decision::{Allow, Deny};
 fn home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("gptel-rust-hooks-code-{}", std::process::id()));
+        let dir = common::process_dir("gptel-rust-hooks-code");
         std::fs::create_dir_all(dir.join("proj/src")).expect("create temp home");
         std::fs::create_dir_all(dir.join(".ssh")).expect("create temp home");
         dir.canonicalize().expect("canonicalize temp home")

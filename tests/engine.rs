@@ -7,6 +7,8 @@
 //! Shell parsing and path normalization have their own suites; the few cases
 //! here that need them are in `mod needs_shell_and_path`.
 
+mod common;
+
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::error::Error;
 use gptel_rust_hooks::eval::{self, ArgSource, Decided, Outcome};
@@ -27,8 +29,7 @@ use Decision::{Allow, Ask, Deny, Stop};
 fn home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("gptel-rust-hooks-engine-{}", std::process::id()));
+        let dir = common::process_dir("gptel-rust-hooks-engine");
         std::fs::create_dir_all(dir.join("proj/src")).expect("create temp home");
         std::fs::create_dir_all(dir.join("proj-evil")).expect("create temp home");
         dir.canonicalize().expect("canonicalize temp home")

@@ -10,6 +10,8 @@
 //!   (`.env`) on the paths git's index lists: denied in a project that tracks `.env`,
 //!   allowed in one that does not; asked when the index cannot be read.
 
+mod common;
+
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
 use gptel_rust_hooks::explain;
@@ -64,7 +66,7 @@ fn write(path: &Path, text: &str) {
 fn home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("grh-git-store-{}", std::process::id()));
+        let dir = common::process_dir("grh-git-store");
         let _ = std::fs::remove_dir_all(&dir);
         for name in ["clean", "tracks", "broken", "loose"] {
             let repo = dir.join(name);

@@ -8,6 +8,8 @@
 //! - A single-quoted `[` that follows no name starts no subscript: ``PS1='[`x`] '`` is
 //!   plain text, not a parse error.
 
+mod common;
+
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
 use gptel_rust_hooks::policy::{Options, Policy};
@@ -23,8 +25,7 @@ use Decision::{Allow, Ask, Deny};
 fn home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("gptel-rust-hooks-over-{}", std::process::id()));
+        let dir = common::process_dir("gptel-rust-hooks-over");
         for d in ["proj/build", "proj/sub/build", "proj/.git", ".ssh", "other"] {
             std::fs::create_dir_all(dir.join(d)).expect("create temp home");
         }

@@ -2,6 +2,8 @@
 //! the table does not know, and programs named by any path: each line of a table is its
 //! own `#[test]`, comparing the whole decision.
 
+mod common;
+
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
 use gptel_rust_hooks::explain;
@@ -18,8 +20,7 @@ use Decision::{Allow, Ask, Deny, Stop};
 fn home() -> &'static Path {
     static HOME: OnceLock<PathBuf> = OnceLock::new();
     HOME.get_or_init(|| {
-        let dir =
-            std::env::temp_dir().join(format!("gptel-rust-hooks-unsure-{}", std::process::id()));
+        let dir = common::process_dir("gptel-rust-hooks-unsure");
         std::fs::create_dir_all(dir.join("proj/src")).expect("create temp home");
         std::fs::create_dir_all(dir.join(".ssh")).expect("create temp home");
         // A repository (its `.git` is all git's discovery looks for).
