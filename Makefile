@@ -94,7 +94,7 @@ bubblewrap: ## Install bubblewrap (bwrap, for sandboxed calls) where it is missi
 # The programs tests/programs_real.rs runs for real (the program table's verification) and
 # the everyday corpus of `make measure` runs under strace. One `dpkg -s` when all are there.
 PROGRAMS_DEB := strace ripgrep fd-find zsh busybox gawk git curl make tar sed grep findutils coreutils diffutils patch file \
-	jq sqlite3 zip unzip wget bat nodejs less xxd procps python3 hostname tree bsdextrautils
+	jq sqlite3 zip unzip wget bat nodejs less xxd procps python3 hostname tree bsdextrautils mawk original-awk
 programs: ## Install the programs the real-program verification runs (Debian packages) where missing
 	@dpkg -s $(PROGRAMS_DEB) >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PROGRAMS_DEB); }
 

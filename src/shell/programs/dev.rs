@@ -784,6 +784,9 @@ pub(super) static PROGRAMS: &[Program] = &[
             },
             ex("gawk 'BEGIN{system(\"rm x\")}'", &[]),
             ex("awk -e '{print $1}' -e 'END{print NR}' f", &["f"]),
+            // A comparison outside print's statement, and inside its parentheses.
+            ex("awk '$1 > 1 {print ($2 > 0), \"a>b|c\"}' f", &["f"]),
+            ex("awk '/a|b/ || NR > 2' f", &["f"]),
         ],
         ..BASE
     },
