@@ -404,7 +404,7 @@ parses! {
     standalone_path_assignment: "PATH=/tmp; ls" => bad(vec![c(&["ls"])], "assignment to `PATH` can change what runs"),
     git_ssh_command: "GIT_SSH_COMMAND='rm -rf ~' git fetch" => ok(vec![c(&["git", "fetch"]).op("assignment to `GIT_SSH_COMMAND` can change what runs")]),
     env_ld_preload: "env LD_PRELOAD=/tmp/x.so ls" => ok(vec![c(&["ls"]).w(&["env", "LD_PRELOAD=/tmp/x.so", "ls"]).op("assignment to `LD_PRELOAD` can change what runs")]),
-    git_author_is_fine: "GIT_AUTHOR_NAME=x git commit" => ok(vec![c(&["git", "commit"])]),
+    git_author_is_fine: "GIT_AUTHOR_NAME=x git commit -m x" => ok(vec![c(&["git", "commit", "-m", "x"])]),
     ifs_read_is_fine: "IFS= read -r line" => ok(vec![c(&["read", "-r", "line"])]),
     arithmetic_variable: "x=a; echo $((x))" => ok(vec![c(&["echo", "$((x))"]).op("arithmetic `x` may run commands through variables")]),
     arithmetic_literal_is_fine: "echo $((1 + 2))" => ok(vec![c(&["echo", "$((1 + 2))"])]),

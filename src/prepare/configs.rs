@@ -14,6 +14,36 @@ use super::Prepared;
 use crate::path;
 use crate::shell;
 
+/// Whether C only reads what it names: a program the table knows, every word read,
+/// none in a role that writes, runs or moves (`cat .git/config`, `ls ~/.local/bin`),
+/// and no redirection.
+pub(super) fn only_reads(c: &shell::SimpleCommand) -> bool {
+    use shell::Role::*;
+    let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
+        return false;
+    };
+    if c.program != shell::Known::Known || !c.redirects.is_empty() || !p.effects.is_empty() {
+        return false;
+    }
+    let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
+    r.is_known()
+        && r.runs.is_empty()
+        && r.parts.iter().all(|x| {
+            matches!(
+                x.role,
+                Data | Read
+                    | Walk
+                    | WalkFollow
+                    | WalkVisible
+                    | List
+                    | WalkTracked
+                    | ShowTracked
+                    | WalkUnignored
+                    | Pattern
+            )
+        })
+}
+
 impl Prepared<'_> {
     /// Mark the programs of each line that read a configuration file an earlier command
     /// of their line names or changes. DIRS are the directories the lines may be in
@@ -45,15 +75,18 @@ impl Prepared<'_> {
                 .collect();
             let changed = self.change_pairs(&changes, &bases, home.as_deref());
             for (i, program) in readers {
-                let files = self.config_files(program, home.as_deref(), fold);
+                let files = self.config_files(program, home.as_deref(), &bases, fold);
                 // A word of an earlier command: the file, or below its directory.
                 let named = out.iter().any(|p| {
-                    p.cmds.iter().any(|k| k.0 == ci && before(i, k.1))
-                        && self.forms(p, fold).iter().any(|f| {
-                            files
-                                .iter()
-                                .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
-                        })
+                    p.cmds.iter().any(|k| {
+                        k.0 == ci
+                            && before(i, k.1)
+                            && !line.commands.get(k.1).is_some_and(only_reads)
+                    }) && self.forms(p, fold).iter().any(|f| {
+                        files
+                            .iter()
+                            .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
+                    })
                 });
                 // What an earlier command moves, links or extracts over: the file, a
                 // directory above it, or the whole tree of the line's directories.
@@ -88,12 +121,14 @@ impl Prepared<'_> {
     }
 
     /// PROGRAM's configuration files, each as the table shows it and its absolute
-    /// forms: as written from HOME (and `$XDG_CONFIG_HOME`, or `~/.config`), and with
-    /// links resolved (folded when FOLD).
+    /// forms: as written from HOME (and `$XDG_CONFIG_HOME`, or `~/.config`; `$GIT_DIR`
+    /// the repository git finds from each of BASES, or their `.git`), and with links
+    /// resolved (folded when FOLD).
     fn config_files(
         &self,
         program: &shell::Program,
         home: Option<&str>,
+        bases: &[String],
         fold: bool,
     ) -> Vec<(String, Vec<String>)> {
         let xdg = std::env::var("XDG_CONFIG_HOME")
@@ -104,6 +139,16 @@ impl Prepared<'_> {
             let mut written: Vec<String> = Vec::new();
             if let Some(rest) = entry.strip_prefix("~/") {
                 written.extend(home.map(|h| format!("{}/{rest}", h.trim_end_matches('/'))));
+            } else if let Some(rest) = entry.strip_prefix("$GIT_DIR/") {
+                for base in bases {
+                    let dir = match super::git_repo::discover(std::path::Path::new(base)) {
+                        super::git_repo::Repo::Dotgit { git_dir, .. } => {
+                            git_dir.to_string_lossy().into_owned()
+                        }
+                        _ => format!("{}/.git", base.trim_end_matches('/')),
+                    };
+                    written.push(format!("{}/{rest}", dir.trim_end_matches('/')));
+                }
             } else if let Some(rest) = entry.strip_prefix("$XDG_CONFIG_HOME/") {
                 written.extend(home.map(|h| format!("{}/.config/{rest}", h.trim_end_matches('/'))));
                 written.extend(
@@ -131,7 +176,7 @@ impl Prepared<'_> {
 
     /// The absolute forms of candidate P: normalized, lexical, and as written (folded
     /// when FOLD).
-    fn forms(&self, p: &PathCand, fold: bool) -> Vec<String> {
+    pub(super) fn forms(&self, p: &PathCand, fold: bool) -> Vec<String> {
         let mut all: Vec<String> = p.norm.iter().chain(p.lexical.iter()).cloned().collect();
         all.extend(path::lexical(&p.raw, self.path_env()).ok());
         if fold {

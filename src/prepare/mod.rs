@@ -11,6 +11,7 @@ mod git_add;
 mod git_cands;
 mod git_index;
 mod git_repo;
+mod lookups;
 mod paths;
 mod places;
 mod rg_walk;

@@ -47,6 +47,7 @@ impl Prepared<'_> {
         }
         self.line_changes(out, &dirs);
         self.line_configs(out, &dirs);
+        self.line_lookups(out, &dirs);
         scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget

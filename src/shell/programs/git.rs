@@ -708,7 +708,12 @@ const OWN_SUBS: &[Program] = &[
         BISECT,
         Read,
         TREE_HOOKS,
-        &[ex("git mergetool --no-prompt", &[TOP])],
+        &[Example {
+            line: "git mergetool --no-prompt",
+            paths: &[TOP],
+            runs: &["a diff or merge tool (diff.tool, merge.tool, or vimdiff)"],
+            unknown: &[],
+        }],
     ),
     sub(
         &[
@@ -867,6 +872,16 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
     subs: &SUBS,
     effects: &[Effect::ProjectCode],
     reading_hook: Some(reading),
+    // The repository's configuration, hooks and attributes (`$GIT_DIR`: the repository
+    // git finds from the line's directory), the user's and the system's: what they say
+    // runs (core.fsmonitor, aliases, hooks, filters).
+    config: &[
+        "$GIT_DIR/",
+        "~/.gitconfig",
+        "$XDG_CONFIG_HOME/git/",
+        "/etc/gitconfig",
+        "/etc/gitattributes",
+    ],
     examples: &[
         ex("git -C sub status", &["sub", TOP]),
         ex("git --no-pager log -1", &[]),

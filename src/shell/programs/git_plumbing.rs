@@ -7,7 +7,9 @@
 use super::git_opts::sub;
 use super::git_tree::TOP;
 use super::Role::*;
-use super::{all, ex, first, flag, opt, val, Kind, Opt, Part, Program, Reading, Role, BASE};
+use super::{
+    all, ex, first, flag, opt, val, Example, Kind, Opt, Part, Program, Reading, Role, BASE,
+};
 
 const D: Role = Data;
 
@@ -403,7 +405,12 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         &[],
         &[
             ex("git commit-tree t -p HEAD -m msg", &[]),
-            ex("git commit-tree t -F msg.txt -S", &["msg.txt"]),
+            Example {
+                line: "git commit-tree t -F msg.txt -S",
+                paths: &["msg.txt"],
+                runs: &["gpg (gpg.program), to sign or check a signature"],
+                unknown: &[],
+            },
         ],
     ),
     sub(
@@ -436,8 +443,18 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         Data,
         &[],
         &[
-            ex("git verify-commit --raw -v HEAD", &[]),
-            ex("git verify-tag --format=%(tag) v1", &[]),
+            Example {
+                line: "git verify-commit --raw -v HEAD",
+                paths: &[],
+                runs: &["gpg (gpg.program), to sign or check a signature"],
+                unknown: &[],
+            },
+            Example {
+                line: "git verify-tag --format=%(tag) v1",
+                paths: &[],
+                runs: &["gpg (gpg.program), to sign or check a signature"],
+                unknown: &[],
+            },
         ],
     ),
     sub(
@@ -575,6 +592,7 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
 /// renames it over FILE (seen under strace, git 2.47).
 pub(super) fn reading(r: &mut Reading) {
     super::git_store::git_reading(r);
+    super::git_tools::tools(r);
     let mut subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
     let create = matches!(
         (subs.next(), subs.next()),

@@ -26,6 +26,7 @@ mod git_object;
 mod git_opts;
 mod git_plumbing;
 mod git_store;
+mod git_tools;
 mod git_tree;
 mod hooks;
 mod jq;

@@ -1,0 +1,93 @@
+//! The programs git starts that its words do not name: the editor (`core.editor`,
+//! `$GIT_EDITOR`, `$VISUAL`, `$EDITOR`, else `vi`) for a message, a todo list or a
+//! hunk; the diff and merge tools of `difftool` and `mergetool`; gpg (`gpg.program`)
+//! to sign or to check signatures; man, info or a browser for `help`. Each takes its
+//! orders from wherever it likes: vi reads its commands from the line's own standard
+//! input (`printf ':!rm x\n:q!\n' | git commit -a` runs `rm`), so none is certain:
+//! read as [`Run::Hidden`] (a [`super::Program::reading_hook`] of git's).
+//!
+//! When git does not start the editor is the narrow part, read per subcommand: a
+//! message given (`-m`, `-F`, `-C`, `--no-edit`, a plain `--fixup`) and no `-e`, `-c`,
+//! `--squash`, `-p`, `-i`.
+
+use super::git_tree::subcommands;
+use super::{Kind, Reading, Run};
+
+/// What git starts with the words of R, if it starts something its words do not name.
+fn starts(r: &Reading) -> Option<&'static str> {
+    const EDITOR: &str = "the editor (core.editor, $GIT_EDITOR, $VISUAL, $EDITOR or vi)";
+    const GPG: &str = "gpg (gpg.program), to sign or check a signature";
+    let subs = subcommands(r);
+    let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
+    let has = |o: &str| r.has_option(o);
+    let message = has("message") || has("file") || has("reuse-message");
+    let hunks = has("patch") || has("interactive") || has("edit");
+    match subs.as_slice() {
+        ["commit"] => {
+            let fixup = r
+                .option_values("fixup")
+                .iter()
+                .any(|v| !v.starts_with("amend:") && !v.starts_with("reword:"));
+            if has("dry-run") {
+                None
+            } else if has("gpg-sign") {
+                Some(GPG)
+            } else if hunks
+                || has("reedit-message")
+                || has("squash")
+                || !(message || fixup || has("no-edit"))
+            {
+                Some(EDITOR)
+            } else {
+                None
+            }
+        }
+        ["tag"] if has("sign") => Some(GPG),
+        ["tag"] if has("annotate") && !message => Some(EDITOR),
+        ["merge" | "rebase" | "cherry-pick" | "revert" | "pull" | "am"] => {
+            if has("gpg-sign") || has("verify-signatures") {
+                Some(GPG)
+            } else if hunks || has("continue") || has("edit-todo") {
+                Some(EDITOR)
+            } else {
+                None
+            }
+        }
+        // Its verb is its first operand (`git notes add -m x HEAD`).
+        ["notes"] => {
+            let verb = r
+                .parts
+                .iter()
+                .find(|p| p.kind == Kind::Operand)
+                .map(|p| p.text.as_str());
+            match verb {
+                Some("edit") => Some(EDITOR),
+                Some("add" | "append") if !message || has("reedit-message") => Some(EDITOR),
+                _ => None,
+            }
+        }
+        ["add" | "checkout" | "reset" | "restore" | "stash" | "commit-tree"]
+        | ["stash", "push" | "save"]
+            if hunks =>
+        {
+            Some(EDITOR)
+        }
+        ["commit-tree"] if has("gpg-sign") => Some(GPG),
+        ["config"] if has("edit") => Some(EDITOR),
+        ["branch"] if has("edit-description") => Some(EDITOR),
+        ["log" | "show" | "whatchanged"] if has("show-signature") => Some(GPG),
+        ["verify-commit" | "verify-tag"] => Some(GPG),
+        ["difftool" | "mergetool"] if !has("tool-help") => {
+            Some("a diff or merge tool (diff.tool, merge.tool, or vimdiff)")
+        }
+        ["help"] => Some("man, info or a browser"),
+        _ => None,
+    }
+}
+
+/// git's reading hook part: what it starts, as hidden text (never certain).
+pub(super) fn tools(r: &mut Reading) {
+    if let Some(what) = starts(r) {
+        r.runs.push(Run::Hidden(what.to_owned()));
+    }
+}

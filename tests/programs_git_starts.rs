@@ -1,0 +1,146 @@
+//! Programs a line runs that its words do not name (helper-40's round): the editor,
+//! diff tools, gpg and browsers git starts; git's configuration and hooks written
+//! earlier in the line; a program written into a directory of `PATH` earlier in the
+//! line and run by its name. None of them may be certain; the everyday forms beside
+//! them stay allowed.
+
+mod common;
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::{Options, Policy};
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// A home with a repository `proj` (its `.git` made by git itself).
+fn home() -> &'static Path {
+    static HOME: OnceLock<PathBuf> = OnceLock::new();
+    HOME.get_or_init(|| {
+        let dir = common::process_dir("grh-git-starts");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("proj/src")).expect("mkdir");
+        std::fs::write(dir.join("proj/src/a.rs"), "fn a() {}\n").expect("write");
+        let ok = std::process::Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(dir.join("proj"))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "git init");
+        dir.canonicalize().expect("canonical home")
+    })
+}
+
+fn policy() -> &'static Policy {
+    static P: OnceLock<Policy> = OnceLock::new();
+    P.get_or_init(|| {
+        let rules = json!([
+            {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+        ]);
+        let opts = Options {
+            home: Some(home().to_path_buf()),
+            ..Options::default()
+        };
+        compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy")
+    })
+}
+
+fn decision(line: &str) -> Option<Decision> {
+    let call = Call::from_value(&json!({
+        "name": "shell", "args": {"command": line},
+        "cwd": home().join("proj").to_string_lossy()
+    }))
+    .expect("a shell call");
+    eval::evaluate(policy(), &call).decision
+}
+
+fn check(allowed: &[&str], not_allowed: &[&str]) {
+    for line in allowed {
+        assert_eq!(decision(line), Some(Decision::Allow), "{line}");
+    }
+    for line in not_allowed {
+        assert_ne!(decision(line), Some(Decision::Allow), "{line}");
+    }
+}
+
+#[test]
+fn what_git_starts_is_not_certain() {
+    check(
+        &[
+            "git commit -m x",
+            "git commit --amend --no-edit",
+            "git commit --fixup HEAD",
+            "git tag v1",
+            "git tag -a v1 -m release",
+            "git merge feature",
+            "git rebase main",
+            "git notes add -m x HEAD",
+            "git log -3",
+        ],
+        &[
+            // The editor: no message, or asked for.
+            "printf ':!id\\n:q!\\n' | git commit -a",
+            "git commit --amend",
+            "git commit -c HEAD",
+            "git commit --squash HEAD",
+            "git commit --fixup=amend:HEAD",
+            "git tag -a v1",
+            "git rebase -i HEAD~3",
+            "git rebase --continue",
+            "git merge --edit feature",
+            "git cherry-pick -e abc",
+            "git notes add",
+            "git notes edit HEAD",
+            "git config --edit",
+            "git branch --edit-description",
+            // Hunks edited in the editor (`e`).
+            "printf 'e\\n' | git add -p",
+            "git checkout -p",
+            "git stash push -p",
+            // Tools, gpg, browsers.
+            "git difftool -y",
+            "git mergetool",
+            "git commit -S -m x",
+            "git tag -s v1 -m x",
+            "git merge --verify-signatures x",
+            "git log --show-signature",
+            "git verify-commit HEAD",
+            "git help -w commit",
+        ],
+    );
+}
+
+#[test]
+fn git_after_its_configuration_is_written_is_not_certain() {
+    check(
+        &["git status && git diff", "echo x > a.txt && git status"],
+        &[
+            "printf '[core]\\n\\tfsmonitor = /tmp/evil.sh\\n' >> .git/config && git status",
+            "printf '#!/bin/sh\\nid\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git commit -q --allow-empty -m x",
+            "cp /tmp/x .git/config; git log",
+            "cd src && printf '[alias]\\n\\tst = !id\\n' >> ../.git/config && git st",
+            "echo '[alias] x = !id' >> ~/.gitconfig; git status",
+            "sed -i s/a/b/ .git/config && git log",
+        ],
+    );
+}
+
+#[test]
+fn a_program_written_into_path_then_run_by_name_is_not_certain() {
+    check(
+        &[
+            "ls; echo hi > x.txt; cat x.txt",
+            "cat /usr/local/bin/foo",
+            "ls ~/.local/bin; echo done",
+        ],
+        &[
+            "printf '#!/bin/sh\\nid\\n' > /usr/local/bin/ls; chmod +x /usr/local/bin/ls; ls",
+            "cp /tmp/evil ~/.local/bin/ && ls",
+            "echo id > ~/bin/x; x",
+            "cp /tmp/evil ~/.cargo/bin/git && git status",
+            "tee /usr/bin/cat < /tmp/evil >/dev/null; cat README.md",
+        ],
+    );
+}
