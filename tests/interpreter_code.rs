@@ -69,6 +69,12 @@ fn code_that_does_more_is_not_allowed() {
         "awk '$3 > 100 {print $1 > \"big\"}' f",
         "awk '{print $1, $2 > $3}' f",
         "awk '{printf(\"%s\\n\", $1) > \"out\"}' f",
+        // A regular expression after `if (…)`, and `-e`, which the one true awk
+        // ignores (its value is then the program) (helper-41).
+        "awk 'NR==1 { if (NF) /#/; print \"x\" > (\".e\" \"nv\") }' f",
+        "nawk 'NR==1{ if (1) /a/ / 1; print \"k\" > \"x\" }' f",
+        "awk -e1 'BEGIN{system(\"id\")}'",
+        "original-awk -e -f p.awk f",
         "awk 'BEGIN{ARGV[1]=\"/etc/shadow\"; ARGC=2} {print}'",
         "gawk 'BEGIN{f=\"system\"; @f(\"id\")}'",
         "gawk -e 'BEGIN{sys' -e 'tem(\"id\")}'",

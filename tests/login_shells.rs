@@ -37,6 +37,9 @@ fn relative_paths_read_from_where_the_command_runs() {
         "su -lc 'cat .ssh/id_rsa'".to_string(),
         format!("chroot / cat {from_root}/.ssh/id_rsa"),
         format!("chroot --userspec=0:0 / cat {from_root}/.ssh/id_rsa"),
+        // sudo's own chroot: the command's paths are below the new root (helper-40).
+        format!("sudo -R {home} cat /.ssh/id_rsa"),
+        format!("sudo --chroot={home} cat /.ssh/id_rsa"),
     ] {
         assert_ne!(decide(&line), Some(Decision::Allow), "{line}");
     }
@@ -61,4 +64,44 @@ fn relative_paths_read_from_where_the_command_runs() {
         decide("chroot --skip-chdir / cat README.md"),
         Some(Decision::Allow)
     );
+}
+
+/// `su USER -c STR` gives STR to USER's login shell from /etc/passwd (`su -m`: to
+/// `$SHELL`), not to bash: read as bash only when that shell is one whose reading is
+/// checked; `su sync -c STR` runs `/bin/sync -c STR` (helper-40).
+#[test]
+fn su_runs_the_users_own_shell() {
+    let shell_of = |user: &str| gptel_rust_hooks::path::user_shell(user);
+    let rules = json!([
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let p = compile::compile(
+        rule::rules_from_value(&rules).expect("rules"),
+        Options::default(),
+    )
+    .expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": "/tmp"});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    // The users of this machine whose shell is no shell (Debian's `sync`, `nobody`).
+    let mut others = 0;
+    for user in ["sync", "nobody", "daemon", "bin"] {
+        let Some(shell) = shell_of(user) else {
+            continue;
+        };
+        if shell.ends_with("/bash") || shell.ends_with("/sh") || shell.ends_with("/dash") {
+            continue;
+        }
+        others += 1;
+        let line = format!("su {user} -c 'cat README.md'");
+        assert_ne!(decide(&line), Some(Decision::Allow), "{line} ({shell})");
+    }
+    assert!(others > 0, "no user with another shell in /etc/passwd");
+    assert_ne!(decide("su no-such-user -c 'ls'"), Some(Decision::Allow));
+    let root = shell_of("root").expect("root's shell");
+    if root.ends_with("/bash") || root.ends_with("/sh") {
+        assert_eq!(decide("su root -c 'cat README.md'"), Some(Decision::Allow));
+        assert_eq!(decide("su -c 'cat README.md'"), Some(Decision::Allow));
+    }
 }

@@ -1,4 +1,4 @@
-//! Programs a line runs that its words do not name (helper-40's round): the editor,
+//! Programs a line runs that its words do not name (helper-40's and helper-41's rounds): the editor,
 //! diff tools, gpg and browsers git starts; git's configuration and hooks written
 //! earlier in the line; a program written into a directory of `PATH` earlier in the
 //! line and run by its name. None of them may be certain; the everyday forms beside
@@ -108,6 +108,13 @@ fn what_git_starts_is_not_certain() {
             "git log --show-signature",
             "git verify-commit HEAD",
             "git help -w commit",
+            // helper-41: the editor of `replace --edit`, gpg for a format's signature
+            // placeholders, a remote helper named by a URL.
+            "git replace --edit HEAD",
+            "git log --format=%G?",
+            "git log -1 --pretty='%h %GS'",
+            "git ls-remote zz::x",
+            "git remote add o zz::x",
         ],
     );
 }
@@ -123,6 +130,9 @@ fn git_after_its_configuration_is_written_is_not_certain() {
             "cd src && printf '[alias]\\n\\tst = !id\\n' >> ../.git/config && git st",
             "echo '[alias] x = !id' >> ~/.gitconfig; git status",
             "sed -i s/a/b/ .git/config && git log",
+            // A doubled slash is one to the kernel (helper-41).
+            "printf x >> .git//config && git status",
+            "cp /tmp/evil .git//hooks/pre-commit && git commit --allow-empty -qm x",
         ],
     );
 }
@@ -134,6 +144,8 @@ fn a_program_written_into_path_then_run_by_name_is_not_certain() {
             "ls; echo hi > x.txt; cat x.txt",
             "cat /usr/local/bin/foo",
             "ls ~/.local/bin; echo done",
+            "cd ~ && ls",
+            "cp src/a.rs ~ && ls",
         ],
         &[
             "printf '#!/bin/sh\\nid\\n' > /usr/local/bin/ls; chmod +x /usr/local/bin/ls; ls",
@@ -141,6 +153,13 @@ fn a_program_written_into_path_then_run_by_name_is_not_certain() {
             "echo id > ~/bin/x; x",
             "cp /tmp/evil ~/.cargo/bin/git && git status",
             "tee /usr/bin/cat < /tmp/evil >/dev/null; cat README.md",
+            // A directory of PATH made by a tree copied, linked or moved above it, and a
+            // doubled slash (helper-41).
+            "cp -r /tmp/evilroot ~/.local && ls",
+            "ln -s /tmp/evilroot ~/.local && ls",
+            "mv /tmp/evilroot ~/.local && ls",
+            "cp /tmp/evil ~//.local/bin/ls && ls",
+            "cp /tmp/evil /usr//local/bin/ls && ls",
         ],
     );
 }

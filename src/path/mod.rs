@@ -370,6 +370,22 @@ fn passwd_home(user: &str) -> Result<String, PathError> {
     )))
 }
 
+/// The login shell of USER, from `/etc/passwd` (its seventh field, as written; empty
+/// when the field is: `/bin/sh` then).
+pub fn user_shell(user: &str) -> Option<String> {
+    if user.contains(':') || user.contains('/') {
+        return None;
+    }
+    let mut text = String::new();
+    fs::File::open(PASSWD)
+        .and_then(|f| f.take(MAX_PASSWD_BYTES).read_to_string(&mut text))
+        .ok()?;
+    text.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split(':').collect();
+        (fields.len() >= 7 && fields[0] == user).then(|| fields[6].to_string())
+    })
+}
+
 /// A user name as `~user` in a pattern: portable login-name characters.
 fn plausible_user(user: &str) -> bool {
     !user.is_empty()

@@ -39,6 +39,7 @@ pub(super) fn only_reads(c: &shell::SimpleCommand) -> bool {
                     | WalkTracked
                     | ShowTracked
                     | WalkUnignored
+                    | Chdir
                     | Pattern
             )
         })
@@ -77,16 +78,19 @@ impl Prepared<'_> {
             for (i, program) in readers {
                 let files = self.config_files(program, home.as_deref(), &bases, fold);
                 // A word of an earlier command: the file, or below its directory.
+                // (Not a command that only reads it: `cat .git/config`.)
                 let named = out.iter().any(|p| {
-                    p.cmds.iter().any(|k| {
-                        k.0 == ci
-                            && before(i, k.1)
-                            && !line.commands.get(k.1).is_some_and(only_reads)
-                    }) && self.forms(p, fold).iter().any(|f| {
-                        files
-                            .iter()
-                            .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
-                    })
+                    p.cmds.iter().any(|k| k.0 == ci && before(i, k.1))
+                        && self.forms(p, fold).iter().any(|f| {
+                            files
+                                .iter()
+                                .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
+                        })
+                        && p.cmds.iter().any(|k| {
+                            k.0 == ci
+                                && before(i, k.1)
+                                && !line.commands.get(k.1).is_some_and(only_reads)
+                        })
                 });
                 // What an earlier command moves, links or extracts over: the file, a
                 // directory above it, or the whole tree of the line's directories.
@@ -179,6 +183,15 @@ impl Prepared<'_> {
     pub(super) fn forms(&self, p: &PathCand, fold: bool) -> Vec<String> {
         let mut all: Vec<String> = p.norm.iter().chain(p.lexical.iter()).cloned().collect();
         all.extend(path::lexical(&p.raw, self.path_env()).ok());
+        // `/tmp//x/.git/config` is `/tmp/x/.git/config` to the kernel, though not to
+        // Emacs's file names, for which such a path is unreadable (helper-41).
+        if p.raw.contains("//") {
+            let mut raw = p.raw.clone();
+            while raw.contains("//") {
+                raw = raw.replace("//", "/");
+            }
+            all.extend(path::lexical(&raw, self.path_env()).ok());
+        }
         if fold {
             all.iter_mut().for_each(|f| *f = f.to_lowercase());
         }

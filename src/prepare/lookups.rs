@@ -84,6 +84,27 @@ const BUILTINS: &[&str] = &[
     "wait",
 ];
 
+/// Whether C may make a tree of files where it writes: a move, a link, a recursive
+/// copy, an extraction (see `changes`).
+fn makes_trees(c: &crate::shell::SimpleCommand) -> bool {
+    let Some(name) = c.argv.first() else {
+        return false;
+    };
+    let table = crate::shell::lookup(name);
+    let first = table.and_then(|p| p.names.first().copied()).unwrap_or(name);
+    match first {
+        "mv" | "ln" | "rsync" | "link" => true,
+        "cp" => table.is_none_or(|p| {
+            let r = crate::shell::read(p, c.argv.get(1..).unwrap_or(&[]));
+            !r.is_known()
+                || ["recursive", "archive", "R", "r"]
+                    .iter()
+                    .any(|o| r.has_option(o))
+        }),
+        _ => super::changes::change_of(&c.argv).is_some(),
+    }
+}
+
 impl Prepared<'_> {
     /// Mark the commands named without a `/` that run after an earlier command of
     /// their line names a directory of `PATH` or a file in it. DIRS are the
@@ -103,28 +124,49 @@ impl Prepared<'_> {
                 }) else {
                     continue;
                 };
-                let earlier: Vec<&PathCand> = out
-                    .iter()
-                    .filter(|p| {
-                        p.cmds.iter().any(|k| {
-                            k.0 == ci
-                                && super::runs_before(line, k.1, i)
-                                && !line
-                                    .commands
-                                    .get(k.1)
-                                    .is_some_and(super::configs::only_reads)
-                        })
+                // The words of the commands before it: those in a directory of PATH,
+                // of a command that does more than read them.
+                let earlier = |p: &&PathCand| {
+                    p.cmds
+                        .iter()
+                        .any(|k| k.0 == ci && super::runs_before(line, k.1, i))
+                };
+                let writes = |p: &PathCand| {
+                    p.cmds.iter().any(|k| {
+                        k.0 == ci
+                            && super::runs_before(line, k.1, i)
+                            && !line
+                                .commands
+                                .get(k.1)
+                                .is_some_and(super::configs::only_reads)
                     })
-                    .collect();
-                if earlier.is_empty() {
+                };
+                if !out.iter().any(|p| earlier(&p)) {
                     continue;
                 }
                 let pd = path_dirs.get_or_insert_with(|| self.path_dirs(dirs, fold));
-                let hit = earlier.iter().find_map(|p| {
+                // A word in a directory of PATH, of a command that writes there; or one
+                // above it, of a command that makes the tree below (`cp -r evil ~/.local`,
+                // `ln -s evil ~/.local`, `mv`, an extraction).
+                let trees = |p: &PathCand| {
+                    p.cmds.iter().any(|k| {
+                        k.0 == ci
+                            && super::runs_before(line, k.1, i)
+                            && line.commands.get(k.1).is_some_and(makes_trees)
+                    })
+                };
+                let hit = out.iter().filter(earlier).find_map(|p| {
                     let forms = self.forms(p, fold);
-                    pd.iter()
+                    let inside = pd
+                        .iter()
                         .find(|d| forms.iter().any(|f| path::is_within(f, d)))
-                        .cloned()
+                        .filter(|_| writes(p));
+                    let above = || {
+                        pd.iter()
+                            .find(|d| forms.iter().any(|f| path::is_within(d, f)))
+                            .filter(|_| trees(p))
+                    };
+                    inside.or_else(above).cloned()
                 });
                 let Some(dir) = hit else {
                     continue;

@@ -22,9 +22,9 @@
 //!   `print ($1 > 2)` compares); `>>` always appends. Any other `>` compares, and `>=`
 //!   is a comparison in every awk (the longest token).
 //! - A `/` starts a regular expression where an operand is awaited and divides after
-//!   one (a name, a number, `)`, `]`); after a string, a regular expression, `$`,
-//!   `++`, `--` or a keyword other than `print` the awks part, and the program is
-//!   unknown. A bracket expression inside a regular expression is taken to its latest
+//!   one (a name, a number, `]`); after a string, a regular expression, `$`, `++`,
+//!   `--`, `)` (which may end an `if (…)`) or a keyword other than `print` the awks
+//!   part, and the program is unknown. A bracket expression inside a regular expression is taken to its latest
 //!   possible end (escapes, `[:class:]`, a leading `]`), and a `/` in it is unknown.
 
 use super::code::{find_word, short};
@@ -235,12 +235,14 @@ impl Lexer<'_> {
                     self.depth += 1;
                     self.prev = Prev::Operator;
                 }
+                // After `if (…)`, `while (…)`, `for (…)` a statement starts, a regular
+                // expression among them (helper-41): a `/` after `)` is unsure.
                 b')' => {
                     self.depth -= 1;
                     if self.print.is_some_and(|d| self.depth < d) {
                         return Err("an unbalanced `)`".into());
                     }
-                    self.prev = Prev::Operand;
+                    self.prev = Prev::Unsure;
                 }
                 b']' => self.prev = Prev::Operand,
                 b';' | b'}' => {
@@ -429,7 +431,7 @@ mod tests {
             "$0 ~ /[]x]/ && /[^]y]/",
             // Divisions after operands.
             "{ sum += $NF } END { printf \"%.2f\\n\", sum/NR }",
-            "{ print $1/$2, (a) / 2, x[1] / 3 }",
+            "{ print $1/$2, x[1] / 3 }",
             "{ x /= 2 }",
             "!seen[$0]++",
             "BEGIN { FS = \":\" } $3 >= 1000 { print $1 } # users > 1000",
@@ -468,6 +470,9 @@ mod tests {
             // Where the awks may part on a `/`, or a construct has no end.
             "{ print \"a\" /x/ }",
             "{ x = $ /y/ }",
+            "NR==1 { if (NF) /#/; print \"x\" > \"f\" }",
+            "{ while (0) /a/ / 1; print > \"f\" }",
+            "{ print (a) / 2 }",
             "{ i++ /x/ 1 }",
             "/a[/]b/",
             "/[\\]/]/ { print > \"f\" }",

@@ -11,7 +11,7 @@ use super::CodeReading;
 pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
     match name {
         "sed" => Some(super::sed::read(text)),
-        "awk" => Some(super::awk::read(text)),
+        "awk" | "gawk" => Some(super::awk::read(text)),
         "jq" => Some(super::jq::read(text)),
         _ => None,
     }

@@ -758,15 +758,13 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..BASE
     },
     Program {
-        names: &["awk", "gawk", "mawk", "nawk"],
+        names: &["awk", "mawk", "nawk", "original-awk"],
         style: Style::Posix,
-        opts: AWK,
+        opts: AWK_ANY,
         // An operand `NAME=VALUE` after the program is an assignment awk makes before
         // it reads the next file: read as a path too (awk reads a file so named when the
         // name is no variable's).
-        operands: first(Code, &["f", "file", "e", "source", "E", "exec", "W"], Read),
-        // Its program is read (`awk::read`); several `-e` sources are read joined too.
-        reading_hook: Some(super::awk::sources),
+        operands: first(Code, &["f"], Read),
         examples: &[
             ex("awk '{print $1}' f", &["f"]),
             ex("awk -F: -v n=1 'NR==n' /etc/passwd", &["/etc/passwd"]),
@@ -776,6 +774,28 @@ pub(super) static PROGRAMS: &[Program] = &[
                 runs: &["prog.awk"],
                 unknown: &[],
             },
+            // A comparison outside print's statement, and inside its parentheses.
+            ex("awk '$1 > 1 {print ($2 > 0), \"a>b|c\"}' f", &["f"]),
+            ex("awk '/a|b/ || NR > 2' f", &["f"]),
+            // Not every awk knows `-e`: the one true awk ignores it.
+            Example {
+                line: "awk -e '{print}' f",
+                paths: &["f"],
+                runs: &[],
+                unknown: &["-e"],
+            },
+        ],
+        ..BASE
+    },
+    Program {
+        names: &["gawk"],
+        style: Style::Posix,
+        opts: AWK,
+        operands: first(Code, &["f", "file", "e", "source", "E", "exec", "W"], Read),
+        // Its program is read (`awk::read`); several `-e` sources are read joined too.
+        reading_hook: Some(super::awk::sources),
+        examples: &[
+            ex("gawk '{print $1}' f", &["f"]),
             Example {
                 line: "gawk -W source='BEGIN{print 1}' f",
                 paths: &["f"],
@@ -783,10 +803,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 unknown: &[],
             },
             ex("gawk 'BEGIN{system(\"rm x\")}'", &[]),
-            ex("awk -e '{print $1}' -e 'END{print NR}' f", &["f"]),
-            // A comparison outside print's statement, and inside its parentheses.
-            ex("awk '$1 > 1 {print ($2 > 0), \"a>b|c\"}' f", &["f"]),
-            ex("awk '/a|b/ || NR > 2' f", &["f"]),
+            ex("gawk -e '{print $1}' -e 'END{print NR}' f", &["f"]),
         ],
         ..BASE
     },

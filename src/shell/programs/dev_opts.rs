@@ -701,6 +701,12 @@ pub(super) const UNZIP: &[Opt] = &[
 ];
 
 /// awk: gawk's options (mawk takes `-f`, `-v`, `-F`, `-W` alike).
+/// Any awk's options (POSIX): `awk` may be gawk, mawk, busybox's or the one true awk,
+/// which know different others (the one true awk ignores `-e`, and its value becomes
+/// the program: `awk -e1 'BEGIN{system("id")}'`, helper-41); each other is unknown.
+pub(super) const AWK_ANY: &[Opt] = &[val("f", "", Hidden), val("v", "", D), val("F", "", D)];
+
+/// gawk's options.
 pub(super) const AWK: &[Opt] = &[
     // A program from a file, a library, a shared object to load, mawk's `-W exec FILE`
     // and gawk's `-W source=TEXT`: code the line does not show.

@@ -576,7 +576,12 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         REPLACE,
         Data,
         &[],
-        &[ex("git replace --edit HEAD", &[TOP])],
+        &[Example {
+            line: "git replace --edit HEAD",
+            paths: &[TOP],
+            runs: &["the editor (core.editor, $GIT_EDITOR, $VISUAL, $EDITOR or vi)"],
+            unknown: &[],
+        }],
     ),
     sub(
         &["maintenance"],

@@ -81,13 +81,49 @@ fn starts(r: &Reading) -> Option<&'static str> {
             Some("a diff or merge tool (diff.tool, merge.tool, or vimdiff)")
         }
         ["help"] => Some("man, info or a browser"),
+        ["replace"] if has("edit") => Some(EDITOR),
         _ => None,
     }
+}
+
+/// What git starts for its words anywhere: a format's signature placeholders (`%G?`,
+/// `%GS`, `%GK`: gpg checks each commit's signature), a remote helper named by a URL
+/// (`zz::x` runs `git-remote-zz` from PATH; `ext::` is read by the `wrap` reader).
+fn starts_for_words(r: &Reading) -> Option<String> {
+    // The subcommands that take a URL (`git grep 'a::b'` is a pattern).
+    let urls = subcommands(r).first().is_some_and(|s| {
+        matches!(
+            s.as_str(),
+            "ls-remote" | "fetch" | "pull" | "push" | "clone" | "remote" | "submodule" | "archive"
+        )
+    });
+    for p in &r.parts {
+        if p.text.contains("%G") {
+            return Some("gpg (gpg.program), for a format's signature placeholders".into());
+        }
+        if urls && (p.kind == Kind::Operand || p.kind == Kind::Option) {
+            let t = p.text.rsplit('=').next().unwrap_or(&p.text);
+            if let Some((scheme, _)) = t.split_once("::") {
+                let named = !scheme.is_empty()
+                    && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                    && scheme
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+                if named && scheme != "ext" {
+                    return Some(format!("git-remote-{scheme}, a remote helper from PATH"));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// git's reading hook part: what it starts, as hidden text (never certain).
 pub(super) fn tools(r: &mut Reading) {
     if let Some(what) = starts(r) {
         r.runs.push(Run::Hidden(what.to_owned()));
+    }
+    if let Some(what) = starts_for_words(r) {
+        r.runs.push(Run::Hidden(what));
     }
 }

@@ -289,6 +289,22 @@ fn wrapper_step(
             if o.as_ref().is_ok_and(|o| o.has(&["b", "background"])) {
                 cx.out.concurrent = true;
             }
+            // `-R DIR` (`--chroot`): as `chroot DIR`, its command's paths are below
+            // another root (helper-40: `sudo -R /root cat /.ssh/id_rsa`).
+            let new_root = o.as_ref().is_ok_and(|o| {
+                o.list.iter().any(|(n, v)| {
+                    matches!(n.as_str(), "R" | "chroot")
+                        && !v
+                            .as_deref()
+                            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '/'))
+                })
+            });
+            if new_root {
+                note(
+                    &mut st.opaque,
+                    "`sudo -R` runs its command under another root directory",
+                );
+            }
             let step = sudo(words, st);
             // With `-s` or `-i` sudo gives its command to a shell, each character but
             // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a

@@ -127,7 +127,11 @@ pub(in crate::shell::wrap) fn su(
             format!("`{cmd}` starts a login shell, which runs the user's profile files"),
         );
     }
-    let _user = operands.next();
+    let user = operands
+        .next()
+        .and_then(|k| words.get(k))
+        .map_or("root", |w| w.text.as_str())
+        .to_owned();
     let extra: Vec<Word> = operands.filter_map(|k| words.get(k).cloned()).collect();
     // The shell's argv as su builds it: PROGRAM, `-f`, `-c STR`, then the extra operands.
     let su_argv = |program: &str| {
@@ -168,6 +172,49 @@ pub(in crate::shell::wrap) fn su(
             );
         }
         kind = named.kind;
+    } else {
+        // No `-s`: the user's login shell from /etc/passwd (`/bin/sh` when empty), or
+        // with `-m`/`-p` the `SHELL` of the environment; `su sync -c STR` runs
+        // `/bin/sync -c STR` (helper-40).
+        let shell = if has(&["m", "p", "preserve-environment"]) {
+            std::env::var("SHELL").ok()
+        } else {
+            crate::path::user_shell(&user)
+        }
+        .map(|s| {
+            if s.is_empty() {
+                "/bin/sh".to_owned()
+            } else {
+                s
+            }
+        });
+        match shell.as_deref().map(|s| (s, shell_named(basename(s)))) {
+            Some((_, Some(named))) => {
+                if !named.checked {
+                    note(
+                        &mut st.opaque,
+                        format!("`{cmd}` runs its command in `{}`", show(named.kind)),
+                    );
+                }
+                kind = named.kind;
+            }
+            Some((shell, None)) => {
+                note(
+                    &mut st.opaque,
+                    format!(
+                        "`{cmd}` runs `{}`, the shell of `{}`",
+                        show(shell),
+                        show(&user)
+                    ),
+                );
+                through(cx, fr, &su_argv(shell), st.clone(), hops + 1);
+                return Step::Done;
+            }
+            None => note(
+                &mut st.opaque,
+                format!("`{cmd}`: the shell of `{}` is not known", show(&user)),
+            ),
+        }
     }
     if string.is_none() && extra.is_empty() {
         // What a here-document or here-string feeds it is read for deny rules.
