@@ -76,20 +76,23 @@ impl Prepared<'_> {
                 .collect();
             let changed = self.change_pairs(&changes, &bases, home.as_deref());
             for (i, program) in readers {
+                // Nothing before it writes or changes anything: its files are not
+                // looked for (they cost the file system a visit each).
+                let writers = out
+                    .iter()
+                    .any(|p| super::named_before(p, ci, line, i, |c| !only_reads(c)));
+                if !writers && !changed.iter().any(|(j, _, _)| before(i, *j)) {
+                    continue;
+                }
                 let files = self.config_files(program, home.as_deref(), &bases, fold);
                 // A word of an earlier command: the file, or below its directory.
                 // (Not a command that only reads it: `cat .git/config`.)
                 let named = out.iter().any(|p| {
-                    p.cmds.iter().any(|k| k.0 == ci && before(i, k.1))
+                    super::named_before(p, ci, line, i, |c| !only_reads(c))
                         && self.forms(p, fold).iter().any(|f| {
                             files
                                 .iter()
                                 .any(|(_, forms)| forms.iter().any(|c| path::is_within(f, c)))
-                        })
-                        && p.cmds.iter().any(|k| {
-                            k.0 == ci
-                                && before(i, k.1)
-                                && !line.commands.get(k.1).is_some_and(only_reads)
                         })
                 });
                 // What an earlier command moves, links or extracts over: the file, a
@@ -162,20 +165,27 @@ impl Prepared<'_> {
             } else {
                 written.push((*entry).to_owned());
             }
-            let mut forms: Vec<String> = Vec::new();
-            for w in &written {
-                let w = w.trim_end_matches('/');
-                forms.extend(path::lexical(w, self.path_env()).ok());
-                forms.extend(path::normalize(w, self.path_env()).ok());
-            }
-            if fold {
-                forms.iter_mut().for_each(|f| *f = f.to_lowercase());
-            }
-            forms.sort();
-            forms.dedup();
-            out.push(((*entry).to_owned(), forms));
+            out.push(((*entry).to_owned(), self.abs_forms(&written, fold)));
         }
         out
+    }
+
+    /// The absolute forms of the paths WRITTEN (absolute, a trailing `/` dropped):
+    /// lexical and with links resolved, folded when FOLD, sorted, each once.
+    pub(super) fn abs_forms(&self, written: &[String], fold: bool) -> Vec<String> {
+        let mut forms: Vec<String> = Vec::new();
+        for w in written {
+            let t = w.trim_end_matches('/');
+            let w = if t.is_empty() { "/" } else { t };
+            forms.extend(path::lexical(w, self.path_env()).ok());
+            forms.extend(path::normalize(w, self.path_env()).ok());
+        }
+        if fold {
+            forms.iter_mut().for_each(|f| *f = f.to_lowercase());
+        }
+        forms.sort();
+        forms.dedup();
+        forms
     }
 
     /// The absolute forms of candidate P: normalized, lexical, and as written (folded

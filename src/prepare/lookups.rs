@@ -46,6 +46,7 @@ const BUILTINS: &[&str] = &[
     "dirs",
     "disown",
     "echo",
+    "exit",
     "export",
     "false",
     "fc",
@@ -54,6 +55,7 @@ const BUILTINS: &[&str] = &[
     "help",
     "history",
     "jobs",
+    "kill",
     "let",
     "local",
     "logout",
@@ -124,38 +126,20 @@ impl Prepared<'_> {
                 }) else {
                     continue;
                 };
-                // The words of the commands before it: those in a directory of PATH,
-                // of a command that does more than read them.
-                let earlier = |p: &&PathCand| {
-                    p.cmds
-                        .iter()
-                        .any(|k| k.0 == ci && super::runs_before(line, k.1, i))
-                };
+                // A word of an earlier command that does more than read it, or may make
+                // a tree: before it, the directories of PATH are not looked up.
                 let writes = |p: &PathCand| {
-                    p.cmds.iter().any(|k| {
-                        k.0 == ci
-                            && super::runs_before(line, k.1, i)
-                            && !line
-                                .commands
-                                .get(k.1)
-                                .is_some_and(super::configs::only_reads)
-                    })
+                    super::named_before(p, ci, line, i, |c| !super::configs::only_reads(c))
                 };
-                if !out.iter().any(|p| earlier(&p)) {
+                let trees = |p: &PathCand| super::named_before(p, ci, line, i, makes_trees);
+                if !out.iter().any(|p| writes(p) || trees(p)) {
                     continue;
                 }
                 let pd = path_dirs.get_or_insert_with(|| self.path_dirs(dirs, fold));
-                // A word in a directory of PATH, of a command that writes there; or one
-                // above it, of a command that makes the tree below (`cp -r evil ~/.local`,
-                // `ln -s evil ~/.local`, `mv`, an extraction).
-                let trees = |p: &PathCand| {
-                    p.cmds.iter().any(|k| {
-                        k.0 == ci
-                            && super::runs_before(line, k.1, i)
-                            && line.commands.get(k.1).is_some_and(makes_trees)
-                    })
-                };
-                let hit = out.iter().filter(earlier).find_map(|p| {
+                // A word in a directory of PATH, of a command that does more than read
+                // it; or one above it, of a command that makes the tree below (`cp -r
+                // evil ~/.local`, `ln -s evil ~/.local`, `mv`, an extraction).
+                let hit = out.iter().find_map(|p| {
                     let forms = self.forms(p, fold);
                     let inside = pd
                         .iter()
@@ -208,16 +192,26 @@ impl Prepared<'_> {
                 );
             }
         }
-        let mut forms: Vec<String> = Vec::new();
-        for w in &written {
-            forms.extend(path::lexical(w, self.path_env()).ok());
-            forms.extend(path::normalize(w, self.path_env()).ok());
+        self.abs_forms(&written, fold)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BUILTINS;
+
+    /// Every name the lookup skips is one bash runs as a builtin, never from PATH.
+    #[test]
+    fn builtins_are_bash_builtins() {
+        let out = std::process::Command::new("bash")
+            .args(["-c", "compgen -b"])
+            .output()
+            .expect("bash runs");
+        let bash = String::from_utf8_lossy(&out.stdout);
+        let bash: Vec<&str> = bash.lines().collect();
+        assert!(bash.contains(&"cd"), "compgen -b lists bash's builtins");
+        for name in BUILTINS {
+            assert!(bash.contains(name), "`{name}` is not a bash builtin");
         }
-        if fold {
-            forms.iter_mut().for_each(|f| *f = f.to_lowercase());
-        }
-        forms.sort();
-        forms.dedup();
-        forms
     }
 }

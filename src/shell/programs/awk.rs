@@ -340,8 +340,9 @@ impl Lexer<'_> {
 
     /// A bracket expression, its `[` read, to its latest possible end: escapes skip a
     /// character (gawk's), `[:class:]` (and `[.x.]`, `[=x=]`) is inside it, a `]` first
-    /// is a member.
+    /// is a member. The awks part on a `/` or a line end inside one.
     fn bracket(&mut self) -> Result<(), String> {
+        const UNCLOSED: &str = "a `/` or a line end in a bracket expression";
         if self.at(0) == Some(b'^') {
             self.i += 1;
         }
@@ -350,9 +351,7 @@ impl Lexer<'_> {
         }
         loop {
             match self.at(0) {
-                None | Some(b'\n') | Some(b'/') => {
-                    return Err("a `/` or a line end in a bracket expression".into())
-                }
+                None | Some(b'\n') | Some(b'/') => return Err(UNCLOSED.into()),
                 Some(b']') => {
                     self.i += 1;
                     return Ok(());
@@ -365,9 +364,7 @@ impl Lexer<'_> {
                     self.i += 2;
                     while !(self.at(0) == Some(close) && self.at(1) == Some(b']')) {
                         match self.at(0) {
-                            None | Some(b'\n') | Some(b'/') => {
-                                return Err("a `/` or a line end in a bracket expression".into())
-                            }
+                            None | Some(b'\n') | Some(b'/') => return Err(UNCLOSED.into()),
                             _ => self.i += 1,
                         }
                     }
