@@ -1,8 +1,9 @@
 //! Programs a line runs that its words do not name (helper-40's and helper-41's rounds): the editor,
 //! diff tools, gpg and browsers git starts; git's configuration and hooks written
 //! earlier in the line; a program written into a directory of `PATH` earlier in the
-//! line and run by its name. None of them may be certain; the everyday forms beside
-//! them stay allowed.
+//! line and run by its name; a start-up file (the loader's, PAM's, ssh's, git's system
+//! files and helpers, HOME's dotfiles) written earlier in the line (helper-42's round).
+//! None of them may be certain; the everyday forms beside them stay allowed.
 
 mod common;
 
@@ -21,6 +22,7 @@ fn home() -> &'static Path {
         let dir = common::process_dir("grh-git-starts");
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("proj/src")).expect("mkdir");
+        std::fs::create_dir_all(dir.join(".emacs.d/lisp")).expect("mkdir");
         std::fs::write(dir.join("proj/src/a.rs"), "fn a() {}\n").expect("write");
         let ok = std::process::Command::new("git")
             .args(["init", "-q"])
@@ -48,9 +50,14 @@ fn policy() -> &'static Policy {
 }
 
 fn decision(line: &str) -> Option<Decision> {
+    decision_in("proj", line)
+}
+
+/// The decision on LINE run in DIR of the home.
+fn decision_in(dir: &str, line: &str) -> Option<Decision> {
     let call = Call::from_value(&json!({
         "name": "shell", "args": {"command": line},
-        "cwd": home().join("proj").to_string_lossy()
+        "cwd": home().join(dir).to_string_lossy()
     }))
     .expect("a shell call");
     eval::evaluate(policy(), &call).decision
@@ -162,4 +169,59 @@ fn a_program_written_into_path_then_run_by_name_is_not_certain() {
             "cp /tmp/evil /usr//local/bin/ls && ls",
         ],
     );
+}
+
+#[test]
+fn a_program_after_a_start_up_file_is_written_is_not_certain() {
+    check(
+        &[
+            "cat /etc/hosts > out.txt && ls",
+            "ls /usr/bin > list.txt && wc -l list.txt",
+            "grep -r foo /usr/include > out.txt; wc -l out.txt",
+            "echo x >> ~/.bashrc; echo done",
+            "git log --oneline > /tmp/log.txt && wc -l /tmp/log.txt",
+            "tar czf /tmp/a.tgz src && ls",
+        ],
+        &[
+            // The loader, PAM, ssh's and git's system files, whatever program follows.
+            "echo /tmp/evil.so > /etc/ld.so.preload; ls",
+            "echo /tmp/evil.so > /etc/ld.so.preload; /bin/ls",
+            "echo 'passwd: files evil' > /etc/nsswitch.conf && ls -l",
+            "echo 'BASH_ENV=/tmp/x.sh' >> /etc/environment; su -c ls",
+            "echo 'session optional pam_exec.so /tmp/x.sh' >> /etc/pam.d/runuser; runuser -u root -- ls",
+            "echo 'ProxyCommand id' > /etc/ssh/ssh_config.d/z.conf; git ls-remote x:y",
+            "echo x > /usr/local/etc/gitconfig; git status",
+            "git log -1 --format=x --output=/usr/local/etc/gitconfig; git status",
+            "cp /tmp/evil /usr/lib/git-core/git-upload-pack && git ls-remote ../proj",
+            "cp /tmp/evil /opt/homebrew/etc/gitconfig && git log",
+            // HOME's dotfiles, and a tree made over HOME or the root.
+            "echo 'ProxyCommand id' >> ~/.ssh/config && git fetch",
+            "echo x > ~/.local/lib/python3.11/site-packages/usercustomize.py && python3 -c 1",
+            "echo 'BASH_ENV=/tmp/x.sh' > ~/.pam_environment; su -c ls",
+            "cp -r /tmp/dotfiles/. ~ && ls",
+            "cd / && tar xf /tmp/root.tar && ls",
+            "cd ~ && tar xf /tmp/home.tar && ls",
+        ],
+    );
+}
+
+#[test]
+fn a_project_in_a_dot_directory_writes_its_own_files() {
+    for line in [
+        "echo x > foo.el && ls",
+        "printf x > lisp/a.el; wc -l lisp/a.el",
+    ] {
+        assert_eq!(
+            decision_in(".emacs.d", line),
+            Some(Decision::Allow),
+            "{line}"
+        );
+    }
+    for line in ["echo x > ~/.bashrc && ls", "echo x > ~/.ssh/config; ls"] {
+        assert_ne!(
+            decision_in(".emacs.d", line),
+            Some(Decision::Allow),
+            "{line}"
+        );
+    }
 }

@@ -14,15 +14,21 @@ use super::Prepared;
 use crate::path;
 use crate::shell;
 
-/// Whether C only reads what it names: a program the table knows, every word read,
-/// none in a role that writes, runs or moves (`cat .git/config`, `ls ~/.local/bin`),
-/// and no redirection.
+/// Whether C may write candidate P: P is a redirection's target (`>`, and `<` too), or
+/// C does more than read the words it names.
+pub(super) fn writes_to(p: &PathCand, c: &shell::SimpleCommand) -> bool {
+    matches!(p.source, PathSource::Redirect(_)) || !only_reads(c)
+}
+
+/// Whether C only reads the words it names: a program the table knows, every word
+/// read, none in a role that writes, runs or moves (`cat .git/config`, `ls
+/// ~/.local/bin`; its redirections are candidates of their own, see [`writes_to`]).
 pub(super) fn only_reads(c: &shell::SimpleCommand) -> bool {
     use shell::Role::*;
     let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
         return false;
     };
-    if c.program != shell::Known::Known || !c.redirects.is_empty() || !p.effects.is_empty() {
+    if c.program != shell::Known::Known || !p.effects.is_empty() {
         return false;
     }
     let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
@@ -80,7 +86,7 @@ impl Prepared<'_> {
                 // looked for (they cost the file system a visit each).
                 let writers = out
                     .iter()
-                    .any(|p| super::named_before(p, ci, line, i, |c| !only_reads(c)));
+                    .any(|p| super::named_before(p, ci, line, i, |c| writes_to(p, c)));
                 if !writers && !changed.iter().any(|(j, _, _)| before(i, *j)) {
                     continue;
                 }
@@ -88,7 +94,7 @@ impl Prepared<'_> {
                 // A word of an earlier command: the file, or below its directory.
                 // (Not a command that only reads it: `cat .git/config`.)
                 let named = out.iter().any(|p| {
-                    super::named_before(p, ci, line, i, |c| !only_reads(c))
+                    super::named_before(p, ci, line, i, |c| writes_to(p, c))
                         && self.forms(p, fold).iter().any(|f| {
                             files
                                 .iter()

@@ -1,13 +1,21 @@
+//! What a later command of a line reads without naming it, that an earlier one wrote.
+//!
 //! A command named without a `/` is the first file of that name in the directories of
 //! `PATH`: a line that writes there first (`printf … > /usr/local/bin/ls; chmod +x
 //! /usr/local/bin/ls; ls`, `cp evil ~/.local/bin/git && git status`) runs a program it
-//! made, whatever the name says. A command is not certain after an earlier command of
-//! its line names one of those directories or anything in them (a redirection, a
-//! copy's destination, `chmod`; not a command that only reads, `ls ~/.local/bin`), as
-//! a program after a change to its configuration is not (see `configs`). The
-//! directories are those of this process's `PATH` and the usual ones besides
+//! made, whatever the name says. And every program reads, as it starts, files no word
+//! names: the loader's `/etc/ld.so.preload` and libraries, PAM's configuration for
+//! `su`, ssh's and git's system files and helpers (`/usr/local/etc/gitconfig`,
+//! `/usr/lib/git-core/git-upload-pack`), HOME's dotfiles (`~/.ssh/config`, a Python
+//! `usercustomize.py` under `~/.local/lib`). A command is not certain after an earlier
+//! command of its line names such a place or anything in it (a redirection, a copy's
+//! destination, `chmod`; not a command that only reads, `ls ~/.local/bin`), makes a
+//! tree above it (`cp -r`, `mv`, `ln`) or extracts or checks out there, as a program
+//! after a change to its configuration is not (see `configs`). The directories of
+//! `PATH` are those of this process's `PATH` and the usual ones besides
 //! (`/usr/local/bin`, `~/.local/bin`, `~/bin`, `~/.cargo/bin`...): the shell's own
-//! `PATH` may differ from ours.
+//! `PATH` may differ from ours. A line whose directory lies in a dot directory of HOME
+//! (`~/.emacs.d`) writes its own project there, not start-up files.
 
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
@@ -107,58 +115,191 @@ fn makes_trees(c: &crate::shell::SimpleCommand) -> bool {
     }
 }
 
+/// Where every program looks as it starts, whatever its words say: the system's
+/// configuration (the loader's `/etc/ld.so.preload`, `/etc/nsswitch.conf`, PAM's
+/// `/etc/pam.d` and `/etc/environment`, ssh's and git's system files), its programs,
+/// libraries and helpers (`/usr/lib/git-core`, `/usr/local/etc/gitconfig`), the
+/// kernel's tunables; and HOME's dotfiles (see [`Places::startup`]).
+const STARTUP: &[&str] = &[
+    "/etc",
+    "/usr",
+    "/opt",
+    "/lib",
+    "/lib32",
+    "/lib64",
+    "/libx32",
+    "/bin",
+    "/sbin",
+    "/nix",
+    "/gnu",
+    "/snap",
+    "/proc/sys",
+    "/sys",
+];
+
+/// The places a later command of a line reads without naming them, absolute (lexical
+/// and with links resolved, folded as the file system folds names).
+struct Places {
+    /// The directories of `PATH` and [`USUAL`].
+    path: Vec<String>,
+    /// [`STARTUP`].
+    startup: Vec<String>,
+    /// HOME, whose entries that start with `.` are start-up files too (`~/.bashrc`,
+    /// `~/.ssh/config`, `~/.config/`, `~/.pam_environment`, `~/.local/lib`).
+    homes: Vec<String>,
+    /// The line's directories that lie in one of HOME's dot directories (a project in
+    /// `~/.emacs.d`, `~/.config/nvim`): what is written there is the project's.
+    projects: Vec<String>,
+}
+
+impl Places {
+    /// The directory of PATH that F is in (INSIDE) or lies above (not INSIDE).
+    fn path_dir(&self, f: &str, inside: bool) -> Option<&String> {
+        self.path.iter().find(|d| match inside {
+            true => path::is_within(f, d),
+            false => path::is_within(d, f),
+        })
+    }
+
+    /// The start-up place F is in (INSIDE), or one below F (not INSIDE).
+    fn startup(&self, f: &str, inside: bool) -> Option<String> {
+        if let Some(d) = self.startup.iter().find(|d| match inside {
+            true => path::is_within(f, d),
+            false => path::is_within(d, f),
+        }) {
+            return Some(d.clone());
+        }
+        self.homes.iter().find_map(|h| {
+            if !inside {
+                return path::is_within(h, f).then(|| format!("{}/.*", h.trim_end_matches('/')));
+            }
+            let rest = f.strip_prefix(h.trim_end_matches('/'))?.strip_prefix('/')?;
+            let first = rest.split('/').next().filter(|n| n.starts_with('.'))?;
+            if self.projects.iter().any(|b| path::is_within(f, b)) {
+                return None;
+            }
+            Some(format!("{}/{first}", h.trim_end_matches('/')))
+        })
+    }
+}
+
+/// What an earlier command K of a line writes that a later one may read without naming
+/// it: a directory of PATH (for a command named without a `/`), a start-up place (for
+/// any command).
+struct Written {
+    k: usize,
+    path: Option<String>,
+    startup: Option<String>,
+}
+
 impl Prepared<'_> {
-    /// Mark the commands named without a `/` that run after an earlier command of
-    /// their line names a directory of `PATH` or a file in it. DIRS are the
-    /// directories the lines may be in besides the request's.
+    /// Mark the commands that run after an earlier command of their line writes where
+    /// they look without naming it: a directory of `PATH` or a file in it, for a
+    /// command named without a `/`; a start-up place ([`STARTUP`], HOME's dotfiles),
+    /// for every command but bash's builtins. DIRS are the directories the lines may
+    /// be in besides the request's.
     pub(super) fn line_lookups(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
         let fold = self.path_env().case_fold;
-        let mut path_dirs: Option<Vec<String>> = None;
+        let (home, cwd) = self.home_and_cwd();
+        let mut bases: Vec<String> = cwd.into_iter().collect();
+        bases.extend(dirs.iter().cloned());
+        let mut places: Option<Places> = None;
         let mut more = Vec::new();
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
             if line.commands.len() < 2 {
                 continue;
             }
-            for (i, c) in line.commands.iter().enumerate() {
-                let Some(name) = c.argv.first().filter(|n| {
-                    !n.is_empty() && !n.contains('/') && !BUILTINS.contains(&n.as_str())
-                }) else {
-                    continue;
-                };
-                // A word of an earlier command that does more than read it, or may make
-                // a tree: before it, the directories of PATH are not looked up.
-                let writes = |p: &PathCand| {
-                    super::named_before(p, ci, line, i, |c| !super::configs::only_reads(c))
-                };
-                let trees = |p: &PathCand| super::named_before(p, ci, line, i, makes_trees);
-                if !out.iter().any(|p| writes(p) || trees(p)) {
-                    continue;
+            // Each command's words: whether it only reads them, may make trees there.
+            let reads: Vec<bool> = line
+                .commands
+                .iter()
+                .map(super::configs::only_reads)
+                .collect();
+            let trees: Vec<bool> = line.commands.iter().map(makes_trees).collect();
+            let mut writers: Vec<(usize, &PathCand, bool)> = Vec::new();
+            for p in out.iter() {
+                for k in p.cmds.iter().filter(|k| k.0 == ci) {
+                    let redirect = matches!(p.source, PathSource::Redirect(_));
+                    let writes = redirect || !reads.get(k.1).copied().unwrap_or(false);
+                    let tree = trees.get(k.1).copied().unwrap_or(false);
+                    if writes || tree {
+                        writers.push((k.1, p, tree));
+                    }
                 }
-                let pd = path_dirs.get_or_insert_with(|| self.path_dirs(dirs, fold));
-                // A word in a directory of PATH, of a command that does more than read
-                // it; or one above it, of a command that makes the tree below (`cp -r
-                // evil ~/.local`, `ln -s evil ~/.local`, `mv`, an extraction).
-                let hit = out.iter().find_map(|p| {
-                    let forms = self.forms(p, fold);
-                    let inside = pd
-                        .iter()
-                        .find(|d| forms.iter().any(|f| path::is_within(f, d)))
-                        .filter(|_| writes(p));
-                    let above = || {
-                        pd.iter()
-                            .find(|d| forms.iter().any(|f| path::is_within(d, f)))
-                            .filter(|_| trees(p))
-                    };
-                    inside.or_else(above).cloned()
+            }
+            // What an extraction or a checkout may write: the line's directories, or
+            // those it names.
+            let changes: Vec<_> = line
+                .commands
+                .iter()
+                .enumerate()
+                .filter_map(|(j, c)| Some((j, super::changes::change_of(&c.argv)?)))
+                .collect();
+            if writers.is_empty() && changes.is_empty() {
+                continue;
+            }
+            let pl = places.get_or_insert_with(|| self.places(dirs, fold));
+            let mut written: Vec<Written> = Vec::new();
+            for (k, p, tree) in writers {
+                let forms = self.forms(p, fold);
+                // In a place, of a command that writes there; or above it, of one that
+                // makes the tree below (`cp -r evil ~/.local`, `mv`, an extraction).
+                let find = |f: &dyn Fn(&str) -> Option<String>| forms.iter().find_map(|x| f(x));
+                let path = find(&|x| pl.path_dir(x, true).cloned()).or_else(|| {
+                    tree.then(|| find(&|x| pl.path_dir(x, false).cloned()))
+                        .flatten()
                 });
-                let Some(dir) = hit else {
+                let startup = find(&|x| pl.startup(x, true))
+                    .or_else(|| tree.then(|| find(&|x| pl.startup(x, false))).flatten());
+                if path.is_some() || startup.is_some() {
+                    written.push(Written { k, path, startup });
+                }
+            }
+            if !changes.is_empty() {
+                for (k, roots, _) in self.change_pairs(&changes, &bases, home.as_deref()) {
+                    let roots = roots.as_ref().unwrap_or(&bases);
+                    let startup = roots.iter().find_map(|r| {
+                        let r = if fold { r.to_lowercase() } else { r.clone() };
+                        pl.startup(&r, true).or_else(|| pl.startup(&r, false))
+                    });
+                    written.extend(startup.map(|s| Written {
+                        k,
+                        path: None,
+                        startup: Some(s),
+                    }));
+                }
+            }
+            if written.is_empty() {
+                continue;
+            }
+            for (i, c) in line.commands.iter().enumerate() {
+                let Some(name) = c
+                    .argv
+                    .first()
+                    .filter(|n| !n.is_empty() && !BUILTINS.contains(&n.as_str()))
+                else {
                     continue;
                 };
-                let why = format!(
-                    "`{name}` is looked up in PATH, and an earlier command of the line names `{dir}`, a directory of it"
-                );
-                let file = format!("{}/{name}", dir.trim_end_matches('/'));
+                let before = written.iter().filter(|w| super::runs_before(line, w.k, i));
+                let found = before.clone().find_map(|w| {
+                    let dir = w.path.as_ref().filter(|_| !name.contains('/'))?;
+                    Some((
+                        format!("{}/{name}", dir.trim_end_matches('/')),
+                        format!("`{name}` is looked up in PATH, and an earlier command of the line names `{dir}`, a directory of it"),
+                    ))
+                }).or_else(|| {
+                    before.clone().find_map(|w| {
+                        let place = w.startup.as_ref()?;
+                        Some((
+                            place.clone(),
+                            format!("`{name}` may read `{place}` as it starts (the loader's, PAM's or its own configuration, a library, a helper), and an earlier command of the line writes there"),
+                        ))
+                    })
+                });
+                let Some((file, why)) = found else {
+                    continue;
+                };
                 let mut made = self.path_cand(PathSource::Word(cand.key.clone()), &file);
                 made.cmds = vec![(ci, i)];
                 made.uncertain = Some(why);
@@ -166,6 +307,31 @@ impl Prepared<'_> {
             }
         }
         out.extend(more);
+    }
+
+    /// The places of [`Places`], for a line in the request's directory or DIRS.
+    fn places(&self, dirs: &[String], fold: bool) -> Places {
+        let (home, cwd) = self.home_and_cwd();
+        let startup: Vec<String> = STARTUP.iter().map(|s| (*s).to_owned()).collect();
+        let homes = self.abs_forms(&home.into_iter().collect::<Vec<_>>(), fold);
+        let bases: Vec<String> = cwd.into_iter().chain(dirs.iter().cloned()).collect();
+        let projects = self
+            .abs_forms(&bases, fold)
+            .into_iter()
+            .filter(|b| {
+                homes.iter().any(|h| {
+                    b.strip_prefix(h.trim_end_matches('/'))
+                        .and_then(|r| r.strip_prefix('/'))
+                        .is_some_and(|r| r.starts_with('.'))
+                })
+            })
+            .collect();
+        Places {
+            path: self.path_dirs(dirs, fold),
+            startup: self.abs_forms(&startup, fold),
+            homes,
+            projects,
+        }
     }
 
     /// The directories of `PATH` and [`USUAL`], absolute: as written (an empty or

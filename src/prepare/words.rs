@@ -522,16 +522,16 @@ impl Prepared<'_> {
             .any(|v| w.contains(v));
         if names_dir {
             for d in dirs {
-                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
+                out.push(self.path_cand_at(source(), w, Some(d)));
             }
         } else if relative {
             for d in dirs {
-                out.push(self.path_cand_in(PathSource::Word(key.to_string()), w, d));
+                out.push(self.path_cand_in(source(), w, d));
             }
         } else if out.last().is_some_and(|c| c.uncertain.is_some()) {
             // `/proc/self/cwd/x` is x in whichever directory the line is in.
             for d in dirs {
-                out.push(self.path_cand_at(PathSource::Word(key.to_string()), w, Some(d)));
+                out.push(self.path_cand_at(source(), w, Some(d)));
             }
         }
     }
