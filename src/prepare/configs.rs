@@ -28,7 +28,17 @@ pub(super) fn only_reads(c: &shell::SimpleCommand) -> bool {
     let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
         return false;
     };
-    if c.program != shell::Known::Known || !p.effects.is_empty() {
+    // Talking to the network, running the project's code (git's hooks, what `make`
+    // runs: a program the table knows as `Named`) or opening its directory write none
+    // of its words.
+    let writes = |e: &shell::Effect| {
+        matches!(
+            e,
+            shell::Effect::Links | shell::Effect::Dirs | shell::Effect::Privilege
+        )
+    };
+    let read = matches!(c.program, shell::Known::Known | shell::Known::Named);
+    if !read || p.effects.iter().any(writes) {
         return false;
     }
     let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
@@ -179,13 +189,27 @@ impl Prepared<'_> {
     /// The absolute forms of the paths WRITTEN (absolute, a trailing `/` dropped):
     /// lexical and with links resolved, folded when FOLD, sorted, each once.
     pub(super) fn abs_forms(&self, written: &[String], fold: bool) -> Vec<String> {
-        let mut forms: Vec<String> = Vec::new();
-        for w in written {
-            let t = w.trim_end_matches('/');
-            let w = if t.is_empty() { "/" } else { t };
-            forms.extend(path::lexical(w, self.path_env()).ok());
-            forms.extend(path::normalize(w, self.path_env()).ok());
-        }
+        self.forms_of(written, fold, true)
+    }
+
+    /// The absolute forms of the paths WRITTEN: lexical, and with links resolved when
+    /// RESOLVE (see [`Self::abs_forms`]).
+    pub(super) fn forms_of(&self, written: &[String], fold: bool, resolve: bool) -> Vec<String> {
+        let mut lexical: Vec<String> = written
+            .iter()
+            .filter_map(|w| {
+                let t = w.trim_end_matches('/');
+                path::lexical(if t.is_empty() { "/" } else { t }, self.path_env()).ok()
+            })
+            .collect();
+        lexical.sort();
+        lexical.dedup();
+        let mut forms: Vec<String> = lexical
+            .iter()
+            .filter(|_| resolve)
+            .filter_map(|w| path::normalize(w, self.path_env()).ok())
+            .collect();
+        forms.extend(lexical);
         if fold {
             forms.iter_mut().for_each(|f| *f = f.to_lowercase());
         }

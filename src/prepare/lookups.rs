@@ -153,6 +153,19 @@ struct Places {
 }
 
 impl Places {
+    /// The directory of PATH (as `path`) and the start-up place (as `startup`) that a
+    /// word with FORMS writes in, or below when it makes a TREE there; None for neither.
+    fn written(&self, forms: &[String], tree: bool) -> Option<(Option<String>, Option<String>)> {
+        let find = |f: &dyn Fn(&str) -> Option<String>| forms.iter().find_map(|x| f(x));
+        let path = find(&|x| self.path_dir(x, true).cloned()).or_else(|| {
+            tree.then(|| find(&|x| self.path_dir(x, false).cloned()))
+                .flatten()
+        });
+        let startup = find(&|x| self.startup(x, true))
+            .or_else(|| tree.then(|| find(&|x| self.startup(x, false))).flatten());
+        (path.is_some() || startup.is_some()).then_some((path, startup))
+    }
+
     /// The directory of PATH that F is in (INSIDE) or lies above (not INSIDE).
     fn path_dir(&self, f: &str, inside: bool) -> Option<&String> {
         self.path.iter().find(|d| match inside {
@@ -203,7 +216,11 @@ impl Prepared<'_> {
         let (home, cwd) = self.home_and_cwd();
         let mut bases: Vec<String> = cwd.into_iter().collect();
         bases.extend(dirs.iter().cloned());
-        let mut places: Option<Places> = None;
+        let (mut lexical, mut resolved): (Option<Places>, Option<Places>) = (None, None);
+        let project: Vec<String> = match fold {
+            true => bases.iter().map(|b| b.to_lowercase()).collect(),
+            false => bases.clone(),
+        };
         let mut more = Vec::new();
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
@@ -239,26 +256,34 @@ impl Prepared<'_> {
             if writers.is_empty() && changes.is_empty() {
                 continue;
             }
-            let pl = places.get_or_insert_with(|| self.places(dirs, fold));
             let mut written: Vec<Written> = Vec::new();
             for (k, p, tree) in writers {
                 let forms = self.forms(p, fold);
                 // In a place, of a command that writes there; or above it, of one that
                 // makes the tree below (`cp -r evil ~/.local`, `mv`, an extraction).
-                let find = |f: &dyn Fn(&str) -> Option<String>| forms.iter().find_map(|x| f(x));
-                let path = find(&|x| pl.path_dir(x, true).cloned()).or_else(|| {
-                    tree.then(|| find(&|x| pl.path_dir(x, false).cloned()))
-                        .flatten()
-                });
-                let startup = find(&|x| pl.startup(x, true))
-                    .or_else(|| tree.then(|| find(&|x| pl.startup(x, false))).flatten());
-                if path.is_some() || startup.is_some() {
+                // The places as written first; resolved (a file-system visit each) only
+                // for a word outside the line's directories: a place that is a link
+                // into the project is a directory the model writes anyway (README, "Not
+                // covered": a project's `.venv/bin` in PATH).
+                let lex = lexical.get_or_insert_with(|| self.places(dirs, fold, false));
+                let mut hit = lex.written(&forms, tree);
+                let outside = || {
+                    !forms
+                        .iter()
+                        .all(|f| project.iter().any(|b| path::is_within(f, b)))
+                };
+                if hit.is_none() && outside() {
+                    let all = resolved.get_or_insert_with(|| self.places(dirs, fold, true));
+                    hit = all.written(&forms, tree);
+                }
+                if let Some((path, startup)) = hit {
                     written.push(Written { k, path, startup });
                 }
             }
             if !changes.is_empty() {
                 for (k, roots, _) in self.change_pairs(&changes, &bases, home.as_deref()) {
                     let roots = roots.as_ref().unwrap_or(&bases);
+                    let pl = resolved.get_or_insert_with(|| self.places(dirs, fold, true));
                     let startup = roots.iter().find_map(|r| {
                         let r = if fold { r.to_lowercase() } else { r.clone() };
                         pl.startup(&r, true).or_else(|| pl.startup(&r, false))
@@ -310,13 +335,13 @@ impl Prepared<'_> {
     }
 
     /// The places of [`Places`], for a line in the request's directory or DIRS.
-    fn places(&self, dirs: &[String], fold: bool) -> Places {
+    fn places(&self, dirs: &[String], fold: bool, resolve: bool) -> Places {
         let (home, cwd) = self.home_and_cwd();
         let startup: Vec<String> = STARTUP.iter().map(|s| (*s).to_owned()).collect();
-        let homes = self.abs_forms(&home.into_iter().collect::<Vec<_>>(), fold);
+        let homes = self.forms_of(&home.into_iter().collect::<Vec<_>>(), fold, resolve);
         let bases: Vec<String> = cwd.into_iter().chain(dirs.iter().cloned()).collect();
         let projects = self
-            .abs_forms(&bases, fold)
+            .forms_of(&bases, fold, resolve)
             .into_iter()
             .filter(|b| {
                 homes.iter().any(|h| {
@@ -327,8 +352,8 @@ impl Prepared<'_> {
             })
             .collect();
         Places {
-            path: self.path_dirs(dirs, fold),
-            startup: self.abs_forms(&startup, fold),
+            path: self.path_dirs(dirs, fold, resolve),
+            startup: self.forms_of(&startup, fold, resolve),
             homes,
             projects,
         }
@@ -336,7 +361,7 @@ impl Prepared<'_> {
 
     /// The directories of `PATH` and [`USUAL`], absolute: as written (an empty or
     /// relative entry in each of the line's directories) and with links resolved.
-    fn path_dirs(&self, dirs: &[String], fold: bool) -> Vec<String> {
+    fn path_dirs(&self, dirs: &[String], fold: bool, resolve: bool) -> Vec<String> {
         let (home, cwd) = self.home_and_cwd();
         let mut bases: Vec<String> = cwd.into_iter().collect();
         bases.extend(dirs.iter().cloned());
@@ -358,7 +383,7 @@ impl Prepared<'_> {
                 );
             }
         }
-        self.abs_forms(&written, fold)
+        self.forms_of(&written, fold, resolve)
     }
 }
 
