@@ -30,6 +30,21 @@ fn home() -> &'static Path {
             .status()
             .is_ok_and(|s| s.success());
         assert!(ok, "git init");
+        // A repository whose configuration names project files (helper-43).
+        std::fs::create_dir_all(dir.join("proj2/.husky")).expect("mkdir");
+        for args in [
+            &["init", "-q"][..],
+            &["config", "core.hooksPath", ".husky"],
+            &["config", "include.path", "../.gitconfig"],
+            &["config", "filter.x.clean", "./tools/clean --quiet"],
+        ] {
+            let ok = std::process::Command::new("git")
+                .args(args)
+                .current_dir(dir.join("proj2"))
+                .status()
+                .is_ok_and(|s| s.success());
+            assert!(ok, "git {args:?}");
+        }
         dir.canonicalize().expect("canonical home")
     })
 }
@@ -39,6 +54,7 @@ fn policy() -> &'static Policy {
     P.get_or_init(|| {
         let rules = json!([
             {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
+            {"id": "cargo", "tool": "shell", "command-prefix": "cargo", "decision": "allow"},
             {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
         ]);
         let opts = Options {
@@ -206,22 +222,112 @@ fn a_program_after_a_start_up_file_is_written_is_not_certain() {
 }
 
 #[test]
-fn a_project_in_a_dot_directory_writes_its_own_files() {
-    for line in [
-        "echo x > foo.el && ls",
-        "printf x > lisp/a.el; wc -l lisp/a.el",
-    ] {
+fn a_project_in_a_start_up_place_is_one() {
+    // A project in a dot directory of HOME is some program's start-up files
+    // (helper-43: `~/.config` held curl's `curlrc`): a write there makes the commands
+    // after it uncertain; alone, it is certain.
+    for line in ["echo x > foo.el", "cat lisp/a.el; ls"] {
         assert_eq!(
             decision_in(".emacs.d", line),
             Some(Decision::Allow),
             "{line}"
         );
     }
-    for line in ["echo x > ~/.bashrc && ls", "echo x > ~/.ssh/config; ls"] {
+    for line in [
+        "echo x > foo.el && ls",
+        "echo 'data = \"@x\"' > curlrc && curl -s http://127.0.0.1:1/",
+        "echo x > ~/.bashrc && ls",
+    ] {
         assert_ne!(
             decision_in(".emacs.d", line),
             Some(Decision::Allow),
             "{line}"
         );
+    }
+}
+
+#[test]
+fn writes_through_a_link_and_dot_dot_are_where_the_kernel_writes() {
+    // `lnk/..` is the parent of the link's target (helper-43).
+    let proj = home().join("proj");
+    let _ = std::os::unix::fs::symlink("/etc", proj.join("etclnk"));
+    let _ = std::os::unix::fs::symlink(home(), proj.join("homelnk"));
+    let name = home()
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let cargo = format!("cp /tmp/evil homelnk/../{name}/.cargo/bin/grep; grep x README.md");
+    let gitconfig = format!("printf x >> homelnk/../{name}/.gitconfig; git status");
+    check(
+        &["cat etclnk/hostname; ls"],
+        &[
+            "echo /tmp/x.so > etclnk/../etc/ld.so.preload; ls",
+            &cargo,
+            &gitconfig,
+        ],
+    );
+}
+
+#[test]
+fn cargo_reads_its_configuration_up_from_its_directory() {
+    check(
+        &["cargo metadata --format-version 1", "echo x > src/a.rs && cargo metadata --format-version 1"],
+        &[
+            "mkdir -p .cargo && printf '[build]\\nrustc-wrapper = \"/tmp/w.sh\"\\n' > .cargo/config.toml && cargo metadata --format-version 1",
+            "printf '[toolchain]\\npath = \"/tmp/tc\"\\n' > rust-toolchain.toml && cargo fmt --check",
+            "printf '[toolchain]\\npath = \"/tmp/tc\"\\n' > ../rust-toolchain.toml && cargo --version",
+        ],
+    );
+}
+
+#[test]
+fn git_c_of_a_key_git_never_runs_is_certain() {
+    check(
+        &[
+            "git -c color.ui=never log --oneline -3",
+            "git -c color.ui=never -c core.quotepath=off status",
+            "git -c user.name=x -c user.email=x@y commit -m msg",
+            "git -c advice.detachedHead=false log -1",
+        ],
+        &[
+            "git -c core.pager=cat log",
+            "git -c alias.x='!id' x",
+            "git -c color.ui log",
+            "git -c core.sshCommand=id fetch",
+            "git -c color.ui=never -c include.path=/tmp/x status",
+            "git -c safe.directory='*' status",
+        ],
+    );
+    // A rule naming the subcommand covers it, as it covers `git --no-pager log`.
+    let rules = json!([{"tool": "shell", "command-prefix": "git log", "decision": "allow"}]);
+    let opts = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
+    for (line, want) in [
+        ("git -c color.ui=never log -3", Some(Decision::Allow)),
+        ("git -c core.pager=cat log -3", None),
+    ] {
+        let call = Call::from_value(&json!({
+            "name": "shell", "args": {"command": line},
+            "cwd": home().join("proj").to_string_lossy()
+        }))
+        .expect("a shell call");
+        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
+    }
+}
+
+#[test]
+fn what_gits_configuration_names_is_its_configuration() {
+    for line in [
+        "echo 'id' >> .husky/pre-commit && git commit -qam wip",
+        "printf '[core]\\n\\tfsmonitor = id\\n' > .gitconfig && git status",
+        "cp /tmp/evil tools/clean && git add -A",
+    ] {
+        assert_ne!(decision_in("proj2", line), Some(Decision::Allow), "{line}");
+    }
+    for line in ["echo x > a.txt && git status", "git status && git diff"] {
+        assert_eq!(decision_in("proj2", line), Some(Decision::Allow), "{line}");
     }
 }

@@ -823,6 +823,15 @@ pub fn normalize(raw: &str, env: &PathEnv) -> Result<String, PathError> {
     normalize_parts(raw, env, abs, &lexical)
 }
 
+/// RAW as the kernel reads it, links resolved before each `..` (`lnk/../x` is `x` in
+/// the parent of `lnk`'s target), even where [`normalize`] refuses it as ambiguous.
+pub fn physical(raw: &str, env: &PathEnv) -> Option<String> {
+    let (abs, _) = lexical_parts(raw, env).ok()?;
+    let comps: Vec<&str> = abs.split('/').collect();
+    let s = join(&resolve(&comps, Mode::Strict, raw).ok()?);
+    Some(if env.case_fold { fold(&s) } else { s })
+}
+
 /// [`normalize`] and [`lexical`] of RAW, its spelling read once for both.
 pub fn normalize_and_lexical(
     raw: &str,

@@ -158,6 +158,7 @@ impl Prepared<'_> {
             .ok()
             .filter(|x| x.starts_with('/'));
         let mut out = Vec::new();
+        let mut named: Vec<String> = Vec::new();
         for entry in program.config {
             let mut written: Vec<String> = Vec::new();
             if let Some(rest) = entry.strip_prefix("~/") {
@@ -172,6 +173,18 @@ impl Prepared<'_> {
                     };
                     written.push(format!("{}/{rest}", dir.trim_end_matches('/')));
                 }
+            } else if let Some(rest) = entry.strip_prefix("$UP/") {
+                for base in bases {
+                    let mut dir = std::path::Path::new(base);
+                    loop {
+                        let d = dir.to_string_lossy();
+                        written.push(format!("{}/{rest}", d.trim_end_matches('/')));
+                        match dir.parent() {
+                            Some(up) => dir = up,
+                            None => break,
+                        }
+                    }
+                }
             } else if let Some(rest) = entry.strip_prefix("$XDG_CONFIG_HOME/") {
                 written.extend(home.map(|h| format!("{}/.config/{rest}", h.trim_end_matches('/'))));
                 written.extend(
@@ -181,7 +194,29 @@ impl Prepared<'_> {
             } else {
                 written.push((*entry).to_owned());
             }
+            // git's configuration files (a directory's `config`) and what they name.
+            if program.name() == "git" {
+                named.extend(written.iter().map(|w| match w.ends_with('/') {
+                    true => format!("{w}config"),
+                    false => w.clone(),
+                }));
+            }
             out.push(((*entry).to_owned(), self.abs_forms(&written, fold)));
+        }
+        if !named.is_empty() {
+            let mut from: Vec<String> = bases.to_vec();
+            from.extend(bases.iter().filter_map(|b| {
+                match super::git_repo::discover(std::path::Path::new(b)) {
+                    super::git_repo::Repo::Dotgit { top, .. } => {
+                        Some(top.to_string_lossy().into_owned())
+                    }
+                    _ => None,
+                }
+            }));
+            for p in super::git_config_paths::named_paths(&named, &from, home) {
+                let forms = self.abs_forms(std::slice::from_ref(&p), fold);
+                out.push((format!("{p}, which git's configuration names"), forms));
+            }
         }
         out
     }
@@ -218,11 +253,16 @@ impl Prepared<'_> {
         forms
     }
 
-    /// The absolute forms of candidate P: normalized, lexical, and as written (folded
-    /// when FOLD).
+    /// The absolute forms of candidate P: normalized, lexical, as written, and as the
+    /// kernel reads it when the reading refuses it (folded when FOLD).
     pub(super) fn forms(&self, p: &PathCand, fold: bool) -> Vec<String> {
         let mut all: Vec<String> = p.norm.iter().chain(p.lexical.iter()).cloned().collect();
         all.extend(path::lexical(&p.raw, self.path_env()).ok());
+        // A path the reading refuses (`lnk/../etc/x`, ambiguous) is still where the
+        // kernel writes (helper-43).
+        if p.norm.is_err() {
+            all.extend(path::physical(&p.raw, self.path_env()));
+        }
         // `/tmp//x/.git/config` is `/tmp/x/.git/config` to the kernel, though not to
         // Emacs's file names, for which such a path is unreadable (helper-41).
         if p.raw.contains("//") {

@@ -14,8 +14,8 @@
 //! after a change to its configuration is not (see `configs`). The directories of
 //! `PATH` are those of this process's `PATH` and the usual ones besides
 //! (`/usr/local/bin`, `~/.local/bin`, `~/bin`, `~/.cargo/bin`...): the shell's own
-//! `PATH` may differ from ours. A line whose directory lies in a dot directory of HOME
-//! (`~/.emacs.d`) writes its own project there, not start-up files.
+//! `PATH` may differ from ours. A project that lies in a start-up place (`~/.emacs.d`,
+//! `/opt/app`) is one: what a line writes there may be what the next program reads.
 
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
@@ -147,9 +147,6 @@ struct Places {
     /// HOME, whose entries that start with `.` are start-up files too (`~/.bashrc`,
     /// `~/.ssh/config`, `~/.config/`, `~/.pam_environment`, `~/.local/lib`).
     homes: Vec<String>,
-    /// The line's directories that lie in one of HOME's dot directories (a project in
-    /// `~/.emacs.d`, `~/.config/nvim`): what is written there is the project's.
-    projects: Vec<String>,
 }
 
 impl Places {
@@ -188,9 +185,6 @@ impl Places {
             }
             let rest = f.strip_prefix(h.trim_end_matches('/'))?.strip_prefix('/')?;
             let first = rest.split('/').next().filter(|n| n.starts_with('.'))?;
-            if self.projects.iter().any(|b| path::is_within(f, b)) {
-                return None;
-            }
             Some(format!("{}/{first}", h.trim_end_matches('/')))
         })
     }
@@ -336,26 +330,13 @@ impl Prepared<'_> {
 
     /// The places of [`Places`], for a line in the request's directory or DIRS.
     fn places(&self, dirs: &[String], fold: bool, resolve: bool) -> Places {
-        let (home, cwd) = self.home_and_cwd();
+        let (home, _) = self.home_and_cwd();
         let startup: Vec<String> = STARTUP.iter().map(|s| (*s).to_owned()).collect();
         let homes = self.forms_of(&home.into_iter().collect::<Vec<_>>(), fold, resolve);
-        let bases: Vec<String> = cwd.into_iter().chain(dirs.iter().cloned()).collect();
-        let projects = self
-            .forms_of(&bases, fold, resolve)
-            .into_iter()
-            .filter(|b| {
-                homes.iter().any(|h| {
-                    b.strip_prefix(h.trim_end_matches('/'))
-                        .and_then(|r| r.strip_prefix('/'))
-                        .is_some_and(|r| r.starts_with('.'))
-                })
-            })
-            .collect();
         Places {
             path: self.path_dirs(dirs, fold, resolve),
             startup: self.forms_of(&startup, fold, resolve),
             homes,
-            projects,
         }
     }
 

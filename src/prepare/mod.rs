@@ -9,6 +9,7 @@ mod configs;
 mod dirs;
 mod git_add;
 mod git_cands;
+mod git_config_paths;
 mod git_index;
 mod git_repo;
 mod lookups;

@@ -56,8 +56,9 @@ pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub(crate) use programs::git_subcommand;
 pub use programs::{
-    chdir_options, follows_links, lookup, names_from_data, read, read_code, table, Effect, Kind,
-    Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
+    chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
+    Effect, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
+    INERT_CONFIG,
 };
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;

@@ -345,6 +345,16 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: CARGO,
         subs: CARGO_SUBS,
         effects: &[Effect::ProjectCode, Effect::Network],
+        // Its configuration in every directory up from its own (`build.rustc-wrapper`,
+        // `target.*.runner` run), rustup's toolchain files there (a toolchain `path`
+        // runs another cargo), and the home's.
+        config: &[
+            "$UP/.cargo/",
+            "$UP/rust-toolchain",
+            "$UP/rust-toolchain.toml",
+            "~/.cargo/",
+            "~/.rustup/",
+        ],
         examples: &[
             ex("cargo -C sub build", &["sub"]),
             ex("cargo --version", &[]),
@@ -552,7 +562,11 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["curl"],
         // `-q` first skips it; read as if never given.
-        config: &["~/.curlrc", "$XDG_CONFIG_HOME/.curlrc"],
+        config: &[
+            "~/.curlrc",
+            "$XDG_CONFIG_HOME/.curlrc",
+            "$XDG_CONFIG_HOME/curlrc",
+        ],
         style: Style::Exact,
         opts: CURL,
         operands: all(Url),

@@ -28,6 +28,54 @@ pub(super) const GIT: &[Opt] = &[
     // `--help` runs `man`: not listed (unknown).
 ];
 
+/// Configuration keys (lower case; a `*` ends a prefix) whose values git never runs,
+/// opens or follows to another repository: colours, identity, advice, how history and
+/// differences are shown. `git -c KEY=VALUE` with one of them is as certain as git
+/// without it; any other key may name a command (`core.pager`, `alias.*`,
+/// `diff.external`, `core.sshCommand`), a file (`include.path`) or trust
+/// (`safe.directory`). tests/git_config_real.rs gives each a command as its value
+/// under strace and checks git runs nothing.
+pub const INERT_CONFIG: &[&str] = &[
+    "color.*",
+    "advice.*",
+    "user.name",
+    "user.email",
+    "author.name",
+    "author.email",
+    "committer.name",
+    "committer.email",
+    "core.quotepath",
+    "core.abbrev",
+    "init.defaultbranch",
+    "log.decorate",
+    "log.date",
+    "log.abbrevcommit",
+    "diff.noprefix",
+    "diff.mnemonicprefix",
+    "diff.renames",
+    "diff.algorithm",
+    "diff.context",
+    "diff.indentheuristic",
+    "column.ui",
+    "status.short",
+    "status.branch",
+    "merge.conflictstyle",
+    "push.default",
+    "pull.ff",
+];
+
+/// Whether `KEY=VALUE` (git's `-c` value) sets a key of [`INERT_CONFIG`].
+pub fn inert_config(kv: &str) -> bool {
+    let Some((key, _)) = kv.split_once('=') else {
+        return false;
+    };
+    let key = key.to_ascii_lowercase();
+    INERT_CONFIG.iter().any(|k| match k.strip_suffix('*') {
+        Some(prefix) => key.starts_with(prefix) && key.len() > prefix.len(),
+        None => key == *k,
+    })
+}
+
 /// The options of the subcommands that show history and differences (log, show, diff,
 /// shortlog, stash list/show): the common ones.
 pub(super) const REVS: &[Opt] = &[

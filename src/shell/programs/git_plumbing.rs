@@ -8,7 +8,7 @@ use super::git_opts::sub;
 use super::git_tree::TOP;
 use super::Role::*;
 use super::{
-    all, ex, first, flag, opt, val, Example, Kind, Opt, Part, Program, Reading, Role, BASE,
+    all, ex, first, flag, opt, val, Example, Kind, Opt, Part, Program, Reading, Role, Run, BASE,
 };
 
 const D: Role = Data;
@@ -596,6 +596,14 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
 /// then the lock file of `bundle create FILE`: git writes `FILE.lock` beside FILE and
 /// renames it over FILE (seen under strace, git 2.47).
 pub(super) fn reading(r: &mut Reading) {
+    // `-c KEY=VALUE` of a key whose value git never runs (`color.ui=never`): data.
+    for p in r.parts.iter_mut() {
+        if p.kind == Kind::Value && p.role == Hidden && super::inert_config(&p.text) {
+            p.role = Data;
+        }
+    }
+    r.runs
+        .retain(|run| !matches!(run, Run::Hidden(t) if super::inert_config(t)));
     super::git_store::git_reading(r);
     super::git_tools::tools(r);
     let mut subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);

@@ -41,6 +41,7 @@ mod text_opts;
 
 pub use code::read_code;
 pub(crate) use git_object::{object_path, ObjectPath};
+pub use git_opts::{inert_config, INERT_CONFIG};
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
@@ -454,8 +455,9 @@ pub struct Program {
     pub links_unless: &'static [&'static str],
     /// The files it reads at its start as its own configuration, which can make it run
     /// commands or open other files (`~/.curlrc`, `~/.lesskey`): `~/` is the home,
-    /// `$XDG_CONFIG_HOME/` that directory (`~/.config/` read too), a trailing `/` a
-    /// directory of them. A line that writes or changes one before it runs the program
+    /// `$XDG_CONFIG_HOME/` that directory (`~/.config/` read too), `$GIT_DIR/` the
+    /// repository git finds, `$UP/` the line's directory and each directory above it
+    /// (cargo's `.cargo/config.toml`), a trailing `/` a directory of them. A line that writes or changes one before it runs the program
     /// is not certain (see `prepare::configs`).
     pub config: &'static [&'static str],
     pub examples: &'static [Example],

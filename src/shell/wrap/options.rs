@@ -5,7 +5,8 @@
 
 use super::*;
 use crate::shell::programs::{
-    git_subcommand, is_tar, object_path, options, pathspec_excludes, ObjectPath, TAR_VALUED,
+    git_subcommand, inert_config, is_tar, object_path, options, pathspec_excludes, ObjectPath,
+    TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -83,8 +84,8 @@ pub(super) fn option_code(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut Stat
 
 /// Whether git's global options WORDS (before its subcommand) are ones that change
 /// nothing a rule is about: no pager, no locks, no replacement objects, no lazy fetch,
-/// no advice, literal pathspecs, and `-C DIR` (where the paths are read). A
-/// configuration (`-c`), another repository (`--git-dir`, `--work-tree`) or another
+/// no advice, literal pathspecs, `-C DIR` (where the paths are read) and `-c KEY=VALUE`
+/// of a key git never runs (see `programs::inert_config`). Another configuration, another repository (`--git-dir`, `--work-tree`) or another
 /// reading of pathspecs is not.
 fn inert_globals(words: &[String]) -> bool {
     let mut words = words.iter();
@@ -92,6 +93,12 @@ fn inert_globals(words: &[String]) -> bool {
         match w.as_str() {
             "-C" => {
                 if words.next().is_none() {
+                    return false;
+                }
+            }
+            // A key whose value git never runs (`-c color.ui=never`).
+            "-c" => {
+                if !words.next().is_some_and(|kv| inert_config(kv)) {
                     return false;
                 }
             }
@@ -142,14 +149,14 @@ fn git(form: &[String], st: &mut State, code: &mut Vec<String>) {
     for (k, t) in form.iter().enumerate().take(at).skip(1) {
         let next = form.get(k + 1);
         match t.as_str() {
-            "-c" => code.extend(next.map(|v| value(v))),
+            "-c" => code.extend(next.filter(|v| !inert_config(v)).map(|v| value(v))),
             // The value is in the environment variable named: its name is all we have.
             "--config-env" => code.extend(next.map(|v| named(v))),
             "--work-tree" => trees.extend(next.cloned()),
             _ => {
                 if let Some(kv) = t.strip_prefix("--config-env=") {
                     code.push(named(kv));
-                } else if let Some(kv) = t.strip_prefix("-c") {
+                } else if let Some(kv) = t.strip_prefix("-c").filter(|kv| !inert_config(kv)) {
                     code.push(value(kv));
                 }
                 if let Some(tree) = t.strip_prefix("--work-tree=") {
