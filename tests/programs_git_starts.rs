@@ -32,11 +32,16 @@ fn home() -> &'static Path {
         assert!(ok, "git init");
         // A repository whose configuration names project files (helper-43).
         std::fs::create_dir_all(dir.join("proj2/.husky")).expect("mkdir");
+        std::fs::create_dir_all(dir.join("proj2/scripts")).expect("mkdir");
         for args in [
             &["init", "-q"][..],
             &["config", "core.hooksPath", ".husky"],
             &["config", "include.path", "../.gitconfig"],
             &["config", "filter.x.clean", "./tools/clean --quiet"],
+            // helper-44: a script as an argument, an option's file, a directory.
+            &["config", "diff.y.textconv", "sh conv/run.sh"],
+            &["config", "core.sshCommand", "ssh -F cfg/ssh_config"],
+            &["config", "filter.z.smudge", "cd scripts && ./smudge"],
         ] {
             let ok = std::process::Command::new("git")
                 .args(args)
@@ -324,10 +329,47 @@ fn what_gits_configuration_names_is_its_configuration() {
         "echo 'id' >> .husky/pre-commit && git commit -qam wip",
         "printf '[core]\\n\\tfsmonitor = id\\n' > .gitconfig && git status",
         "cp /tmp/evil tools/clean && git add -A",
+        "echo id > conv/run.sh; git diff",
+        "echo 'ProxyCommand id' > cfg/ssh_config; git fetch",
+        "echo id > scripts/smudge && git checkout -- a.txt",
     ] {
         assert_ne!(decision_in("proj2", line), Some(Decision::Allow), "{line}");
     }
     for line in ["echo x > a.txt && git status", "git status && git diff"] {
         assert_eq!(decision_in("proj2", line), Some(Decision::Allow), "{line}");
     }
+}
+
+#[test]
+fn rustups_proxies_read_the_toolchain_file_up_from_their_directory() {
+    let rules = json!([{"tool": "shell", "command-prefix": ["rustfmt", "rustc", "printf"], "decision": "allow"}]);
+    let opts = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
+    for (line, want) in [
+        ("rustfmt src/a.rs", Some(Decision::Allow)),
+        ("rustc --version", Some(Decision::Allow)),
+        (
+            "printf '[toolchain]\\npath = \"/tmp/tc\"\\n' > ../rust-toolchain; rustfmt src/a.rs",
+            None,
+        ),
+        ("printf x > rust-toolchain.toml && rustc --version", None),
+    ] {
+        let call = Call::from_value(&json!({
+            "name": "shell", "args": {"command": line},
+            "cwd": home().join("proj").to_string_lossy()
+        }))
+        .expect("a shell call");
+        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
+    }
+}
+
+#[test]
+fn git_help_that_prints_a_list_is_certain() {
+    check(
+        &["git help --all", "git help -g", "git help --config"],
+        &["git help log", "git help --web log"],
+    );
 }

@@ -14,6 +14,31 @@ use super::Prepared;
 use crate::path;
 use crate::shell;
 
+/// The configuration of programs the table does not read, allowed only by a rule that
+/// names them: rustup's proxies run the toolchain `rust-toolchain(.toml)` names, in
+/// their directory or any above it (helper-44: `path = "/tmp/tc"` ran its `rustfmt`).
+const UNREAD: &[(&[&str], &[&str])] = &[(
+    &[
+        "rustc",
+        "rustdoc",
+        "rustfmt",
+        "rust-analyzer",
+        "rust-gdb",
+        "rust-lldb",
+        "cargo-fmt",
+        "cargo-clippy",
+        "clippy-driver",
+        "cargo-miri",
+        "rustup",
+    ],
+    &[
+        "$UP/rust-toolchain",
+        "$UP/rust-toolchain.toml",
+        "~/.rustup/",
+        "~/.cargo/",
+    ],
+)];
+
 /// Whether C may write candidate P: P is a redirection's target (`>`, and `<` too), or
 /// C does more than read the words it names.
 pub(super) fn writes_to(p: &PathCand, c: &shell::SimpleCommand) -> bool {
@@ -73,12 +98,21 @@ impl Prepared<'_> {
         let mut more = Vec::new();
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
-            let readers: Vec<(usize, &shell::Program)> = line
+            let readers: Vec<(usize, &str, &[&str])> = line
                 .commands
                 .iter()
                 .enumerate()
-                .filter_map(|(i, c)| Some((i, shell::lookup(c.argv.first()?)?)))
-                .filter(|(_, p)| !p.config.is_empty())
+                .filter_map(|(i, c)| {
+                    let name = c.argv.first()?;
+                    match shell::lookup(name) {
+                        Some(p) => Some((i, p.name(), p.config)),
+                        None => UNREAD
+                            .iter()
+                            .find(|(names, _)| names.contains(&name.as_str()))
+                            .map(|(_, config)| (i, name.as_str(), *config)),
+                    }
+                })
+                .filter(|(_, _, config)| !config.is_empty())
                 .collect();
             if readers.is_empty() {
                 continue;
@@ -91,7 +125,7 @@ impl Prepared<'_> {
                 .filter_map(|(j, c)| Some((j, change_of(&c.argv)?)))
                 .collect();
             let changed = self.change_pairs(&changes, &bases, home.as_deref());
-            for (i, program) in readers {
+            for (i, program, config) in readers {
                 // Nothing before it writes or changes anything: its files are not
                 // looked for (they cost the file system a visit each).
                 let writers = out
@@ -100,7 +134,7 @@ impl Prepared<'_> {
                 if !writers && !changed.iter().any(|(j, _, _)| before(i, *j)) {
                     continue;
                 }
-                let files = self.config_files(program, home.as_deref(), &bases, fold);
+                let files = self.config_files(program, config, home.as_deref(), &bases, fold);
                 // A word of an earlier command: the file, or below its directory.
                 // (Not a command that only reads it: `cat .git/config`.)
                 let named = out.iter().any(|p| {
@@ -131,7 +165,7 @@ impl Prepared<'_> {
                     };
                     let why = format!(
                         "`{}` reads `{shown}` as its configuration, which an earlier command of the line writes or changes",
-                        program.name()
+                        program
                     );
                     let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
                     c.cmds = vec![(ci, i)];
@@ -149,7 +183,8 @@ impl Prepared<'_> {
     /// resolved (folded when FOLD).
     fn config_files(
         &self,
-        program: &shell::Program,
+        program: &str,
+        config: &[&str],
         home: Option<&str>,
         bases: &[String],
         fold: bool,
@@ -159,7 +194,7 @@ impl Prepared<'_> {
             .filter(|x| x.starts_with('/'));
         let mut out = Vec::new();
         let mut named: Vec<String> = Vec::new();
-        for entry in program.config {
+        for entry in config {
             let mut written: Vec<String> = Vec::new();
             if let Some(rest) = entry.strip_prefix("~/") {
                 written.extend(home.map(|h| format!("{}/{rest}", h.trim_end_matches('/'))));
@@ -195,7 +230,7 @@ impl Prepared<'_> {
                 written.push((*entry).to_owned());
             }
             // git's configuration files (a directory's `config`) and what they name.
-            if program.name() == "git" {
+            if program == "git" {
                 named.extend(written.iter().map(|w| match w.ends_with('/') {
                     true => format!("{w}config"),
                     false => w.clone(),

@@ -3,9 +3,11 @@
 //! ../.gitconfig`, `includeIf.*.path`), a program given by its path (`core.fsmonitor =
 //! ./scripts/watch`, a filter or diff driver, `core.sshCommand`). A line that writes one
 //! of them before git runs is not certain, as one that writes `.git/config` is not (see
-//! `configs`). Read as git reads its files, generously: every value whose first word
-//! holds a `/` counts, relative to the file's directory and to each directory git may
-//! run from; an included file is read in turn.
+//! `configs`). Read as git reads its files, generously: every word of a value that
+//! holds a `/`, or names a file or directory where git runs, counts, relative to the
+//! file's directory and to each directory git may run from; an included file is read
+//! in turn. What a hook or a named script runs in turn (husky's `.husky/_/pre-commit`
+//! sources `.husky/pre-commit`) is the project's code, as a Makefile's recipes are.
 
 use std::path::Path;
 
@@ -36,23 +38,40 @@ pub(super) fn named_paths(files: &[String], bases: &[String], home: Option<&str>
             .unwrap_or_default();
         for (key, value) in entries(&text) {
             let include = key == "path";
-            let whole = include || key == "hookspath";
-            let word = match whole {
-                true => value.as_str(),
-                false => value.split_whitespace().next().unwrap_or(""),
-            };
-            let word = word.trim_start_matches('!');
-            if !(whole || word.contains('/')) || word.is_empty() {
+            if include || key == "hookspath" {
+                let found = absolute(&value, &dir, bases, home);
+                if include {
+                    todo.extend(found.iter().cloned());
+                }
+                out.extend(found);
                 continue;
             }
-            let found = absolute(word, &dir, bases, home);
-            if include {
-                todo.extend(found.iter().cloned());
+            // A command's every word that may be a file: one with a `/` (`sh
+            // tools/clean.sh`, `ssh -F cfg/ssh`, `--config=x/y`), or one that names a
+            // file or directory where git runs it (`cd tools && ./clean.sh`).
+            for word in words(&value) {
+                let found = absolute(word, &dir, bases, home);
+                if word.contains('/') {
+                    out.extend(found);
+                } else {
+                    out.extend(found.into_iter().skip(1).filter(|f| Path::new(f).exists()));
+                }
             }
-            out.extend(found);
         }
     }
     out.sort();
+    out.dedup();
+    out
+}
+
+/// The words of a configuration VALUE read as a shell line might split it: at blanks,
+/// quotes, `;&|()<>!` and `=` (`--config=x`), each once.
+fn words(value: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || "'\"`;&|()<>!=$".contains(c))
+        .filter(|w| !w.is_empty() && *w != "." && *w != "..")
+        .collect();
+    out.sort_unstable();
     out.dedup();
     out
 }

@@ -80,10 +80,36 @@ fn starts(r: &Reading) -> Option<&'static str> {
         ["difftool" | "mergetool"] if !has("tool-help") => {
             Some("a diff or merge tool (diff.tool, merge.tool, or vimdiff)")
         }
-        ["help"] => Some("man, info or a browser"),
+        // Lists (`--all`, `--guides`, `--config`...) are printed; a page is shown.
+        ["help"] if !lists_only(r) => Some("man, info or a browser"),
         ["replace"] if has("edit") => Some(EDITOR),
         _ => None,
     }
+}
+
+/// Whether `git help` with the words of R prints a list and opens no page: a listing
+/// option and no operand.
+fn lists_only(r: &Reading) -> bool {
+    const LISTS: &[&str] = &[
+        "-a",
+        "--all",
+        "-g",
+        "--guides",
+        "-c",
+        "--config",
+        "--user-interfaces",
+        "--developer-interfaces",
+    ];
+    let words: Vec<&str> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind != Kind::Subcommand)
+        .map(|p| p.text.as_str())
+        .collect();
+    words.iter().any(|w| LISTS.contains(w))
+        && words
+            .iter()
+            .all(|w| LISTS.contains(w) || *w == "--no-verbose")
 }
 
 /// What git starts for its words anywhere: a format's signature placeholders (`%G?`,
