@@ -373,3 +373,35 @@ fn git_help_that_prints_a_list_is_certain() {
         &["git help log", "git help --web log"],
     );
 }
+
+#[test]
+fn npmrc_makefiles_and_less_tags_are_what_they_name() {
+    // helper-45: a project `.npmrc` names files npm reads; even `make -n` runs a
+    // makefile's `$(shell ...)`; `less -t TAG` opens the file a tags file names.
+    let rules = json!([
+        {"tool": "shell", "command-prefix": ["npm ls", "make -n", "echo", "printf", "less"], "decision": "allow"}
+    ]);
+    let opts = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
+    for (line, want) in [
+        ("npm ls", Some(Decision::Allow)),
+        ("make -n", Some(Decision::Allow)),
+        ("less README.md", Some(Decision::Allow)),
+        ("echo x > a.txt && npm ls", Some(Decision::Allow)),
+        ("echo 'userconfig=/tmp/k' > .npmrc; npm ls", None),
+        ("echo 'x:=$(shell id)' > GNUmakefile; make -n", None),
+        ("printf 'all:\\n' > Makefile && make -n", None),
+        ("less -t k", None),
+        ("less --tag=k -T t2", None),
+    ] {
+        let call = Call::from_value(&json!({
+            "name": "shell", "args": {"command": line},
+            "cwd": home().join("proj").to_string_lossy()
+        }))
+        .expect("a shell call");
+        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
+    }
+}

@@ -337,6 +337,16 @@ const XARGS: &[Opt] = &[
     flag("", "version"),
 ];
 
+/// npm's configuration: the project's `.npmrc` (found from its directory up), the
+/// user's and the global one; a key may name a file npm reads (`userconfig`, `cafile`)
+/// or a command it runs (`script-shell`, `git`) (helper-45).
+const NPMRC: &[&str] = &[
+    "$UP/.npmrc",
+    "~/.npmrc",
+    "/etc/npmrc",
+    "/usr/local/etc/npmrc",
+];
+
 /// Every program of this file.
 pub(super) static PROGRAMS: &[Program] = &[
     Program {
@@ -383,6 +393,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         opts: NPM,
         subs: NPM_SUBS,
         effects: &[Effect::ProjectCode, Effect::Network],
+        config: NPMRC,
         examples: &[
             ex("npm --prefix web run build", &["web"]),
             ex("npm -v", &[]),
@@ -400,6 +411,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: first(Argv, &["c", "call"], Data),
         // npm exec works in the project it finds from its directory up.
         effects: &[Effect::ProjectCode, Effect::Network, Effect::OpensCwd],
+        config: NPMRC,
         examples: &[
             Example {
                 line: "npx prettier --write .",

@@ -837,8 +837,10 @@ pub(super) const LESS: &[Opt] = &[
     val("j", "jump-target", D),
     val("p", "pattern", Pattern),
     val("P", "prompt", D),
-    val("t", "tag", D),
-    val("T", "tag-file", Read),
+    // A tag opens the file its tags file names (`tags`, or `-T`'s): data the line
+    // does not show (helper-45).
+    val("t", "tag", Hidden),
+    val("T", "tag-file", NamesFrom),
     val("o", "log-file", Write),
     val("O", "LOG-FILE", Write),
     // A compiled lesskey file: its `#env` section may set LESSOPEN, which runs a command.

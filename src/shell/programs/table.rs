@@ -554,6 +554,8 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["make", "gmake"],
         opts: MAKE,
+        // The makefile it reads first: even `make -n` runs its `$(shell ...)` (helper-45).
+        config: &["$UP/GNUmakefile", "$UP/makefile", "$UP/Makefile"],
         operands: Operands {
             assign: Some(&[
                 ("SHELL", Argv),
