@@ -62,12 +62,35 @@ fn policy() -> &'static Policy {
             {"id": "cargo", "tool": "shell", "command-prefix": "cargo", "decision": "allow"},
             {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
         ]);
-        let opts = Options {
-            home: Some(home().to_path_buf()),
-            ..Options::default()
-        };
-        compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy")
+        compiled(rules)
     })
+}
+
+/// RULES compiled with the fixture's home.
+fn compiled(rules: serde_json::Value) -> Policy {
+    let opts = Options {
+        home: Some(home().to_path_buf()),
+        ..Options::default()
+    };
+    compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy")
+}
+
+/// The decision of POLICY on LINE run in DIR of the home.
+fn decide(policy: &Policy, dir: &str, line: &str) -> Option<Decision> {
+    let call = Call::from_value(&json!({
+        "name": "shell", "args": {"command": line},
+        "cwd": home().join(dir).to_string_lossy()
+    }))
+    .expect("a shell call");
+    eval::evaluate(policy, &call).decision
+}
+
+/// Each line of CASES, run in `proj` under RULES, decides as it says.
+fn expect_each(rules: serde_json::Value, cases: &[(&str, Option<Decision>)]) {
+    let policy = compiled(rules);
+    for (line, want) in cases {
+        assert_eq!(decide(&policy, "proj", line), *want, "{line}");
+    }
 }
 
 fn decision(line: &str) -> Option<Decision> {
@@ -76,12 +99,7 @@ fn decision(line: &str) -> Option<Decision> {
 
 /// The decision on LINE run in DIR of the home.
 fn decision_in(dir: &str, line: &str) -> Option<Decision> {
-    let call = Call::from_value(&json!({
-        "name": "shell", "args": {"command": line},
-        "cwd": home().join(dir).to_string_lossy()
-    }))
-    .expect("a shell call");
-    eval::evaluate(policy(), &call).decision
+    decide(policy(), dir, line)
 }
 
 fn check(allowed: &[&str], not_allowed: &[&str]) {
@@ -305,22 +323,13 @@ fn git_c_of_a_key_git_never_runs_is_certain() {
     );
     // A rule naming the subcommand covers it, as it covers `git --no-pager log`.
     let rules = json!([{"tool": "shell", "command-prefix": "git log", "decision": "allow"}]);
-    let opts = Options {
-        home: Some(home().to_path_buf()),
-        ..Options::default()
-    };
-    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
-    for (line, want) in [
-        ("git -c color.ui=never log -3", Some(Decision::Allow)),
-        ("git -c core.pager=cat log -3", None),
-    ] {
-        let call = Call::from_value(&json!({
-            "name": "shell", "args": {"command": line},
-            "cwd": home().join("proj").to_string_lossy()
-        }))
-        .expect("a shell call");
-        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
-    }
+    expect_each(
+        rules,
+        &[
+            ("git -c color.ui=never log -3", Some(Decision::Allow)),
+            ("git -c core.pager=cat log -3", None),
+        ],
+    );
 }
 
 #[test]
@@ -343,12 +352,9 @@ fn what_gits_configuration_names_is_its_configuration() {
 #[test]
 fn rustups_proxies_read_the_toolchain_file_up_from_their_directory() {
     let rules = json!([{"tool": "shell", "command-prefix": ["rustfmt", "rustc", "printf"], "decision": "allow"}]);
-    let opts = Options {
-        home: Some(home().to_path_buf()),
-        ..Options::default()
-    };
-    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
-    for (line, want) in [
+    expect_each(
+        rules,
+        &[
         ("rustfmt src/a.rs", Some(Decision::Allow)),
         ("rustc --version", Some(Decision::Allow)),
         (
@@ -356,14 +362,8 @@ fn rustups_proxies_read_the_toolchain_file_up_from_their_directory() {
             None,
         ),
         ("printf x > rust-toolchain.toml && rustc --version", None),
-    ] {
-        let call = Call::from_value(&json!({
-            "name": "shell", "args": {"command": line},
-            "cwd": home().join("proj").to_string_lossy()
-        }))
-        .expect("a shell call");
-        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
-    }
+        ],
+    );
 }
 
 #[test]
@@ -381,27 +381,18 @@ fn npmrc_makefiles_and_less_tags_are_what_they_name() {
     let rules = json!([
         {"tool": "shell", "command-prefix": ["npm ls", "make -n", "echo", "printf", "less"], "decision": "allow"}
     ]);
-    let opts = Options {
-        home: Some(home().to_path_buf()),
-        ..Options::default()
-    };
-    let p = compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
-    for (line, want) in [
-        ("npm ls", Some(Decision::Allow)),
-        ("make -n", Some(Decision::Allow)),
-        ("less README.md", Some(Decision::Allow)),
-        ("echo x > a.txt && npm ls", Some(Decision::Allow)),
-        ("echo 'userconfig=/tmp/k' > .npmrc; npm ls", None),
-        ("echo 'x:=$(shell id)' > GNUmakefile; make -n", None),
-        ("printf 'all:\\n' > Makefile && make -n", None),
-        ("less -t k", None),
-        ("less --tag=k -T t2", None),
-    ] {
-        let call = Call::from_value(&json!({
-            "name": "shell", "args": {"command": line},
-            "cwd": home().join("proj").to_string_lossy()
-        }))
-        .expect("a shell call");
-        assert_eq!(eval::evaluate(&p, &call).decision, want, "{line}");
-    }
+    expect_each(
+        rules,
+        &[
+            ("npm ls", Some(Decision::Allow)),
+            ("make -n", Some(Decision::Allow)),
+            ("less README.md", Some(Decision::Allow)),
+            ("echo x > a.txt && npm ls", Some(Decision::Allow)),
+            ("echo 'userconfig=/tmp/k' > .npmrc; npm ls", None),
+            ("echo 'x:=$(shell id)' > GNUmakefile; make -n", None),
+            ("printf 'all:\\n' > Makefile && make -n", None),
+            ("less -t k", None),
+            ("less --tag=k -T t2", None),
+        ],
+    );
 }
