@@ -237,108 +237,101 @@ fn git_change(program: Option<&'static shell::Program>, args: &[String]) -> Opti
 const MAX_THROUGH: usize = 64;
 
 impl Prepared<'_> {
-    /// Mark the candidates in OUT that lie at or below a path an earlier command of
-    /// their line changes (see the module's text), and add, for deny-side rules, the
-    /// paths they are read as through those changes. DIRS are the directories the
-    /// lines may be in besides the request's.
-    pub(super) fn line_changes(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
-        let (home, cwd) = self.home_and_cwd();
-        let mut bases: Vec<String> = cwd.into_iter().collect();
-        bases.extend(dirs.iter().cloned());
+    /// Mark the candidates in OUT of line CI that lie at or below a path an earlier
+    /// command of their line changes (see the module's text), and add, for deny-side
+    /// rules, the paths they are read as through those changes. READ are the line's
+    /// changes, read from BASES: the directories the line may be in.
+    pub(super) fn line_changes(
+        &self,
+        out: &mut Vec<PathCand>,
+        ci: usize,
+        read: &[ChangeRead],
+        bases: &[String],
+    ) {
+        let Some(cand) = self.commands().get(ci) else {
+            return;
+        };
+        let line = &cand.line;
         let mut more = Vec::new();
-        for (ci, cand) in self.commands().iter().enumerate() {
-            let line = &cand.line;
-            let changes: Vec<(usize, Change)> = line
-                .commands
+        let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
+        // Whether command I may run after command J of the line (itself, in a loop).
+        let after = |i: usize, j: usize| (i == j && repeated(j)) || super::runs_before(line, j, i);
+        for p in out.iter_mut() {
+            // The words of a command that opens none of them (`git pull || echo
+            // failed`) are no path it reads through a change.
+            let word = matches!(p.source, PathSource::Word(_));
+            let opens = |i: usize| {
+                !word
+                    || !line.commands.get(i).is_some_and(|c| {
+                        DATA_ONLY.contains(&c.argv.first().map_or("", String::as_str))
+                    })
+            };
+            let Some(last) = p
+                .cmds
                 .iter()
-                .enumerate()
-                .filter_map(|(j, c)| Some((j, change_of(&c.argv)?)))
-                .collect();
-            if changes.is_empty() {
+                .filter(|k| k.0 == ci && opens(k.1))
+                .map(|k| k.1)
+                .max()
+            else {
                 continue;
+            };
+            // As normalized, as written (also when a link made it unreadable).
+            let written = path::lexical(&p.raw, self.path_env()).ok();
+            let mut mine: Vec<&String> = p.norm.iter().chain(p.lexical.iter()).collect();
+            if let Some(w) = written.as_ref().filter(|w| !mine.contains(w)) {
+                mine.push(w);
             }
-            let repeated = |j: usize| line.repeated.iter().any(|(k, _)| *k == j);
-            // Whether command I may run after command J of the line (itself, in a loop).
-            let after =
-                |i: usize, j: usize| (i == j && repeated(j)) || super::runs_before(line, j, i);
-            let read = self.change_pairs(&changes, &bases, home.as_deref());
-            for p in out.iter_mut() {
-                // The words of a command that opens none of them (`git pull || echo
-                // failed`) are no path it reads through a change.
-                let word = matches!(p.source, PathSource::Word(_));
-                let opens = |i: usize| {
-                    !word
-                        || !line.commands.get(i).is_some_and(|c| {
-                            DATA_ONLY.contains(&c.argv.first().map_or("", String::as_str))
-                        })
-                };
-                let Some(last) = p
-                    .cmds
-                    .iter()
-                    .filter(|k| k.0 == ci && opens(k.1))
-                    .map(|k| k.1)
-                    .max()
-                else {
-                    continue;
-                };
-                // As normalized, as written (also when a link made it unreadable).
-                let written = path::lexical(&p.raw, self.path_env()).ok();
-                let mut mine: Vec<&String> = p.norm.iter().chain(p.lexical.iter()).collect();
-                if let Some(w) = written.as_ref().filter(|w| !mine.contains(w)) {
-                    mine.push(w);
-                }
-                let within = |dirs: &[String]| {
-                    mine.iter()
-                        .any(|m| dirs.iter().any(|d| path::is_within(m, d)))
-                };
-                // The readings of this path through the changes before its command.
-                let mut through: Vec<(String, usize)> =
-                    mine.iter().map(|m| ((*m).clone(), last)).collect();
-                let mut k = 0;
-                let mut why = None;
-                while k < through.len() && through.len() < MAX_THROUGH {
-                    let (at, before) = through[k].clone();
-                    k += 1;
-                    for (j, changed, pairs) in &read {
-                        if !after(before, *j) {
-                            continue;
-                        }
-                        let hit = match changed {
-                            None => within(&bases),
-                            Some(changed) => changed.iter().any(|c| path::is_within(&at, c)),
-                        };
-                        if hit && why.is_none() {
-                            why = Some(format!(
+            let within = |dirs: &[String]| {
+                mine.iter()
+                    .any(|m| dirs.iter().any(|d| path::is_within(m, d)))
+            };
+            // The readings of this path through the changes before its command.
+            let mut through: Vec<(String, usize)> =
+                mine.iter().map(|m| ((*m).clone(), last)).collect();
+            let mut k = 0;
+            let mut why = None;
+            while k < through.len() && through.len() < MAX_THROUGH {
+                let (at, before) = through[k].clone();
+                k += 1;
+                for (j, changed, pairs) in read {
+                    if !after(before, *j) {
+                        continue;
+                    }
+                    let hit = match changed {
+                        None => within(bases),
+                        Some(changed) => changed.iter().any(|c| path::is_within(&at, c)),
+                    };
+                    if hit && why.is_none() {
+                        why = Some(format!(
                                 "`{}` is at or below a path an earlier command of the line moves, links or extracts to",
                                 p.raw.chars().take(200).collect::<String>()
                             ));
-                        }
-                        for (dest, src) in pairs {
-                            if let Some(rest) = path::relative_to(&at, dest) {
-                                let now = match rest.is_empty() {
-                                    true => src.clone(),
-                                    false => format!("{}/{rest}", src.trim_end_matches('/')),
-                                };
-                                if through.len() < MAX_THROUGH
-                                    && !through.iter().any(|(t, _)| *t == now)
-                                {
-                                    through.push((now, *j));
-                                }
+                    }
+                    for (dest, src) in pairs {
+                        if let Some(rest) = path::relative_to(&at, dest) {
+                            let now = match rest.is_empty() {
+                                true => src.clone(),
+                                false => format!("{}/{rest}", src.trim_end_matches('/')),
+                            };
+                            if through.len() < MAX_THROUGH
+                                && !through.iter().any(|(t, _)| *t == now)
+                            {
+                                through.push((now, *j));
                             }
                         }
                     }
                 }
-                let Some(why) = why else {
-                    continue;
-                };
-                p.uncertain.get_or_insert_with(|| why.clone());
-                for (t, _) in through.into_iter().skip(mine.len()) {
-                    let source = PathSource::Word(cand.key.clone());
-                    let mut c = self.path_cand(source, &t);
-                    c.cmds.clone_from(&p.cmds);
-                    c.uncertain = Some(why.clone());
-                    more.push(c);
-                }
+            }
+            let Some(why) = why else {
+                continue;
+            };
+            p.uncertain.get_or_insert_with(|| why.clone());
+            for (t, _) in through.into_iter().skip(mine.len()) {
+                let source = PathSource::Word(cand.key.clone());
+                let mut c = self.path_cand(source, &t);
+                c.cmds.clone_from(&p.cmds);
+                c.uncertain = Some(why.clone());
+                more.push(c);
             }
         }
         out.extend(more);

@@ -8,7 +8,7 @@
 //! program, for the rules on it. What an earlier call wrote is not seen (README, "Not
 //! covered").
 
-use super::changes::change_of;
+use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
 use crate::path;
@@ -39,63 +39,16 @@ const UNREAD: &[(&[&str], &[&str])] = &[(
     ],
 )];
 
-/// Whether C may write candidate P: P is a redirection's target (`>`, and `<` too), or
-/// C does more than read the words it names.
-pub(super) fn writes_to(p: &PathCand, c: &shell::SimpleCommand) -> bool {
-    matches!(p.source, PathSource::Redirect(_)) || !only_reads(c)
-}
-
-/// Whether C only reads the words it names: a program the table knows, every word
-/// read, none in a role that writes, runs or moves (`cat .git/config`, `ls
-/// ~/.local/bin`; its redirections are candidates of their own, see [`writes_to`]).
-pub(super) fn only_reads(c: &shell::SimpleCommand) -> bool {
-    use shell::Role::*;
-    let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
-        return false;
-    };
-    // Talking to the network, running the project's code (git's hooks, what `make`
-    // runs: a program the table knows as `Named`) or opening its directory write none
-    // of its words.
-    let writes = |e: &shell::Effect| {
-        matches!(
-            e,
-            shell::Effect::Links | shell::Effect::Dirs | shell::Effect::Privilege
-        )
-    };
-    let read = matches!(c.program, shell::Known::Known | shell::Known::Named);
-    if !read || p.effects.iter().any(writes) {
-        return false;
-    }
-    let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
-    r.is_known()
-        && r.runs.is_empty()
-        && r.parts.iter().all(|x| {
-            matches!(
-                x.role,
-                Data | Read
-                    | Walk
-                    | WalkFollow
-                    | WalkVisible
-                    | List
-                    | WalkTracked
-                    | ShowTracked
-                    | WalkUnignored
-                    | Chdir
-                    | Pattern
-            )
-        })
-}
-
 impl Prepared<'_> {
     /// Mark the programs of each line that read a configuration file an earlier command
-    /// of their line names or changes. DIRS are the directories the lines may be in
-    /// besides the request's.
-    pub(super) fn line_configs(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
-        let (home, cwd) = self.home_and_cwd();
-        let mut bases: Vec<String> = cwd.into_iter().collect();
-        bases.extend(dirs.iter().cloned());
+    /// of their line names or changes (FACTS: the lines' directories and changes).
+    pub(super) fn line_configs(&self, out: &mut Vec<PathCand>, facts: &Facts) {
+        let (home, bases) = (facts.home.clone(), &facts.bases);
         let fold = self.path_env().case_fold;
         let mut more = Vec::new();
+        // Each program's files, looked for once per call.
+        let mut memo: std::collections::HashMap<&str, Vec<(String, Vec<String>)>> =
+            std::collections::HashMap::new();
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
             let readers: Vec<(usize, &str, &[&str])> = line
@@ -118,27 +71,30 @@ impl Prepared<'_> {
                 continue;
             }
             let before = |i: usize, j: usize| super::runs_before(line, j, i);
-            let changes: Vec<_> = line
-                .commands
-                .iter()
-                .enumerate()
-                .filter_map(|(j, c)| Some((j, change_of(&c.argv)?)))
-                .collect();
-            let changed = self.change_pairs(&changes, &bases, home.as_deref());
+            let changed = match facts.changes(ci) {
+                true => facts.changed(self, ci),
+                false => &[],
+            };
+            // A candidate an earlier command than I may write.
+            let written_before = |p: &PathCand, i: usize| {
+                p.cmds.iter().any(|k| {
+                    k.0 == ci && super::runs_before(line, k.1, i) && facts.writes(self, p, ci, k.1)
+                })
+            };
             for (i, program, config) in readers {
                 // Nothing before it writes or changes anything: its files are not
                 // looked for (they cost the file system a visit each).
-                let writers = out
-                    .iter()
-                    .any(|p| super::named_before(p, ci, line, i, |c| writes_to(p, c)));
+                let writers = out.iter().any(|p| written_before(p, i));
                 if !writers && !changed.iter().any(|(j, _, _)| before(i, *j)) {
                     continue;
                 }
-                let files = self.config_files(program, config, home.as_deref(), &bases, fold);
+                let files = memo.entry(program).or_insert_with(|| {
+                    self.config_files(program, config, home.as_deref(), bases, fold)
+                });
                 // A word of an earlier command: the file, or below its directory.
                 // (Not a command that only reads it: `cat .git/config`.)
                 let named = out.iter().any(|p| {
-                    super::named_before(p, ci, line, i, |c| writes_to(p, c))
+                    written_before(p, i)
                         && self.forms(p, fold).iter().any(|f| {
                             files
                                 .iter()
@@ -159,7 +115,7 @@ impl Prepared<'_> {
                 if !(named || moved) {
                     continue;
                 }
-                for (shown, forms) in &files {
+                for (shown, forms) in files.iter() {
                     let Some(first) = forms.first() else {
                         continue;
                     };

@@ -17,6 +17,7 @@
 //! `PATH` may differ from ours. A project that lies in a start-up place (`~/.emacs.d`,
 //! `/opt/app`) is one: what a line writes there may be what the next program reads.
 
+use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
 use crate::path;
@@ -205,11 +206,9 @@ impl Prepared<'_> {
     /// command named without a `/`; a start-up place ([`STARTUP`], HOME's dotfiles),
     /// for every command but bash's builtins. DIRS are the directories the lines may
     /// be in besides the request's.
-    pub(super) fn line_lookups(&self, out: &mut Vec<PathCand>, dirs: &[String]) {
+    pub(super) fn line_lookups(&self, out: &mut Vec<PathCand>, dirs: &[String], facts: &Facts) {
         let fold = self.path_env().case_fold;
-        let (home, cwd) = self.home_and_cwd();
-        let mut bases: Vec<String> = cwd.into_iter().collect();
-        bases.extend(dirs.iter().cloned());
+        let bases = &facts.bases;
         let (mut lexical, mut resolved): (Option<Places>, Option<Places>) = (None, None);
         let project: Vec<String> = match fold {
             true => bases.iter().map(|b| b.to_lowercase()).collect(),
@@ -221,18 +220,12 @@ impl Prepared<'_> {
             if line.commands.len() < 2 {
                 continue;
             }
-            // Each command's words: whether it only reads them, may make trees there.
-            let reads: Vec<bool> = line
-                .commands
-                .iter()
-                .map(super::configs::only_reads)
-                .collect();
+            // Each command's words: whether it may make trees there.
             let trees: Vec<bool> = line.commands.iter().map(makes_trees).collect();
             let mut writers: Vec<(usize, &PathCand, bool)> = Vec::new();
             for p in out.iter() {
                 for k in p.cmds.iter().filter(|k| k.0 == ci) {
-                    let redirect = matches!(p.source, PathSource::Redirect(_));
-                    let writes = redirect || !reads.get(k.1).copied().unwrap_or(false);
+                    let writes = facts.writes(self, p, ci, k.1);
                     let tree = trees.get(k.1).copied().unwrap_or(false);
                     if writes || tree {
                         writers.push((k.1, p, tree));
@@ -241,13 +234,7 @@ impl Prepared<'_> {
             }
             // What an extraction or a checkout may write: the line's directories, or
             // those it names.
-            let changes: Vec<_> = line
-                .commands
-                .iter()
-                .enumerate()
-                .filter_map(|(j, c)| Some((j, super::changes::change_of(&c.argv)?)))
-                .collect();
-            if writers.is_empty() && changes.is_empty() {
+            if writers.is_empty() && !facts.changes(ci) {
                 continue;
             }
             let mut written: Vec<Written> = Vec::new();
@@ -274,16 +261,16 @@ impl Prepared<'_> {
                     written.push(Written { k, path, startup });
                 }
             }
-            if !changes.is_empty() {
-                for (k, roots, _) in self.change_pairs(&changes, &bases, home.as_deref()) {
-                    let roots = roots.as_ref().unwrap_or(&bases);
+            if facts.changes(ci) {
+                for (k, roots, _) in facts.changed(self, ci) {
+                    let roots = roots.as_ref().unwrap_or(bases);
                     let pl = resolved.get_or_insert_with(|| self.places(dirs, fold, true));
                     let startup = roots.iter().find_map(|r| {
                         let r = if fold { r.to_lowercase() } else { r.clone() };
                         pl.startup(&r, true).or_else(|| pl.startup(&r, false))
                     });
                     written.extend(startup.map(|s| Written {
-                        k,
+                        k: *k,
                         path: None,
                         startup: Some(s),
                     }));

@@ -7,6 +7,7 @@ mod changes;
 mod commands;
 mod configs;
 mod dirs;
+mod facts;
 mod git_add;
 mod git_cands;
 mod git_config_paths;
@@ -294,18 +295,4 @@ impl<'p> Prepared<'p> {
 pub(super) fn runs_before(line: &crate::shell::CommandLine, j: usize, i: usize) -> bool {
     let repeated = line.repeated.iter().any(|(k, _)| *k == j);
     j != i && (j < i || repeated || line.concurrent)
-}
-
-/// Whether candidate P is a word of a command of line CI (LINE) that may run before its
-/// command I and passes TEST.
-pub(super) fn named_before(
-    p: &PathCand,
-    ci: usize,
-    line: &crate::shell::CommandLine,
-    i: usize,
-    test: impl Fn(&crate::shell::SimpleCommand) -> bool,
-) -> bool {
-    p.cmds.iter().any(|k| {
-        k.0 == ci && runs_before(line, k.1, i) && line.commands.get(k.1).is_some_and(&test)
-    })
 }

@@ -45,9 +45,14 @@ impl Prepared<'_> {
                 }
             }
         }
-        self.line_changes(out, &dirs);
-        self.line_configs(out, &dirs);
-        self.line_lookups(out, &dirs);
+        let facts = super::facts::Facts::new(self, &dirs);
+        for ci in 0..self.commands().len() {
+            if facts.changes(ci) {
+                self.line_changes(out, ci, facts.changed(self, ci), &facts.bases);
+            }
+        }
+        self.line_configs(out, &facts);
+        self.line_lookups(out, &dirs, &facts);
         scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget
