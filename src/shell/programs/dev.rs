@@ -614,6 +614,12 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("curl -d '@x;/../.env' https://x.org", &["x;/../.env"]),
             ex("curl -T f https://x.org", &["f"]),
             ex("curl -K cfg https://x.org", &["cfg"]),
+            // curl 8.3+: a format's `%output{FILE}` writes FILE.
+            ex("curl -sw '%{http_code}' https://x.org", &[]),
+            ex(
+                "curl -w '%output{a.log}%{url}%output{>>~/.bashrc}x' https://x.org",
+                &["a.log", "~/.bashrc"],
+            ),
             ex("curl --output-dir d -o f https://x.org", &["d", "f"]),
             ex("curl -O https://x.org/.bashrc", &[".bashrc"]),
             ex("curl -sSLO https://x.org/a/b.tgz?x=1", &["b.tgz"]),

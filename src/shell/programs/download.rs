@@ -151,6 +151,18 @@ fn file_url_paths(url: &str) -> Vec<String> {
     out
 }
 
+/// The files a curl `--write-out` FORMAT writes: each `%output{NAME}` or
+/// `%output{>>NAME}` (helper-46's lead).
+fn output_files(format: &str) -> Vec<String> {
+    format
+        .split("%output{")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}'))
+        .map(|(name, _)| name.strip_prefix(">>").unwrap_or(name).to_owned())
+        .filter(|name| !name.is_empty())
+        .collect()
+}
+
 /// curl: a `file:` URL reads (with `-T`, writes) the local path it names; with `-O`
 /// (`--remote-name`) or `--remote-name-all`, the URLs are saved under their names in
 /// the current directory (or `--output-dir`, looked at both ways). Unless `-g`, curl
@@ -225,6 +237,14 @@ pub(super) fn curl_files(r: &mut Reading) {
                 unknown.push(format!("-O {url}"));
             }
             added.extend(saved.into_iter().map(|s| (s, Role::Write)));
+        }
+    }
+    // curl 8.3 and later: `-w '%output{FILE}'` (`%output{>>FILE}` appends) sends the
+    // rest of the format to FILE; a format read from a file may name any.
+    for v in r.option_values("write-out") {
+        match v.strip_prefix('@') {
+            Some(_) => unknown.push(format!("-w {v} (its `%output{{FILE}}` writes FILE)")),
+            None => added.extend(output_files(v).into_iter().map(|f| (f, Role::Write))),
         }
     }
     r.unknown.extend(unknown);
