@@ -124,6 +124,13 @@ fn what_git_starts_is_not_certain() {
             "git rebase main",
             "git notes add -m x HEAD",
             "git log -3",
+            // The strategies git builds in; `-X` is an option of the strategy.
+            "git merge -s ours feature",
+            "git rebase -s ort -X theirs main",
+            "git cherry-pick --strategy=recursive -X patience abc",
+            "git pull -s resolve",
+            "git bisect start HEAD HEAD~1",
+            "git bisect good",
         ],
         &[
             // The editor: no message, or asked for.
@@ -161,6 +168,18 @@ fn what_git_starts_is_not_certain() {
             "git log -1 --pretty='%h %GS'",
             "git ls-remote zz::x",
             "git remote add o zz::x",
+            // helper-46: a strategy git does not build in runs `git-merge-NAME` (a
+            // file where git runs, for a name with a `/`); `bisect visualize` runs
+            // gitk, tig or the `git*` program its word names.
+            "git rebase -f -s x/../e.sh HEAD~1",
+            "git cherry-pick --strategy=x/../e.sh HEAD~1",
+            "git revert --strategy x/../e.sh HEAD",
+            "git pull --rebase -s x/../e.sh",
+            "git merge -s foo main",
+            "git merge --strat=foo main",
+            "git bisect view git-credential-x",
+            "git bisect visualize",
+            "git bisect view --stat",
         ],
     );
 }
@@ -220,8 +239,14 @@ fn a_program_after_a_start_up_file_is_written_is_not_certain() {
             "echo x >> ~/.bashrc; echo done",
             "git log --oneline > /tmp/log.txt && wc -l /tmp/log.txt",
             "tar czf /tmp/a.tgz src && ls",
+            // A redirection that only reads (`<`) writes nothing.
+            "wc -l < /etc/passwd; ls",
+            "sort < /etc/hosts > out.txt && cat out.txt",
+            "{ cat; } < ~/.bashrc; ls",
         ],
         &[
+            "wc -l < /etc/profile > /etc/profile; ls",
+            "cat < /etc/hosts >> ~/.bashrc; ls",
             // The loader, PAM, ssh's and git's system files, whatever program follows.
             "echo /tmp/evil.so > /etc/ld.so.preload; ls",
             "echo /tmp/evil.so > /etc/ld.so.preload; /bin/ls",
@@ -393,6 +418,29 @@ fn npmrc_makefiles_and_less_tags_are_what_they_name() {
             ("printf 'all:\\n' > Makefile && make -n", None),
             ("less -t k", None),
             ("less --tag=k -T t2", None),
+        ],
+    );
+}
+
+/// What git starts is described, not read as a command: a format's signature
+/// placeholders under a rule on a path are not certain, and not a parse error that
+/// matches every deny rule (helper-46: `git log --format=%G?` was denied as a read of
+/// `~/.ssh`).
+#[test]
+fn what_git_starts_is_no_parse_error() {
+    let rules = json!([
+        {"id": "ssh", "path": "~/.ssh/**", "decision": "deny"},
+        {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"}
+    ]);
+    expect_each(
+        rules,
+        &[
+            ("git log --format=%G?", None),
+            ("git log --format='%h %G? %s' -3", None),
+            ("git show -s --pretty=%GS HEAD", None),
+            ("git difftool -y", None),
+            ("git log --format=%h", Some(Decision::Allow)),
+            ("cat ~/.ssh/id_rsa", Some(Decision::Deny)),
         ],
     );
 }

@@ -80,10 +80,19 @@ impl Facts {
         reads.get(i).copied().unwrap_or(false)
     }
 
-    /// Whether command K of line CI may write candidate P of it: P is a redirection's
-    /// target (`>`, and `<` too), or the command does more than read the words it names.
+    /// Whether command K of line CI may write candidate CAND of it: CAND is the target
+    /// of an output redirection of the line (a target only read, `< FILE`, is not), or
+    /// a word of a command that does more than read the words it names.
     pub fn writes(&self, p: &Prepared<'_>, cand: &PathCand, ci: usize, k: usize) -> bool {
-        matches!(cand.source, PathSource::Redirect(_)) || !self.only_reads(p, ci, k)
+        let input = || {
+            p.commands()
+                .get(ci)
+                .is_some_and(|c| c.line.inputs.contains(&cand.raw))
+        };
+        match cand.source {
+            PathSource::Redirect(_) => !input(),
+            _ => !self.only_reads(p, ci, k),
+        }
     }
 }
 

@@ -58,7 +58,7 @@ pub(crate) use programs::git_subcommand;
 pub use programs::{
     chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
     Effect, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
-    INERT_CONFIG,
+    INERT_CONFIG, MERGE_STRATEGIES,
 };
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
@@ -201,6 +201,9 @@ pub struct CommandLine {
     pub commands: Vec<SimpleCommand>,
     /// Redirection targets, unquoted; a target with expansions is kept as written.
     pub redirects: Vec<String>,
+    /// The redirection targets of a certain reading that no redirection of the line
+    /// writes (`wc -l < /etc/passwd`): only read. Empty for other readings.
+    pub inputs: Vec<String>,
     /// Why the line as a whole cannot be read, if so.
     pub opaque: Option<String>,
     /// Why the reading is not certain, if so: the line (or a line nested in it) has a

@@ -160,6 +160,12 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
         .and_then(|()| certain::read(src));
     match certain {
         Ok(line) if !cx.no_shortcut => {
+            cx.out.inputs.extend(
+                line.redirects
+                    .iter()
+                    .filter(|r| !line.outputs.contains(r))
+                    .cloned(),
+            );
             cx.out.redirects.extend(line.redirects);
             cx.out.concurrent |= line.concurrent;
             // The command each certain command pushed last with a place, by its index.

@@ -134,6 +134,9 @@ pub(crate) struct CertainCommand {
 pub(crate) struct CertainLine {
     pub commands: Vec<CertainCommand>,
     pub redirects: Vec<String>,
+    /// The targets of its output redirections (`>`, `>>`): those of `redirects` not
+    /// here are only read (`< FILE`).
+    pub outputs: Vec<String>,
     /// The variables its words expand whose value the line gives (see [`Plain`]), as
     /// (name, value).
     pub values: Vec<(String, String)>,
@@ -160,6 +163,7 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         out: Vec::new(),
         pending: Vec::new(),
         redirects: Vec::new(),
+        outputs: Vec::new(),
         after_pipe: false,
         loops: Vec::new(),
         loop_uses: Vec::new(),
@@ -210,6 +214,7 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
     Ok(CertainLine {
         commands: r.out,
         redirects: r.redirects,
+        outputs: r.outputs,
         values,
         concurrent: r.concurrent,
     })
@@ -260,6 +265,8 @@ struct Reader<'a> {
     pending: Vec<Pending>,
     /// Every redirection target, in brush-parser's order.
     redirects: Vec<String>,
+    /// The targets of output redirections.
+    outputs: Vec<String>,
     /// The command being read comes after a `|`: `time` there is a program, not the
     /// reserved word.
     after_pipe: bool,

@@ -46,6 +46,9 @@ impl Reader<'_> {
                 return Err(self.outside("a glob in a redirection"));
             }
             let target = known(target.word)?;
+            if op != Some(b'<') {
+                self.outputs.push(target.text.clone());
+            }
             self.redirects.push(target.text.clone());
             command.redirects.push(target);
         }

@@ -402,6 +402,7 @@ impl Reader<'_> {
         self.concurrent |= inner.concurrent;
         self.out.extend(inner.commands);
         self.redirects.extend(inner.redirects);
+        self.outputs.extend(inner.outputs);
         w.dynamic = true;
         w.text.push_str(&self.src[start..self.i]);
         w.unknowable(|| "the output of a command substitution".into());

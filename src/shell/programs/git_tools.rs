@@ -4,7 +4,7 @@
 //! to sign or to check signatures; man, info or a browser for `help`. Each takes its
 //! orders from wherever it likes: vi reads its commands from the line's own standard
 //! input (`printf ':!rm x\n:q!\n' | git commit -a` runs `rm`), so none is certain:
-//! read as [`Run::Hidden`] (a [`super::Program::reading_hook`] of git's).
+//! read as [`Run::Starts`] (a [`super::Program::reading_hook`] of git's).
 //!
 //! When git does not start the editor is the narrow part, read per subcommand: a
 //! message given (`-m`, `-F`, `-C`, `--no-edit`, a plain `--fixup`) and no `-e`, `-c`,
@@ -45,7 +45,12 @@ fn starts(r: &Reading) -> Option<&'static str> {
         ["tag"] if has("sign") => Some(GPG),
         ["tag"] if has("annotate") && !message => Some(EDITOR),
         ["merge" | "rebase" | "cherry-pick" | "revert" | "pull" | "am"] => {
-            if has("gpg-sign") || has("verify-signatures") {
+            if r.option_values("strategy")
+                .iter()
+                .any(|s| !MERGE_STRATEGIES.contains(s))
+            {
+                Some("git-merge-STRATEGY: a strategy git does not build in is a program from PATH (a name with a `/`: a file where git runs)")
+            } else if has("gpg-sign") || has("verify-signatures") {
                 Some(GPG)
             } else if hunks || has("continue") || has("edit-todo") {
                 Some(EDITOR)
@@ -53,19 +58,17 @@ fn starts(r: &Reading) -> Option<&'static str> {
                 None
             }
         }
-        // Its verb is its first operand (`git notes add -m x HEAD`).
-        ["notes"] => {
-            let verb = r
-                .parts
-                .iter()
-                .find(|p| p.kind == Kind::Operand)
-                .map(|p| p.text.as_str());
-            match verb {
-                Some("edit") => Some(EDITOR),
-                Some("add" | "append") if !message || has("reedit-message") => Some(EDITOR),
-                _ => None,
-            }
+        // `git bisect visualize` runs gitk (with $DISPLAY), or the program its word
+        // names (`tig`, `git*` from PATH).
+        ["bisect"] if matches!(verb(r), Some("visualize" | "view")) => {
+            Some("gitk, tig or the `git*` program its word names, to show the bisection")
         }
+        // Its verb is its first operand (`git notes add -m x HEAD`).
+        ["notes"] => match verb(r) {
+            Some("edit") => Some(EDITOR),
+            Some("add" | "append") if !message || has("reedit-message") => Some(EDITOR),
+            _ => None,
+        },
         ["add" | "checkout" | "reset" | "restore" | "stash" | "commit-tree"]
         | ["stash", "push" | "save"]
             if hunks =>
@@ -85,6 +88,21 @@ fn starts(r: &Reading) -> Option<&'static str> {
         ["replace"] if has("edit") => Some(EDITOR),
         _ => None,
     }
+}
+
+/// The merge strategies git builds in (`git merge -s`, `rebase -s`, `cherry-pick
+/// --strategy`): any other name runs `git-merge-NAME`, found in git's exec path or PATH,
+/// or a file where git runs when the name holds a `/` (helper-46: `rebase -s
+/// x/../e.sh` ran `./e.sh`).
+pub const MERGE_STRATEGIES: &[&str] =
+    &["ort", "recursive", "resolve", "octopus", "ours", "subtree"];
+
+/// The first operand of R: a subcommand's verb (`git notes add`, `git bisect view`).
+fn verb(r: &Reading) -> Option<&str> {
+    r.parts
+        .iter()
+        .find(|p| p.kind == Kind::Operand)
+        .map(|p| p.text.as_str())
 }
 
 /// Whether `git help` with the words of R prints a list and opens no page: a listing
@@ -144,12 +162,12 @@ fn starts_for_words(r: &Reading) -> Option<String> {
     None
 }
 
-/// git's reading hook part: what it starts, as hidden text (never certain).
+/// git's reading hook part: what it starts (never certain).
 pub(super) fn tools(r: &mut Reading) {
     if let Some(what) = starts(r) {
-        r.runs.push(Run::Hidden(what.to_owned()));
+        r.runs.push(Run::Starts(what.to_owned()));
     }
     if let Some(what) = starts_for_words(r) {
-        r.runs.push(Run::Hidden(what));
+        r.runs.push(Run::Starts(what));
     }
 }

@@ -42,6 +42,7 @@ mod text_opts;
 pub use code::read_code;
 pub(crate) use git_object::{object_path, ObjectPath};
 pub use git_opts::{inert_config, INERT_CONFIG};
+pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
@@ -533,7 +534,7 @@ impl Program {
         let r = read(self, args);
         if r.runs
             .iter()
-            .any(|x| matches!(x, Run::Code(_) | Run::Hidden(_)))
+            .any(|x| matches!(x, Run::Code(_) | Run::Hidden(_) | Run::Starts(_)))
         {
             return true;
         }

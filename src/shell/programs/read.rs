@@ -40,6 +40,10 @@ pub enum Run {
     Code(String),
     /// Text that makes it run commands the reading does not read (`make --eval`).
     Hidden(String),
+    /// A program it starts that its words do not name (git's editor, gpg, a merge
+    /// strategy from PATH), described for the reason: never certain, and not read as a
+    /// command or a path.
+    Starts(String),
 }
 
 /// How a program reads its words.
@@ -107,7 +111,7 @@ impl Reading {
             .iter()
             .filter_map(|r| match r {
                 Run::Argv(a) => Some(a.join(" ")),
-                Run::Shell(s) | Run::Hidden(s) => Some(s.clone()),
+                Run::Shell(s) | Run::Hidden(s) | Run::Starts(s) => Some(s.clone()),
                 Run::Code(_) => None,
             })
             .collect()

@@ -97,7 +97,7 @@ pub(super) fn typed_paths(
             // A script file whose commands are not read (`sed -f FILE`) is a file
             // it reads too.
             Run::Hidden(text) => paths.push(text.clone()),
-            Run::Argv(_) | Run::Shell(_) => {}
+            Run::Argv(_) | Run::Shell(_) | Run::Starts(_) => {}
         }
     }
     for w in words.iter().skip(1) {
@@ -194,6 +194,7 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: Option<&State>
                 }
             }
             Run::Shell(s) => shell_string(cx, fr, s, &inner),
+            Run::Starts(s) => cx.uncertain(format!("`{}` starts {s}", p.name())),
             Run::Hidden(s) => {
                 cx.uncertain(format!(
                     "`{}` is given text that makes it run commands (`{}`)",
