@@ -140,9 +140,16 @@ impl Reader<'_, '_> {
                 self.end()
             }
             b':' | b'b' | b't' | b'T' | b'v' => {
-                // A label (or a version) ends at `;` or a newline: reading it shorter
-                // than sed would only leaves more to read as commands.
-                while !matches!(self.peek(), None | Some(b'\n' | b';' | b'}')) {
+                // A label (or a version) starts after blanks and ends at a blank, `;`
+                // or a newline, as GNU sed's `read_label` reads it: what follows is
+                // the next command (`:x e CMD` runs CMD; helper-47). Ending it at `}`
+                // too reads it shorter than sed would, which only leaves more to read
+                // as commands.
+                self.blanks();
+                while !matches!(
+                    self.peek(),
+                    None | Some(b'\n' | b';' | b'}' | b' ' | b'\t' | b'\r' | b'\x0b' | b'\x0c')
+                ) {
                     self.i += 1;
                 }
                 Ok(())
@@ -394,5 +401,25 @@ mod tests {
         assert!(read("e").unknown.is_some());
         assert!(read("1k").unknown.is_some());
         assert!(read("s/a/b").unknown.is_some());
+    }
+
+    /// A label ends at a blank, as GNU sed reads it (helper-47): what follows is a
+    /// command (`echo a | sed ':x e echo hi'` prints `hi`).
+    #[test]
+    fn a_label_ends_at_a_blank() {
+        for (script, shell) in [
+            (":x e id", "id"),
+            (":x\te id", "id"),
+            (": x e id", "id"),
+            ("b x e id\n:x", "id"),
+            ("tx e id\n:x", "id"),
+            ("v 4.2 e id", "id"),
+        ] {
+            let r = read(script);
+            assert_eq!(r.shell, [shell], "{script}");
+        }
+        assert!(read(":a s/^/id/e;p").unknown.is_some());
+        assert_eq!(read(":x w out").writes, ["out"]);
+        assert_eq!(read(":a N;$!ba;s/\\n/ /g").unknown, None);
     }
 }
