@@ -18,6 +18,17 @@ type Led = Option<Vec<String>>;
 /// A set of directories the shell may be in (None: the request's own, unknown).
 type Currents = Vec<Option<String>>;
 
+/// The directories the call's lines may run in besides the request's (see
+/// [`Prepared::other_dirs`]).
+pub(super) struct OtherDirs {
+    pub dirs: Vec<String>,
+    /// Why they cannot be known, if so, with the word of the directory only the
+    /// running shell knows when that is why.
+    pub lost: Option<(String, Option<String>)>,
+    /// Where each placed command runs.
+    pub per: Option<PerCommand>,
+}
+
 impl Prepared<'_> {
     /// Directories a command line's relative words may be relative to,
     /// besides the request's: the working directory the call names, `cd`
@@ -31,11 +42,7 @@ impl Prepared<'_> {
     /// (`cd /proc/self/cwd/..` is the parent of the directory the shell is in,
     /// as tracked so far), never the path as written: a tracked directory is
     /// always a physical one.
-    pub(super) fn other_dirs(
-        &self,
-        values: &mut LineValues,
-        cost: &mut usize,
-    ) -> (Vec<String>, Option<String>, Option<PerCommand>) {
+    pub(super) fn other_dirs(&self, values: &mut LineValues, cost: &mut usize) -> OtherDirs {
         let mut reading = DirReading::new(self, values, cost);
         for (ci, cand) in self.commands().iter().enumerate() {
             if !reading.read_line(ci, cand) {
@@ -91,6 +98,13 @@ struct DirReading<'p, 'a> {
     led: HashMap<(String, Option<String>), Led>,
     /// Why the directories cannot be known, once one cannot.
     lost: Option<String>,
+    /// The word of the first directory only the running shell knows, when that is why
+    /// they cannot be known and the word is a command's output (`cd "$(git rev-parse
+    /// --show-toplevel)"`: a match that rests on it is unsure, DESIGN.md's "Certain and
+    /// unsure matches"). Not a bound reached, and not the shell's own state (`cd $!`,
+    /// `cd /dev/fd/3`, `cd /proc/$$`): no everyday line goes there, and a match past
+    /// them stays certain.
+    lost_to_shell: Option<String>,
     /// Every directory found so far.
     dirs: Vec<String>,
     /// Every directory the shell may be in at this point of the line: a `cd` may
@@ -135,6 +149,7 @@ impl<'p, 'a> DirReading<'p, 'a> {
             cdpath_unknown,
             led: HashMap::new(),
             lost: None,
+            lost_to_shell: None,
             dirs: Vec::new(),
             currents: Vec::new(),
             unknown: false,
@@ -152,10 +167,22 @@ impl<'p, 'a> DirReading<'p, 'a> {
 
     /// The directories found, sorted; why they cannot be known, if so; and where each
     /// placed command runs.
-    fn finish(mut self) -> (Vec<String>, Option<String>, Option<PerCommand>) {
+    fn finish(mut self) -> OtherDirs {
         self.dirs.sort();
         self.dirs.dedup();
-        (self.dirs, self.lost, self.places.finish())
+        OtherDirs {
+            dirs: self.dirs,
+            lost: self.lost.map(|why| (why, self.lost_to_shell)),
+            per: self.places.finish(),
+        }
+    }
+
+    /// Note that the directory D is one only the running shell knows, when it is (see
+    /// [`shell_only`]).
+    fn shell_only(&mut self, d: &str) {
+        if self.lost.is_none() && shell_only(d, &mut self.lost) && output_only(d) {
+            self.lost_to_shell = Some(d.to_owned());
+        }
     }
 
     /// Where the directory D leads from BASE (see [`Led`]); past the bound on
@@ -322,7 +349,7 @@ impl<'p, 'a> DirReading<'p, 'a> {
                 // `git -C "$f"`: where any value the line gives leads,
                 // and home; `tar -C /proc -C $$`: only the shell knows.
                 if !shell::values::only_known_parameters(&d) {
-                    shell_only(&d, &mut self.lost);
+                    self.shell_only(&d);
                     mine.extend(self.home.clone());
                     for v in self.plain_values(key) {
                         // Past the bound the line is lost anyway (below).
@@ -368,7 +395,7 @@ impl<'p, 'a> DirReading<'p, 'a> {
         // `x=../home; cd $x`: any value the line gives a variable,
         // and home (`cd $!` with no job is `cd`).
         if t.contains('$') {
-            shell_only(t, &mut self.lost);
+            self.shell_only(t);
             next.push(self.home.clone());
             self.dirs.extend(self.home.clone());
             for v in self.plain_values(key) {
@@ -513,11 +540,23 @@ pub(super) fn with_dirs(w: &str, home: Option<&str>, dir: Option<&str>) -> Strin
     text
 }
 
+/// Whether what only the running shell knows in the directory D is a command's
+/// output (`$(...)`, backquotes), and no parameter of the shell's own state (`$$`, `$!`)
+/// or path of the process (`/proc`, `/dev/fd`) is in it.
+fn output_only(d: &str) -> bool {
+    (d.contains("$(") || d.contains('`'))
+        && !d.contains("$$")
+        && !d.contains("$!")
+        && !d.contains("/proc")
+        && !d.contains("/dev/")
+}
+
 /// When the directory D names what only the running shell knows (`$$`, `$!`, a
 /// command's output: see [`shell::values::names_shell_state`]), say so in LOST: every
-/// relative word after it may be anywhere.
-pub(super) fn shell_only(d: &str, lost: &mut Option<String>) {
-    if shell::values::names_shell_state(d) {
+/// relative word after it may be anywhere. Whether it does.
+pub(super) fn shell_only(d: &str, lost: &mut Option<String>) -> bool {
+    let only = shell::values::names_shell_state(d);
+    if only {
         lost.get_or_insert_with(|| {
             format!(
                 "`{}` is a directory only the running shell knows",
@@ -525,4 +564,5 @@ pub(super) fn shell_only(d: &str, lost: &mut Option<String>) {
             )
         });
     }
+    only
 }

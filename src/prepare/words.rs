@@ -25,7 +25,7 @@ impl Prepared<'_> {
             walk_left: walks::MAX_CALL_WALK_ENTRIES,
             ..WordBudget::default()
         };
-        let (dirs, lost, per) = self.other_dirs(&mut line_values, &mut budget.cost);
+        let OtherDirs { dirs, lost, per } = self.other_dirs(&mut line_values, &mut budget.cost);
         // Past the bound on directories, every relative word counts as matching anyway.
         let (dirs, per) = match lost {
             Some(_) => (Vec::new(), None),
@@ -166,12 +166,14 @@ impl Prepared<'_> {
 
     /// The candidates that say a line's words were not all read: for the commands a
     /// bound kept out of a line, and, past a bound on words (EXCEEDED) or directories
-    /// (LOST), for every command.
+    /// (LOST), for every command. Past a directory only the running shell knows (a
+    /// `cd "$(...)"`, LOST's word), each match is unsure: it rests on a value the reading
+    /// cannot know; past a bound, certain.
     fn unchecked_lines(
         &self,
         out: &mut Vec<PathCand>,
         exceeded: Option<String>,
-        lost: Option<String>,
+        lost: Option<(String, Option<String>)>,
     ) {
         for (ci, cand) in self.commands().iter().enumerate() {
             // Commands a bound kept out of the line may name any file.
@@ -180,10 +182,14 @@ impl Prepared<'_> {
                 out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
             }
         }
-        for why in exceeded.into_iter().chain(lost) {
+        let lost = lost.map(|(why, word)| (why, word.map(shell::Unsure::ShellValue)));
+        for (why, unsure) in exceeded.map(|w| (w, None)).into_iter().chain(lost) {
             for (ci, cand) in self.commands().iter().enumerate() {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
-                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+                let mut made =
+                    self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds);
+                made.unsure.clone_from(&unsure);
+                out.push(made);
             }
         }
     }
