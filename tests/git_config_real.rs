@@ -130,5 +130,8 @@ fn inert_keys_run_nothing_in_git() {
         "the check sees the shell git starts ({programs:?})"
     );
     assert!(!inert_config("core.pager=cat"));
+    // A key alone is set to true (`git -c color.ui log`).
+    assert!(inert_config("color.ui"));
+    assert!(!inert_config("core.fsmonitor"));
     let _ = std::fs::remove_dir_all(&dir);
 }

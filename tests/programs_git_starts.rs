@@ -239,13 +239,18 @@ fn a_program_after_a_start_up_file_is_written_is_not_certain() {
             "echo x >> ~/.bashrc; echo done",
             "git log --oneline > /tmp/log.txt && wc -l /tmp/log.txt",
             "tar czf /tmp/a.tgz src && ls",
-            // A redirection that only reads (`<`) writes nothing.
+            // A redirection that only reads (`<`) writes nothing; nor does an empty
+            // directory made.
             "wc -l < /etc/passwd; ls",
+            "mkdir -p ~/.cache/x && ls",
+            "mkdir -p ~/.local/bin && ls",
             "sort < /etc/hosts > out.txt && cat out.txt",
             "{ cat; } < ~/.bashrc; ls",
         ],
         &[
             "wc -l < /etc/profile > /etc/profile; ls",
+            "mkdir -p ~/.local/bin && cp /tmp/evil ~/.local/bin/ls && ls",
+            "mkdir -p ~/.config/git && echo x > ~/.config/git/config && git status",
             "cat < /etc/hosts >> ~/.bashrc; ls",
             // The loader, PAM, ssh's and git's system files, whatever program follows.
             "echo /tmp/evil.so > /etc/ld.so.preload; ls",
@@ -336,11 +341,13 @@ fn git_c_of_a_key_git_never_runs_is_certain() {
             "git -c color.ui=never -c core.quotepath=off status",
             "git -c user.name=x -c user.email=x@y commit -m msg",
             "git -c advice.detachedHead=false log -1",
+            // A key alone is set to true (not certain until this session).
+            "git -c color.ui log",
         ],
         &[
             "git -c core.pager=cat log",
             "git -c alias.x='!id' x",
-            "git -c color.ui log",
+            "git -c core.pager log",
             "git -c core.sshCommand=id fetch",
             "git -c color.ui=never -c include.path=/tmp/x status",
             "git -c safe.directory='*' status",

@@ -82,16 +82,23 @@ impl Facts {
 
     /// Whether command K of line CI may write candidate CAND of it: CAND is the target
     /// of an output redirection of the line (a target only read, `< FILE`, is not), or
-    /// a word of a command that does more than read the words it names.
+    /// a word of a command that does more than read the words it names or make empty
+    /// directories there.
     pub fn writes(&self, p: &Prepared<'_>, cand: &PathCand, ci: usize, k: usize) -> bool {
         let input = || {
             p.commands()
                 .get(ci)
                 .is_some_and(|c| c.line.inputs.contains(&cand.raw))
         };
+        let makes_dirs = || {
+            p.commands()
+                .get(ci)
+                .and_then(|c| c.line.commands.get(k))
+                .is_some_and(makes_only_dirs)
+        };
         match cand.source {
             PathSource::Redirect(_) => !input(),
-            _ => !self.only_reads(p, ci, k),
+            _ => !self.only_reads(p, ci, k) && !makes_dirs(),
         }
     }
 }
@@ -134,5 +141,22 @@ fn only_reads(c: &shell::SimpleCommand) -> bool {
                     | Chdir
                     | Pattern
             )
+        })
+}
+
+/// Whether C only makes empty directories (`mkdir -p ~/.cache/x`): no program reads
+/// code or configuration from an empty directory, in a start-up place, a directory of
+/// `PATH` or where a configuration file is looked for.
+fn makes_only_dirs(c: &shell::SimpleCommand) -> bool {
+    let Some(name) = c.argv.first() else {
+        return false;
+    };
+    let base = name.rsplit('/').next().unwrap_or(name);
+    base == "mkdir"
+        && matches!(c.program, shell::Known::Known)
+        && c.redirects.is_empty()
+        && shell::lookup(name).is_some_and(|p| {
+            let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
+            r.is_known() && r.runs.is_empty()
         })
 }

@@ -64,11 +64,10 @@ pub const INERT_CONFIG: &[&str] = &[
     "pull.ff",
 ];
 
-/// Whether `KEY=VALUE` (git's `-c` value) sets a key of [`INERT_CONFIG`].
+/// Whether `KEY=VALUE` (git's `-c` value; `KEY` alone sets it to true) sets a key of
+/// [`INERT_CONFIG`].
 pub fn inert_config(kv: &str) -> bool {
-    let Some((key, _)) = kv.split_once('=') else {
-        return false;
-    };
+    let key = kv.split_once('=').map_or(kv, |(key, _)| key);
     let key = key.to_ascii_lowercase();
     INERT_CONFIG.iter().any(|k| match k.strip_suffix('*') {
         Some(prefix) => key.starts_with(prefix) && key.len() > prefix.len(),
