@@ -157,6 +157,13 @@ decides! {
     ps1_escapes: "proj", "export PS1='[\\u@\\h \\W]\\$ '" => None;
     echo_backquotes: "proj", "echo '[`rm -rf /tmp/x`]'" => Allow;
     echo_backquotes_to_file: "proj", "echo '[`date`] done' >> build/log" => Allow;
+    // echo prints a value in double quotes, neither split nor globbed (helper-47); the
+    // commands of a substitution in it are read as the line's.
+    echo_quoted_variable: "proj", "echo \"$PATH\"" => Allow;
+    echo_quoted_output: "proj", "echo \"built at $(date)\" && ls" => Allow;
+    echo_quoted_output_rm: "proj", "echo \"$(rm -rf /tmp/x)\"" => Deny;
+    echo_bare_variable: "proj", "echo $PATH" => None;
+    echo_quoted_to_a_shell: "proj", "echo \"$X\" | sh" => None;
     // A variable the line gave a plain value, at its top, has that value.
     plain_value: "proj", "d=build; rm -rf \"$d\"" => Allow;
     plain_value_and: "proj", "d=build && rm -rf \"$d/x\" ${d}/y" => Allow;
@@ -518,10 +525,11 @@ fn a_lone_dollar_is_a_letter() {
     }
     for line in [
         "echo a$x",
-        "echo \"$x \"",
+        // (Given to `cat`: in double quotes, `echo` only prints what they hold.)
+        "cat \"$x \"",
         "echo $'a\\n'",
         "echo a$(cat f)",
-        "echo \"a$(cat f)\"",
+        "cat \"a$(cat f)\"",
         "echo $\"a\"",
     ] {
         assert!(!certain(line), "not certain: {line}");

@@ -607,8 +607,9 @@ fn certain(t: &Tree) -> bool {
         Tree::List(op, a, b) => OPERATORS[*op] != " |& " && certain(a) && certain(b),
         Tree::If(a, b, c) => certain(a) && certain(b) && certain(c),
         Tree::While(a, b) => certain(a) && certain(b),
-        // A command's output as a word (`echo $(x)`) may name any file.
-        Tree::Wrap(w, a) => !matches!(w, 2 | 3 | 4 | 9 | 10 | 14 | 16 | 17) && certain(a),
+        // A command's output as a word (`echo $(x)`) may name any file; in double
+        // quotes, `echo` only prints it (3: `echo "$( x )"` is certain).
+        Tree::Wrap(w, a) => !matches!(w, 2 | 4 | 9 | 10 | 14 | 16 | 17) && certain(a),
     }
 }
 

@@ -74,6 +74,9 @@ pub(crate) struct CWord {
     pub dynamic: bool,
     /// It holds an unquoted glob: the program may receive the names it matches.
     pub glob: bool,
+    /// It holds an expansion or a substitution outside double quotes: bash splits
+    /// and globs what it gives.
+    pub bare: bool,
     /// Why the reading cannot know what it expands to, if so: a variable the line
     /// may give any value, a positional parameter, a command's output.
     pub unknown: Option<String>,
@@ -704,7 +707,10 @@ impl Reader<'_> {
                 continue;
             }
             if !command.words.is_empty() {
-                let word = known(word.word)?;
+                let word = match words::echoed(&command.words, &word.word) {
+                    true => word.word,
+                    false => known(word.word)?,
+                };
                 if let Some(why) = words::special_word(&command.words, &word) {
                     self.i = at;
                     return Err(self.outside(why));

@@ -67,10 +67,12 @@ impl Reader<'_> {
                 }
                 b'$' => {
                     unquoted = false;
+                    w.word.bare = true;
                     self.dollar(&mut w.word)?;
                 }
                 b'`' => {
                     unquoted = false;
+                    w.word.bare = true;
                     self.backquoted(&mut w.word, false)?;
                 }
                 // Inside a word `~` is a letter, unless bash may take the word for an
@@ -435,6 +437,18 @@ pub(super) fn special_word(before: &[CWord], w: &CWord) -> Option<&'static str> 
     let job = w.text.starts_with('%') || w.dynamic || w.glob;
     (job && runs_job_builtin(before))
         .then_some("an operand of a job builtin that may name a job (`%`)")
+}
+
+/// Whether W, whose value the reading may not know, is an operand of bash's `echo`
+/// (BEFORE: the words before it) with every expansion in double quotes: echo prints
+/// it, and bash neither splits nor globs it (`echo "$PATH"`, `echo "$(date)"`, whose
+/// commands are read as commands of the line).
+pub(super) fn echoed(before: &[CWord], w: &CWord) -> bool {
+    let plain = |b: &CWord| !b.dynamic && !b.glob && b.unknown.is_none();
+    before.first().is_some_and(|b| b.text == "echo")
+        && before.iter().all(plain)
+        && !w.bare
+        && !w.glob
 }
 
 /// Whether the words BEFORE may run a job builtin: its name (or a name only the shell
