@@ -127,6 +127,34 @@ decides!(cd_to_a_substitution_then_a_key, "cd \"$(echo ~/.ssh)\" && cat id_rsa".
 // from a file may name any.
 decides!(curl_write_out_file, format!("curl -w '%output{{>>{}}}x' http://h", h(".ssh/authorized_keys")) => Deny, strict Deny);
 decides!(curl_write_out_plain, "curl -sw '%{http_code}' http://h".into() => Allow, strict Allow);
+/// A file's name where a program reads code (helper-48): `find -exec sed -n {} +` with
+/// a file named `e` runs sed's `e`, `rg --pre=sed` runs `sed FILE`; `gzip -rc` and
+/// `zcat -r` read through the links of the tree. None is certain; the everyday forms
+/// beside them are.
+#[test]
+fn file_names_as_code_and_gzip_links_are_not_certain() {
+    for line in [
+        "find src -type f -exec sed -n {} +",
+        "find src -type f -exec sed {} \\;",
+        "find src -exec awk {} +",
+        "rg --pre=sed -l x src",
+        "rg --pre=jq x src",
+        "gzip -rc src",
+        "zcat -rf src",
+        "gunzip -rf src",
+    ] {
+        assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+    for line in [
+        "find src -type f -exec sed -n 1p {} +",
+        "find src -type f -exec grep -l main {} +",
+        "gzip -r src",
+        "gzip -c a.txt > a.txt.gz",
+    ] {
+        assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+}
+
 #[test]
 fn curl_write_out_from_a_file_is_not_certain() {
     assert_ne!(decision_of("curl -w @fmt.txt http://h", Ask), Some(Allow));

@@ -269,7 +269,8 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
 /// to it). `grep -R`, `rg -L`, `find -L`/`-follow` and `find -exec` without `-type`,
 /// `ls -RL`, `du -L`, `cp -rL`, `tar -h`, `rsync -L`/`-k`/`-K`, `chmod`/`chown`/`chgrp
 /// -RL`, `tree -l`, `zip -r` without `-y`, `diff -r`/`-N` or of a directory without
-/// `--no-dereference`; long options abbreviated too (`--deref`).
+/// `--no-dereference`, `gzip`/`gunzip -r` with `-c` or `-f` and `zcat -r`; long options
+/// abbreviated too (`--deref`).
 pub fn follows_links(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
     let args = form.get(1..).unwrap_or(&[]);
@@ -281,6 +282,7 @@ pub fn follows_links(form: &[String]) -> Option<String> {
         "rsync" => "eBfTM",
         "tree" => "LPIoHT",
         "diff" => "CDFIUWLSxX",
+        "gzip" | "gunzip" | "zcat" => "S",
         _ if tar => TAR_VALUED,
         _ => "",
     };
@@ -300,6 +302,16 @@ pub fn follows_links(form: &[String]) -> Option<String> {
         "rsync" => has('L', "copy-links") || has('k', "copy-dirlinks") || has('K', "keep-dirlinks"),
         "chmod" | "chown" | "chgrp" => has('R', "recursive") && has('L', ""),
         "tree" => has('l', ""),
+        // GNU gzip opens what a link in the tree leads to when it writes to standard
+        // output or is forced (helper-48: `gzip -rc .` printed a key through `up ->
+        // ..`; plain `gzip -r` refuses links).
+        "gzip" | "gunzip" | "zcat" => {
+            has('r', "recursive")
+                && (name == "zcat"
+                    || has('c', "stdout")
+                    || has('\0', "to-stdout")
+                    || has('f', "force"))
+        }
         "zip" => {
             (has('r', "recurse-paths") || has('R', ""))
                 && !has('y', "")

@@ -180,7 +180,11 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: Option<&State>
         match run {
             Run::Argv(a) if !a.is_empty() => {
                 let ws: Vec<Word> = a.iter().map(|t| Word::literal(t.clone())).collect();
-                through(cx, fr, &ws, inner.clone(), hops + 1);
+                let mut inner = inner.clone();
+                if let Some(why) = super::special::names_as_code(&ws) {
+                    note(&mut inner.uncertain, why);
+                }
+                through(cx, fr, &ws, inner, hops + 1);
             }
             Run::Argv(_) => {}
             Run::Code(text) => {

@@ -80,6 +80,9 @@ pub(in crate::shell::wrap) fn find(
         if segment.iter().any(|u| u.text.contains("{}")) {
             inner.path_words.extend(starts.iter().cloned());
         }
+        if let Some(why) = names_as_code(segment) {
+            note(&mut inner.uncertain, why);
+        }
         if matches!(w.text.as_str(), "-execdir" | "-okdir") {
             note(
                 &mut inner.uncertain,

@@ -61,3 +61,30 @@ pub(super) fn unreadable_with_strings(
     }
     Step::Done
 }
+
+/// Why the command WORDS, which a program runs with file names put in its `{}` or
+/// after its words (`find -exec CMD {} +`, `fd -x CMD`, `rg --pre CMD`), may take a
+/// file's name for code, if it may: a known program reads a `{}`, or a word after its
+/// own, as code or a command (`find * -exec sed -n {} +` with a file named `e` runs
+/// sed's `e`; `rg --pre=sed x` runs `sed FILE`: helper-48).
+pub(crate) fn names_as_code(words: &[Word]) -> Option<String> {
+    let name = words.first()?;
+    let p = crate::shell::lookup(&name.text)?;
+    let mut args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
+    args.push("{}".to_owned());
+    let r = crate::shell::read(p, &args);
+    r.parts
+        .iter()
+        .find(|x| x.text.contains("{}") && x.role.runs())
+        .map(|x| {
+            format!(
+                "a file's name may be `{}`'s {} (`{}`)",
+                p.name(),
+                match x.role {
+                    crate::shell::Role::Code => "code",
+                    _ => "command",
+                },
+                show(&x.text)
+            )
+        })
+}
