@@ -584,3 +584,29 @@ fn the_line_changes_the_index_before_a_reader() {
         Some(Allow),
     );
 }
+
+/// A file of a commit (`REV:PATH`) is read under the top of the work tree the engine
+/// finds, so a line with another command is certain (helper-49: `git show
+/// HEAD:src/x | cat` was read in each directory above, 32 deep, directories that do not
+/// exist, and was never certain), and the rules on the file still see it.
+#[test]
+fn a_file_of_a_commit_is_read_under_the_top() {
+    all_decide(
+        "clean",
+        &[
+            "git show HEAD:src/main.rs | cat",
+            "cd src && git show HEAD:src/main.rs | cat",
+            "git show HEAD:./src/main.rs && ls",
+        ],
+        Some(Allow),
+    );
+    all_decide(
+        "tracks",
+        &[
+            "git show HEAD:.env | cat",
+            "cd src && git show HEAD:.env | cat",
+            "cd src && git show HEAD:../.env",
+        ],
+        Some(Deny),
+    );
+}

@@ -1429,10 +1429,13 @@ fn git_ext_urls_and_config_by_environment_are_commands() {
 #[test]
 fn git_objects_name_paths_under_the_top() {
     for (line, path) in [
-        ("git show HEAD:.env", ".env"),
-        ("git cat-file -p HEAD~2:.env", "../.env"),
-        ("git show :0:.env", ".env"),
-        ("git diff HEAD:src/x main:src/x", "src/x"),
+        // `:/` is the top of the work tree, which the engine finds from the directory
+        // git runs in (it was each directory above, 32 deep, which made any line with
+        // another command uncertain).
+        ("git show HEAD:.env", ":/.env"),
+        ("git cat-file -p HEAD~2:.env", ":/.env"),
+        ("git show :0:.env", ":/.env"),
+        ("git diff HEAD:src/x main:src/x", ":/src/x"),
     ] {
         let l = parse(line);
         let paths = &l.commands[0].paths;

@@ -155,6 +155,32 @@ fn file_names_as_code_and_gzip_links_are_not_certain() {
     }
 }
 
+/// A file the line makes whose name starts with `-` is an option to a later command
+/// that gets it through a glob, which the reading expands before the line runs
+/// (helper-49: `echo > ./--expression=e && sed -n p *` ran sed's `e`).
+#[test]
+fn a_name_the_line_makes_is_no_option_for_a_later_glob() {
+    for line in [
+        "echo 'id' > cmd.txt && echo > ./--expression=e && sed -n p *",
+        "echo > --checkpoint=1 && echo > '--checkpoint-action=exec=id' && tar cf /tmp/x.tar *",
+        "echo > ./-R; grep -h SECRET *",
+        "echo > -o.env; sort *.*",
+        "mkdir ./-R; grep -h x *",
+        "touch -- -R && grep x *",
+        "cp a.txt ./-f && cat *",
+    ] {
+        assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+    for line in [
+        "echo x > out.txt && ls *.txt",
+        // Bash expands the glob before it opens the redirection's file.
+        "grep -h x * > -notes.txt",
+        "echo > ./-R; ls src",
+    ] {
+        assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+}
+
 #[test]
 fn curl_write_out_from_a_file_is_not_certain() {
     assert_ne!(decision_of("curl -w @fmt.txt http://h", Ask), Some(Allow));

@@ -85,6 +85,24 @@ impl Facts {
     /// a word of a command that does more than read the words it names or make empty
     /// directories there.
     pub fn writes(&self, p: &Prepared<'_>, cand: &PathCand, ci: usize, k: usize) -> bool {
+        self.changes_path(p, cand, ci, k, false)
+    }
+
+    /// Whether command K of line CI may write or make candidate CAND of it: as
+    /// [`Facts::writes`], an empty directory made included.
+    pub fn makes(&self, p: &Prepared<'_>, cand: &PathCand, ci: usize, k: usize) -> bool {
+        self.changes_path(p, cand, ci, k, true)
+    }
+
+    /// [`Facts::writes`], counting an empty directory made when DIRS.
+    fn changes_path(
+        &self,
+        p: &Prepared<'_>,
+        cand: &PathCand,
+        ci: usize,
+        k: usize,
+        dirs: bool,
+    ) -> bool {
         let input = || {
             p.commands()
                 .get(ci)
@@ -98,7 +116,7 @@ impl Facts {
         };
         match cand.source {
             PathSource::Redirect(_) => !input(),
-            _ => !self.only_reads(p, ci, k) && !makes_dirs(),
+            _ => !self.only_reads(p, ci, k) && (dirs || !makes_dirs()),
         }
     }
 }

@@ -6,6 +6,7 @@
 mod changes;
 mod commands;
 mod configs;
+mod dash_names;
 mod dirs;
 mod facts;
 mod git_add;

@@ -11,6 +11,27 @@ pub(crate) enum ObjectPath<'a> {
     Here(&'a str),
 }
 
+/// The subcommands of git that take objects, where `REV:PATH` (`HEAD:.env`,
+/// `HEAD~2:src/x`, `:0:.env`) names a file under the top of the work tree.
+pub(crate) const OBJECT_SUBCOMMANDS: &[&str] = &[
+    "show",
+    "cat-file",
+    "diff",
+    "difftool",
+    "log",
+    "whatchanged",
+    "archive",
+    "grep",
+    "ls-tree",
+    "rev-parse",
+    "diff-tree",
+    "blame",
+    "annotate",
+    "shortlog",
+    "checkout",
+    "restore",
+];
+
 /// The path of the object W names, if W names a file of a tree or the index: `HEAD:.env`
 /// and `:0:.env` name `.env`; `HEAD@{0:0}:.env` too. None for a revision alone
 /// (`HEAD@{12:00}`), a commit-message search (`:/fix: x`), `:PATH` (read as pathspec

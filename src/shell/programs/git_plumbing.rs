@@ -606,6 +606,20 @@ pub(super) fn reading(r: &mut Reading) {
         .retain(|run| !matches!(run, Run::Hidden(t) if super::inert_config(t)));
     super::git_store::git_reading(r);
     super::git_tools::tools(r);
+    // An object name (`HEAD:src/x`) is no path where git runs: the file it names is
+    // read under the top of the work tree (see `wrap::options`).
+    let objects = r
+        .sub
+        .is_some_and(|s| super::OBJECT_SUBCOMMANDS.contains(&s));
+    for p in r.parts.iter_mut() {
+        if objects
+            && p.kind == Kind::Operand
+            && p.role.is_path()
+            && super::object_path(&p.text).is_some()
+        {
+            p.role = Data;
+        }
+    }
     let mut subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
     let create = matches!(
         (subs.next(), subs.next()),

@@ -6,7 +6,7 @@
 use super::*;
 use crate::shell::programs::{
     git_subcommand, inert_config, is_tar, object_path, options, pathspec_excludes, ObjectPath,
-    TAR_VALUED,
+    OBJECT_SUBCOMMANDS, TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -358,12 +358,17 @@ fn pathspec_words(
             st.path_words.push(unescaped);
         }
     }
-    if OBJECTS.contains(&sub) {
+    if OBJECT_SUBCOMMANDS.contains(&sub) {
         for a in args.iter().filter(|a| !a.starts_with('-')) {
             match object_path(a) {
+                // Under the top of the work tree, which the engine finds from the
+                // directory git runs in (`:/`, as for `git status`); under each
+                // `--work-tree` too.
                 Some(ObjectPath::Top(path)) => {
+                    let top = format!(":/{path}");
                     st.path_words
-                        .extend(magic_paths(&format!("/{path}"), trees));
+                        .extend(trees.iter().map(|t| format!("{t}/{path}")));
+                    st.path_words.push(top);
                 }
                 Some(ObjectPath::Here(path)) => st.path_words.extend(magic_paths(path, trees)),
                 None => {}
@@ -372,7 +377,7 @@ fn pathspec_words(
     }
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
-            if object_path(a).is_some() && OBJECTS.contains(&sub) {
+            if object_path(a).is_some() && OBJECT_SUBCOMMANDS.contains(&sub) {
                 continue;
             }
             // An exclude only takes files away from the tracked walk (`git_store.rs`).
@@ -395,27 +400,6 @@ fn pathspec_words(
         }
     }
 }
-
-/// The subcommands of git that take objects, where `REV:PATH` (`HEAD:.env`,
-/// `HEAD~2:src/x`, `:0:.env`) names a file under the top of the work tree.
-const OBJECTS: &[&str] = &[
-    "show",
-    "cat-file",
-    "diff",
-    "difftool",
-    "log",
-    "whatchanged",
-    "archive",
-    "grep",
-    "ls-tree",
-    "rev-parse",
-    "diff-tree",
-    "blame",
-    "annotate",
-    "shortlog",
-    "checkout",
-    "restore",
-];
 
 /// The command an `ext::` URL in W runs, as a shell string for deny rules: git splits
 /// it at spaces, `% ` is a space and `%%` a `%` (`ext::sh -c cat% .env` runs `sh -c
