@@ -168,6 +168,13 @@ fn a_name_the_line_makes_is_no_option_for_a_later_glob() {
         "mkdir ./-R; grep -h x *",
         "touch -- -R && grep x *",
         "cp a.txt ./-f && cat *",
+        // Named by an option's value, a script's `w`, a backup name (helper-50).
+        "echo x > 0.sh; sort -o-ee 0.sh; sed -n p *",
+        "sed -n 'w -ee' a.txt; sed -n p *",
+        "tar cf -r x; grep -n KEY *",
+        "find . -maxdepth 0 -fprint -r; grep -n KEY *",
+        "sort -o -r x; grep -n KEY *",
+        "sed -i'-r*' s/a/a/ x; grep -n KEY *",
     ] {
         assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
     }
@@ -176,6 +183,7 @@ fn a_name_the_line_makes_is_no_option_for_a_later_glob() {
         // Bash expands the glob before it opens the redirection's file.
         "grep -h x * > -notes.txt",
         "echo > ./-R; ls src",
+        "sort -o out.txt a.txt; grep -n KEY *",
     ] {
         assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
     }

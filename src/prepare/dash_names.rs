@@ -9,6 +9,7 @@
 use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
 use super::Prepared;
+use crate::shell;
 
 impl Prepared<'_> {
     /// Mark the commands with a glob that run after an earlier command of their line
@@ -20,25 +21,22 @@ impl Prepared<'_> {
             if line.commands.len() < 2 {
                 continue;
             }
-            let mut made: Vec<(usize, &str)> = out
+            let mut made: Vec<(usize, String)> = out
                 .iter()
                 .filter(|p| dashed(&p.raw))
                 .flat_map(|p| {
                     p.cmds
                         .iter()
                         .filter(|k| k.0 == ci && facts.makes(self, p, ci, k.1))
-                        .map(|k| (k.1, p.raw.as_str()))
+                        .map(|k| (k.1, p.raw.clone()))
                 })
                 .collect();
-            // An operand after `--` is no option to the command that makes it (`touch
-            // -- -R`), and not read as a path word.
+            // What the table says each command writes, however it is given: an operand
+            // after `--` (`touch -- -R`), an option's value (`sort -o-r`, `tar cf -r`),
+            // a file its code writes (`sed -n 'w -r'`), a name it makes (`sed -i'-r*'`):
+            // a word that starts with `-` is no path candidate of its own.
             for (k, c) in line.commands.iter().enumerate() {
-                let after = c.argv.iter().skip_while(|w| *w != "--").skip(1);
-                for w in after.filter(|w| dashed(w)) {
-                    if !facts.only_reads(self, ci, k) {
-                        made.push((k, w.as_str()));
-                    }
-                }
+                made.extend(written(c).into_iter().filter(|w| dashed(w)).map(|w| (k, w)));
             }
             if made.is_empty() {
                 continue;
@@ -67,6 +65,32 @@ impl Prepared<'_> {
         }
         out.extend(more);
     }
+}
+
+/// The paths the program table says C writes or makes: its words in roles that write,
+/// and the files its code writes.
+fn written(c: &shell::SimpleCommand) -> Vec<String> {
+    use shell::Role::{Write, WriteTracked, WriteTree};
+    let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
+        return Vec::new();
+    };
+    let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
+    let mut out: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|x| matches!(x.role, Write | WriteTree | WriteTracked))
+        .map(|x| x.text.clone())
+        .collect();
+    for run in &r.runs {
+        if let shell::Run::Code(text) = run {
+            out.extend(
+                shell::read_code(p.name(), text)
+                    .into_iter()
+                    .flat_map(|code| code.writes),
+            );
+        }
+    }
+    out
 }
 
 /// Whether the last component of the path RAW starts with `-`.

@@ -93,10 +93,10 @@ pub(super) fn discover(dir: &Path) -> Repo {
 /// The repository of HERE's `.git` directory DOTGIT: one named `.git` after links.
 fn trusted(here: &Path, dotgit: &Path) -> Repo {
     match std::fs::canonicalize(dotgit) {
-        Ok(real) if in_dotgit(&real) => Repo::Dotgit {
+        Ok(real) if in_dotgit(&real) => elsewhere(&real).unwrap_or(Repo::Dotgit {
             top: here.to_path_buf(),
             git_dir: real,
-        },
+        }),
         _ => Repo::Other(format!(
             "`{}` leads to a repository outside any `.git` directory",
             dotgit.display()
@@ -117,15 +117,135 @@ fn gitfile(here: &Path, dotgit: &Path) -> Repo {
     };
     let target = here.join(target.trim_end_matches(['\n', '\r']));
     match std::fs::canonicalize(&target) {
-        Ok(real) if in_dotgit(&real) && surely_git_dir(&real) => Repo::Dotgit {
-            top: here.to_path_buf(),
-            git_dir: real,
-        },
+        Ok(real) if in_dotgit(&real) && surely_git_dir(&real) => {
+            elsewhere(&real).unwrap_or(Repo::Dotgit {
+                top: here.to_path_buf(),
+                git_dir: real,
+            })
+        }
         _ => other(&format!(
             "names `{}`, a repository outside any `.git` directory",
             target.display()
         )),
     }
+}
+
+/// Why git's work tree for the repository GIT_DIR may lie elsewhere than the directory
+/// holding its `.git`, if it may: its configuration (or its common directory's, for a
+/// linked work tree; `config.worktree` too), or a file it includes, sets
+/// `core.worktree` or turns on `extensions.worktreeConfig` (helper-50: `core.worktree
+/// = $HOME` in a project's `.git/config` made `git diff` read `~/.ssh`). The user's and
+/// the system's configuration are not read here (README, "Not covered": what an
+/// earlier call wrote).
+fn elsewhere(git_dir: &Path) -> Option<Repo> {
+    let mut files = vec![git_dir.join("config"), git_dir.join("config.worktree")];
+    if let Ok(c) = std::fs::read_to_string(git_dir.join("commondir")) {
+        files.push(
+            git_dir
+                .join(c.trim_end_matches(['\n', '\r']))
+                .join("config"),
+        );
+    }
+    let mut seen = 0;
+    while let Some(file) = files.pop() {
+        let Ok(meta) = std::fs::metadata(&file) else {
+            // git skips a file it includes that is not there.
+            continue;
+        };
+        let why = |what: &str| {
+            Some(Repo::Other(format!(
+                "`{}` {what}: git's work tree may be elsewhere",
+                file.display()
+            )))
+        };
+        seen += 1;
+        if seen > MAX_CONFIG_FILES {
+            return why("includes too many files to read");
+        }
+        if meta.len() > 1 << 20 {
+            return why("is too large to read");
+        }
+        let Ok(text) = std::fs::read(&file) else {
+            return why("cannot be read");
+        };
+        let text = String::from_utf8_lossy(&text);
+        if let Some(what) = sets_worktree(&text) {
+            return why(what);
+        }
+        let dir = file.parent().unwrap_or(git_dir);
+        for inc in included(&text) {
+            match inc.strip_prefix("~/") {
+                Some(rest) => match std::env::var_os("HOME") {
+                    Some(h) => files.push(Path::new(&h).join(rest)),
+                    None => return why("includes a file under an unknown home"),
+                },
+                None if inc.starts_with('~') || inc.contains("%(") => {
+                    return why("includes a file the reading does not place")
+                }
+                None => files.push(dir.join(inc)),
+            }
+        }
+    }
+    None
+}
+
+/// Most configuration files read for one repository, included ones too.
+const MAX_CONFIG_FILES: usize = 32;
+
+/// What of git's configuration TEXT may set the work tree: `worktree` (in `[core]`) or
+/// `worktreeConfig` (in `[extensions]`). Read loosely (that key in any section, case
+/// and blanks aside): a false alarm only keeps git from being certain.
+fn sets_worktree(text: &str) -> Option<&'static str> {
+    for (_, key, _) in entries(text) {
+        match key.as_str() {
+            "worktree" => return Some("sets `core.worktree`"),
+            "worktreeconfig" => return Some("turns on `extensions.worktreeConfig`"),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The files git's configuration TEXT includes: each `path` of an `[include]` or
+/// `[includeIf ...]` section, whatever its condition, unquoted.
+fn included(text: &str) -> Vec<String> {
+    entries(text)
+        .into_iter()
+        .filter(|(section, key, _)| section.starts_with("include") && key == "path")
+        .map(|(_, _, value)| value.trim().trim_matches('"').to_owned())
+        .filter(|v| !v.is_empty())
+        .collect()
+}
+
+/// The (section, key, value) entries of git's configuration TEXT, section and key
+/// lowercased; a key may follow its section's header on the same line (`[core]
+/// worktree = x`).
+fn entries(text: &str) -> Vec<(String, String, String)> {
+    let mut section = String::new();
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut rest = line.trim_start().to_owned();
+        if let Some(header) = rest.strip_prefix('[') {
+            let Some((name, after)) = header.split_once(']') else {
+                continue;
+            };
+            section = name.trim().to_ascii_lowercase();
+            rest = after.trim_start().to_owned();
+        }
+        let key: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if key.is_empty() {
+            continue;
+        }
+        let value = rest
+            .split_once('=')
+            .map_or(String::new(), |(_, v)| v.to_owned());
+        out.push((section.clone(), key, value));
+    }
+    out
 }
 
 /// Whether a component of PATH is `.git`.
@@ -187,6 +307,46 @@ mod tests {
         std::fs::create_dir_all(dir.join("objects")).unwrap();
         std::fs::create_dir_all(dir.join("refs")).unwrap();
         std::fs::write(dir.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    }
+
+    /// A configuration that may put the work tree elsewhere makes the repository one
+    /// git is not read as certain in (helper-50).
+    #[test]
+    fn a_work_tree_set_elsewhere_is_no_certain_one() {
+        for text in [
+            "[core]\n\tworktree = /home/u\n",
+            "[core] worktree = /home/u\n",
+            "[CORE]\n  WorkTree=/home/u\n",
+            "[extensions]\n\tworktreeConfig = true\n",
+        ] {
+            assert!(sets_worktree(text).is_some(), "{text}");
+        }
+        assert_eq!(included("[include]\n\tpath = other\n"), ["other"]);
+        assert_eq!(
+            included("[includeIf \"gitdir:/x/\"]\n\tpath = \"o x\"\n[core]\npath = no\n"),
+            ["o x"]
+        );
+        for text in [
+            "[core]\n\tbare = false\n\tfilemode = true\n",
+            "[remote \"worktree\"]\n\turl = x\n",
+            "[gc]\n\tworktreePruneExpire = now\n",
+        ] {
+            assert_eq!(sets_worktree(text), None, "{text}");
+        }
+        let root = std::env::temp_dir().join(format!("grh-git-worktree-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        bare(&root.join("w/.git"));
+        std::fs::write(root.join("w/.git/config"), "[core] worktree = /\n").unwrap();
+        let root = root.canonicalize().unwrap();
+        assert!(matches!(discover(&root.join("w")), Repo::Other(_)));
+        std::fs::write(root.join("w/.git/config"), "[core]\n\tbare = false\n").unwrap();
+        assert!(matches!(discover(&root.join("w")), Repo::Dotgit { .. }));
+        // Through a file it includes, relative to the including file.
+        std::fs::write(root.join("w/.git/config"), "[include]\n\tpath = ../x.cfg\n").unwrap();
+        assert!(matches!(discover(&root.join("w")), Repo::Dotgit { .. }));
+        std::fs::write(root.join("w/x.cfg"), "[core]\n\tworktree = /\n").unwrap();
+        assert!(matches!(discover(&root.join("w")), Repo::Other(_)));
+        let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
