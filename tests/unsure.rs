@@ -175,6 +175,8 @@ fn a_name_the_line_makes_is_no_option_for_a_later_glob() {
         "find . -maxdepth 0 -fprint -r; grep -n KEY *",
         "sort -o -r x; grep -n KEY *",
         "sed -i'-r*' s/a/a/ x; grep -n KEY *",
+        // A loop runs the glob again after the name is made.
+        "for i in 1 2; do grep -h x *; echo > ./-R; done",
     ] {
         assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
     }

@@ -18,7 +18,10 @@ impl Prepared<'_> {
         let mut more = Vec::new();
         for (ci, cand) in self.commands().iter().enumerate() {
             let line = &cand.line;
-            if line.commands.len() < 2 {
+            // Only a command with a glob can be handed a name (most lines have none:
+            // what each command writes is not read then).
+            let globbed: Vec<bool> = line.commands.iter().map(has_glob).collect();
+            if line.commands.len() < 2 || !globbed.iter().any(|g| *g) {
                 continue;
             }
             let mut made: Vec<(usize, String)> = out
@@ -41,16 +44,10 @@ impl Prepared<'_> {
             if made.is_empty() {
                 continue;
             }
-            for (i, c) in line.commands.iter().enumerate() {
-                let globbed = c
-                    .argv
-                    .iter()
-                    .skip(1)
-                    .chain(&c.paths)
-                    .any(|w| w.contains(['*', '?', '[']));
+            for (i, globbed) in globbed.iter().enumerate() {
                 let Some((_, name)) = made
                     .iter()
-                    .find(|(k, _)| globbed && super::runs_before(line, *k, i))
+                    .find(|(k, _)| *globbed && super::runs_before(line, *k, i))
                 else {
                     continue;
                 };
@@ -65,6 +62,15 @@ impl Prepared<'_> {
         }
         out.extend(more);
     }
+}
+
+/// Whether a word of C may be a glob bash expands.
+fn has_glob(c: &shell::SimpleCommand) -> bool {
+    c.argv
+        .iter()
+        .skip(1)
+        .chain(&c.paths)
+        .any(|w| w.contains(['*', '?', '[']))
 }
 
 /// The paths the program table says C writes or makes: its words in roles that write,
