@@ -15,7 +15,7 @@ use std::path::Path;
 const MAX_BYTES: u64 = 1 << 20;
 
 /// Most files read, includes followed.
-const MAX_FILES: usize = 32;
+pub(super) const MAX_FILES: usize = 32;
 
 /// The paths the configuration FILES name (and the files they include, read in turn),
 /// absolute: relative ones against the including file's directory and each of BASES;
@@ -107,24 +107,44 @@ fn read(file: &str) -> Option<String> {
 /// The `key = value` entries of a git configuration TEXT: the key's last part in lower
 /// case, the value unquoted without its comment (a line ended by `\` goes on).
 fn entries(text: &str) -> Vec<(String, String)> {
+    sections(text)
+        .into_iter()
+        .filter_map(|(_, key, value)| Some((key, value?)))
+        .collect()
+}
+
+/// The entries of a git configuration TEXT with their sections: the section as its
+/// header names it and the key, in lower case (`includeif "gitdir:/x/"`, `path`), and
+/// the value as [`entries`] reads it; None for a key without `=` (git reads it as
+/// true). A key may follow its section's header on the same line (`[core] worktree =
+/// x`).
+pub(super) fn sections(text: &str) -> Vec<(String, String, Option<String>)> {
     let mut out = Vec::new();
+    let mut section = String::new();
     let joined = text.replace("\\\r\n", "").replace("\\\n", "");
     for line in joined.lines() {
         let mut line = line.trim_start();
         // `[section] key = value` on one line.
-        if line.starts_with('[') {
-            match line.find(']') {
-                Some(end) => line = line[end + 1..].trim_start(),
+        if let Some(header) = line.strip_prefix('[') {
+            match header.split_once(']') {
+                Some((name, rest)) => {
+                    section = name.trim().to_ascii_lowercase();
+                    line = rest.trim_start();
+                }
                 None => continue,
             }
         }
-        if line.starts_with(['#', ';']) {
+        if line.is_empty() || line.starts_with(['#', ';']) {
             continue;
         }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        out.push((key.trim().to_ascii_lowercase(), unquote(value)));
+        out.push(match line.split_once('=') {
+            Some((key, value)) => (
+                section.clone(),
+                key.trim().to_ascii_lowercase(),
+                Some(unquote(value)),
+            ),
+            None => (section.clone(), line.trim().to_ascii_lowercase(), None),
+        });
     }
     out
 }

@@ -12,6 +12,7 @@
 //! uses lies in a directory named `.git` (the `.git` of a work tree, a submodule's or
 //! linked work tree's `.git/modules/...` or `.git/worktrees/...`).
 
+use super::git_config_paths;
 use std::path::{Component, Path, PathBuf};
 
 /// Where git finds its repository, from some directory.
@@ -159,7 +160,7 @@ fn elsewhere(git_dir: &Path) -> Option<Repo> {
             )))
         };
         seen += 1;
-        if seen > MAX_CONFIG_FILES {
+        if seen > git_config_paths::MAX_FILES {
             return why("includes too many files to read");
         }
         if meta.len() > 1 << 20 {
@@ -189,15 +190,16 @@ fn elsewhere(git_dir: &Path) -> Option<Repo> {
     None
 }
 
-/// Most configuration files read for one repository, included ones too.
-const MAX_CONFIG_FILES: usize = 32;
-
 /// What of git's configuration TEXT may set the work tree: `worktree` (in `[core]`) or
 /// `worktreeConfig` (in `[extensions]`). Read loosely (that key in any section, case
 /// and blanks aside): a false alarm only keeps git from being certain.
 fn sets_worktree(text: &str) -> Option<&'static str> {
-    for (_, key, _) in entries(text) {
-        match key.as_str() {
+    for (_, key, _) in git_config_paths::sections(text) {
+        let name: String = key
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+            .collect();
+        match name.as_str() {
             "worktree" => return Some("sets `core.worktree`"),
             "worktreeconfig" => return Some("turns on `extensions.worktreeConfig`"),
             _ => {}
@@ -209,43 +211,11 @@ fn sets_worktree(text: &str) -> Option<&'static str> {
 /// The files git's configuration TEXT includes: each `path` of an `[include]` or
 /// `[includeIf ...]` section, whatever its condition, unquoted.
 fn included(text: &str) -> Vec<String> {
-    entries(text)
+    git_config_paths::sections(text)
         .into_iter()
         .filter(|(section, key, _)| section.starts_with("include") && key == "path")
-        .map(|(_, _, value)| value.trim().trim_matches('"').to_owned())
-        .filter(|v| !v.is_empty())
+        .filter_map(|(_, _, value)| value.filter(|v| !v.is_empty()))
         .collect()
-}
-
-/// The (section, key, value) entries of git's configuration TEXT, section and key
-/// lowercased; a key may follow its section's header on the same line (`[core]
-/// worktree = x`).
-fn entries(text: &str) -> Vec<(String, String, String)> {
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in text.lines() {
-        let mut rest = line.trim_start().to_owned();
-        if let Some(header) = rest.strip_prefix('[') {
-            let Some((name, after)) = header.split_once(']') else {
-                continue;
-            };
-            section = name.trim().to_ascii_lowercase();
-            rest = after.trim_start().to_owned();
-        }
-        let key: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-            .collect::<String>()
-            .to_ascii_lowercase();
-        if key.is_empty() {
-            continue;
-        }
-        let value = rest
-            .split_once('=')
-            .map_or(String::new(), |(_, v)| v.to_owned());
-        out.push((section.clone(), key, value));
-    }
-    out
 }
 
 /// Whether a component of PATH is `.git`.
