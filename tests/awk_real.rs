@@ -11,30 +11,15 @@
 //! from `make programs`.
 
 mod common;
+#[path = "common/sample.rs"]
+mod sample;
 
 use gptel_rust_hooks::shell::read_code;
-use std::path::Path;
+use sample::{names, Lcg};
 use std::process::{Command, Stdio};
 
 /// The awks, each as its argv before the program.
 const AWKS: &[&[&str]] = &[&["gawk"], &["mawk"], &["busybox", "awk"], &["original-awk"]];
-
-/// A small generator of numbers, for a seeded sample.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n
-    }
-
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.next(xs.len())]
-    }
-}
 
 const ATOMS: &[&str] = &[
     "$1",
@@ -109,19 +94,6 @@ fn program(g: &mut Lcg) -> String {
         p.push_str(g.pick(&["\n", "; ", " "]));
     }
     p
-}
-
-/// The names in DIR, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }
 
 #[test]

@@ -10,27 +10,12 @@
 //! `make test` runs a seeded sample (`SED_SCRIPTS`, 1,500 by default).
 
 mod common;
+#[path = "common/sample.rs"]
+mod sample;
 
 use gptel_rust_hooks::shell::read_code;
-use std::path::Path;
+use sample::{names, Lcg};
 use std::process::{Command, Stdio};
-
-/// A small generator of numbers, for a seeded sample.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) as usize) % n
-    }
-
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.next(xs.len())]
-    }
-}
 
 /// The commands, each with what may come before it.
 const COMMANDS: &[&str] = &[
@@ -77,19 +62,6 @@ fn script(g: &mut Lcg) -> String {
         s.push_str("\n:end");
     }
     s
-}
-
-/// The names in DIR, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
-    v
 }
 
 #[test]

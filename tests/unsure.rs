@@ -127,32 +127,41 @@ decides!(cd_to_a_substitution_then_a_key, "cd \"$(echo ~/.ssh)\" && cat id_rsa".
 // from a file may name any.
 decides!(curl_write_out_file, format!("curl -w '%output{{>>{}}}x' http://h", h(".ssh/authorized_keys")) => Deny, strict Deny);
 decides!(curl_write_out_plain, "curl -sw '%{http_code}' http://h".into() => Allow, strict Allow);
+/// Under the workspace policy, no line of NOT_CERTAIN is allowed and every line of
+/// CERTAIN is.
+fn certain_only(not_certain: &[&str], certain: &[&str]) {
+    for line in not_certain {
+        assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+    for line in certain {
+        assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
+    }
+}
+
 /// A file's name where a program reads code (helper-48): `find -exec sed -n {} +` with
 /// a file named `e` runs sed's `e`, `rg --pre=sed` runs `sed FILE`; `gzip -rc` and
 /// `zcat -r` read through the links of the tree. None is certain; the everyday forms
 /// beside them are.
 #[test]
 fn file_names_as_code_and_gzip_links_are_not_certain() {
-    for line in [
-        "find src -type f -exec sed -n {} +",
-        "find src -type f -exec sed {} \\;",
-        "find src -exec awk {} +",
-        "rg --pre=sed -l x src",
-        "rg --pre=jq x src",
-        "gzip -rc src",
-        "zcat -rf src",
-        "gunzip -rf src",
-    ] {
-        assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
-    }
-    for line in [
-        "find src -type f -exec sed -n 1p {} +",
-        "find src -type f -exec grep -l main {} +",
-        "gzip -r src",
-        "gzip -c a.txt > a.txt.gz",
-    ] {
-        assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
-    }
+    certain_only(
+        &[
+            "find src -type f -exec sed -n {} +",
+            "find src -type f -exec sed {} \\;",
+            "find src -exec awk {} +",
+            "rg --pre=sed -l x src",
+            "rg --pre=jq x src",
+            "gzip -rc src",
+            "zcat -rf src",
+            "gunzip -rf src",
+        ],
+        &[
+            "find src -type f -exec sed -n 1p {} +",
+            "find src -type f -exec grep -l main {} +",
+            "gzip -r src",
+            "gzip -c a.txt > a.txt.gz",
+        ],
+    );
 }
 
 /// A file the line makes whose name starts with `-` is an option to a later command
@@ -160,35 +169,33 @@ fn file_names_as_code_and_gzip_links_are_not_certain() {
 /// (helper-49: `echo > ./--expression=e && sed -n p *` ran sed's `e`).
 #[test]
 fn a_name_the_line_makes_is_no_option_for_a_later_glob() {
-    for line in [
-        "echo 'id' > cmd.txt && echo > ./--expression=e && sed -n p *",
-        "echo > --checkpoint=1 && echo > '--checkpoint-action=exec=id' && tar cf /tmp/x.tar *",
-        "echo > ./-R; grep -h SECRET *",
-        "echo > -o.env; sort *.*",
-        "mkdir ./-R; grep -h x *",
-        "touch -- -R && grep x *",
-        "cp a.txt ./-f && cat *",
-        // Named by an option's value, a script's `w`, a backup name (helper-50).
-        "echo x > 0.sh; sort -o-ee 0.sh; sed -n p *",
-        "sed -n 'w -ee' a.txt; sed -n p *",
-        "tar cf -r x; grep -n KEY *",
-        "find . -maxdepth 0 -fprint -r; grep -n KEY *",
-        "sort -o -r x; grep -n KEY *",
-        "sed -i'-r*' s/a/a/ x; grep -n KEY *",
-        // A loop runs the glob again after the name is made.
-        "for i in 1 2; do grep -h x *; echo > ./-R; done",
-    ] {
-        assert_ne!(decision_of(line, Ask), Some(Allow), "{line}");
-    }
-    for line in [
-        "echo x > out.txt && ls *.txt",
-        // Bash expands the glob before it opens the redirection's file.
-        "grep -h x * > -notes.txt",
-        "echo > ./-R; ls src",
-        "sort -o out.txt a.txt; grep -n KEY *",
-    ] {
-        assert_eq!(decision_of(line, Ask), Some(Allow), "{line}");
-    }
+    certain_only(
+        &[
+            "echo 'id' > cmd.txt && echo > ./--expression=e && sed -n p *",
+            "echo > --checkpoint=1 && echo > '--checkpoint-action=exec=id' && tar cf /tmp/x.tar *",
+            "echo > ./-R; grep -h SECRET *",
+            "echo > -o.env; sort *.*",
+            "mkdir ./-R; grep -h x *",
+            "touch -- -R && grep x *",
+            "cp a.txt ./-f && cat *",
+            // Named by an option's value, a script's `w`, a backup name (helper-50).
+            "echo x > 0.sh; sort -o-ee 0.sh; sed -n p *",
+            "sed -n 'w -ee' a.txt; sed -n p *",
+            "tar cf -r x; grep -n KEY *",
+            "find . -maxdepth 0 -fprint -r; grep -n KEY *",
+            "sort -o -r x; grep -n KEY *",
+            "sed -i'-r*' s/a/a/ x; grep -n KEY *",
+            // A loop runs the glob again after the name is made.
+            "for i in 1 2; do grep -h x *; echo > ./-R; done",
+        ],
+        &[
+            "echo x > out.txt && ls *.txt",
+            // Bash expands the glob before it opens the redirection's file.
+            "grep -h x * > -notes.txt",
+            "echo > ./-R; ls src",
+            "sort -o out.txt a.txt; grep -n KEY *",
+        ],
+    );
 }
 
 #[test]
