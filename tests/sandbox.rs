@@ -928,22 +928,34 @@ fn a_missing_sandbox_program_is_an_error_that_says_what_to_install() {
     );
 }
 
+/// PROGRAM, a script the test just wrote, located and probed. A fork another test
+/// thread makes while the script is open for writing holds it open until that child
+/// runs its program, and running the script then fails with "Text file busy": the
+/// probe is tried again, up to a second, while that is its error.
+fn probed(program: &str) -> Result<Sandbox, SandboxError> {
+    for _ in 0..100 {
+        match Sandbox::locate(program, &[]).and_then(Sandbox::probe) {
+            Err(e) if e.to_string().contains("Text file busy") => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return other,
+        }
+    }
+    Sandbox::locate(program, &[]).and_then(Sandbox::probe)
+}
+
 #[test]
 fn a_program_that_is_not_bubblewrap_fails_the_probe() {
     let fx = Fixture::new();
     let fake = fx.script("fake-bwrap", "#!/bin/sh\necho 'not it'\n");
-    let err = Sandbox::locate(&fake, &[])
-        .and_then(Sandbox::probe)
-        .expect_err("not bubblewrap");
+    let err = probed(&fake).expect_err("not bubblewrap");
     assert!(matches!(err, SandboxError::Broken { .. }), "{err}");
     let fails = fx.script(
         "failing-bwrap",
         "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'bubblewrap 0.8.0'; exit 0; }\n\
          echo 'bwrap: No permissions to create new namespace' >&2; exit 1\n",
     );
-    let err = Sandbox::locate(&fails, &[])
-        .and_then(Sandbox::probe)
-        .expect_err("cannot create namespaces");
+    let err = probed(&fails).expect_err("cannot create namespaces");
     assert!(err.to_string().contains("No permissions"), "{err}");
     // An old bubblewrap works without `--disable-userns`.
     let old = fx.script(
@@ -951,9 +963,7 @@ fn a_program_that_is_not_bubblewrap_fails_the_probe() {
         "#!/bin/sh\n[ \"$1\" = --version ] && { echo 'bubblewrap 0.6.1'; exit 0; }\n\
          for a; do [ \"$a\" = --disable-userns ] && exit 9; done; exit 0\n",
     );
-    let old = Sandbox::locate(&old, &[])
-        .and_then(Sandbox::probe)
-        .expect("0.6.1 probes");
+    let old = probed(&old).expect("0.6.1 probes");
     let conf = Confinement {
         write: Vec::new(),
         read_only: Vec::new(),
