@@ -284,6 +284,57 @@ fn ignore_files_changed_by_the_line() {
     );
 }
 
+/// rg's `--ignore-file FILE` adds FILE's lines to its ignore rules, `!` lines too: a
+/// whitelisted hidden file is searched (`rg --ignore-file <(echo '!.env') KEY` printed
+/// the secret, allowed). Whatever FILE holds, where it comes from (a process
+/// substitution, a file the line writes, one already there) and however the option is
+/// spelled, a line whose real rg lists a secret is never allowed.
+#[test]
+fn ignore_file_option() {
+    let base = std::env::temp_dir().join(format!("grh-ignore-file-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let rules = json!([
+        {"id": "secrets", "path": [".env", "*.pem"], "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    // (what the line runs first, the option and its value)
+    let lines = [
+        ("", "--ignore-file <(echo '!.env')"),
+        ("", "--ignore-file=<(printf '%s\\n' '!.env')"),
+        ("echo '!.env' > x.txt; ", "--ignore-file x.txt"),
+        ("", "--ignore-file notes.txt"),
+        ("", "--ignore-file=notes.txt"),
+        ("", "--ignore-file notes.txt --ignore-file-case-insensitive"),
+    ];
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for (k, (before, option)) in lines.iter().enumerate() {
+        let dir = repo(
+            &base.join(k.to_string()),
+            ("plain", ".gitignore", b"k.pem\n"),
+        );
+        // A file an earlier call left, whitelisting the hidden secret.
+        std::fs::write(dir.join("notes.txt"), "!.env\n").expect("write notes.txt");
+        let listing = run(
+            &dir,
+            "bash",
+            &["-c", &format!("{before}rg --files {option}")],
+        );
+        let line = format!("{before}rg {option} KEY");
+        if names_secret(&listing) {
+            seen += 1;
+            if decide(&p, &dir, &line) == Some(Decision::Allow) {
+                wrong.push(format!("`{line}` allowed; rg --files lists:\n{listing}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert_eq!(seen, lines.len(), "every line's real rg lists a secret");
+}
+
 /// `git grep` with a pattern pathspec reads the files git tracks that match it, below
 /// where the pattern starts: never allowed where the real git grep prints a secret,
 /// never denied where it prints none and no secret is tracked (an ignored `.env`).

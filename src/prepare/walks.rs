@@ -451,7 +451,9 @@ impl Prepared<'_> {
 /// Whether the rg command C walks with its default ignore handling (read by the
 /// `ignore` crate in `rg_walk`): not with `--no-ignore*`, `--no-require-git`, a `-u`
 /// (one is `--no-ignore`; read generously: any short option word holding `u`) or
-/// `--unrestricted`, nor under a configuration file that may give any of them.
+/// `--unrestricted`, nor under a configuration file that may give any of them, nor
+/// with `--ignore-file FILE`, whose `!` lines bring back what the walk skips (a
+/// hidden `.env`: `rg --ignore-file <(echo '!.env') KEY` searches it).
 fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
     c.argv.first().is_some_and(|n| n == "rg")
         && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()
@@ -459,6 +461,8 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
             Some(long) => {
                 long.starts_with("no-ignore")
                     || long.starts_with("no-require-git")
+                    || long == "ignore-file"
+                    || long.starts_with("ignore-file=")
                     || (long.len() >= 2 && "unrestricted".starts_with(long))
             }
             None => w.starts_with('-') && w.contains('u'),
