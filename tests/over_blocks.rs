@@ -587,6 +587,12 @@ fn git_in_a_project_is_not_blocked() {
             "git stash",
             "git grep -n TODO",
             "git status 2>/dev/null",
+            // helper-51's O4: display options of git's diffs, and the index's file.
+            "git diff --color-moved",
+            "git diff --color-moved=zebra --color-moved-ws=no HEAD",
+            "git log -p -W --word-diff-regex=. --stat-width=20",
+            "git show --patch-with-stat --diff-algorithm=histogram HEAD",
+            "git show :README.md",
         ] {
             assert_eq!(decide(cwd, line), Some(Allow), "{line} (from {cwd})");
         }

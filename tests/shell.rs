@@ -1436,12 +1436,20 @@ fn git_objects_name_paths_under_the_top() {
         ("git cat-file -p HEAD~2:.env", ":/.env"),
         ("git show :0:.env", ":/.env"),
         ("git diff HEAD:src/x main:src/x", ":/src/x"),
+        // The index's file (helper-51's over-block: `git show :README.md` was read as
+        // pathspec magic, uncertain).
+        ("git show :.env", ":/.env"),
+        ("git cat-file -p :src/x", ":/src/x"),
     ] {
         let l = parse(line);
         let paths = &l.commands[0].paths;
         assert!(paths.iter().any(|p| p == path), "{path} in {paths:?}");
     }
     assert!(parse("git show HEAD:src/main.rs").is_certain());
+    assert!(parse("git show :README.md").is_certain());
+    // Pathspec magic stays what it was: not certain.
+    assert!(!parse("git show ':!README.md'").is_certain());
+    assert!(!parse("git show ':(top)README.md'").is_certain());
     assert!(parse("git fetch origin main:main").is_certain());
 }
 

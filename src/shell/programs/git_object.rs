@@ -70,9 +70,50 @@ pub(crate) fn object_path(w: &str) -> Option<ObjectPath<'_>> {
     }
 }
 
+/// The subcommands of git whose words are objects first: a word `:PATH` there names the
+/// file PATH of the index ([`index_path`]) before it is read as a pathspec.
+pub(crate) const INDEX_PATH_SUBCOMMANDS: &[&str] = &["show", "cat-file"];
+
+/// The file of the index a word `:PATH` names where git reads its words as objects
+/// (`git show :README.md` prints the index's `README.md`, from the top of the work tree;
+/// git says so, or fails, where no such file is in the index): None for pathspec magic
+/// (`:/`, `:!`, `:^`, `:(`), a stage (`:0:PATH`, which [`object_path`] reads), a path
+/// relative to where git runs (`:./x`) or one git would match as a pattern.
+pub(crate) fn index_path(w: &str) -> Option<&str> {
+    let path = w.strip_prefix(':')?;
+    let plain = !path.is_empty()
+        && !path.starts_with(['/', '!', '^', '('])
+        && !matches!(path, "." | "..")
+        && !path.starts_with("./")
+        && !path.starts_with("../")
+        && !path.contains(['*', '?', '[', '\\', ':']);
+    plain.then_some(path)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{object_path, ObjectPath::*};
+    use super::{index_path, object_path, ObjectPath::*};
+
+    #[test]
+    fn index_paths() {
+        for (w, want) in [
+            (":README.md", Some("README.md")),
+            (":src/a.rs", Some("src/a.rs")),
+            (":.env", Some(".env")),
+            (":./a", None),
+            (":../a", None),
+            (":/fix", None),
+            (":!a", None),
+            (":^a", None),
+            (":(top)a", None),
+            (":0:a", None),
+            (":*.rs", None),
+            (":", None),
+            ("HEAD:a", None),
+        ] {
+            assert_eq!(index_path(w), want, "{w}");
+        }
+    }
 
     #[test]
     fn splits_as_git_does() {

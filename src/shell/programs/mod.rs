@@ -40,7 +40,9 @@ mod table;
 mod text_opts;
 
 pub use code::read_code;
-pub(crate) use git_object::{object_path, ObjectPath, OBJECT_SUBCOMMANDS};
+pub(crate) use git_object::{
+    index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
+};
 pub use git_opts::{inert_config, INERT_CONFIG};
 pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::shell::programs::{
-    git_subcommand, inert_config, is_tar, object_path, options, pathspec_excludes, ObjectPath,
-    OBJECT_SUBCOMMANDS, TAR_VALUED,
+    git_subcommand, index_path, inert_config, is_tar, object_path, options, pathspec_excludes,
+    ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS, TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -378,6 +378,13 @@ fn pathspec_words(
     for a in args {
         if let Some(spec) = a.strip_prefix(':') {
             if object_path(a).is_some() && OBJECT_SUBCOMMANDS.contains(&sub) {
+                continue;
+            }
+            // `git show :README.md`: the index's file, under the top of the work tree.
+            if let Some(path) = index_path(a).filter(|_| INDEX_PATH_SUBCOMMANDS.contains(&sub)) {
+                st.path_words
+                    .extend(trees.iter().map(|t| format!("{t}/{path}")));
+                st.path_words.push(format!(":/{path}"));
                 continue;
             }
             // An exclude only takes files away from the tracked walk (`git_store.rs`).
