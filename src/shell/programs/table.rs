@@ -616,6 +616,11 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("tree -R -L 1 -H . -o out.html a", &["out.html", "a"]),
             ex("tree -L 2 -I node_modules src", &["src"]),
             ex("tree -a", &["."]),
+            ex("tree -H . --hintro=.env", &[".env", "."]),
+            ex(
+                "tree --gitfile ~/.ssh/id_rsa --infofile=i --info",
+                &["~/.ssh/id_rsa", "i", "."],
+            ),
         ],
         ..BASE
     },
