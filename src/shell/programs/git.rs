@@ -305,7 +305,10 @@ const REMOTE_SUBS: &[Program] = &[
         REMOTE,
         Data,
         NET,
-        &[ex("git remote show -n origin", &[])],
+        &[
+            ex("git remote show -n origin", &["origin"]),
+            ex("git remote prune origin ../other", &["origin", "../other"]),
+        ],
     ),
 ];
 
@@ -469,7 +472,10 @@ const OWN_SUBS: &[Program] = &[
         PUSH,
         Data,
         &[Effect::Network, Effect::ProjectCode],
-        &[ex("git push -u origin HEAD", &[])],
+        &[
+            ex("git push -u origin HEAD", &["origin"]),
+            ex("git push --tags ../other", &["../other"]),
+        ],
     ),
     Program {
         operands: first(Read, &[], Write),
@@ -747,7 +753,10 @@ const OWN_SUBS: &[Program] = &[
         LS_REMOTE,
         Data,
         NET,
-        &[ex("git ls-remote --heads origin", &[])],
+        &[
+            ex("git ls-remote --heads origin", &["origin"]),
+            ex("git ls-remote ../other", &["../other"]),
+        ],
     ),
     sub(
         &["hash-object"],

@@ -43,22 +43,29 @@ fn rm_cached(r: &mut Reading) {
     }
 }
 
-/// `git fetch`/`git pull`: the repository they fetch from, their first operand, is
-/// walked when it is a path (`git fetch ../other main` reads that repository's store,
-/// whose history later readers print: `git log -p FETCH_HEAD`); a remote's name or a
-/// URL names no file here.
+/// The repository a subcommand talks to, when it is a path: git reads a word that names
+/// no configured remote as a URL or a path (`git fetch ../other main` reads that
+/// repository's store, whose history later readers print: `git log -p FETCH_HEAD`; `git
+/// ls-remote DIR` and `git remote show DIR` read its refs; `git push DIR` writes objects
+/// and refs into it, checked under strace). A remote's name or a URL names no file here.
+/// The first operand of fetch, pull, ls-remote and push, every one of `remote show` and
+/// `remote prune`.
 fn fetched(r: &mut Reading) {
-    let subs = r.parts.iter().filter(|p| p.kind == Kind::Subcommand);
-    if !matches!(subs.map(|p| p.text.as_str()).next(), Some("fetch" | "pull")) {
-        return;
-    }
-    if let Some(p) = r
+    let subs = subcommands(r);
+    let (role, all) = match subs.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["fetch" | "pull" | "ls-remote", ..] => (Role::Walk, false),
+        ["push", ..] => (Role::WriteTree, false),
+        ["remote", "show" | "prune", ..] => (Role::Walk, true),
+        _ => return,
+    };
+    let last_sub = r.parts.iter().rposition(|p| p.kind == Kind::Subcommand);
+    let operands = r
         .parts
         .iter_mut()
-        .skip_while(|p| p.kind != Kind::Subcommand)
-        .find(|p| p.kind == Kind::Operand)
-    {
-        p.role = Role::Walk;
+        .skip(last_sub.map_or(0, |k| k + 1))
+        .filter(|p| p.kind == Kind::Operand);
+    for p in operands.take(if all { usize::MAX } else { 1 }) {
+        p.role = role;
     }
 }
 
