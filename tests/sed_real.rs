@@ -46,6 +46,7 @@ const COMMANDS: &[&str] = &[
     "v 4.2",
 ];
 const ADDRESSES: &[&str] = &["", "", "", "1", "$", "/a/", "1,$", "$!", "1!"];
+
 const BETWEEN: &[&str] = &[";", "\n", " ", "\t", "", " ;", ";\n", "} ", "{"];
 
 /// A script of one to five commands.
@@ -62,6 +63,81 @@ fn script(g: &mut Lcg) -> String {
         s.push_str("\n:end");
     }
     s
+}
+
+/// Whether GNU sed's own reading of a script, the program `sed --debug` prints (each
+/// command on a line, after its address and a blank; `s` always with `/`, a `/` inside
+/// escaped, its flags last), runs the pattern space or writes a file: an `e`, `w` or
+/// `W` command, or an `s` with an `e` or `w` flag.
+fn sed_runs_or_writes(program: &str) -> bool {
+    program.lines().skip(1).any(|line| {
+        let command = after_address(line.trim_start());
+        match command.chars().next() {
+            Some('e' | 'w' | 'W') => true,
+            Some('s') => s_flags(command).contains(['e', 'w']),
+            _ => false,
+        }
+    })
+}
+
+/// LINE after the address sed prints before its command (`1! `, `/a\/b/I,+3 `).
+fn after_address(line: &str) -> &str {
+    let mut chars = line.char_indices();
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '/' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '/' => break,
+                        _ => {}
+                    }
+                }
+            }
+            ' ' => return line[k..].trim_start(),
+            c if c.is_ascii_digit() || "$~+,!IM".contains(c) => {}
+            _ => return &line[k..],
+        }
+    }
+    ""
+}
+
+/// The flags of the `s` command COMMAND as sed prints it (`s/a\/b/c/ep3`).
+fn s_flags(command: &str) -> &str {
+    let mut slashes = 0;
+    let mut chars = command.char_indices().skip(1);
+    while let Some((k, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '/' => {
+                slashes += 1;
+                if slashes == 3 {
+                    return &command[k + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    ""
+}
+
+#[test]
+fn sed_debug_is_read() {
+    let program = "SED PROGRAM:\n  s/[]\\/]/;s/e\n  /./ p\n";
+    assert!(sed_runs_or_writes(program));
+    assert!(!sed_runs_or_writes(
+        "SED PROGRAM:\n  s/a\\/e/w/g\n  /e/I,+3! {\n    p\n  }\n"
+    ));
+    assert!(sed_runs_or_writes("SED PROGRAM:\n  /x\\/y/ s/a/b/wout\n"));
+    assert!(sed_runs_or_writes("SED PROGRAM:\n  0~2 Ww2\n"));
+    assert!(sed_runs_or_writes("SED PROGRAM:\n  $ e \n"));
+    assert!(!sed_runs_or_writes(
+        "SED PROGRAM:\n  /w/ y/a/b/cde/\n  :e\n  t e\n"
+    ));
 }
 
 #[test]
@@ -92,6 +168,20 @@ fn known_scripts_run_and_write_nothing_unseen() {
             .output()
             .expect("run sed");
         ran += usize::from(out.status.success());
+        // What sed itself read the script as: an `e` or a `w` the reader did not see
+        // is a bypass whether or not this input reaches it.
+        let debug = Command::new("timeout")
+            .args(["1", "sed", "--debug", "-n"])
+            .arg(&s)
+            .arg("/dev/null")
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run sed --debug");
+        let program = String::from_utf8_lossy(&debug.stdout);
+        if quiet && sed_runs_or_writes(&program) {
+            bypasses.push(format!("{s:?} is, to sed:\n{program}"));
+        }
         if names(&dir) != ["f"] {
             seen_made += 1;
             if quiet {
@@ -118,4 +208,102 @@ fn known_scripts_run_and_write_nothing_unseen() {
         "too few scripts made a file: {seen_made} of {n}"
     );
     assert!(ran * 4 > n, "too few scripts ran: {ran} of {n}");
+}
+
+/// Where a bracket expression ends (`[]/]` holds `]` and `/`; `[[:alpha:]/]` holds `/`),
+/// checked against sed's own reading: an `s`, `y` or address whose expression is one of
+/// BRACKETS, then what may follow it (helper-52: `s/[]/]/;s/e;/./p` is, to sed, an `s`
+/// with the flag `e`; the reader ended the bracket at its first `]`).
+const BRACKETS: &[&str] = &[
+    "[]",
+    "[^]",
+    "[]a",
+    "[",
+    "[[:alpha:]",
+    "[[:alpha:]]",
+    "[[.a.]",
+    "[[=a=]",
+    "[[.].]",
+    "[[=]=]",
+    "[[:]",
+    "[a\\",
+    "\\[",
+    "[\\]",
+    "[^",
+    "a",
+    "[[]",
+    "[]]",
+    "[:]",
+];
+const MIDDLES: &[&str] = &["]", "x", "", "]]", "/", ":]", ".]", "=]", "[", "a]", "\\/"];
+const TAILS: &[&str] = &[
+    ";s/e;/./p",
+    "e",
+    "w made",
+    ";p",
+    "g;s/x/y/e",
+    "/;e",
+    "/e",
+    "/w made",
+    "/x/e",
+    "]/x/e",
+    "/g",
+    ";s/a/b/w made",
+    "/x/p",
+    "]/e;p",
+    "/;s/x/y/e",
+];
+
+#[test]
+fn brackets_end_where_sed_ends_them() {
+    let dir = common::process_dir("grh-sed-brackets");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut g = Lcg(52);
+    let (mut quiet_n, mut effects, mut bypasses) = (0, 0, Vec::new());
+    let n = 3000;
+    for _ in 0..n {
+        let head = g.pick(&["s/", "s/", "y/", "/", "\\|", "s|", "1,/"]);
+        let delimiter = if head.contains('|') { "|" } else { "/" };
+        let mut s = format!("{head}{}", g.pick(BRACKETS));
+        if g.next(2) == 0 {
+            s.push_str(g.pick(BRACKETS));
+        }
+        s.push_str(delimiter);
+        s.push_str(g.pick(MIDDLES));
+        s.push_str(&g.pick(TAILS).replace('/', delimiter));
+        let reading = read_code("sed", &s).expect("sed has a reader");
+        let quiet =
+            reading.unknown.is_none() && reading.shell.is_empty() && reading.writes.is_empty();
+        quiet_n += usize::from(quiet);
+        let debug = Command::new("timeout")
+            .args(["1", "sed", "--debug", "-n"])
+            .arg(&s)
+            .arg("/dev/null")
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run sed --debug");
+        let program = String::from_utf8_lossy(&debug.stdout);
+        if sed_runs_or_writes(&program) {
+            effects += 1;
+            if quiet {
+                bypasses.push(format!("{s:?} is, to sed:\n{program}"));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("sed brackets: {n} scripts, {quiet_n} read as running and writing nothing, {effects} run or write to sed");
+    assert!(
+        bypasses.is_empty(),
+        "scripts read as running and writing nothing that sed reads as running or writing:\n{}",
+        bypasses.join("\n")
+    );
+    // Most scripts hold a delimiter in a bracket (not read) or are not sed's: the
+    // sample must still reach both decisions.
+    assert!(quiet_n * 50 > n, "too few quiet scripts: {quiet_n} of {n}");
+    assert!(
+        effects * 20 > n,
+        "too few scripts run or write: {effects} of {n}"
+    );
 }

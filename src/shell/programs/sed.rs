@@ -249,7 +249,6 @@ impl Reader<'_, '_> {
     /// A regular expression or replacement up to the delimiter D (consumed). A bracket
     /// expression that holds D is not read: whether D ends it there is not followed.
     fn delimited(&mut self, d: u8) -> Step {
-        let mut bracket = false;
         loop {
             let Some(c) = self.next() else {
                 return Err("an unterminated expression".into());
@@ -258,13 +257,50 @@ impl Reader<'_, '_> {
                 b'\\' => {
                     self.next().ok_or("an unterminated expression")?;
                 }
-                b'[' if !bracket => bracket = true,
-                b']' if bracket => bracket = false,
-                c if c == d && bracket => {
-                    return Err("a delimiter inside a bracket expression".into())
+                b'[' => {
+                    if self.bracket(d)? {
+                        return Err("a delimiter inside a bracket expression".into());
+                    }
                 }
                 c if c == d => return Ok(()),
                 _ => {}
+            }
+        }
+    }
+
+    /// The rest of a bracket expression after its `[`, as POSIX and GNU sed read it: a
+    /// `]` first (after `^`) is a member, `[:`, `[=` and `[.` open a class, an
+    /// equivalence class or a collating symbol that ends at `:]`, `=]` or `.]`, and a
+    /// backslash is a member (`[]/]` holds `]` and `/`, `[\]` holds `\`). Whether it
+    /// holds the delimiter D.
+    fn bracket(&mut self, d: u8) -> std::result::Result<bool, String> {
+        let mut holds = false;
+        if self.peek() == Some(b'^') {
+            self.i += 1;
+        }
+        if self.peek() == Some(b']') {
+            self.i += 1;
+        }
+        loop {
+            let Some(c) = self.next() else {
+                return Err("an unterminated bracket expression".into());
+            };
+            match c {
+                b']' => return Ok(holds),
+                b'[' if matches!(self.peek(), Some(b':' | b'=' | b'.')) => {
+                    let kind = self.next().unwrap_or(b':');
+                    loop {
+                        let Some(c) = self.next() else {
+                            return Err("an unterminated bracket expression".into());
+                        };
+                        holds |= c == d;
+                        if c == kind && self.peek() == Some(b']') {
+                            self.i += 1;
+                            break;
+                        }
+                    }
+                }
+                c => holds |= c == d,
             }
         }
     }
