@@ -10,10 +10,11 @@ pub const WORK_FILES: &[(&str, &str)] = &[
     ("f2", "beta TODO two\n"),
     (".env", "SECRET=1\n"),
     ("names.txt", "f1\nf2\n"),
-    // The word `invocations::word_for` gives a value or operand the table calls data:
-    // a file of that name, so that a program opening what the table reads as data opens
-    // a file the checker sees.
+    // The words `invocations::word_for` gives a value or operand the table calls data
+    // or a pattern: files of those names, so that a program opening what the table reads
+    // as data or a pattern opens a file the checker sees.
     ("1", "data TODO\n"),
+    ("TODO", "pattern TODO\n"),
     ("d1/a.txt", "TODO a\n"),
     ("d1/sub/b.txt", "TODO b\n"),
     ("d1/.hidden", "TODO h\n"),
