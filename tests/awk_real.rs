@@ -163,3 +163,51 @@ fn known_programs_make_no_file_in_any_awk() {
         "too few programs ran: {ran} runs of {known} known programs"
     );
 }
+
+/// A name right after a number is a name of its own to every awk (helper-52: `x =
+/// 1system("…")` is `1` and a call of `system`, and ran the command, allowed): each
+/// spelling of a number, then a call that makes a file, in every awk. Where one awk
+/// makes the file, the reader must not call the program known.
+#[test]
+fn names_right_after_numbers_are_names() {
+    const NUMBERS: &[&str] = &[
+        "1", "0", "10", ".5", "1.", "1.5", "1e2", "1E+2", "0x1f", "011",
+    ];
+    const CALLS: &[&str] = &["system(\"touch made\")", "getline < \"made\""];
+    let dir = common::process_dir("grh-awk-numbers");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let (mut made, mut bypasses) = (0, Vec::new());
+    for number in NUMBERS {
+        for call in CALLS {
+            let p = format!("BEGIN {{ x = {number}{call} }}");
+            let reading = read_code("awk", &p).expect("awk has a reader");
+            let quiet = reading.unknown.is_none() && reading.shell.is_empty();
+            for awk in AWKS {
+                let _ = Command::new("timeout")
+                    .arg("2")
+                    .args(*awk)
+                    .arg(&p)
+                    .current_dir(&dir)
+                    .stdin(Stdio::null())
+                    .output()
+                    .expect("run awk");
+                if !names(&dir).is_empty() {
+                    made += 1;
+                    if quiet {
+                        bypasses.push(format!("{}: {p:?} made {:?}", awk.join(" "), names(&dir)));
+                    }
+                    let _ = std::fs::remove_dir_all(&dir);
+                    std::fs::create_dir_all(&dir).expect("mkdir");
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        bypasses.is_empty(),
+        "programs read as known that made a file:\n{}",
+        bypasses.join("\n")
+    );
+    assert!(made > 0, "no awk ran a call right after a number");
+}

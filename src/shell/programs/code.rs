@@ -18,10 +18,45 @@ pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
 }
 
 /// The first of WORDS that stands in TEXT as a word of its own (letters, digits and
-/// `_`), wherever it is: strings and comments included.
+/// `_`), wherever it is: strings and comments included. A run that starts with a digit
+/// is a number, which ends where the lexer says (awk reads `1system("x")` as `1` and a
+/// call of `system`; `1e5`, `0x1f`): each name that starts inside it is looked at too.
 pub(super) fn find_word<'t>(text: &'t str, words: &[&str]) -> Option<&'t str> {
     let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.split(|c: char| !word(c)).find(|w| words.contains(w))
+    text.split(|c: char| !word(c)).find_map(|w| {
+        if words.contains(&w) {
+            return Some(w);
+        }
+        if !w.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        w.char_indices()
+            .filter(|&(_, c)| c.is_ascii_alphabetic() || c == '_')
+            .map(|(k, _)| &w[k..])
+            .find(|rest| words.contains(rest))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_word;
+
+    #[test]
+    fn names_after_a_number() {
+        let words = &["system", "getline"];
+        for (text, want) in [
+            ("BEGIN{x=1system(\"id\")}", Some("system")),
+            ("{x=0system(\"id\")}", Some("system")),
+            ("{x=.5system(\"id\")}", Some("system")),
+            ("{x=1e5system(\"id\")}", Some("system")),
+            ("{x=0x1fgetline}", Some("getline")),
+            ("{system(\"id\")}", Some("system")),
+            ("{x1system=1; mysystem=2; system_=3}", None),
+            ("{print 1, \"systems\"}", None),
+        ] {
+            assert_eq!(find_word(text, words), want, "{text}");
+        }
+    }
 }
 
 /// The start of the code S, for a reason: its first 60 characters.
