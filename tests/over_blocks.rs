@@ -659,6 +659,21 @@ fn rg_one_u_skips_dotfiles() {
     assert_eq!(rg_walk(&["-.", "KEY"]), Walk);
 }
 
+/// rg `--files` lists the names it would search and reads none of them, whatever else
+/// is given and in which order (helper-51's over-block: `rg --files --hidden` was
+/// denied in a project with a `.env`, as a read of it).
+#[test]
+fn rg_files_lists_names() {
+    use shell::Role::{List, WalkVisible};
+    assert_eq!(rg_walk(&["--files"]), List);
+    assert_eq!(rg_walk(&["--files", "--hidden"]), List);
+    assert_eq!(rg_walk(&["--hidden", "--files"]), List);
+    assert_eq!(rg_walk(&["-uu", "--files"]), List);
+    assert_eq!(rg_walk(&["--files", "-L", "--hidden"]), List);
+    assert_eq!(rg_walk(&["--hidden", "KEY"]), shell::Role::Walk);
+    assert_eq!(rg_walk(&["KEY"]), WalkVisible);
+}
+
 /// A policy that denies `.env` in any directory and allows the rest.
 fn dotenv() -> &'static Policy {
     static POLICY: OnceLock<Policy> = OnceLock::new();

@@ -30,7 +30,8 @@ pub(super) const RG: &[Opt] = &[
     val("", "field-context-separator", D),
     val("", "field-match-separator", D),
     val("f", "file", Read),
-    flag("", "files"),
+    // The names of the files rg would search, none read (`rg --files --hidden`).
+    flag("", "files").does(Does::Operands(List, &[])),
     flag("l", "files-with-matches"),
     flag("", "files-without-match"),
     flag("F", "fixed-strings"),

@@ -414,7 +414,15 @@ fn effect(o: &Opt, value: Option<&Part>) -> Option<Does> {
 /// PROGRAM, and add the operand it works on when the words give none.
 fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Reading) {
     let mut implicit = program.operands.implicit;
-    for (k, given) in effects.iter().enumerate() {
+    // An option that makes the operands lists of names acts last, wherever it is given:
+    // `rg --files --hidden` and `rg --hidden --files` list names, read no file.
+    let lists = |d: &Does| matches!(d, Does::Operands(Role::List, _));
+    let order = effects
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| !lists(d))
+        .chain(effects.iter().enumerate().filter(|(_, d)| lists(d)));
+    for (k, given) in order {
         // An option that acts when given twice acts once, at its first giving.
         let does = match *given {
             Does::Twice(role) => {
@@ -444,6 +452,10 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
                     Role::WalkFollow => {
                         matches!(from, Role::Read | Role::Walk | Role::WalkVisible)
                     }
+                    Role::List => matches!(
+                        from,
+                        Role::Read | Role::Walk | Role::WalkVisible | Role::WalkFollow
+                    ),
                     _ => from == Role::Read,
                 };
                 for &at in operands {
