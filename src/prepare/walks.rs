@@ -162,13 +162,39 @@ impl Filters {
     }
 }
 
-/// The glob grep's fnmatch reads in TEXT; Err where globset would read it otherwise
-/// (braces, which fnmatch takes as themselves; POSIX classes `[[:alpha:]]`).
+/// The glob grep's and find's fnmatch reads in TEXT; Err where globset would read it
+/// otherwise (braces, which fnmatch takes as themselves; POSIX classes `[[:alpha:]]`,
+/// collating symbols `[[.n.]]` and equivalence classes `[[=n=]]`). fnmatch has no
+/// `**`: two stars are one (`**/.env` matches no name without a `/`, where globset's
+/// `**/` matches nothing at all), so runs of unescaped stars are made one for globset
+/// (checked against GNU grep and find by `tests/name_globs_real.rs`).
 fn fnmatch(text: &str) -> Result<GlobMatcher, ()> {
-    if text.contains(['{', '}']) || text.contains("[[:") {
+    if text.contains(['{', '}'])
+        || text.contains("[[:")
+        || text.contains("[[.")
+        || text.contains("[[=")
+    {
         return Err(());
     }
-    Glob::new(text).map(|g| g.compile_matcher()).map_err(|_| ())
+    let mut one_star = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                one_star.push(c);
+                if let Some(next) = chars.next() {
+                    one_star.push(next);
+                }
+                continue;
+            }
+            '*' if one_star.ends_with('*') && !one_star.ends_with("\\*") => continue,
+            _ => {}
+        }
+        one_star.push(c);
+    }
+    Glob::new(&one_star)
+        .map(|g| g.compile_matcher())
+        .map_err(|_| ())
 }
 
 /// Whether OPT, the part before a pattern value, is an option that takes the place of

@@ -1,0 +1,154 @@
+//! The name globs that choose what a walk opens (grep's `--include`, `--exclude`,
+//! `--exclude-dir`; find's `-name`) checked against GNU grep and GNU find: globs made of
+//! the pieces where fnmatch and other glob readers part (`**`, `[[.n.]]`, `[[=n=]]`,
+//! classes, `]` first, ranges, braces, backslashes, `/`) choose whether a walk of a
+//! directory holding a `.env` opens it. Where the real program prints the secret, the
+//! line is never allowed (helper-52: `grep -r KEY --exclude='**/.env' .` printed it,
+//! allowed: the reading matched `**/.env` as globset does, which takes `.env` for it).
+//! Where it prints none and the line is denied, an over-block: counted, not failed.
+//!
+//! `make test` runs a seeded sample (`NAME_GLOBS`, 600 by default).
+
+mod common;
+#[path = "common/sample.rs"]
+mod sample;
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::Options;
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use sample::Lcg;
+use serde_json::json;
+use std::path::Path;
+use std::process::Command;
+
+const PIECES: &[&str] = &[
+    "*",
+    "**",
+    "?",
+    ".",
+    "e",
+    "n",
+    "v",
+    "[n]",
+    "[[.n.]]",
+    "[[=n=]]",
+    "[[:alpha:]]",
+    "[!x]",
+    "[^x]",
+    "[]n]",
+    "[m-o]",
+    "\\",
+    "\\n",
+    "/",
+    "**/",
+    "{",
+    "}",
+    ",",
+    "[",
+    "]",
+    "config",
+    "x",
+    ".e",
+    "nv",
+];
+
+/// A glob of one to five pieces.
+fn glob(g: &mut Lcg) -> String {
+    (0..=g.next(5)).map(|_| g.pick(PIECES)).collect()
+}
+
+/// What `bash -c LINE` prints in DIR.
+fn run(dir: &Path, line: &str) -> String {
+    let out = Command::new("timeout")
+        .args(["5", "bash", "-c", line])
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .output()
+        .expect("run bash");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn name_globs_choose_as_grep_and_find_do() {
+    let n: usize = std::env::var("NAME_GLOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let base = common::process_dir("grh-name-globs");
+    let _ = std::fs::remove_dir_all(&base);
+    // `top`: the secret at the top; `below`: in a directory `config`.
+    let top = base.join("top");
+    let below = base.join("below");
+    for (dir, at) in [(&top, ""), (&below, "config/")] {
+        std::fs::create_dir_all(dir.join("config")).expect("mkdir");
+        std::fs::write(dir.join(format!("{at}.env")), "KEY SECRET\n").expect("write");
+        std::fs::write(dir.join("a.txt"), "KEY plain\n").expect("write");
+    }
+    let rules = json!([
+        {"id": "secrets", "path": "**/.env", "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |dir: &Path, line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    // helper-52's lines, then the generated ones.
+    for (dir, line) in [
+        (&top, "grep -r KEY --exclude='**/.env' ."),
+        (&top, "grep -r KEY --include='.e[[.n.]]v' ."),
+        (&top, "grep -r KEY --include='.e[[=n=]]v' ."),
+        (
+            &top,
+            "find . -type f -name '.e[[.n.]]v' -exec grep KEY {} +",
+        ),
+        (&below, "grep -r KEY --exclude-dir='**/config' ."),
+    ] {
+        assert!(
+            run(dir, line).contains("SECRET"),
+            "{line} prints the secret"
+        );
+        assert_ne!(decide(dir, line), Some(Decision::Allow), "{line}");
+    }
+    let mut g = Lcg(52);
+    let (mut bypasses, mut over, mut secret, mut allowed) = (Vec::new(), 0, 0, 0);
+    for _ in 0..n {
+        let glob = glob(&mut g);
+        let quoted = format!("'{glob}'");
+        for (dir, line) in [
+            (&top, format!("grep -r KEY --exclude={quoted} .")),
+            (&top, format!("grep -r KEY --include={quoted} .")),
+            (&below, format!("grep -r KEY --exclude-dir={quoted} .")),
+            (
+                &top,
+                format!("find . -name {quoted} -type f -exec cat {{}} +"),
+            ),
+        ] {
+            let printed = run(dir, &line).contains("SECRET");
+            let d = decide(dir, &line);
+            secret += usize::from(printed);
+            allowed += usize::from(d == Some(Decision::Allow));
+            if printed && d == Some(Decision::Allow) {
+                bypasses.push(line);
+            } else if !printed && d == Some(Decision::Deny) {
+                over += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    eprintln!(
+        "name globs: {n} globs x 4 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
+    );
+    assert!(
+        bypasses.is_empty(),
+        "allowed, and the real program printed the secret:\n{}",
+        bypasses.join("\n")
+    );
+    assert!(
+        secret * 10 > n,
+        "too few lines printed the secret: {secret}"
+    );
+    assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
+}
