@@ -267,6 +267,11 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("diff -u a b", &["a", "b"]),
             ex("diff -ru -x .env old new", &["old", "new"]),
+            ex(
+                "diff --new-line-format=+%L --old-line-format=-%L --unchanged-line-format= a b",
+                &["a", "b"],
+            ),
+            ex("diff --changed-group-format=%> a b", &["a", "b"]),
         ],
         ..BASE
     },
