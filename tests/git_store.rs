@@ -237,6 +237,11 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git show 'HEAD@{12:00}'",
             "git cat-file -p HEAD:./.env",
             "cd src && git show HEAD:../.env",
+            // A pathspec that names the secret, after a revision; a revision that may
+            // be a blob's tag, printed whole whatever the pathspecs.
+            "git show HEAD~1 ./.env",
+            "cd src && git show HEAD ../.env",
+            "cd src && git show v1 .",
             // Options that print more than the pathspecs name.
             "git log -p --full-diff ./src",
             "git log -p --follow -- src/main.rs",
@@ -303,6 +308,14 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git show -s HEAD~2",
             "git show --stat @^",
             "git show HEAD~1 -- src",
+            // Without `--`, an operand no revision is spelt as is a pathspec, and the
+            // revisions before it are limited to it (helper-52's O3).
+            "cd src && git show HEAD~1 .",
+            "cd src && git log -p HEAD .",
+            "git diff HEAD ./src",
+            // Names and counts of the tracked files below a pathspec.
+            "git diff --stat .",
+            "git diff --stat -- .",
             "cd src && git grep KEY HEAD",
             "git diff-tree --stat HEAD",
             "git notes add -m x HEAD",
@@ -319,6 +332,26 @@ fn readers_of_the_store_meet_tracked_secrets() {
     );
     let why = explained("tracks", "git diff");
     assert!(why.contains("secrets"), "{why}");
+}
+
+/// `git diff --stat` with a pathspec compares the files git tracks below it, as a patch
+/// does, not the untracked ones (helper-52's O2: it was denied for an untracked `.env`);
+/// with `--no-index` it compares the files as they are.
+#[test]
+fn diff_stat_reads_tracked_files() {
+    all_decide(
+        "loose",
+        &[
+            "git diff --stat -- .",
+            "git diff --stat .",
+            "git diff --numstat src .",
+        ],
+        Some(Allow),
+    );
+    assert_eq!(
+        decision("loose", "git diff --stat --no-index . ../clean"),
+        Some(Deny)
+    );
 }
 
 /// An index that cannot be read: the store's readers are asked (an unsure match), its

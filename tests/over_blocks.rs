@@ -593,6 +593,10 @@ fn git_in_a_project_is_not_blocked() {
             "git log -p -W --word-diff-regex=. --stat-width=20",
             "git show --patch-with-stat --diff-algorithm=histogram HEAD",
             "git show :README.md",
+            // helper-52's O4.
+            "git log --notes -1",
+            "git log --decorate-refs=tags/v* --oneline",
+            "git diff --color-words HEAD~1",
         ] {
             assert_eq!(decide(cwd, line), Some(Allow), "{line} (from {cwd})");
         }

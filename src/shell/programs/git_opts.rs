@@ -205,6 +205,15 @@ pub(super) const REVS: &[Opt] = &[
     flag("a", "text"),
     flag("", "pickaxe-all"),
     flag("", "pickaxe-regex"),
+    // The pickaxe by object (`git_store.rs` reads it as a search of contents).
+    val("", "find-object", D),
+    // What a log shows beside each commit.
+    opt("", "notes", D),
+    flag("", "no-notes"),
+    opt("", "show-notes", D),
+    val("", "decorate-refs", D),
+    val("", "decorate-refs-exclude", D),
+    flag("", "clear-decorations"),
 ];
 
 pub(super) const STATUS: &[Opt] = &[

@@ -322,6 +322,16 @@ pub(super) fn store(r: &mut Reading) {
         _ => false,
     };
     if !prints {
+        // `git diff --stat` (names and counts) compares the files git tracks, as a
+        // patch does: not the untracked ones below its pathspecs (helper-52: `git diff
+        // --stat -- .` was denied in a project with an untracked `.env`).
+        if subs.as_slice() == ["diff"] && !has("no-index") {
+            for p in r.parts.iter_mut() {
+                if p.kind == Kind::Operand && p.role == Role::Walk {
+                    p.role = Role::WalkTracked;
+                }
+            }
+        }
         return;
     }
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
@@ -339,9 +349,17 @@ pub(super) fn store(r: &mut Reading) {
     let only_pathspecs = matches!(subs.as_slice(), ["diff-files"] | ["diff-index"]);
     let sure = operands.peek().is_some()
         && (only_pathspecs || (end.is_none() && operands.all(|p| no_rev(&p.text))));
+    // Without `--`, git takes revisions first and the rest for paths: an operand no
+    // revision can be spelt as is a pathspec, and the words before it revisions or
+    // pathspecs (`git show HEAD~1 .` prints HEAD~1's changes below `.` only).
+    let implied = end.is_none()
+        && r.parts
+            .iter()
+            .any(|p| p.kind == Kind::Operand && p.role.is_path() && no_rev(&p.text));
     // A blob given as a revision is printed whole, whatever the pathspecs.
     let revisions_commits = subs != ["show"] || revisions_are_commits(r);
     let pathspecs = sure
+        || implied
         || r.parts
             .iter()
             .enumerate()
@@ -362,7 +380,7 @@ pub(super) fn store(r: &mut Reading) {
         && objects.iter().all(|o| object_path(o).is_some());
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
-        if operand && (!pathspecs || sure || after_end(k)) && !is_write(p.role) {
+        if operand && (!pathspecs || sure || implied || after_end(k)) && !is_write(p.role) {
             p.role = Role::ShowTracked;
         }
     }
