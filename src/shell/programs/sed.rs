@@ -170,11 +170,24 @@ impl Reader<'_, '_> {
             }
             b'e' => {
                 self.blanks();
-                let cmd = self.rest_of_line();
-                if cmd.trim().is_empty() {
+                // Its command is text as `a`'s is: a line ending with a backslash goes
+                // on to the next, and sed takes escapes off (`\x2e` is `.`).
+                let from = self.i;
+                self.text();
+                let raw = String::from_utf8_lossy(&self.s[from..self.i]);
+                let raw = raw.strip_suffix('\n').unwrap_or(&raw).to_string();
+                if raw.trim().is_empty() {
                     return Err("`e` runs the pattern space as a command".into());
                 }
-                self.out.shell.push(cmd);
+                if raw.contains('\\') {
+                    self.out.shell.push(unescape(&raw));
+                    self.out.shell.push(raw);
+                    return Err(
+                        "`e`'s command holds a backslash: sed runs it with its escapes taken off"
+                            .into(),
+                    );
+                }
+                self.out.shell.push(raw);
                 Ok(())
             }
             b's' => self.substitute(),
@@ -268,40 +281,53 @@ impl Reader<'_, '_> {
         }
     }
 
-    /// The rest of a bracket expression after its `[`, as POSIX and GNU sed read it: a
-    /// `]` first (after `^`) is a member, `[:`, `[=` and `[.` open a class, an
-    /// equivalence class or a collating symbol that ends at `:]`, `=]` or `.]`, and a
-    /// backslash is a member (`[]/]` holds `]` and `/`, `[\]` holds `\`). Whether it
-    /// holds the delimiter D.
+    /// The rest of a bracket expression after its `[`, read as GNU sed's own
+    /// `snarf_char_class` reads it (not as POSIX says): a `^`, then a `]`, are members;
+    /// a `[` then `.`, `:` or `=` opens an element that only that character doubled
+    /// before a `]` closes (`[[...]]//;b.]]` is one bracket to sed), and a backslash is
+    /// a member. Whether it holds the delimiter D.
     fn bracket(&mut self, d: u8) -> std::result::Result<bool, String> {
         let mut holds = false;
-        if self.peek() == Some(b'^') {
-            self.i += 1;
+        let mut c = self.next();
+        for first in [b'^', b']'] {
+            if c == Some(first) {
+                holds |= first == d;
+                c = self.next();
+            }
         }
-        if self.peek() == Some(b']') {
-            self.i += 1;
-        }
+        // 0: outside an element; 1: after a `[`; 2: in an element; 3: after its
+        // closing character.
+        let (mut state, mut delim) = (0u8, 0u8);
         loop {
-            let Some(c) = self.next() else {
+            let Some(ch) = c else {
                 return Err("an unterminated bracket expression".into());
             };
-            match c {
-                b']' => return Ok(holds),
-                b'[' if matches!(self.peek(), Some(b':' | b'=' | b'.')) => {
-                    let kind = self.next().unwrap_or(b':');
-                    loop {
-                        let Some(c) = self.next() else {
-                            return Err("an unterminated bracket expression".into());
-                        };
-                        holds |= c == d;
-                        if c == kind && self.peek() == Some(b']') {
-                            self.i += 1;
-                            break;
-                        }
-                    }
+            holds |= ch == d;
+            match ch {
+                b'\n' => return Err("a newline in a bracket expression".into()),
+                b'.' | b':' | b'=' if state == 1 => {
+                    (delim, state) = (ch, 2);
+                    c = self.next();
+                    continue;
                 }
-                c => holds |= c == d,
+                b'.' | b':' | b'=' if state == 2 && ch == delim => {
+                    state = 3;
+                    c = self.next();
+                    continue;
+                }
+                b'[' => {
+                    if state == 0 {
+                        state = 1;
+                    }
+                    c = self.next();
+                    continue;
+                }
+                b']' if state <= 1 => return Ok(holds),
+                b']' if state == 3 => state = 0,
+                _ => {}
             }
+            state &= !1;
+            c = self.next();
         }
     }
 
@@ -373,6 +399,22 @@ fn unescape(text: &str) -> String {
             (_, true) => match chars.next() {
                 Some('n') => out.push('\n'),
                 Some('t') => out.push('\t'),
+                Some('x') => {
+                    let hex: String = chars
+                        .clone()
+                        .take(2)
+                        .take_while(char::is_ascii_hexdigit)
+                        .collect();
+                    match u8::from_str_radix(&hex, 16) {
+                        Ok(b) if b.is_ascii() => {
+                            out.push(char::from(b));
+                            for _ in 0..hex.len() {
+                                chars.next();
+                            }
+                        }
+                        _ => out.push('x'),
+                    }
+                }
                 Some(e) => out.push(e),
                 None => out.push(c),
             },
@@ -457,5 +499,31 @@ mod tests {
         assert!(read(":a s/^/id/e;p").unknown.is_some());
         assert_eq!(read(":x w out").writes, ["out"]);
         assert_eq!(read(":a N;$!ba;s/\\n/ /g").unknown, None);
+    }
+
+    /// `e`'s command goes on after a backslash and a newline, its escapes taken off,
+    /// as GNU sed runs it (helper-53: `1e # \<NL>cat \x2eenv` ran `# \ncat .env`).
+    #[test]
+    fn e_runs_its_text_as_sed_reads_it() {
+        let r = read("1e # \\\ncat \\x2eenv");
+        assert!(r.unknown.is_some());
+        assert!(
+            r.shell.contains(&"# \ncat .env".to_string()),
+            "{:?}",
+            r.shell
+        );
+        assert_eq!(read("1e id -u\np").shell, ["id -u"]);
+        assert_eq!(read("1e id -u\np").unknown, None);
+    }
+
+    /// A bracket ends where GNU sed's `snarf_char_class` ends it: an element whose
+    /// closing character is doubled stays open (helper-53).
+    #[test]
+    fn brackets_end_as_sed_ends_them() {
+        assert!(read("s/[[...]]//;b.]]/cat<.env/ep").unknown.is_some());
+        assert!(read("/[[...]]/b.]]/e rm -rf x").unknown.is_some());
+        assert_eq!(read("s/[]a]/x/g").unknown, None);
+        assert_eq!(read("s/[[:alpha:]]/x/g").unknown, None);
+        assert!(read("s/[[:alpha:]/]/x/e").unknown.is_some());
     }
 }
