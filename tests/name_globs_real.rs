@@ -51,6 +51,18 @@ const PIECES: &[&str] = &[
     "x",
     ".e",
     "nv",
+    // helper-53: a backslash in a bracket is an escape to fnmatch; `[.` and `[=`
+    // after other members; braces are themselves.
+    "[a\\-z]",
+    "[n\\]",
+    "[^\\-z]",
+    "[\\]-o]",
+    "[n.[=.]",
+    "[.",
+    "[=",
+    "-",
+    "*.{md,env}",
+    "{.env}",
 ];
 
 /// A glob of one to five pieces.

@@ -162,37 +162,54 @@ impl Filters {
     }
 }
 
-/// The glob grep's and find's fnmatch reads in TEXT; Err where globset would read it
-/// otherwise (braces, which fnmatch takes as themselves; POSIX classes `[[:alpha:]]`,
-/// collating symbols `[[.n.]]` and equivalence classes `[[=n=]]`). fnmatch has no
-/// `**`: two stars are one (`**/.env` matches no name without a `/`, where globset's
-/// `**/` matches nothing at all), so runs of unescaped stars are made one for globset
-/// (checked against GNU grep and find by `tests/name_globs_real.rs`).
+/// The glob grep's, find's and tar's fnmatch reads in TEXT; Err where globset would
+/// read it otherwise: POSIX classes, collating symbols and equivalence classes (`[:`,
+/// `[.`, `[=` anywhere), and a backslash in a pattern with a bracket (fnmatch takes
+/// `\` in `[a\-z]` as an escape, globset as a member). fnmatch has no `**` (two stars
+/// are one: `**/.env` matches no name without a `/`, where globset's `**/` matches
+/// nothing at all) and no braces (`*.{md,txt}` is a name with braces): runs of stars
+/// are made one and braces escaped for globset. Checked against GNU grep and find by
+/// `tests/name_globs_real.rs`.
 fn fnmatch(text: &str) -> Result<GlobMatcher, ()> {
-    if text.contains(['{', '}'])
-        || text.contains("[[:")
-        || text.contains("[[.")
-        || text.contains("[[=")
+    if ["[:", "[.", "[="].iter().any(|s| text.contains(s))
+        || (text.contains('[') && text.contains('\\'))
     {
         return Err(());
     }
-    let mut one_star = String::with_capacity(text.len());
-    let mut chars = text.chars();
+    let mut glob = String::with_capacity(text.len() + 4);
+    let mut chars = text.chars().peekable();
+    let mut bracket = false;
     while let Some(c) = chars.next() {
         match c {
             '\\' => {
-                one_star.push(c);
+                glob.push(c);
                 if let Some(next) = chars.next() {
-                    one_star.push(next);
+                    glob.push(next);
                 }
                 continue;
             }
-            '*' if one_star.ends_with('*') && !one_star.ends_with("\\*") => continue,
+            '[' if !bracket => {
+                bracket = true;
+                glob.push(c);
+                // `[!]x]`, `[]x]`: a `]` first is a member.
+                if let Some(&n) = chars.peek().filter(|n| matches!(n, '!' | '^')) {
+                    glob.push(n);
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    glob.push(']');
+                    chars.next();
+                }
+                continue;
+            }
+            ']' if bracket => bracket = false,
+            '*' if !bracket && glob.ends_with('*') && !glob.ends_with("\\*") => continue,
+            '{' | '}' | ',' if !bracket => glob.push('\\'),
             _ => {}
         }
-        one_star.push(c);
+        glob.push(c);
     }
-    Glob::new(&one_star)
+    Glob::new(&glob)
         .map(|g| g.compile_matcher())
         .map_err(|_| ())
 }
