@@ -242,6 +242,12 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git show HEAD~1 ./.env",
             "cd src && git show HEAD ../.env",
             "cd src && git show v1 .",
+            // A range after a file (helper-53): every commit between, whole.
+            "git show 'HEAD:src..'",
+            "git show 'HEAD:src/..'",
+            "git show ':0:README.md..'",
+            "git show 'HEAD:src/main.rs..'",
+            "cd src && git show 'HEAD:./main.rs..'",
             // Options that print more than the pathspecs name.
             "git log -p --full-diff ./src",
             "git log -p --follow -- src/main.rs",

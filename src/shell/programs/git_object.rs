@@ -86,7 +86,8 @@ pub(crate) fn index_path(w: &str) -> Option<&str> {
         && !matches!(path, "." | "..")
         && !path.starts_with("./")
         && !path.starts_with("../")
-        && !path.contains(['*', '?', '[', '\\', ':']);
+        && !path.contains(['*', '?', '[', '\\', ':'])
+        && !path.contains("..");
     plain.then_some(path)
 }
 
@@ -107,6 +108,9 @@ mod tests {
             (":^a", None),
             (":(top)a", None),
             (":0:a", None),
+            // `..` makes a range of it first (`:README.md..` is `:README.md..HEAD`).
+            (":README.md..", None),
+            (":src/..", None),
             (":*.rs", None),
             (":", None),
             ("HEAD:a", None),

@@ -375,9 +375,13 @@ pub(super) fn store(r: &mut Reading) {
         .map(|p| p.text.as_str())
         .skip_while(|o| cat_file && matches!(*o, "blob" | "tree" | "commit" | "tag"))
         .collect();
+    // git reads `..` in a word first (a range: `HEAD:src..` is `HEAD:src..HEAD`, every
+    // commit between, patches and all): only a word without it is one file.
     let shows_files = (cat_file || subs == ["show"])
         && !objects.is_empty()
-        && objects.iter().all(|o| object_path(o).is_some());
+        && objects
+            .iter()
+            .all(|o| object_path(o).is_some() && !o.contains(".."));
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
         if operand && (!pathspecs || sure || implied || after_end(k)) && !is_write(p.role) {
