@@ -17,7 +17,7 @@ use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
 use gptel_rust_hooks::policy::Options;
 use gptel_rust_hooks::rule::{self, Call, Decision};
-use sample::Lcg;
+use sample::{names, Lcg};
 use serde_json::json;
 use std::path::Path;
 use std::process::Command;
@@ -97,6 +97,8 @@ fn name_globs_choose_as_grep_and_find_do() {
         std::fs::write(dir.join(format!("{at}.env")), "KEY SECRET\n").expect("write");
         std::fs::write(dir.join("a.txt"), "KEY plain\n").expect("write");
     }
+    assert_eq!(names(&top), [".env", "a.txt", "config"]);
+    assert_eq!(names(&below.join("config")), [".env"]);
     let rules = json!([
         {"id": "secrets", "path": "**/.env", "decision": "deny"},
         {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},

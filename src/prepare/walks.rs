@@ -46,6 +46,9 @@ impl Filters {
     pub(super) fn of(c: &shell::SimpleCommand) -> Result<Filters, ()> {
         let mut out = Filters {
             rg_ignores: rg_default_ignores(c),
+            // rg's `--ignore-file`: its `!` lines bring back dotfiles as `-g` globs do
+            // (`rg --ignore-file <(echo '!.env') KEY` reads `.env`).
+            overrides: rg_ignore_file(c),
             ..Filters::default()
         };
         let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
@@ -491,21 +494,28 @@ impl Prepared<'_> {
     }
 }
 
+/// Whether the rg command C has `--ignore-file` (rg takes no abbreviation of it).
+fn rg_ignore_file(c: &shell::SimpleCommand) -> bool {
+    c.argv.first().is_some_and(|n| n == "rg")
+        && c.argv
+            .iter()
+            .skip(1)
+            .any(|w| w == "--ignore-file" || w.starts_with("--ignore-file="))
+}
+
 /// Whether the rg command C walks with its default ignore handling (read by the
 /// `ignore` crate in `rg_walk`): not with `--no-ignore*`, `--no-require-git`, a `-u`
 /// (one is `--no-ignore`; read generously: any short option word holding `u`) or
 /// `--unrestricted`, nor under a configuration file that may give any of them, nor
-/// with `--ignore-file FILE`, whose `!` lines bring back what the walk skips (a
-/// hidden `.env`: `rg --ignore-file <(echo '!.env') KEY` searches it).
+/// with `--ignore-file FILE` ([`rg_ignore_file`]).
 fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
     c.argv.first().is_some_and(|n| n == "rg")
         && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()
+        && !rg_ignore_file(c)
         && !c.argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
             Some(long) => {
                 long.starts_with("no-ignore")
                     || long.starts_with("no-require-git")
-                    || long == "ignore-file"
-                    || long.starts_with("ignore-file=")
                     || (long.len() >= 2 && "unrestricted".starts_with(long))
             }
             None => w.starts_with('-') && w.contains('u'),

@@ -37,6 +37,15 @@ pub(super) fn find_word<'t>(text: &'t str, words: &[&str]) -> Option<&'t str> {
     })
 }
 
+/// The start of the code S, for a reason: its first 60 characters.
+pub(super) fn short(s: &str) -> String {
+    let mut t: String = s.chars().take(60).collect();
+    if t.len() < s.len() {
+        t.push('…');
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::find_word;
@@ -57,13 +66,4 @@ mod tests {
             assert_eq!(find_word(text, words), want, "{text}");
         }
     }
-}
-
-/// The start of the code S, for a reason: its first 60 characters.
-pub(super) fn short(s: &str) -> String {
-    let mut t: String = s.chars().take(60).collect();
-    if t.len() < s.len() {
-        t.push('…');
-    }
-    t
 }

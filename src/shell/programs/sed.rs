@@ -267,15 +267,12 @@ impl Reader<'_, '_> {
                 return Err("an unterminated expression".into());
             };
             match c {
+                // The delimiter first, as GNU sed's match_slash reads (`s[a[b[`).
+                c if c == d => return Ok(()),
                 b'\\' => {
                     self.next().ok_or("an unterminated expression")?;
                 }
-                b'[' => {
-                    if self.bracket(d)? {
-                        return Err("a delimiter inside a bracket expression".into());
-                    }
-                }
-                c if c == d => return Ok(()),
+                b'[' => self.bracket(d)?,
                 _ => {}
             }
         }
@@ -285,8 +282,8 @@ impl Reader<'_, '_> {
     /// `snarf_char_class` reads it (not as POSIX says): a `^`, then a `]`, are members;
     /// a `[` then `.`, `:` or `=` opens an element that only that character doubled
     /// before a `]` closes (`[[...]]//;b.]]` is one bracket to sed), and a backslash is
-    /// a member. Whether it holds the delimiter D.
-    fn bracket(&mut self, d: u8) -> std::result::Result<bool, String> {
+    /// a member. One that holds the delimiter D is not read.
+    fn bracket(&mut self, d: u8) -> Step {
         let mut holds = false;
         let mut c = self.next();
         for first in [b'^', b']'] {
@@ -322,7 +319,10 @@ impl Reader<'_, '_> {
                     c = self.next();
                     continue;
                 }
-                b']' if state <= 1 => return Ok(holds),
+                b']' if state <= 1 && holds => {
+                    return Err("a delimiter inside a bracket expression".into())
+                }
+                b']' if state <= 1 => return Ok(()),
                 b']' if state == 3 => state = 0,
                 _ => {}
             }
