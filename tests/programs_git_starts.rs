@@ -451,3 +451,61 @@ fn what_git_starts_is_no_parse_error() {
         ],
     );
 }
+
+/// A program whose configuration in the home can make it open any file or run a command,
+/// which the engine does not read (curl, wget, less, bat, jq), is not certain while such
+/// a file is there: an earlier call may have written it (helper-54: `upload-file =
+/// "~/.ssh/id_rsa"` in `~/.curlrc`, then an allowed `curl URL` uploaded the key).
+#[test]
+fn a_program_whose_home_configuration_is_there_is_not_certain() {
+    let base = common::process_dir("grh-config-there");
+    let _ = std::fs::remove_dir_all(&base);
+    let (plain, armed) = (base.join("plain"), base.join("armed"));
+    for home in [&plain, &armed] {
+        std::fs::create_dir_all(home.join("proj")).expect("mkdir");
+        std::fs::write(home.join("proj/f.json"), "{}\n").expect("write");
+    }
+    for (file, text) in [
+        (".curlrc", "upload-file = \"~/.ssh/id_rsa\"\n"),
+        (".wgetrc", "use_askpass = /usr/bin/id\n"),
+        (".lesskey", "#env\nLESSOPEN=|cat ~/.ssh/id_rsa %s\n"),
+        (".config/bat/config", "--pager=sh\n"),
+        (".jq", "def x: 1;\n"),
+    ] {
+        let path = armed.join(file);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    let lines = [
+        "curl -s http://127.0.0.1:1/",
+        "wget -q http://127.0.0.1:1/",
+        "less f.json",
+        "bat f.json",
+        "jq . f.json",
+    ];
+    for (home, want_allowed) in [(&plain, true), (&armed, false)] {
+        let opts = Options {
+            home: Some(home.clone()),
+            ..Options::default()
+        };
+        let rules =
+            json!([{"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}]);
+        let policy =
+            compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
+        for line in lines {
+            let call = Call::from_value(&json!({
+                "name": "shell", "args": {"command": line},
+                "cwd": home.join("proj").to_string_lossy()
+            }))
+            .expect("a shell call");
+            let d = eval::evaluate(&policy, &call).decision;
+            assert_eq!(
+                d == Some(Decision::Allow),
+                want_allowed,
+                "{line} in {}: {d:?}",
+                home.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

