@@ -88,6 +88,13 @@ impl Prepared<'_> {
                     k.0 == ci && super::runs_before(line, k.1, i) && facts.writes(self, p, ci, k.1)
                 })
             };
+            // The file FIRST, a candidate of command I that makes it uncertain for WHY.
+            let config_cand = |first: &str, why: String, i: usize| {
+                let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
+                c.cmds = vec![(ci, i)];
+                c.uncertain = Some(why);
+                c
+            };
             for (i, program, config) in readers {
                 // A file in the home that one of [`READ_AS_IT_IS`] reads, there now: an
                 // earlier call may have written it, and what it holds is not read.
@@ -107,10 +114,7 @@ impl Prepared<'_> {
                         let why = format!(
                             "`{program}` reads `{shown}`, which is there (an earlier call may have written it): what it names or runs is not read"
                         );
-                        let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
-                        c.cmds = vec![(ci, i)];
-                        c.uncertain = Some(why);
-                        more.push(c);
+                        more.push(config_cand(first, why, i));
                     }
                 }
                 // Nothing before it writes or changes anything: its files are not
@@ -154,10 +158,7 @@ impl Prepared<'_> {
                         "`{}` reads `{shown}` as its configuration, which an earlier command of the line writes or changes",
                         program
                     );
-                    let mut c = self.path_cand(PathSource::Word(cand.key.clone()), first);
-                    c.cmds = vec![(ci, i)];
-                    c.uncertain = Some(why);
-                    more.push(c);
+                    more.push(config_cand(first, why, i));
                 }
             }
         }
