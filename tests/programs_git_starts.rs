@@ -483,7 +483,22 @@ fn a_program_whose_home_configuration_is_there_is_not_certain() {
         "bat f.json",
         "jq . f.json",
     ];
-    for (home, want_allowed) in [(&plain, true), (&armed, false)] {
+    // bat's pager is less, which reads less's files (helper-55).
+    let lesskey_only = base.join("lesskey-only");
+    std::fs::create_dir_all(lesskey_only.join("proj")).expect("mkdir");
+    std::fs::write(lesskey_only.join("proj/f.json"), "{}\n").expect("write");
+    std::fs::write(
+        lesskey_only.join(".lesskey"),
+        "#env\nLESSOPEN=|cat ~/.ssh/k %s\n",
+    )
+    .expect("write");
+    let bat_pages: &[&str] = &["bat --paging=always f.json"];
+    for (home, want_allowed, lines) in [
+        (&plain, true, &lines[..]),
+        (&armed, false, &lines[..]),
+        (&plain, true, bat_pages),
+        (&lesskey_only, false, bat_pages),
+    ] {
         let opts = Options {
             home: Some(home.clone()),
             ..Options::default()
@@ -492,7 +507,7 @@ fn a_program_whose_home_configuration_is_there_is_not_certain() {
             json!([{"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}]);
         let policy =
             compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
-        for line in lines {
+        for line in lines.iter().copied() {
             let call = Call::from_value(&json!({
                 "name": "shell", "args": {"command": line},
                 "cwd": home.join("proj").to_string_lossy()

@@ -907,8 +907,16 @@ pub(super) static PROGRAMS: &[Program] = &[
     },
     Program {
         names: &["bat", "batcat"],
-        // Its config file gives options such as `--pager`.
-        config: &["$XDG_CONFIG_HOME/bat/", "/etc/bat/"],
+        // Its config file gives options such as `--pager`; its pager, less, reads
+        // less's (helper-55: `bat --paging=always f` ran a lesskey's `LESSOPEN`).
+        config: &[
+            "$XDG_CONFIG_HOME/bat/",
+            "/etc/bat/",
+            "~/.lesskey",
+            "~/.less",
+            "$XDG_CONFIG_HOME/lesskey",
+            "$XDG_CONFIG_HOME/less",
+        ],
         style: Style::Exact,
         opts: BAT,
         operands: all(Read),
