@@ -244,6 +244,8 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "cd src && git show v1 .",
             // A range after a file (helper-53): every commit between, whole.
             "git show 'HEAD:src..'",
+            "git show ':/one:'",
+            "git show 'HEAD:..'",
             "git show 'HEAD:src/..'",
             "git show ':0:README.md..'",
             "git show 'HEAD:src/main.rs..'",
@@ -297,6 +299,9 @@ fn readers_of_the_store_meet_tracked_secrets() {
             "git log -p -- src",
             "git show HEAD -- src",
             "git show HEAD:src/main.rs",
+            // The root tree: a list of names (helper-53's O2).
+            "git show HEAD:",
+            "git cat-file -p HEAD:",
             // One object, by its path: that file only.
             "git cat-file -p HEAD:src/main.rs",
             "git cat-file blob HEAD~0:src/main.rs",

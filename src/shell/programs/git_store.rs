@@ -377,11 +377,14 @@ pub(super) fn store(r: &mut Reading) {
         .collect();
     // git reads `..` in a word first (a range: `HEAD:src..` is `HEAD:src..HEAD`, every
     // commit between, patches and all): only a word without it is one file.
+    // `REV:` names REV's root tree, which they print as a list of names (not `:/x:`, a
+    // commit found by its message, printed whole).
+    let root_tree = |o: &str| o.len() > 1 && o.ends_with(':') && !o.starts_with(':');
     let shows_files = (cat_file || subs == ["show"])
         && !objects.is_empty()
         && objects
             .iter()
-            .all(|o| object_path(o).is_some() && !o.contains(".."));
+            .all(|o| (object_path(o).is_some() || root_tree(o)) && !o.contains(".."));
     for (k, p) in r.parts.iter_mut().enumerate() {
         let operand = p.kind == Kind::Operand && p.role.is_path() && p.text != TOP;
         if operand && (!pathspecs || sure || implied || after_end(k)) && !is_write(p.role) {
