@@ -507,7 +507,7 @@ fn a_program_whose_home_configuration_is_there_is_not_certain() {
             json!([{"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}]);
         let policy =
             compile::compile(rule::rules_from_value(&rules).expect("rules"), opts).expect("policy");
-        for line in lines.iter().copied() {
+        for &line in lines {
             let call = Call::from_value(&json!({
                 "name": "shell", "args": {"command": line},
                 "cwd": home.join("proj").to_string_lossy()
