@@ -83,6 +83,20 @@ fn sed_runs_or_writes(program: &str) -> bool {
     })
 }
 
+/// The program GNU sed reads SCRIPT as (`sed --debug`), run in DIR (a `w` file is made
+/// there); empty when sed refuses it.
+fn sed_program(dir: &std::path::Path, script: &str) -> String {
+    let out = Command::new("timeout")
+        .args(["1", "sed", "--debug", "-n"])
+        .arg(script)
+        .arg("/dev/null")
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run sed --debug");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// LINE after the address sed prints before its command (`1! `, `/a\/b/I,+3 `).
 fn after_address(line: &str) -> &str {
     let mut chars = line.char_indices();
@@ -185,15 +199,7 @@ fn known_scripts_run_and_write_nothing_unseen() {
         ran += usize::from(out.status.success());
         // What sed itself read the script as: an `e` or a `w` the reader did not see
         // is a bypass whether or not this input reaches it.
-        let debug = Command::new("timeout")
-            .args(["1", "sed", "--debug", "-n"])
-            .arg(&s)
-            .arg("/dev/null")
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run sed --debug");
-        let program = String::from_utf8_lossy(&debug.stdout);
+        let program = sed_program(&dir, &s);
         if no_command && sed_runs_or_writes(&program) {
             bypasses.push(format!("{s:?} is, to sed:\n{program}"));
         }
@@ -304,15 +310,7 @@ fn brackets_end_where_sed_ends_them() {
         s.push_str(&g.pick(TAILS).replace('/', delimiter));
         let (_, quiet) = quiet(&s);
         quiet_n += usize::from(quiet);
-        let debug = Command::new("timeout")
-            .args(["1", "sed", "--debug", "-n"])
-            .arg(&s)
-            .arg("/dev/null")
-            .current_dir(&dir)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run sed --debug");
-        let program = String::from_utf8_lossy(&debug.stdout);
+        let program = sed_program(&dir, &s);
         if sed_runs_or_writes(&program) {
             effects += 1;
             if quiet {
