@@ -1,5 +1,5 @@
 //! The name globs that choose what a walk opens (grep's `--include`, `--exclude`,
-//! `--exclude-dir`; find's `-name`) checked against GNU grep and GNU find: globs made of
+//! `--exclude-dir`; find's `-name`, `-iname`) checked against GNU grep and GNU find: globs made of
 //! the pieces where fnmatch and other glob readers part (`**`, `[[.n.]]`, `[[=n=]]`,
 //! classes, `]` first, ranges, braces, backslashes, `/`) choose whether a walk of a
 //! directory holding a `.env` opens it. Where the real program prints the secret, the
@@ -63,6 +63,11 @@ const PIECES: &[&str] = &[
     "-",
     "*.{md,env}",
     "{.env}",
+    // find's `-iname` matches in any case.
+    "E",
+    ".E",
+    "NV",
+    "[N]",
 ];
 
 /// A glob of one to five pieces.
@@ -139,6 +144,10 @@ fn name_globs_choose_as_grep_and_find_do() {
                 &top,
                 format!("find . -name {quoted} -type f -exec cat {{}} +"),
             ),
+            (
+                &top,
+                format!("find . -type f -iname {quoted} -exec cat {{}} +"),
+            ),
         ] {
             let printed = run(dir, &line).contains("SECRET");
             let d = decide(dir, &line);
@@ -153,7 +162,7 @@ fn name_globs_choose_as_grep_and_find_do() {
     }
     let _ = std::fs::remove_dir_all(&base);
     eprintln!(
-        "name globs: {n} globs x 4 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
+        "name globs: {n} globs x 5 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
     );
     assert!(
         bypasses.is_empty(),

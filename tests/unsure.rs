@@ -33,6 +33,9 @@ fn home() -> &'static Path {
         ] {
             std::fs::create_dir_all(dir.join(d)).expect("create temp home");
         }
+        // A tree that holds a link to `~/.ssh` (for the programs that follow links).
+        std::fs::create_dir_all(dir.join("links")).expect("create temp home");
+        let _ = std::os::unix::fs::symlink(dir.join(".ssh"), dir.join("links/k"));
         dir.canonicalize().expect("canonicalize temp home")
     })
 }
@@ -140,8 +143,8 @@ fn certain_only(not_certain: &[&str], certain: &[&str]) {
 
 /// A file's name where a program reads code (helper-48): `find -exec sed -n {} +` with
 /// a file named `e` runs sed's `e`, `rg --pre=sed` runs `sed FILE`; `gzip -rc` and
-/// `zcat -r` read through the links of the tree. None is certain; the everyday forms
-/// beside them are.
+/// `zcat -r` read through the links of the tree, so they are not certain where it holds
+/// one (`../links`). None is certain; the everyday forms beside them are.
 #[test]
 fn file_names_as_code_and_gzip_links_are_not_certain() {
     certain_only(
@@ -151,11 +154,13 @@ fn file_names_as_code_and_gzip_links_are_not_certain() {
             "find src -exec awk {} +",
             "rg --pre=sed -l x src",
             "rg --pre=jq x src",
-            "gzip -rc src",
-            "zcat -rf src",
-            "gunzip -rf src",
+            "gzip -rc ../links",
+            "zcat -rf ../links",
+            "gunzip -rf ../links",
         ],
         &[
+            "gzip -rc src",
+            "zcat -rf src",
             "find src -type f -exec sed -n 1p {} +",
             "find src -type f -exec grep -l main {} +",
             "gzip -r src",
@@ -455,9 +460,17 @@ fn implicit_cwd_walk_meets_a_rule_below() {
             "{line}"
         );
     }
-    // `-R` follows links: never certain, and below `~` it meets `~/.ssh`.
+    // `-R` follows links: below `~` it meets `~/.ssh`; certain in a tree without a
+    // link, and not where one leads out.
     assert_eq!(decide_in(workspace(), "grep -R -e TODO", home), Some(Deny));
-    assert_eq!(decide_in(workspace(), "grep -R -e TODO", &h("proj")), None);
+    assert_eq!(
+        decide_in(workspace(), "grep -R -e TODO", &h("proj")),
+        Some(Allow)
+    );
+    assert_ne!(
+        decide_in(workspace(), "grep -R -e TODO", &h("links")),
+        Some(Allow)
+    );
     // `ls` lists the home: it reads no file in `~/.ssh`.
     assert_eq!(decide_in(workspace(), "ls -la", home), Some(Allow));
     // Nor does `grep` without `-r` read its directory.

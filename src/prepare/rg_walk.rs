@@ -133,7 +133,11 @@ impl Prepared<'_> {
             return None;
         }
         let mut found = BitSet::new(self.n());
-        let walk = ignore::WalkBuilder::new(dir)
+        let mut walk = ignore::WalkBuilder::new(dir);
+        if let Some(types) = &filters.rg_types {
+            walk.types(types.clone());
+        }
+        let walk = walk
             .hidden(skip_hidden)
             .ignore(true)
             .git_ignore(true)

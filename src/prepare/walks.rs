@@ -38,6 +38,9 @@ pub(super) struct Filters {
     /// rg's `-g` globs, which bring back the dotfiles and ignored files they match: the
     /// walk is then one of every file, the globs choosing.
     overrides: bool,
+    /// rg's file types (`-t md`), which choose the files it opens and bring back the
+    /// dotfiles a type it selects matches (`-t sh` opens `.bashrc`).
+    pub(super) rg_types: Option<ignore::types::Types>,
 }
 
 impl Filters {
@@ -79,13 +82,19 @@ impl Filters {
                 continue;
             }
             let include = match part.role {
+                Role::TypeName => {
+                    if out.rg_types.is_none() {
+                        out.rg_types = super::rg_types::types(&r.given)?;
+                    }
+                    continue;
+                }
                 Role::FileType => {
                     let all = out.types.get_or_insert_with(String::new);
                     all.push_str(&part.text);
                     continue;
                 }
                 Role::SkipName => false,
-                Role::OnlyName => true,
+                Role::OnlyName | Role::OnlyNameAnyCase => true,
                 // Read as grep's `--include`/`--exclude` (a name no glob matches is
                 // opened unless the first is an include, where rg would skip it when
                 // any is: the reading opens more), on base names only.
@@ -114,19 +123,22 @@ impl Filters {
                     continue;
                 }
                 Role::SkipDir => {
-                    let glob = fnmatch(&part.text)?;
+                    let glob = fnmatch(&part.text, false)?;
                     out.skip_dir.push(glob);
                     continue;
                 }
                 Role::Pattern if !takes_first(p, r.parts.get(k.wrapping_sub(1))) => return Err(()),
                 _ => continue,
             };
-            let glob = fnmatch(&part.text)?;
+            let glob = fnmatch(&part.text, part.role == Role::OnlyNameAnyCase)?;
             out.names.push((include, glob));
         }
         // An option the table does not know may choose files otherwise than the globs
         // read: they are then not trusted to skip anything.
-        let chooses = !out.names.is_empty() || !out.skip_dir.is_empty() || out.types.is_some();
+        let chooses = !out.names.is_empty()
+            || !out.skip_dir.is_empty()
+            || out.types.is_some()
+            || out.rg_types.is_some();
         if chooses && !r.is_known() {
             return Err(());
         }
@@ -145,10 +157,26 @@ impl Filters {
     /// `--include` or `--exclude` that matches it says; when none does, it is opened
     /// unless the first of them is an `--include`.
     pub(super) fn opens(&self, name: &str) -> bool {
+        // rg's `-g` globs say first; then its types.
+        if let Some(t) = &self.rg_types {
+            let globbed = self.names.iter().any(|(_, g)| g.is_match(name));
+            if !globbed && !super::rg_types::opens(t, name) {
+                return false;
+            }
+        }
         match self.names.iter().rev().find(|(_, g)| g.is_match(name)) {
             Some((include, _)) => *include,
             None => self.names.first().is_none_or(|(include, _)| !include),
         }
+    }
+
+    /// Whether a walk that skips dotfiles opens the one named NAME (a directory when
+    /// DIR): where one of rg's selected types matches it.
+    pub(super) fn brings_back(&self, name: &str, dir: bool) -> bool {
+        !dir && self
+            .rg_types
+            .as_ref()
+            .is_some_and(|t| super::rg_types::brings_back(t, name))
     }
 
     /// Whether a walk in ROLE reads ignore files to choose what it opens: rg's (its
@@ -172,10 +200,11 @@ impl Filters {
 /// are one: `**/.env` matches no name without a `/`, where globset's `**/` matches
 /// nothing at all) and no braces (`*.{md,txt}` is a name with braces): runs of stars
 /// are made one and braces escaped for globset. Checked against GNU grep and find by
-/// `tests/name_globs_real.rs`.
-fn fnmatch(text: &str) -> Result<GlobMatcher, ()> {
+/// `tests/name_globs_real.rs`. In any case when FOLD (`find -iname`: fnmatch's
+/// `FNM_CASEFOLD`), where a bracket is not read (how a range folds is fnmatch's own).
+fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
     if ["[:", "[.", "[="].iter().any(|s| text.contains(s))
-        || (text.contains('[') && text.contains('\\'))
+        || (text.contains('[') && (text.contains('\\') || fold))
     {
         return Err(());
     }
@@ -212,7 +241,9 @@ fn fnmatch(text: &str) -> Result<GlobMatcher, ()> {
         }
         glob.push(c);
     }
-    Glob::new(&glob)
+    globset::GlobBuilder::new(&glob)
+        .case_insensitive(fold)
+        .build()
         .map(|g| g.compile_matcher())
         .map_err(|_| ())
 }
@@ -348,12 +379,15 @@ impl Prepared<'_> {
                 {
                     return self.walk_meets(dir, Role::Walk, rules, filters, left);
                 }
-                if role == Role::WalkVisible && name.starts_with('.') {
-                    continue;
-                }
                 let Ok(kind) = entry.file_type() else {
                     continue;
                 };
+                if role == Role::WalkVisible
+                    && name.starts_with('.')
+                    && !filters.brings_back(&name, kind.is_dir())
+                {
+                    continue;
+                }
                 let path = entry.path();
                 let is_dir = kind.is_dir()
                     || (kind.is_symlink()

@@ -125,6 +125,15 @@ impl Prepared<'_> {
             }
             let place = &words.sets[set_of[i]];
             self.role_cands(out, &cand.key, c, place, (ci, i), budget);
+            self.followed_links(
+                out,
+                &cand.key,
+                line,
+                (ci, i),
+                (place.0, &place.1),
+                &mut budget.links,
+                &mut budget.walk_left,
+            );
             self.git_repo_cands(out, &cand.key, line, i, &place.1, ci);
         }
         self.generous_cands(out, ci, cand, dirs, budget);
@@ -807,6 +816,8 @@ pub(super) struct WordBudget {
     /// many directory entries they may still look at (see `walks`).
     walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
     walk_left: usize,
+    /// What looking for symbolic links below each directory found (see `links`).
+    links: std::collections::HashMap<String, super::links::Links>,
 }
 
 impl WordBudget {

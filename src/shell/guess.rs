@@ -163,6 +163,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             program: super::Known::Unknown,
             generous: None,
             roles: Vec::new(),
+            follows: None,
             place: None,
         });
     }

@@ -57,8 +57,8 @@ pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spe
 pub(crate) use programs::git_subcommand;
 pub use programs::{
     chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
-    Effect, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value, Verified,
-    INERT_CONFIG, MERGE_STRATEGIES,
+    Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
+    Verified, INERT_CONFIG, MERGE_STRATEGIES,
 };
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
@@ -133,6 +133,11 @@ pub struct SimpleCommand {
     /// below them may be opened: `grep -r x ~`, `find`, `rg x` in its directory, `rm
     /// -r`) or reads the names of files from (`file -f list`), with that role.
     pub roles: Vec<(Role, String)>,
+    /// Why it reads what symbolic links in the trees it walks lead to, if it does
+    /// (`grep -R x .`, `find . -exec cat {} +`): what it opens then depends on the
+    /// links there, which the words do not show. The engine looks at those trees; the
+    /// command is certain only while they hold no link (`prepare::links`).
+    pub follows: Option<String>,
     /// Where it runs, for the directory it runs in: known for the commands of the
     /// line's own text (not of a string it gives a shell, a substitution or a guess).
     pub place: Option<Place>,

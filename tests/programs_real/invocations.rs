@@ -72,8 +72,13 @@ pub(crate) fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::WriteTree => "d1",
         Role::NamesFrom => "names.txt",
         Role::Pattern => "TODO",
-        Role::SkipName | Role::SkipDir | Role::OnlyName | Role::NameGlob => "*.txt",
+        Role::SkipName
+        | Role::SkipDir
+        | Role::OnlyName
+        | Role::OnlyNameAnyCase
+        | Role::NameGlob => "*.txt",
         Role::FileType => "f",
+        Role::TypeName => "txt",
         Role::Url => "http://127.0.0.1:9/x",
         Role::Date => "2020-01-02 03:04",
         Role::Argv => "echo",

@@ -49,7 +49,7 @@ pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
 pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
 pub(crate) use login::{SUDO_LONG_VALUED, SUDO_VALUED, SU_LONG_VALUED, SU_VALUED};
-pub use read::{Kind, Part, Reading, Run};
+pub use read::{Given, Kind, Part, Reading, Run};
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -168,10 +168,16 @@ pub enum Role {
     /// A glob of the base names of the only files its walk opens (`grep --include`,
     /// `find -name`).
     OnlyName,
+    /// As [`Role::OnlyName`], matched in any case (`find -iname`).
+    OnlyNameAnyCase,
     /// A glob of the names its walk opens, or with a leading `!` of those it skips, the
     /// last that matches winning; it overrides the walk's skipping of dotfiles and
     /// ignored files for the names it matches (`rg -g`).
     NameGlob,
+    /// A name of the file types its walk chooses files by (rg's `-t`, `-T`,
+    /// `--type-add`, `--type-clear`): the globs of the program's own type table
+    /// (`prepare::rg_types`) choose the files it opens, dotfiles among them.
+    TypeName,
     /// The kinds of file its walk hands on (`find -type d`: directories only).
     FileType,
     /// A URL.

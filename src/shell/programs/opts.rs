@@ -100,11 +100,11 @@ pub(super) const RG: &[Opt] = &[
     val("j", "threads", D),
     flag("", "trim"),
     // File types choose the files it searches (and may bring dotfiles back).
-    val("t", "type", Pattern),
-    val("", "type-add", Pattern),
-    val("", "type-clear", D),
+    val("t", "type", TypeName),
+    val("", "type-add", TypeName),
+    val("", "type-clear", TypeName),
     flag("", "type-list"),
-    val("T", "type-not", Pattern),
+    val("T", "type-not", TypeName),
     // `-u` is `--no-ignore`; `-uu` adds `--hidden` (dotfiles walked); `-uuu` adds
     // `--binary`.
     flag("u", "unrestricted").does(Does::Twice(Walk)),

@@ -718,7 +718,7 @@ const FIND: &[super::Opt] = {
         flag("", "P"),
         val("", "D", Data),
         val("", "name", OnlyName),
-        val("", "iname", Pattern),
+        val("", "iname", OnlyNameAnyCase),
         val("", "path", Pattern),
         val("", "ipath", Pattern),
         val("", "wholename", Pattern),

@@ -514,10 +514,16 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         .forms
         .iter()
         .chain([&argv])
-        .find_map(|f| super::follows_links(f).or_else(|| super::names_from_data(f)))
+        .find_map(|f| super::names_from_data(f))
     {
         cx.uncertain(why);
     }
+    // Whether it reads through links in the trees it walks: the engine looks there.
+    let follows = st
+        .forms
+        .iter()
+        .chain([&argv])
+        .find_map(|f| super::follows_links(f));
     for d in dirs {
         if d.contains("{}") {
             cx.uncertain(format!(
@@ -565,6 +571,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         program,
         generous: None,
         roles,
+        follows,
         place: None,
     });
 }
