@@ -14,6 +14,18 @@ use crate::index::BitSet;
 use crate::shell;
 use std::path::{Path, PathBuf};
 
+/// What the looks of one call found, so that no tree, word list or line is looked at
+/// twice (`find . -exec cat {} + -exec cat {} + ...` has a thousand commands alike).
+#[derive(Default)]
+pub(super) struct Looks {
+    /// Each tree looked below.
+    trees: std::collections::HashMap<String, Links>,
+    /// Why each command's words (its path words, where it runs) may lead to a link.
+    whys: std::collections::HashMap<(Vec<String>, bool, Vec<String>), Option<String>>,
+    /// The command of each line (by its index) that may change a tree first.
+    changers: std::collections::HashMap<usize, Option<String>>,
+}
+
 /// What looking for links below a directory found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Links {
@@ -29,7 +41,7 @@ impl Prepared<'_> {
     /// For command I of line CI (command argument KEY), run in the request's directory
     /// (HERE) and in each of DIRS: when it reads through links and its trees are not
     /// known to hold none, a candidate that keeps every allow rule from covering it,
-    /// saying why. LOOKED remembers each tree's look for the call; LEFT is how many
+    /// saying why. LOOKS remembers what the call's looks found; LEFT is how many
     /// directory entries the call may still read.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn followed_links(
@@ -39,7 +51,7 @@ impl Prepared<'_> {
         line: &shell::CommandLine,
         (ci, i): (usize, usize),
         (here, dirs): (bool, &[String]),
-        looked: &mut std::collections::HashMap<String, Links>,
+        looks: &mut Looks,
         left: &mut usize,
     ) {
         let Some(c) = line.commands.get(i) else {
@@ -48,7 +60,43 @@ impl Prepared<'_> {
         let Some(follows) = &c.follows else {
             return;
         };
-        let why = match self.links_why(line, c, here, dirs, looked, left) {
+        // A command of the line may make a link, move one or extract an archive there
+        // before it runs (or, in a loop, after it ran once).
+        let changer = looks
+            .changers
+            .entry(ci)
+            .or_insert_with(|| {
+                let o = line
+                    .commands
+                    .iter()
+                    .find(|o| change_of(&o.argv).is_some())?;
+                Some(format!(
+                    "`{}` in the line may change the tree first",
+                    o.argv.first().map_or("", String::as_str)
+                ))
+            })
+            .clone();
+        let words: Vec<String> = c
+            .roles
+            .iter()
+            .map(|(_, w)| w)
+            .chain(&c.paths)
+            .filter(|w| !w.starts_with('-'))
+            .cloned()
+            .collect();
+        let memo = (words, here, dirs.to_vec());
+        let more = match changer {
+            Some(why) => Some(why),
+            None => match looks.whys.get(&memo) {
+                Some(why) => why.clone(),
+                None => {
+                    let why = self.links_why(&memo.0, here, dirs, &mut looks.trees, left);
+                    looks.whys.insert(memo, why.clone());
+                    why
+                }
+            },
+        };
+        let why = match more {
             Some(more) => format!("{follows} ({more})"),
             None => return,
         };
@@ -57,30 +105,17 @@ impl Prepared<'_> {
         out.push(cand);
     }
 
-    /// Why the trees command C of LINE walks may hold a link, if they may.
+    /// Why the trees below WORDS (a command's path words, run in the request's
+    /// directory when HERE and in each of DIRS) may hold a link, if they may. LOOKED
+    /// holds each tree's look.
     fn links_why(
         &self,
-        line: &shell::CommandLine,
-        c: &shell::SimpleCommand,
+        words: &[String],
         here: bool,
         dirs: &[String],
         looked: &mut std::collections::HashMap<String, Links>,
         left: &mut usize,
     ) -> Option<String> {
-        // A command of the line may make a link, move one or extract an archive there
-        // before it runs (or, in a loop, after it ran once).
-        if let Some(other) = line.commands.iter().find(|o| change_of(&o.argv).is_some()) {
-            return Some(format!(
-                "`{}` in the line may change the tree first",
-                other.argv.first().map_or("", String::as_str)
-            ));
-        }
-        let words = c
-            .roles
-            .iter()
-            .map(|(_, w)| w)
-            .chain(&c.paths)
-            .filter(|w| !w.starts_with('-'));
         let mut trees: Vec<String> = Vec::new();
         for w in words {
             // A glob (`src/*`): the directory it expands in, which holds what it names.
@@ -153,9 +188,12 @@ pub(super) fn find_link(dir: &Path, left: &mut usize) -> Links {
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
     let mut entries = 0usize;
     while let Some(d) = stack.pop() {
-        // A directory it cannot list: the program cannot either.
-        let Ok(list) = std::fs::read_dir(&d) else {
-            continue;
+        // A directory it may not list: the program may not either; any other error
+        // (a path too long to name) leaves the tree unread.
+        let list = match std::fs::read_dir(&d) {
+            Ok(list) => list,
+            Err(e) if super::walks::cannot_list(&e) => continue,
+            Err(_) => return Links::TooLarge,
         };
         for entry in list.flatten() {
             entries += 1;

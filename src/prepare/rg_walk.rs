@@ -149,8 +149,12 @@ impl Prepared<'_> {
             .add_custom_ignore_filename(".rgignore")
             .build();
         let mut entries = 0usize;
-        // An entry rg cannot read is one it does not open either.
-        for entry in walk.flatten() {
+        // An error (an ignore file not read whole, a path too long to name): rg may
+        // walk otherwise; the caller reads every file.
+        for entry in walk {
+            let Ok(entry) = entry else {
+                return None;
+            };
             entries += 1;
             if entries > MAX_WALK_ENTRIES || *left == 0 {
                 return Some(Walked::TooLarge);

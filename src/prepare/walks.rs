@@ -30,6 +30,9 @@ pub(super) const MAX_CALL_WALK_ENTRIES: usize = 4 * MAX_WALK_ENTRIES;
 pub(super) struct Filters {
     /// `--include` (true) and `--exclude` (false) globs, in the order given.
     names: Vec<(bool, GlobMatcher)>,
+    /// Some of `names` match in any case (`find -iname`): a name past ASCII, which the
+    /// locale folds its own way, is opened.
+    any_case: bool,
     skip_dir: Vec<GlobMatcher>,
     /// `find -type`: the kinds of file handed on (`f` files, `d` directories...).
     types: Option<String>,
@@ -58,6 +61,30 @@ impl Filters {
             return Ok(out);
         };
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
+        // What `find -exec` and `fd -x` choose to hand on is not all the command opens
+        // when it walks a directory (or a link to one) it is handed: every file below is
+        // then opened, unless `-type` hands on neither (`-type f`, in an expression
+        // without `-o`, `,` or parentheses).
+        // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
+        // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
+        // cats every file): its names and types are then not read.
+        if p.name() == "find"
+            && r.parts
+                .iter()
+                .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")" | "-prune"))
+        {
+            return Err(());
+        }
+        let walks = exec_walks(&r);
+        let base = walks.then(|| Filters {
+            rg_ignores: out.rg_ignores,
+            overrides: out.overrides,
+            ..Filters::default()
+        });
+        let plain = !r
+            .parts
+            .iter()
+            .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")"));
         // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
         // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
         // name; rg's `--glob-case-insensitive` its `-g` globs more.
@@ -130,11 +157,19 @@ impl Filters {
                 Role::Pattern if !takes_first(p, r.parts.get(k.wrapping_sub(1))) => return Err(()),
                 _ => continue,
             };
-            let glob = fnmatch(&part.text, part.role == Role::OnlyNameAnyCase)?;
+            let any_case = part.role == Role::OnlyNameAnyCase;
+            out.any_case |= any_case;
+            let glob = fnmatch(&part.text, any_case)?;
             out.names.push((include, glob));
         }
         // An option the table does not know may choose files otherwise than the globs
         // read: they are then not trusted to skip anything.
+        if let Some(base) = base {
+            let no_dirs = out.types.as_ref().is_some_and(|t| !t.contains(['d', 'l']));
+            if !(no_dirs && plain) {
+                return Ok(base);
+            }
+        }
         let chooses = !out.names.is_empty()
             || !out.skip_dir.is_empty()
             || out.types.is_some()
@@ -157,6 +192,9 @@ impl Filters {
     /// `--include` or `--exclude` that matches it says; when none does, it is opened
     /// unless the first of them is an `--include`.
     pub(super) fn opens(&self, name: &str) -> bool {
+        if self.any_case && !name.is_ascii() {
+            return true;
+        }
         // rg's `-g` globs say first; then its types.
         if let Some(t) = &self.rg_types {
             let globbed = self.names.iter().any(|(_, g)| g.is_match(name));
@@ -201,10 +239,12 @@ impl Filters {
 /// nothing at all) and no braces (`*.{md,txt}` is a name with braces): runs of stars
 /// are made one and braces escaped for globset. Checked against GNU grep and find by
 /// `tests/name_globs_real.rs`. In any case when FOLD (`find -iname`: fnmatch's
-/// `FNM_CASEFOLD`), where a bracket is not read (how a range folds is fnmatch's own).
+/// `FNM_CASEFOLD`), where a bracket or a letter past ASCII is not read (how a range
+/// folds, and `İ` or the Kelvin sign, are the locale's: helper-56).
 fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
     if ["[:", "[.", "[="].iter().any(|s| text.contains(s))
         || (text.contains('[') && (text.contains('\\') || fold))
+        || (fold && !text.is_ascii())
     {
         return Err(());
     }
@@ -246,6 +286,45 @@ fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
         .build()
         .map(|g| g.compile_matcher())
         .map_err(|_| ())
+}
+
+/// Whether E, an error listing a directory, is one the program meets too (the top is a
+/// file, the directory went away, or it may not be listed), so the walk opens nothing
+/// there; any other error leaves the walk unread.
+pub(super) fn cannot_list(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind::{NotADirectory, NotFound, PermissionDenied};
+    matches!(e.kind(), NotADirectory | NotFound | PermissionDenied)
+}
+
+/// Whether a command R runs on the names it finds (`find -exec CMD {} +`, `fd -x CMD`,
+/// `fd -X CMD`, which adds the names at the end) may open the files below a directory
+/// it is handed (`grep -r`, `rm -r`, `cp -r`): the names and types that choose what is
+/// handed on (`-name '*.md'`, `-type d`) then do not choose what it opens
+/// (`find . -type d -exec grep -r KEY {} +` reads every file). So may a program the
+/// table does not know, one given an option it does not know, or one that runs another.
+fn exec_walks(r: &shell::Reading) -> bool {
+    r.runs.iter().any(|run| {
+        let shell::Run::Argv(words) = run else {
+            return false;
+        };
+        let Some((name, args)) = words.split_first() else {
+            return false;
+        };
+        let Some(p) = shell::lookup(name) else {
+            return true;
+        };
+        let mut args = args.to_vec();
+        if !args.iter().any(|a| a.contains("{}")) {
+            args.push("{}".into());
+        }
+        let read = shell::read(p, &args);
+        !read.is_known()
+            || !read.runs.is_empty()
+            || read
+                .parts
+                .iter()
+                .any(|q| q.text.contains("{}") && (opens_files(q.role) || q.role == Role::Chdir))
+    })
 }
 
 /// Whether OPT, the part before a pattern value, is an option that takes the place of
@@ -361,9 +440,13 @@ impl Prepared<'_> {
                     }
                 }
             }
-            // A file, or a directory it cannot list: the walk opens nothing more there.
-            let Ok(list) = std::fs::read_dir(&d) else {
-                continue;
+            // A file, or a directory it may not list: the walk opens nothing more there.
+            // A path too long to name (the program goes down by handles: helper-56's
+            // 17 directories of 250-byte names) or another error: not looked through.
+            let list = match std::fs::read_dir(&d) {
+                Ok(list) => list,
+                Err(e) if cannot_list(&e) => continue,
+                Err(_) => return Walked::TooLarge,
             };
             for entry in list.flatten() {
                 entries += 1;

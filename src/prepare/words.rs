@@ -816,8 +816,8 @@ pub(super) struct WordBudget {
     /// many directory entries they may still look at (see `walks`).
     walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
     walk_left: usize,
-    /// What looking for symbolic links below each directory found (see `links`).
-    links: std::collections::HashMap<String, super::links::Links>,
+    /// What looking for symbolic links found (see `links`).
+    links: super::links::Looks,
 }
 
 impl WordBudget {

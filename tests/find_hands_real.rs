@@ -1,0 +1,165 @@
+//! What `find -exec CMD {}` and `fd -x`/`-X CMD` hand on is chosen by the names and
+//! types they are given (`-name '*.md'`, `-type d`, `fd -e md`), but a command that walks
+//! a directory it is handed (`grep -r`, `rm -r`) opens every file below it: `find . -type
+//! d -exec grep -r KEY {} +` printed `x.md/.env`, allowed, before the reading knew.
+//! Each line runs in bash in a project whose directory `x.md` holds a `.env`; where the
+//! real program prints the secret the line is never allowed, and the everyday forms
+//! (`-type f`, a command that reads only the files it is given) stay allowed.
+
+mod common;
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::Options;
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::Path;
+use std::process::Command;
+
+/// What `bash -c LINE` prints in DIR.
+fn run(dir: &Path, line: &str) -> String {
+    let out = Command::new("timeout")
+        .args(["5", "bash", "-c", line])
+        .current_dir(dir)
+        .output()
+        .expect("run bash");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The names chosen, the commands run on them, and the forms of handing them on.
+const FILTERS: &[&str] = &[
+    "",
+    "-name '*.md'",
+    "-iname '*.MD'",
+    "-name 'x*'",
+    "-type d",
+    "-type f",
+    "-type l",
+    "-type f,d",
+    "-type f -name '*.md'",
+    "-type f -o -name '*.md'",
+    "-name '*.md' -type d",
+    // helper-56: `-o`, `,` and `-prune` hand on what the tests before them reject.
+    "-type d -o",
+    "-name '*.md' -o",
+    "-name x.md -prune -o",
+    "-name '*.md' ,",
+    "( -type d ) -o",
+];
+const COMMANDS: &[&str] = &[
+    "grep -r KEY",
+    "grep -rl KEY",
+    "grep -l KEY",
+    "cat",
+    "ls -R",
+    "cp -r -t out",
+    "head -n 5",
+];
+const FD_FILTERS: &[&str] = &["", "-e md", "-t d", "-t f", "-e md -t f", "-H -e md"];
+
+#[test]
+fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
+    let base = common::process_dir("grh-find-hands");
+    let _ = std::fs::remove_dir_all(&base);
+    let proj = base.join("proj");
+    for d in ["x.md", "docs", "out"] {
+        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
+    }
+    std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
+    std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
+    let rules = json!([
+        {"id": "secrets", "path": "**/.env", "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    let fd = ["fdfind", "fd"]
+        .into_iter()
+        .find(|f| Command::new(f).arg("--version").output().is_ok())
+        .expect("fd is installed (make deps)");
+    let mut lines = Vec::new();
+    for f in FILTERS {
+        for c in COMMANDS {
+            lines.push(format!("find . {f} -exec {c} {{}} +"));
+            lines.push(format!("find . {f} -exec {c} {{}} \\;"));
+        }
+    }
+    for f in FD_FILTERS {
+        for c in COMMANDS {
+            lines.push(format!("{fd} {f} -X {c}"));
+            lines.push(format!("{fd} {f} -x {c}"));
+        }
+    }
+    let (mut bypasses, mut secret, mut allowed) = (Vec::new(), 0, 0);
+    for line in &lines {
+        // `cp -r` copies what it reads: the copy shows it.
+        let _ = std::fs::remove_dir_all(proj.join("out"));
+        std::fs::create_dir_all(proj.join("out")).expect("mkdir");
+        let printed = run(&proj, line).contains("SECRET")
+            || run(&proj, "grep -rs KEY out").contains("SECRET");
+        let d = decide(line);
+        secret += usize::from(printed);
+        allowed += usize::from(d == Some(Decision::Allow));
+        if printed && d == Some(Decision::Allow) {
+            bypasses.push(line.clone());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    eprintln!(
+        "find and fd handing on: {} lines; {secret} read the secret, {allowed} allowed",
+        lines.len()
+    );
+    assert!(
+        bypasses.is_empty(),
+        "allowed, and the real program read the secret:\n{}",
+        bypasses.join("\n")
+    );
+    assert!(secret >= 20, "too few lines read the secret: {secret}");
+    // The everyday forms are allowed.
+    for line in [
+        "find . -type f -name '*.md' -exec grep -r KEY {} +",
+        "find . -name '*.md' -exec grep -l KEY {} +",
+        "find . -name '*.md' -exec cat {} +",
+        "find . -type d -exec ls -R {} +",
+    ] {
+        assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+}
+
+/// The walk that looks below a directory for what a rule is about gives up on nothing
+/// silently: a tree whose paths are too long to name (GNU grep and tar go down by
+/// handles, helper-56) is not read, nor a pattern of `find -iname` past ASCII (the
+/// locale folds `İ` and the Kelvin sign).
+#[test]
+fn what_the_look_cannot_name_is_not_read() {
+    let base = common::process_dir("grh-deep");
+    let _ = std::fs::remove_dir_all(&base);
+    let proj = base.join("proj");
+    std::fs::create_dir_all(&proj).expect("mkdir");
+    std::fs::write(proj.join("id_rsa"), "KEY SECRET\n").expect("write");
+    let deep = r#"n=$(printf 'd%.0s' $(seq 250)); for i in $(seq 17); do mkdir $n && cd $n || exit 1; done; echo 'KEY SECRET' > .env"#;
+    run(&proj, deep);
+    let rules = json!([
+        {"id": "secrets", "path": ["**/.env", "**/id_rsa"], "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for line in [
+        "grep -r KEY d*",
+        "find . -iname '\u{130}d_rsa' -exec cat {} +",
+    ] {
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    assert!(run(&proj, "grep -r KEY d*").contains("SECRET"));
+    let _ = std::fs::remove_dir_all(&base);
+}
