@@ -26,6 +26,22 @@ fn run(dir: &Path, line: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The decision on a line run in DIR under a policy that denies the paths SECRETS and
+/// allows every other command.
+fn decider(secrets: &[&str], dir: &Path) -> impl Fn(&str) -> Option<Decision> {
+    let rules = json!([
+        {"id": "secrets", "path": secrets, "decision": "deny"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let dir = dir.to_path_buf();
+    move |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    }
+}
+
 /// The names chosen, the commands run on them, and the forms of handing them on.
 const FILTERS: &[&str] = &[
     "",
@@ -68,16 +84,7 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
     std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
     std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
     std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
-    let rules = json!([
-        {"id": "secrets", "path": "**/.env", "decision": "deny"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let p = compile::compile(rules, Options::default()).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = decider(&["**/.env"], &proj);
     let fd = ["fdfind", "fd"]
         .into_iter()
         .find(|f| Command::new(f).arg("--version").output().is_ok())
@@ -144,16 +151,7 @@ fn what_the_look_cannot_name_is_not_read() {
     std::fs::write(proj.join("id_rsa"), "KEY SECRET\n").expect("write");
     let deep = r#"n=$(printf 'd%.0s' $(seq 250)); for i in $(seq 17); do mkdir $n && cd $n || exit 1; done; echo 'KEY SECRET' > .env"#;
     run(&proj, deep);
-    let rules = json!([
-        {"id": "secrets", "path": ["**/.env", "**/id_rsa"], "decision": "deny"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let p = compile::compile(rules, Options::default()).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = decider(&["**/.env", "**/id_rsa"], &proj);
     for line in [
         "grep -r KEY d*",
         "find . -iname '\u{130}d_rsa' -exec cat {} +",

@@ -61,10 +61,6 @@ impl Filters {
             return Ok(out);
         };
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
-        // What `find -exec` and `fd -x` choose to hand on is not all the command opens
-        // when it walks a directory (or a link to one) it is handed: every file below is
-        // then opened, unless `-type` hands on neither (`-type f`, in an expression
-        // without `-o`, `,` or parentheses).
         // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
         // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
         // cats every file): its names and types are then not read.
@@ -75,16 +71,6 @@ impl Filters {
         {
             return Err(());
         }
-        let walks = exec_walks(&r);
-        let base = walks.then(|| Filters {
-            rg_ignores: out.rg_ignores,
-            overrides: out.overrides,
-            ..Filters::default()
-        });
-        let plain = !r
-            .parts
-            .iter()
-            .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")"));
         // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
         // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
         // name; rg's `--glob-case-insensitive` its `-g` globs more.
@@ -162,14 +148,19 @@ impl Filters {
             let glob = fnmatch(&part.text, any_case)?;
             out.names.push((include, glob));
         }
+        // What `find -exec` and `fd -x` choose to hand on is not all the command opens
+        // when it walks a directory (or a link to one) it is handed: every file below is
+        // then opened, unless `-type` hands on neither (`-type f`).
+        let no_dirs = out.types.as_ref().is_some_and(|t| !t.contains(['d', 'l']));
+        if exec_walks(&r) && !no_dirs {
+            return Ok(Filters {
+                rg_ignores: out.rg_ignores,
+                overrides: out.overrides,
+                ..Filters::default()
+            });
+        }
         // An option the table does not know may choose files otherwise than the globs
         // read: they are then not trusted to skip anything.
-        if let Some(base) = base {
-            let no_dirs = out.types.as_ref().is_some_and(|t| !t.contains(['d', 'l']));
-            if !(no_dirs && plain) {
-                return Ok(base);
-            }
-        }
         let chooses = !out.names.is_empty()
             || !out.skip_dir.is_empty()
             || out.types.is_some()
