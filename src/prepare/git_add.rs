@@ -30,18 +30,7 @@ impl Prepared<'_> {
             other => return Some(other),
         };
         let fold = self.path_env().case_fold;
-        let walk = ignore::WalkBuilder::new(dir)
-            .hidden(false)
-            .ignore(false)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(true)
-            .parents(true)
-            .require_git(true)
-            .follow_links(false)
-            // git never adds its own repository.
-            .filter_entry(|e| e.file_name() != ".git")
-            .build();
+        let walk = walker(dir).build();
         let mut entries = 0usize;
         for entry in walk {
             let entry = match entry {
@@ -57,7 +46,7 @@ impl Prepared<'_> {
             }
             *left -= 1;
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            if is_dir && linked_gitignore(entry.path()) {
+            if is_dir && gitignore_differs(entry.path()) {
                 return None;
             }
             let text = entry.path().to_string_lossy();
@@ -72,17 +61,45 @@ impl Prepared<'_> {
     }
 }
 
-/// Whether DIR holds a `.gitignore` that is a symbolic link, which git does not read
-/// (it opens it with `O_NOFOLLOW`) and this walker does.
-fn linked_gitignore(dir: &Path) -> bool {
-    std::fs::symlink_metadata(dir.join(".gitignore")).is_ok_and(|m| m.file_type().is_symlink())
+/// The walker of what git does not ignore below DIR: git's rules only (no `.ignore`),
+/// dotfiles kept, its own repository left out.
+pub(super) fn walker(dir: &str) -> ignore::WalkBuilder {
+    let mut walk = ignore::WalkBuilder::new(dir);
+    walk.hidden(false)
+        .ignore(false)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .parents(true)
+        .require_git(true)
+        .follow_links(false)
+        // git never adds its own repository.
+        .filter_entry(|e| e.file_name() != ".git");
+    walk
+}
+
+/// Whether git may read DIR's `.gitignore` otherwise than this walker: a symbolic link,
+/// which git does not read (it opens it with `O_NOFOLLOW`) and this walker does; a text
+/// git reads otherwise ([`super::ignore_lines::git_reads_otherwise`]); or a `.jj` that
+/// makes DIR a repository for this walker alone.
+fn gitignore_differs(dir: &Path) -> bool {
+    let file = dir.join(".gitignore");
+    std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink())
+        || reads_otherwise(&file)
+        || super::rg_walk::jj_only(dir)
+}
+
+/// Whether git may read the ignore file FILE otherwise than this walker.
+fn reads_otherwise(file: &Path) -> bool {
+    std::fs::read(file).is_ok_and(|t| super::ignore_lines::git_reads_otherwise(&t))
 }
 
 /// Whether git may ignore below DIR (in the work tree TOP, repository GIT_DIR)
-/// otherwise than this walker: a linked `.gitignore` there or above it up to TOP, or a
-/// repository configuration that names an excludes file of its own or includes another
-/// (this walker reads the global one only), or a global one read otherwise
-/// ([`super::rg_walk::global_excludes_differ`]).
+/// otherwise than this walker: a `.gitignore` there or above it up to TOP read
+/// otherwise ([`gitignore_differs`]), git's `info/exclude` or the global excludes file
+/// read otherwise, a repository configuration that names an excludes file of its own
+/// or includes another (this walker reads the global one only), or a global
+/// configuration read otherwise ([`super::rg_walk::global_excludes_differ`]).
 fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
     let config = std::fs::read(git_dir.join("config"))
         .map(|c| String::from_utf8_lossy(&c).to_ascii_lowercase())
@@ -90,8 +107,10 @@ fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
     config.contains("excludesfile")
         || config.contains("[include")
         || super::rg_walk::global_excludes_differ()
+        || reads_otherwise(&git_dir.join("info/exclude"))
+        || ignore::gitignore::gitconfig_excludes_path().is_some_and(|f| reads_otherwise(&f))
         || dir
             .ancestors()
             .take_while(|a| a.starts_with(top))
-            .any(linked_gitignore)
+            .any(gitignore_differs)
 }

@@ -14,6 +14,7 @@ mod git_cands;
 mod git_config_paths;
 mod git_index;
 mod git_repo;
+mod ignore_lines;
 mod links;
 mod lookups;
 mod paths;

@@ -16,18 +16,17 @@ use std::path::Path;
 const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 
 /// Whether rg may read the ignore file at PATH otherwise than this walker (a newer
-/// `ignore` crate) does: rg 13 takes a leading UTF-8 byte-order mark as part of the
-/// first pattern and no POSIX class (`[[:alpha:]]`), which this walker strips and
-/// matches; and a file that applies above the directory rg starts in (ABOVE: a parent's,
-/// git's `info/exclude` or global file when rg starts below the top) with a pattern
-/// that holds a `/` (`sub/.env`, `/sub/.env`), which rg 13 does not apply to the files
-/// below where it starts. A file this walker skips rg would then read.
+/// `ignore` crate) does: a line rg 13 reads otherwise
+/// ([`super::ignore_lines::rg_reads_otherwise`]); and a file that applies above the
+/// directory rg starts in (ABOVE: a parent's, git's `info/exclude` or global file when
+/// rg starts below the top) with a pattern that holds a `/` (`sub/.env`, `/sub/.env`),
+/// which rg 13 does not apply to the files below where it starts. A file this walker
+/// skips rg would then read.
 pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
     let Ok(text) = std::fs::read(path) else {
         return false;
     };
-    text.starts_with(b"\xef\xbb\xbf")
-        || text.windows(3).any(|w| w == b"[[:")
+    super::ignore_lines::rg_reads_otherwise(&text)
         || (above
             && String::from_utf8_lossy(&text).lines().any(|l| {
                 let l = l.trim();
@@ -38,11 +37,19 @@ pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
             }))
 }
 
-/// Whether an ignore file in DIR is one rg may read otherwise ([`reads_differently`]).
+/// Whether DIR holds a `.jj` (jujutsu's repository) and no `.git`: this walker then
+/// takes DIR for a repository and honours `.gitignore` there; rg 13 and git do not.
+pub(super) fn jj_only(dir: &Path) -> bool {
+    dir.join(".jj").exists() && !dir.join(".git").exists()
+}
+
+/// Whether an ignore file in DIR is one rg may read otherwise ([`reads_differently`]),
+/// or DIR is a repository only for this walker ([`jj_only`]).
 fn dir_differs(dir: &Path, above: bool) -> bool {
-    IGNORE_FILES
-        .iter()
-        .any(|n| reads_differently(&dir.join(n), above))
+    jj_only(dir)
+        || IGNORE_FILES
+            .iter()
+            .any(|n| reads_differently(&dir.join(n), above))
 }
 
 /// Whether git's global configuration names its excludes file in a way that rg 13,
@@ -99,6 +106,22 @@ fn excludes_differ_in(texts: &[String]) -> bool {
     false
 }
 
+/// rg's walker below DIR with its default ignore handling, dotfiles skipped when
+/// SKIP_HIDDEN (no `--hidden`).
+pub(super) fn walker(dir: &str, skip_hidden: bool) -> ignore::WalkBuilder {
+    let mut walk = ignore::WalkBuilder::new(dir);
+    walk.hidden(skip_hidden)
+        .ignore(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .git_global(true)
+        .parents(true)
+        .require_git(true)
+        .follow_links(false)
+        .add_custom_ignore_filename(".rgignore");
+    walk
+}
+
 impl Prepared<'_> {
     /// The rules of RULES that a file rg opens below DIR (absolute, normalized)
     /// matches, FILTERS choosing among them, dotfiles skipped when SKIP_HIDDEN (no
@@ -133,21 +156,11 @@ impl Prepared<'_> {
             return None;
         }
         let mut found = BitSet::new(self.n());
-        let mut walk = ignore::WalkBuilder::new(dir);
+        let mut walk = walker(dir, skip_hidden);
         if let Some(types) = &filters.rg_types {
             walk.types(types.clone());
         }
-        let walk = walk
-            .hidden(skip_hidden)
-            .ignore(true)
-            .git_ignore(true)
-            .git_exclude(true)
-            .git_global(true)
-            .parents(true)
-            .require_git(true)
-            .follow_links(false)
-            .add_custom_ignore_filename(".rgignore")
-            .build();
+        let walk = walk.build();
         let mut entries = 0usize;
         // An error (an ignore file not read whole, a path too long to name): rg may
         // walk otherwise; the caller reads every file.
