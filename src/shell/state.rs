@@ -111,7 +111,26 @@ pub(crate) struct Cx {
     pub functions: bool,
     /// The command about to be read is the first of a pipeline `time` times.
     pub timed_first: bool,
+    /// What each long form tells about the commands run through it (see
+    /// [`FormFacts`]), read once in this reading.
+    pub form_facts: std::collections::HashMap<Vec<String>, Rc<FormFacts>>,
 }
+
+/// What a form's words tell about a command run through it: the directories it moves
+/// to (`git -C DIR`), why it reads file names from data, why it reads through links.
+/// A wrapper's form is read for every command it runs (`find . -exec A {} + -exec B
+/// {} + ...` carries the whole find line to each): a form of [`LONG_FORM`] words or
+/// more is read once a reading.
+#[derive(Debug, Default)]
+pub(crate) struct FormFacts {
+    pub dirs: Vec<String>,
+    pub names_from_data: Option<String>,
+    pub follows: Option<String>,
+}
+
+/// Forms at least this long are read once a reading (shorter ones cost less to read
+/// than to remember).
+pub(crate) const LONG_FORM: usize = 32;
 
 /// What brush-parser may still be given in one reading.
 #[derive(Clone, Copy, Debug)]
@@ -260,6 +279,7 @@ impl Cx {
             last_placed: None,
             functions: false,
             timed_first: false,
+            form_facts: std::collections::HashMap::new(),
         }
     }
 

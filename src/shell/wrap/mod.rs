@@ -18,12 +18,13 @@ mod special;
 use spec::*;
 use special::*;
 
-use super::state::{note, Cx, Frame, Outer, MAX_COPIED};
+use super::state::{note, Cx, FormFacts, Frame, Outer, LONG_FORM, MAX_COPIED};
 use super::word::{
     arith_is_literal, as_dash, basename, is_assignable, is_dangerous_var, is_inert_var_name, show,
     unbackslash, Word,
 };
 use super::{Runs, SimpleCommand};
+use std::rc::Rc;
 
 /// Most wrappers looked through in one command.
 const MAX_HOPS: usize = 32;
@@ -493,6 +494,22 @@ fn in_system_dir(path: &str) -> bool {
         && crate::path::realpath(&normal).is_some_and(|real| SYSTEM_DIRS.contains(&real.as_str()))
 }
 
+/// What FORM tells about a command run through it, read once a reading when long.
+fn form_facts(cx: &mut Cx, form: &[String]) -> Rc<FormFacts> {
+    if let Some(f) = cx.form_facts.get(form) {
+        return f.clone();
+    }
+    let facts = Rc::new(FormFacts {
+        dirs: super::chdir_options(form),
+        names_from_data: super::names_from_data(form),
+        follows: super::follows_links(form),
+    });
+    if form.len() >= LONG_FORM {
+        cx.form_facts.insert(form.to_vec(), facts.clone());
+    }
+    facts
+}
+
 /// Add WORDS as a simple command.
 fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     let mut argv: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
@@ -505,25 +522,18 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         cx.uncertain(why);
     }
     // `find -exec git -C {}`, `xargs -I{} env -C {}`: a directory found at run time.
-    let dirs = st
+    let facts: Vec<Rc<FormFacts>> = st
         .forms
         .iter()
         .chain([&argv])
-        .flat_map(|f| super::chdir_options(f));
-    if let Some(why) = st
-        .forms
-        .iter()
-        .chain([&argv])
-        .find_map(|f| super::names_from_data(f))
-    {
+        .map(|f| form_facts(cx, f))
+        .collect();
+    let dirs = facts.iter().flat_map(|f| f.dirs.iter().cloned());
+    if let Some(why) = facts.iter().find_map(|f| f.names_from_data.clone()) {
         cx.uncertain(why);
     }
     // Whether it reads through links in the trees it walks: the engine looks there.
-    let follows = st
-        .forms
-        .iter()
-        .chain([&argv])
-        .find_map(|f| super::follows_links(f));
+    let follows = facts.iter().find_map(|f| f.follows.clone());
     for d in dirs {
         if d.contains("{}") {
             cx.uncertain(format!(
