@@ -71,7 +71,24 @@ const COMMANDS: &[&str] = &[
     "cp -r -t out",
     "head -n 5",
 ];
-const FD_FILTERS: &[&str] = &["", "-e md", "-t d", "-t f", "-e md -t f", "-H -e md"];
+const FD_FILTERS: &[&str] = &[
+    "",
+    "-e md",
+    "-t d",
+    "-t f",
+    "-e md -t f",
+    "-H -e md",
+    // fd's extensions hold in any case, with a leading `.` or not, a directory's name
+    // too; its kinds are spelled long too.
+    "-H -e MD",
+    "-H -e .md -t f",
+    "-H -t file -e md",
+    "-H -t directory",
+    "-H -t x",
+    "-H -t e",
+    "-H -e md -e txt",
+    "-H -t f -t d",
+];
 
 #[test]
 fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
@@ -116,7 +133,6 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
             bypasses.push(line.clone());
         }
     }
-    let _ = std::fs::remove_dir_all(&base);
     eprintln!(
         "find and fd handing on: {} lines; {secret} read the secret, {allowed} allowed",
         lines.len()
@@ -133,9 +149,24 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
         "find . -name '*.md' -exec grep -l KEY {} +",
         "find . -name '*.md' -exec cat {} +",
         "find . -type d -exec ls -R {} +",
+        // helper-56 F9: fd's `-e` and `-t` choose what it hands on.
+        "fdfind -t f -e md -X grep -r KEY",
+        "fdfind -H -e md -t f -x grep -l KEY",
+        "fdfind -H -e md -X cat",
+        "fdfind -H -t d -X ls",
+        "fd -H --type directory --exec-batch ls",
     ] {
         assert_eq!(decide(line), Some(Decision::Allow), "{line}");
     }
+    // A directory named by the extension is handed on, and walked.
+    for line in [
+        "fdfind -H -e md -X grep -r KEY",
+        "fdfind -H -e md -x grep -r KEY",
+    ] {
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+        assert!(run(&proj, line).contains("SECRET"), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
 }
 
 /// The walk that looks below a directory for what a rule is about gives up on nothing

@@ -103,7 +103,22 @@ impl Filters {
                 }
                 Role::FileType => {
                     let all = out.types.get_or_insert_with(String::new);
-                    all.push_str(&part.text);
+                    all.push_str(if p.name() == "fd" {
+                        fd_type(&part.text)
+                    } else {
+                        &part.text
+                    });
+                    continue;
+                }
+                // fd's `-e md`: names that end in `.md` in any case (one leading `.` of
+                // the value dropped), a directory's too.
+                Role::Extension => {
+                    let ext = part.text.strip_prefix('.').unwrap_or(&part.text);
+                    if ext.is_empty() || ext.contains(['*', '?', '[', ']', '{', '}', '\\', '/']) {
+                        return Err(());
+                    }
+                    out.any_case = true;
+                    out.names.push((true, fnmatch(&format!("*.{ext}"), true)?));
                     continue;
                 }
                 Role::SkipName => false,
@@ -285,6 +300,17 @@ fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
 pub(super) fn cannot_list(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::{NotADirectory, NotFound, PermissionDenied};
     matches!(e.kind(), NotADirectory | NotFound | PermissionDenied)
+}
+
+/// fd's `-t` value KIND as find's `-type` letters: `f`/`file`, `d`/`directory`,
+/// `l`/`symlink`; any other kind (`x`, `e`, `s`, `p`) as any of them.
+fn fd_type(kind: &str) -> &'static str {
+    match kind {
+        "f" | "file" => "f",
+        "d" | "directory" => "d",
+        "l" | "symlink" => "l",
+        _ => "fdl",
+    }
 }
 
 /// Whether a command R runs on the names it finds (`find -exec CMD {} +`, `fd -x CMD`,

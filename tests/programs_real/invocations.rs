@@ -78,6 +78,7 @@ pub(crate) fn word_for(role: Role) -> Option<Vec<String>> {
         | Role::OnlyNameAnyCase
         | Role::NameGlob => "*.txt",
         Role::FileType => "f",
+        Role::Extension => "txt",
         Role::TypeName => "txt",
         Role::Url => "http://127.0.0.1:9/x",
         Role::Date => "2020-01-02 03:04",

@@ -891,3 +891,21 @@ pub(super) fn mktemp_dir(r: &mut super::Reading) {
         });
     }
 }
+
+/// fd's `-x CMD`/`-X CMD`: a command with no placeholder (`{}`, `{/}`, `{//}`, `{.}`,
+/// `{/.}`) is given the names found at its end (`fd -e md -X grep -r KEY` runs `grep -r
+/// KEY a.md b.md`, not `grep -r KEY` on the directory it runs in).
+pub(super) fn fd_names_at_end(r: &mut super::Reading) {
+    const PLACEHOLDERS: &[&str] = &["{}", "{/}", "{//}", "{.}", "{/.}"];
+    for run in &mut r.runs {
+        if let super::Run::Argv(argv) = run {
+            let held = argv
+                .iter()
+                .skip(1)
+                .any(|w| PLACEHOLDERS.iter().any(|p| w.contains(p)));
+            if !argv.is_empty() && !held {
+                argv.push("{}".to_owned());
+            }
+        }
+    }
+}

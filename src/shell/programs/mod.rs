@@ -178,8 +178,12 @@ pub enum Role {
     /// `--type-add`, `--type-clear`): the globs of the program's own type table
     /// (`prepare::rg_types`) choose the files it opens, dotfiles among them.
     TypeName,
-    /// The kinds of file its walk hands on (`find -type d`: directories only).
+    /// The kinds of file its walk hands on (`find -type d`: directories only; fd's
+    /// `-t d`, `-t file`).
     FileType,
+    /// A file name extension that chooses what its walk hands on, in any case, a
+    /// directory's name too (fd's `-e md`: `a.md`, `B.MD`, a directory `x.md`).
+    Extension,
     /// A URL.
     Url,
     /// A date string (GNU `parse_datetime`: `date -d`, `touch -d`, `find -newermt`): a

@@ -68,12 +68,19 @@ pub(super) static PROGRAMS: &[Program] = &[
             Example {
                 line: "fd -X rm",
                 paths: &["."],
-                runs: &["rm"],
+                runs: &["rm {}"],
+                unknown: &[],
+            },
+            Example {
+                line: "fd -e md -x grep -l x {/.}",
+                paths: &["."],
+                runs: &["grep -l x {/.}"],
                 unknown: &[],
             },
             ex("fd --base-directory /tmp x", &["/tmp", "."]),
             ex("fd -e c --format {/.} . src", &["src"]),
         ],
+        reading_hook: Some(super::hooks::fd_names_at_end),
         ..BASE
     },
     Program {
