@@ -169,6 +169,69 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
     let _ = std::fs::remove_dir_all(&base);
 }
 
+/// fd hands its command what it finds as its names are, links among them (which the
+/// command opens through), and puts the names into any word holding a placeholder
+/// (helper-57): those lines are never allowed where the real fd prints the secret; `-e`
+/// drops every leading dot of its value.
+#[test]
+fn fd_hands_links_and_names_in_words() {
+    let base = common::process_dir("grh-fd-hands");
+    let _ = std::fs::remove_dir_all(&base);
+    let proj = base.join("proj");
+    for d in ["docs", "h", "sub"] {
+        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
+    }
+    std::fs::create_dir_all(base.join(".ssh")).expect("mkdir");
+    std::fs::write(base.join(".ssh/id_rsa"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("sub/k.pem"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
+    std::fs::write(proj.join("h/.env"), "KEY SECRET\n").expect("write");
+    let decide = decider(&["**/.ssh/**", "**/.env", "**/*.pem"], &proj);
+    let fd = ["fdfind", "fd"]
+        .into_iter()
+        .find(|f| Command::new(f).arg("--version").output().is_ok())
+        .expect("fd is installed (make deps)");
+    let mut reads = vec![
+        format!("{fd} -e ..pem -X cat"),
+        format!("{fd} --extension=...pem -x cat"),
+        format!("{fd} -t d '^h$' -x cat {{}}/.env"),
+        format!("{fd} -t d '^h$' -X cat {{//}}/h/.env"),
+        format!("{fd} -t d '^h$' -x cat ../.ss{{/}}/id_rsa"),
+    ];
+    let plain = [
+        format!("{fd} -e md -X cat"),
+        format!("{fd} -t f -e md -X cat"),
+        // `-e env` matches no name that is only `.env`.
+        format!("{fd} -H -e env -X cat"),
+    ];
+    // Links: one to the key among the files, one to its directory.
+    std::os::unix::fs::symlink(base.join(".ssh/id_rsa"), proj.join("docs/notes.md")).expect("link");
+    std::os::unix::fs::symlink(base.join(".ssh"), proj.join("lnkdir")).expect("link");
+    reads.extend([
+        format!("{fd} -e md -X cat"),
+        format!("{fd} -t l -X cat"),
+        format!("{fd} -X cat"),
+        format!("{fd} -L -X cat"),
+        format!("{fd} -L -t f -X cat"),
+        format!("{fd} -t l -x grep -r KEY"),
+    ]);
+    for line in &reads {
+        assert!(
+            run(&proj, line).contains("SECRET"),
+            "{line} reads no secret"
+        );
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    // With no link: the everyday forms are allowed; `-t f` keeps links out.
+    std::fs::remove_file(proj.join("docs/notes.md")).expect("rm");
+    std::fs::remove_file(proj.join("lnkdir")).expect("rm");
+    for line in &plain {
+        assert!(!run(&proj, line).contains("SECRET"), "{line}");
+        assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}
+
 /// The walk that looks below a directory for what a rule is about gives up on nothing
 /// silently: a tree whose paths are too long to name (GNU grep and tar go down by
 /// handles, helper-56) is not read, nor a pattern of `find -iname` past ASCII (the

@@ -110,15 +110,16 @@ impl Filters {
                     });
                     continue;
                 }
-                // fd's `-e md`: names that end in `.md` in any case (one leading `.` of
-                // the value dropped), a directory's too.
+                // fd's `-e md`: names that end in `.md` in any case after at least one
+                // character (not `.md` itself; every leading `.` of the value dropped:
+                // `-e ..md` is `-e md`), a directory's too.
                 Role::Extension => {
-                    let ext = part.text.strip_prefix('.').unwrap_or(&part.text);
+                    let ext = part.text.trim_start_matches('.');
                     if ext.is_empty() || ext.contains(['*', '?', '[', ']', '{', '}', '\\', '/']) {
                         return Err(());
                     }
                     out.any_case = true;
-                    out.names.push((true, fnmatch(&format!("*.{ext}"), true)?));
+                    out.names.push((true, fnmatch(&format!("?*.{ext}"), true)?));
                     continue;
                 }
                 Role::SkipName => false,

@@ -291,6 +291,7 @@ pub fn follows_links(form: &[String]) -> Option<String> {
     let follows = match name {
         "grep" | "egrep" | "fgrep" | "zgrep" => has('R', "dereference-recursive"),
         "rg" => has('L', "follow"),
+        "fd" | "fdfind" => fd_follows(args),
         "find" => find_follows(args),
         "ls" => has('L', "dereference") && has('R', "recursive"),
         "du" => has('L', "dereference"),
@@ -892,20 +893,69 @@ pub(super) fn mktemp_dir(r: &mut super::Reading) {
     }
 }
 
+/// fd's placeholders, which it replaces in each word of the command it runs.
+const FD_PLACEHOLDERS: &[&str] = &["{}", "{/}", "{//}", "{.}", "{/.}"];
+
 /// fd's `-x CMD`/`-X CMD`: a command with no placeholder (`{}`, `{/}`, `{//}`, `{.}`,
 /// `{/.}`) is given the names found at its end (`fd -e md -X grep -r KEY` runs `grep -r
-/// KEY a.md b.md`, not `grep -r KEY` on the directory it runs in).
+/// KEY a.md b.md`, not `grep -r KEY` on the directory it runs in). A placeholder inside
+/// a longer word (`~/.ss{/}/id_rsa`: helper-57) makes a name only the walk knows: the
+/// word is one the reading does not know.
 pub(super) fn fd_names_at_end(r: &mut super::Reading) {
-    const PLACEHOLDERS: &[&str] = &["{}", "{/}", "{//}", "{.}", "{/.}"];
+    let mut unknown = Vec::new();
     for run in &mut r.runs {
         if let super::Run::Argv(argv) = run {
-            let held = argv
-                .iter()
-                .skip(1)
-                .any(|w| PLACEHOLDERS.iter().any(|p| w.contains(p)));
-            if !argv.is_empty() && !held {
+            let held = |w: &String| FD_PLACEHOLDERS.iter().any(|p| w.contains(p));
+            unknown.extend(argv.iter().filter(|w| held(w) && *w != "{}").cloned());
+            if !argv.is_empty() && !argv.iter().skip(1).any(held) {
                 argv.push("{}".to_owned());
             }
         }
     }
+    r.unknown.extend(unknown);
+}
+
+/// Whether fd with ARGS (its words after its name) opens what symbolic links lead to:
+/// with `-L`/`--follow`, and when it runs a command (`-x`, `-X`), which opens the links
+/// it is handed, unless every `-t` keeps links out (`-t f`, `-t d`). Read
+/// conservatively: a cluster holding `L` follows, one holding `x` or `X` runs.
+fn fd_follows(args: &[String]) -> bool {
+    let mut runs = false;
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut k = 0;
+    while let Some(a) = args.get(k) {
+        k += 1;
+        match a.as_str() {
+            "--follow" => return true,
+            "-x" | "-X" | "--exec" | "--exec-batch" => {
+                runs = true;
+                break;
+            }
+            "-t" | "--type" => {
+                kinds.extend(args.get(k).map(String::as_str));
+                k += 1;
+            }
+            "--" => break,
+            t if t.starts_with("--type=") => kinds.push(&t["--type=".len()..]),
+            t if t.starts_with("--exec") => runs = true,
+            t if t.starts_with('-') && !t.starts_with("--") => {
+                if t.contains('L') {
+                    return true;
+                }
+                if t.contains(['x', 'X']) {
+                    runs = true;
+                    break;
+                }
+                // A glued kind (`-tf`) is not read: links count.
+                if t.starts_with("-t") {
+                    kinds.push("");
+                }
+            }
+            _ => {}
+        }
+    }
+    runs && (kinds.is_empty()
+        || !kinds
+            .iter()
+            .all(|t| matches!(*t, "f" | "file" | "d" | "directory")))
 }

@@ -71,11 +71,13 @@ pub(super) static PROGRAMS: &[Program] = &[
                 runs: &["rm {}"],
                 unknown: &[],
             },
+            // A placeholder other than `{}` is a name only fd knows (`{/.}`: the base
+            // name without its extension, opened in the directory fd runs in).
             Example {
                 line: "fd -e md -x grep -l x {/.}",
                 paths: &["."],
                 runs: &["grep -l x {/.}"],
-                unknown: &[],
+                unknown: &["{/.}"],
             },
             ex("fd --base-directory /tmp x", &["/tmp", "."]),
             ex("fd -e c --format {/.} . src", &["src"]),
