@@ -16,6 +16,14 @@ use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
+/// fd's name here: `fdfind` on Debian, `fd` elsewhere.
+fn fd_name() -> &'static str {
+    ["fdfind", "fd"]
+        .into_iter()
+        .find(|f| Command::new(f).arg("--version").output().is_ok())
+        .expect("fd is installed (make deps)")
+}
+
 /// What `bash -c LINE` prints in DIR.
 fn run(dir: &Path, line: &str) -> String {
     let out = Command::new("timeout")
@@ -102,10 +110,7 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
     std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
     std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
     let decide = decider(&["**/.env"], &proj);
-    let fd = ["fdfind", "fd"]
-        .into_iter()
-        .find(|f| Command::new(f).arg("--version").output().is_ok())
-        .expect("fd is installed (make deps)");
+    let fd = fd_name();
     let mut lines = Vec::new();
     for f in FILTERS {
         for c in COMMANDS {
@@ -187,10 +192,7 @@ fn fd_hands_links_and_names_in_words() {
     std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
     std::fs::write(proj.join("h/.env"), "KEY SECRET\n").expect("write");
     let decide = decider(&["**/.ssh/**", "**/.env", "**/*.pem"], &proj);
-    let fd = ["fdfind", "fd"]
-        .into_iter()
-        .find(|f| Command::new(f).arg("--version").output().is_ok())
-        .expect("fd is installed (make deps)");
+    let fd = fd_name();
     let mut reads = vec![
         format!("{fd} -e ..pem -X cat"),
         format!("{fd} --extension=...pem -x cat"),

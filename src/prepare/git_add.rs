@@ -109,8 +109,10 @@ fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
         || super::rg_walk::global_excludes_differ()
         || reads_otherwise(&git_dir.join("info/exclude"))
         || ignore::gitignore::gitconfig_excludes_path().is_some_and(|f| reads_otherwise(&f))
+        // DIR's own `.gitignore` is looked at by the walk, as each directory's below.
         || dir
             .ancestors()
+            .skip(1)
             .take_while(|a| a.starts_with(top))
             .any(gitignore_differs)
 }

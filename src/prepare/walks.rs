@@ -103,11 +103,8 @@ impl Filters {
                 }
                 Role::FileType => {
                     let all = out.types.get_or_insert_with(String::new);
-                    all.push_str(if p.name() == "fd" {
-                        fd_type(&part.text)
-                    } else {
-                        &part.text
-                    });
+                    // find's letters (fd's reading hook gives its kinds as those).
+                    all.push_str(&part.text);
                     continue;
                 }
                 // fd's `-e md`: names that end in `.md` in any case after at least one
@@ -301,17 +298,6 @@ fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
 pub(super) fn cannot_list(e: &std::io::Error) -> bool {
     use std::io::ErrorKind::{NotADirectory, NotFound, PermissionDenied};
     matches!(e.kind(), NotADirectory | NotFound | PermissionDenied)
-}
-
-/// fd's `-t` value KIND as find's `-type` letters: `f`/`file`, `d`/`directory`,
-/// `l`/`symlink`; any other kind (`x`, `e`, `s`, `p`) as any of them.
-fn fd_type(kind: &str) -> &'static str {
-    match kind {
-        "f" | "file" => "f",
-        "d" | "directory" => "d",
-        "l" | "symlink" => "l",
-        _ => "fdl",
-    }
 }
 
 /// Whether a command R runs on the names it finds (`find -exec CMD {} +`, `fd -x CMD`,

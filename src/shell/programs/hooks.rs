@@ -901,7 +901,23 @@ const FD_PLACEHOLDERS: &[&str] = &["{}", "{/}", "{//}", "{.}", "{/.}"];
 /// KEY a.md b.md`, not `grep -r KEY` on the directory it runs in). A placeholder inside
 /// a longer word (`~/.ss{/}/id_rsa`: helper-57) makes a name only the walk knows: the
 /// word is one the reading does not know.
+///
+/// Its `-t KIND` is read as find's `-type` letters (`f`/`file`, `d`/`directory`,
+/// `l`/`symlink`; any other kind as all three), which is what the walk reads.
 pub(super) fn fd_names_at_end(r: &mut super::Reading) {
+    for p in r
+        .parts
+        .iter_mut()
+        .filter(|p| p.role == super::Role::FileType)
+    {
+        p.text = match p.text.as_str() {
+            "f" | "file" => "f",
+            "d" | "directory" => "d",
+            "l" | "symlink" => "l",
+            _ => "fdl",
+        }
+        .to_owned();
+    }
     let mut unknown = Vec::new();
     for run in &mut r.runs {
         if let super::Run::Argv(argv) = run {
