@@ -564,3 +564,63 @@ fn tar_excludes_apply_to_the_names_after_them() {
         "over-blocks"
     );
 }
+
+/// An earlier call may leave a FIFO where git or rg reads a small file (`mkfifo
+/// .gitignore`, `.git/HEAD`, `.git/config`, `info/exclude`, a `commondir`): the
+/// decision runs in Emacs's own thread and must come back, never waiting on it; and
+/// what it cannot read is never allowed where a secret may be read.
+#[test]
+fn a_fifo_never_stalls_the_decision() {
+    let base = std::env::temp_dir().join(format!("grh-ignore-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let places = [
+        ".gitignore",
+        ".ignore",
+        ".rgignore",
+        "sub/.gitignore",
+        "sub/.rgignore",
+        ".git/info/exclude",
+        ".git/HEAD",
+        ".git/config",
+        ".git/commondir",
+        ".git/index",
+    ];
+    let p = std::sync::Arc::new(policy());
+    for (i, place) in places.iter().enumerate() {
+        let dir = base.join(format!("f{i}"));
+        std::fs::create_dir_all(dir.join("sub")).expect("create dirs");
+        run(&dir, "git", &["init", "-q"]);
+        for f in [".env", "code.rs", "sub/.env", "sub/code.rs"] {
+            std::fs::write(dir.join(f), "KEY=1\n").expect("write file");
+        }
+        let fifo = dir.join(place);
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success(), "mkfifo {place}");
+        for (line, at) in [
+            ("rg KEY", ""),
+            ("rg --hidden KEY", ""),
+            ("rg --hidden KEY", "sub"),
+            ("git add -A", ""),
+            ("git add sub", ""),
+            ("rg -uu KEY", ""),
+        ] {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (p, at) = (p.clone(), dir.join(at));
+            std::thread::spawn(move || {
+                let _ = tx.send(decide(&p, &at, line));
+            });
+            let d = rx
+                .recv_timeout(std::time::Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("`{line}` with a FIFO at {place}: no decision"));
+            // `--hidden` reads `.env` unless an ignore file, here unreadable, says no.
+            if line.contains("--hidden") || line.starts_with("git add") || line.contains("-uu") {
+                assert_ne!(d, Some(Decision::Allow), "`{line}` with a FIFO at {place}");
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

@@ -39,6 +39,8 @@ use std::time::{Duration, Instant};
 mod anchor;
 mod forms;
 mod pattern;
+mod read;
+pub use read::{is_special, read_small};
 
 pub use anchor::{Anchor, Anchors};
 pub use forms::{

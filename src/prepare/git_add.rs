@@ -3,6 +3,7 @@
 //! git's rules (`.gitignore` here and above, `.git/info/exclude`, the global excludes
 //! file), and the files git's index lists there.
 
+use super::walk_stalls::Guard;
 use super::walks::{Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
@@ -19,6 +20,9 @@ impl Prepared<'_> {
         rules: &BitSet,
         left: &mut usize,
     ) -> Option<Walked> {
+        if super::walk_stalls::start_stalls(Path::new(dir)) {
+            return None;
+        }
         if let Some((top, git_dir)) = self.repo_of(dir) {
             if git_reads_otherwise(Path::new(dir), &top, &git_dir) {
                 return None;
@@ -30,7 +34,8 @@ impl Prepared<'_> {
             other => return Some(other),
         };
         let fold = self.path_env().case_fold;
-        let walk = walker(dir).build();
+        let guard = Guard::default();
+        let walk = walker(dir, &guard).build();
         let mut entries = 0usize;
         for entry in walk {
             let entry = match entry {
@@ -57,13 +62,17 @@ impl Prepared<'_> {
             };
             self.meet(&text, rules, &mut found);
         }
+        if guard.raised() {
+            return None;
+        }
         Some(Walked::Meets(found))
     }
 }
 
 /// The walker of what git does not ignore below DIR: git's rules only (no `.ignore`),
-/// dotfiles kept, its own repository left out.
-pub(super) fn walker(dir: &str) -> ignore::WalkBuilder {
+/// dotfiles kept, its own repository left out, kept out of directories that would
+/// stall it by GUARD.
+pub(super) fn walker(dir: &str, guard: &Guard) -> ignore::WalkBuilder {
     let mut walk = ignore::WalkBuilder::new(dir);
     walk.hidden(false)
         .ignore(false)
@@ -74,7 +83,7 @@ pub(super) fn walker(dir: &str) -> ignore::WalkBuilder {
         .require_git(true)
         .follow_links(false)
         // git never adds its own repository.
-        .filter_entry(|e| e.file_name() != ".git");
+        .filter_entry(guard.filter(true));
     walk
 }
 
@@ -91,7 +100,10 @@ fn gitignore_differs(dir: &Path) -> bool {
 
 /// Whether git may read the ignore file FILE otherwise than this walker.
 fn reads_otherwise(file: &Path) -> bool {
-    std::fs::read(file).is_ok_and(|t| super::ignore_lines::git_reads_otherwise(&t))
+    match crate::path::read_small(file, super::rg_walk::MAX_IGNORE_BYTES) {
+        Ok(t) => super::ignore_lines::git_reads_otherwise(&t),
+        Err(_) => crate::path::is_special(file),
+    }
 }
 
 /// Whether git may ignore below DIR (in the work tree TOP, repository GIT_DIR)
@@ -101,7 +113,7 @@ fn reads_otherwise(file: &Path) -> bool {
 /// or includes another (this walker reads the global one only), or a global
 /// configuration read otherwise ([`super::rg_walk::global_excludes_differ`]).
 fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
-    let config = std::fs::read(git_dir.join("config"))
+    let config = crate::path::read_small(&git_dir.join("config"), 1 << 20)
         .map(|c| String::from_utf8_lossy(&c).to_ascii_lowercase())
         .unwrap_or_default();
     config.contains("excludesfile")

@@ -95,11 +95,7 @@ fn absolute(word: &str, dir: &str, bases: &[String], home: Option<&str>) -> Vec<
 
 /// The text of FILE, when it is a file of at most [`MAX_BYTES`].
 fn read(file: &str) -> Option<String> {
-    let meta = std::fs::metadata(file).ok()?;
-    if !meta.is_file() || meta.len() > MAX_BYTES {
-        return None;
-    }
-    std::fs::read(file)
+    crate::path::read_small(std::path::Path::new(file), MAX_BYTES)
         .ok()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }

@@ -33,11 +33,8 @@ const MODE_DIR: u32 = 0o040000;
 /// `extensions.objectFormat`; an entry's object name is then longer): read as it is
 /// written, a configuration that cannot be read counts as one.
 pub(super) fn sha256(git_dir: &Path) -> bool {
-    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
-        Ok(c) => git_dir.join(c.trim_end_matches(['\n', '\r'])),
-        Err(_) => git_dir.to_path_buf(),
-    };
-    match std::fs::read(common.join("config")) {
+    let common = super::git_repo::common_dir(git_dir).unwrap_or_else(|| git_dir.to_path_buf());
+    match crate::path::read_small(&common.join("config"), 1 << 20) {
         Ok(text) => text
             .to_ascii_lowercase()
             .windows(b"objectformat".len())
@@ -90,8 +87,8 @@ fn read_paths(path: &Path) -> Result<Vec<String>, String> {
             MAX_INDEX_BYTES >> 20
         ));
     }
-    let data =
-        std::fs::read(path).map_err(|e| format!("git's index `{shown}` cannot be read ({e})"))?;
+    let data = crate::path::read_small(path, MAX_INDEX_BYTES)
+        .map_err(|e| format!("git's index `{shown}` cannot be read ({e})"))?;
     parse(&data).map_err(|why| format!("git's index `{shown}` is not read: {why}"))
 }
 

@@ -93,8 +93,8 @@ pub(super) fn discover(dir: &Path) -> Repo {
 
 /// The repository of HERE's `.git` directory DOTGIT: one named `.git` after links.
 fn trusted(here: &Path, dotgit: &Path) -> Repo {
-    match std::fs::canonicalize(dotgit) {
-        Ok(real) if in_dotgit(&real) => elsewhere(&real).unwrap_or(Repo::Dotgit {
+    match canonical(dotgit) {
+        Some(real) if in_dotgit(&real) => elsewhere(&real).unwrap_or(Repo::Dotgit {
             top: here.to_path_buf(),
             git_dir: real,
         }),
@@ -108,8 +108,8 @@ fn trusted(here: &Path, dotgit: &Path) -> Repo {
 /// The repository a `.git` file names (`gitdir: PATH`, relative to its directory).
 fn gitfile(here: &Path, dotgit: &Path) -> Repo {
     let other = |why: &str| Repo::Other(format!("`{}` {why}", dotgit.display()));
-    let text = match std::fs::read(dotgit) {
-        Ok(t) if t.len() <= 4096 => t,
+    let text = match crate::path::read_small(dotgit, 4096) {
+        Ok(t) => t,
         _ => return other("is a file that cannot be read"),
     };
     let text = String::from_utf8_lossy(&text);
@@ -117,8 +117,8 @@ fn gitfile(here: &Path, dotgit: &Path) -> Repo {
         return other("is not a `gitdir:` file");
     };
     let target = here.join(target.trim_end_matches(['\n', '\r']));
-    match std::fs::canonicalize(&target) {
-        Ok(real) if in_dotgit(&real) && surely_git_dir(&real) => {
+    match canonical(&target) {
+        Some(real) if in_dotgit(&real) && surely_git_dir(&real) => {
             elsewhere(&real).unwrap_or(Repo::Dotgit {
                 top: here.to_path_buf(),
                 git_dir: real,
@@ -131,6 +131,15 @@ fn gitfile(here: &Path, dotgit: &Path) -> Repo {
     }
 }
 
+/// PATH with every link resolved (`realpath`), through the decision's memo of the names
+/// it looked at: the directories above a repository were looked at on the way up.
+fn canonical(path: &Path) -> Option<PathBuf> {
+    match path.to_str() {
+        Some(text) => crate::path::realpath(text).map(PathBuf::from),
+        None => std::fs::canonicalize(path).ok(),
+    }
+}
+
 /// Why git's work tree for the repository GIT_DIR may lie elsewhere than the directory
 /// holding its `.git`, if it may: its configuration (or its common directory's, for a
 /// linked work tree; `config.worktree` too), or a file it includes, sets
@@ -140,35 +149,34 @@ fn gitfile(here: &Path, dotgit: &Path) -> Repo {
 /// earlier call wrote).
 fn elsewhere(git_dir: &Path) -> Option<Repo> {
     let mut files = vec![git_dir.join("config"), git_dir.join("config.worktree")];
-    if let Ok(c) = std::fs::read_to_string(git_dir.join("commondir")) {
-        files.push(
-            git_dir
-                .join(c.trim_end_matches(['\n', '\r']))
-                .join("config"),
-        );
+    if let Some(common) = common_dir(git_dir) {
+        files.push(common.join("config"));
     }
     let mut seen = 0;
     while let Some(file) = files.pop() {
-        let Ok(meta) = std::fs::metadata(&file) else {
-            // git skips a file it includes that is not there.
-            continue;
-        };
         let why = |what: &str| {
             Some(Repo::Other(format!(
                 "`{}` {what}: git's work tree may be elsewhere",
                 file.display()
             )))
         };
+        let text = match crate::path::read_small(&file, 1 << 20) {
+            Ok(text) => text,
+            // git skips a file it includes that is not there.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                continue
+            }
+            Err(e) => return why(&format!("cannot be read ({e})")),
+        };
         seen += 1;
         if seen > git_config_paths::MAX_FILES {
             return why("includes too many files to read");
         }
-        if meta.len() > 1 << 20 {
-            return why("is too large to read");
-        }
-        let Ok(text) = std::fs::read(&file) else {
-            return why("cannot be read");
-        };
         let text = String::from_utf8_lossy(&text);
         if let Some(what) = sets_worktree(&text) {
             return why(what);
@@ -228,10 +236,7 @@ fn in_dotgit(path: &Path) -> bool {
 /// `HEAD` and the `objects` and `refs` directories, here or in the directory its
 /// `commondir` names.
 fn surely_git_dir(dir: &Path) -> bool {
-    let common = match std::fs::read_to_string(dir.join("commondir")) {
-        Ok(c) => dir.join(c.trim_end_matches(['\n', '\r'])),
-        Err(_) => dir.to_path_buf(),
-    };
+    let common = common_dir(dir).unwrap_or_else(|| dir.to_path_buf());
     let searchable = |p: PathBuf| {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(p).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o111 != 0)
@@ -239,6 +244,14 @@ fn surely_git_dir(dir: &Path) -> bool {
     valid_head(&dir.join("HEAD"))
         && searchable(common.join("objects"))
         && searchable(common.join("refs"))
+}
+
+/// The common directory the git directory DIR's `commondir` file names (a linked work
+/// tree's), if it has one.
+pub(super) fn common_dir(dir: &Path) -> Option<PathBuf> {
+    let text = crate::path::read_small(&dir.join("commondir"), 4096).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    Some(dir.join(text.trim_end_matches(['\n', '\r'])))
 }
 
 /// Whether git may take DIR for a git directory: it has a `HEAD` of any kind, and
@@ -253,7 +266,7 @@ fn valid_head(head: &Path) -> bool {
     if let Ok(target) = std::fs::read_link(head) {
         return target.starts_with("refs/");
     }
-    let Ok(text) = std::fs::read(head) else {
+    let Ok(text) = crate::path::read_small(head, 1 << 16) else {
         return false;
     };
     let text = &text[..text.len().min(256)];

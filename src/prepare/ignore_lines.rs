@@ -361,7 +361,7 @@ mod tests {
         let real = by_dir(String::from_utf8_lossy(&out.stdout).split('\0'));
         let ours = walked(
             &root,
-            super::super::rg_walk::walker(&root.to_string_lossy(), false),
+            super::super::rg_walk::walker(&root.to_string_lossy(), false, &Default::default()),
         );
         let flagged = compare(&lines, &real, &ours, rg_reads_otherwise, "rg");
         eprintln!(
@@ -390,7 +390,7 @@ mod tests {
         let real = by_dir(String::from_utf8_lossy(&out.stdout).split('\0'));
         let ours = walked(
             &root,
-            super::super::git_add::walker(&root.to_string_lossy()),
+            super::super::git_add::walker(&root.to_string_lossy(), &Default::default()),
         );
         let flagged = compare(&lines, &real, &ours, git_reads_otherwise, "git");
         eprintln!(

@@ -21,6 +21,7 @@ mod paths;
 mod places;
 mod rg_types;
 mod rg_walk;
+mod walk_stalls;
 mod walks;
 mod words;
 

@@ -7,6 +7,7 @@
 //! rg may read an ignore file otherwise than this walker does ([`reads_differently`],
 //! [`global_excludes_differ`]), the walk is not taken: the caller reads every file.
 
+use super::walk_stalls::{self, Guard};
 use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
@@ -14,6 +15,10 @@ use std::path::Path;
 
 /// The names of the ignore files rg reads in each directory.
 const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
+
+/// Largest ignore file read to see whether rg reads it otherwise; a larger one counts
+/// as one it does.
+pub(super) const MAX_IGNORE_BYTES: u64 = 16 << 20;
 
 /// Whether rg may read the ignore file at PATH otherwise than this walker (a newer
 /// `ignore` crate) does: a line rg 13 reads otherwise
@@ -23,8 +28,9 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 /// which rg 13 does not apply to the files below where it starts. A file this walker
 /// skips rg would then read.
 pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
-    let Ok(text) = std::fs::read(path) else {
-        return false;
+    let Ok(text) = crate::path::read_small(path, MAX_IGNORE_BYTES) else {
+        // One rg cannot read either, or one it would wait on.
+        return crate::path::is_special(path);
     };
     super::ignore_lines::rg_reads_otherwise(&text)
         || (above
@@ -70,7 +76,7 @@ pub(super) fn global_excludes_differ() -> bool {
     let texts: Vec<String> = files
         .into_iter()
         .flatten()
-        .filter_map(|f| std::fs::read(f).ok())
+        .filter_map(|f| crate::path::read_small(&f, MAX_IGNORE_BYTES).ok())
         .map(|t| String::from_utf8_lossy(&t).to_ascii_lowercase())
         .collect();
     excludes_differ_in(&texts)
@@ -107,9 +113,10 @@ fn excludes_differ_in(texts: &[String]) -> bool {
 }
 
 /// rg's walker below DIR with its default ignore handling, dotfiles skipped when
-/// SKIP_HIDDEN (no `--hidden`).
-pub(super) fn walker(dir: &str, skip_hidden: bool) -> ignore::WalkBuilder {
+/// SKIP_HIDDEN (no `--hidden`), kept out of directories that would stall it by GUARD.
+pub(super) fn walker(dir: &str, skip_hidden: bool, guard: &Guard) -> ignore::WalkBuilder {
     let mut walk = ignore::WalkBuilder::new(dir);
+    walk.filter_entry(guard.filter(false));
     walk.hidden(skip_hidden)
         .ignore(true)
         .git_ignore(true)
@@ -137,6 +144,9 @@ impl Prepared<'_> {
     ) -> Option<Walked> {
         // The ignore files above DIR (rg reads them all), git's own, and those of each
         // directory the walk enters (below).
+        if walk_stalls::start_stalls(Path::new(dir)) {
+            return None;
+        }
         let repo = self.repo_of(dir);
         let below_top = repo
             .as_ref()
@@ -156,7 +166,8 @@ impl Prepared<'_> {
             return None;
         }
         let mut found = BitSet::new(self.n());
-        let mut walk = walker(dir, skip_hidden);
+        let guard = Guard::default();
+        let mut walk = walker(dir, skip_hidden, &guard);
         if let Some(types) = &filters.rg_types {
             walk.types(types.clone());
         }
@@ -184,6 +195,9 @@ impl Prepared<'_> {
             }
             let text = entry.path().to_string_lossy();
             self.meet(&text, rules, &mut found);
+        }
+        if guard.raised() {
+            return None;
         }
         Some(Walked::Meets(found))
     }

@@ -509,15 +509,12 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 /// Whether the ignore file at PATH has a `!` line (which whitelists what it names, a
 /// dotfile too); one that is there but cannot be read counts as having one.
 fn negates(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else {
-        return path.exists();
-    };
-    let mut text = String::new();
-    if file.take(1 << 20).read_to_string(&mut text).is_err() {
-        return true;
+    match crate::path::read_small(path, 1 << 20) {
+        Ok(text) => String::from_utf8_lossy(&text)
+            .lines()
+            .any(|l| l.trim_start().starts_with('!')),
+        Err(e) => e.kind() != std::io::ErrorKind::NotFound || path.exists(),
     }
-    text.lines().any(|l| l.trim_start().starts_with('!'))
 }
 
 /// Whether an ignore file of DIR or a directory above it, a repository's

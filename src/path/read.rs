@@ -1,0 +1,85 @@
+//! Reading the small files a decision looks at (git's `HEAD`, `config` and index,
+//! ignore files) without ever waiting: an earlier call may have put a FIFO or a device
+//! where a file was (`mkfifo .git/HEAD`), and a decision runs in Emacs's own thread.
+
+use std::fs;
+use std::io::{self, Read};
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+use std::path::Path;
+
+/// `O_NONBLOCK` and `O_NOCTTY` of Linux: opening a FIFO returns at once, a terminal is
+/// never made the controlling one.
+const OPEN_FLAGS: i32 = 0o4000 | 0o400;
+
+/// The bytes of the regular file PATH (links followed), at most MAX of them. A FIFO,
+/// socket or device is an error (never waited on), as is a larger file.
+pub fn read_small(path: &Path, max: u64) -> io::Result<Vec<u8>> {
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(OPEN_FLAGS)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other(format!(
+            "`{}` is not a regular file",
+            path.display()
+        )));
+    }
+    if meta.len() > max {
+        return Err(io::Error::other(format!(
+            "`{}` is larger than {max} bytes",
+            path.display()
+        )));
+    }
+    let mut text = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut text)?;
+    if text.len() as u64 > max {
+        return Err(io::Error::other(format!(
+            "`{}` is larger than {max} bytes",
+            path.display()
+        )));
+    }
+    Ok(text)
+}
+
+/// Whether PATH (links followed) is a FIFO, socket or device: a file a reader of it
+/// may wait on for ever.
+pub fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| {
+        let t = m.file_type();
+        t.is_fifo() || t.is_socket() || t.is_char_device() || t.is_block_device()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_waits_on_a_fifo() {
+        let dir = std::env::temp_dir().join(format!("grh-read-small-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("HEAD");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(is_special(&fifo));
+        let err = read_small(&fifo, 4096).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        let file = dir.join("config");
+        fs::write(&file, "[core]\n").unwrap();
+        assert!(!is_special(&file));
+        assert!(!is_special(&dir));
+        assert_eq!(read_small(&file, 7).unwrap(), b"[core]\n");
+        assert!(read_small(&file, 6).is_err());
+        assert_eq!(
+            read_small(&dir.join("none"), 7).unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
+        assert!(is_special(Path::new("/dev/null")));
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

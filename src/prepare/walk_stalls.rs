@@ -1,0 +1,117 @@
+//! Ignore files the `ignore` crate's walker would wait on for ever: the walks of rg and
+//! `git add` ([`super::rg_walk`], [`super::git_add`]) read each directory's ignore files
+//! with a plain `open`, and an earlier call may have made one a FIFO (`mkfifo
+//! .gitignore`); the decision runs in Emacs's own thread. Such a walk is not taken (the
+//! caller reads every file): the directories above where it starts are looked at before
+//! it, each directory below before the walker enters it ([`Guard`]).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The files the walker reads in each directory it enters, besides those `.git` names.
+const READ_IN_EACH: &[&str] = &[".gitignore", ".ignore", ".rgignore", ".git/info/exclude"];
+
+/// Whether a file the walker reads for DIR (its ignore files, its repository's
+/// `info/exclude`, through a `.git` file's `gitdir:` and that repository's `commondir`
+/// as the crate follows them) is a FIFO, socket or device.
+pub(super) fn dir_stalls(dir: &Path) -> bool {
+    READ_IN_EACH
+        .iter()
+        .any(|n| crate::path::is_special(&dir.join(n)))
+        || git_file_stalls(dir)
+}
+
+/// [`dir_stalls`] for the files a `.git` file leads the crate to: `gitdir: X`, then
+/// `X/commondir` and the `info/exclude` of the directory it names.
+fn git_file_stalls(dir: &Path) -> bool {
+    let dotgit = dir.join(".git");
+    if !dotgit.is_file() {
+        return false;
+    }
+    let Some(real) = first_line(&dotgit).and_then(|l| {
+        l.strip_prefix("gitdir: ")
+            .map(|rest| PathBuf::from(rest.to_string()))
+    }) else {
+        return false;
+    };
+    let commondir = real.join("commondir");
+    if crate::path::is_special(&commondir) {
+        return true;
+    }
+    let Some(line) = first_line(&commondir) else {
+        return false;
+    };
+    let common = if line.starts_with('.') {
+        real.join(line)
+    } else {
+        PathBuf::from(line)
+    };
+    crate::path::is_special(&common.join("info/exclude"))
+}
+
+/// The first line of the small regular file PATH.
+fn first_line(path: &Path) -> Option<String> {
+    let text = crate::path::read_small(path, 1 << 16).ok()?;
+    let text = String::from_utf8_lossy(&text);
+    Some(text.lines().next().unwrap_or("").to_string())
+}
+
+/// Whether a global file the walker reads (git's configuration in the home, the
+/// excludes file it names) is a FIFO, socket or device.
+pub(super) fn globals_stall() -> bool {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| home.as_ref().map(|h| h.join(".config")));
+    let configs = [
+        home.map(|h| h.join(".gitconfig")),
+        xdg.as_ref().map(|x| x.join("git/config")),
+    ];
+    if configs.iter().flatten().any(|f| crate::path::is_special(f)) {
+        return true;
+    }
+    // Read by the crate only once the configuration files are known to be plain ones.
+    ignore::gitignore::gitconfig_excludes_path()
+        .into_iter()
+        .chain(xdg.map(|x| x.join("git/ignore")))
+        .any(|f| crate::path::is_special(&f))
+}
+
+/// Whether the walk from DIR stalls before it starts: the files the walker reads for
+/// DIR and each directory above it, and the global ones.
+pub(super) fn start_stalls(dir: &Path) -> bool {
+    globals_stall() || dir.ancestors().any(dir_stalls)
+}
+
+/// A walk's watch on the directories it enters: its filter keeps the walker out of a
+/// directory whose files would stall it, and remembers that it did.
+#[derive(Clone, Default)]
+pub(super) struct Guard(Arc<AtomicBool>);
+
+impl Guard {
+    /// The walker's entry filter: false (not entered) for a directory that stalls,
+    /// and for a directory named `.git` when SKIP_GIT.
+    pub(super) fn filter(
+        &self,
+        skip_git: bool,
+    ) -> impl Fn(&ignore::DirEntry) -> bool + Send + Sync + 'static {
+        let raised = self.0.clone();
+        move |e: &ignore::DirEntry| {
+            if skip_git && e.file_name() == ".git" {
+                return false;
+            }
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            if is_dir && dir_stalls(e.path()) {
+                raised.store(true, Ordering::Relaxed);
+                return false;
+            }
+            true
+        }
+    }
+
+    /// Whether the walk left out a directory that would have stalled it.
+    pub(super) fn raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
