@@ -80,6 +80,11 @@ impl Prepared<'_> {
         {
             return Some(format!("`{o}` names the repository git uses"));
         }
+        if global_bare(&c.argv) {
+            return Some(
+                "`--bare` makes git take its directory for the repository (`GIT_DIR=.`)".into(),
+            );
+        }
         if let Some(v) = git_env() {
             return Some(format!(
                 "`{v}` in the environment names the repository git uses"
@@ -253,4 +258,24 @@ impl Prepared<'_> {
             .insert(dir.to_path_buf(), repo.clone());
         repo
     }
+}
+
+/// Whether git's own options in ARGV (before its subcommand) hold `--bare`, which makes
+/// git use the directory it runs in as the repository, its `config` included (`git
+/// --bare log`); `git init --bare` and `git clone --bare` are the subcommand's.
+fn global_bare(argv: &[String]) -> bool {
+    let mut words = argv.iter().skip(1);
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "--bare" => return true,
+            // git's own options that take the next word as their value.
+            "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
+            | "--super-prefix" | "--list-cmds" => {
+                words.next();
+            }
+            w if w.starts_with('-') => {}
+            _ => return false,
+        }
+    }
+    false
 }

@@ -83,7 +83,7 @@ pub(crate) fn word_for(role: Role) -> Option<Vec<String>> {
         Role::Url => "http://127.0.0.1:9/x",
         Role::Date => "2020-01-02 03:04",
         Role::Argv => "echo",
-        Role::Shell => "echo hi",
+        Role::Shell | Role::Words => "echo hi",
         Role::Code | Role::Hidden => return None,
     };
     Some(vec![w.to_string()])

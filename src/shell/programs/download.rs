@@ -163,6 +163,28 @@ fn output_files(format: &str) -> Vec<String> {
         .collect()
 }
 
+/// The file of curl's `--cert CERT:PASSWORD` value V, when it has a password: up to the
+/// first `:` that no `\` escapes, `\:` read as `:`.
+fn cert_file(v: &str) -> Option<String> {
+    let mut file = String::new();
+    let mut chars = v.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(':') => file.push(':'),
+                Some(x) => {
+                    file.push('\\');
+                    file.push(x);
+                }
+                None => file.push('\\'),
+            },
+            ':' => return Some(file),
+            c => file.push(c),
+        }
+    }
+    None
+}
+
 /// curl: a `file:` URL reads (with `-T`, writes) the local path it names; with `-O`
 /// (`--remote-name`) or `--remote-name-all`, the URLs are saved under their names in
 /// the current directory (or `--output-dir`, looked at both ways). Unless `-g`, curl
@@ -187,6 +209,16 @@ pub(super) fn curl_files(r: &mut Reading) {
                     .map(|(t, _)| (t, Role::Read)),
             ),
             None => unknown.push(format!("-T {v}")),
+        }
+    }
+    // `-E FILE:PASSWORD`: curl opens FILE, the word up to its first `:` not after a `\`
+    // (the whole word is read too).
+    for v in ["cert", "proxy-cert"]
+        .into_iter()
+        .flat_map(|o| r.option_values(o))
+    {
+        if let Some(file) = cert_file(v) {
+            added.push((file, Role::Read));
         }
     }
     let urls: Vec<(String, Option<Vec<curl_glob::Expansion>>)> = curl_urls(r)

@@ -731,13 +731,22 @@ const OWN_SUBS: &[Program] = &[
             "pack-refs",
             "update-ref",
             "rerere",
-            "interpret-trailers",
             "mktag",
         ],
         PLUMBING,
         Data,
         &[],
         &[ex("git cherry -v main", &[])],
+    ),
+    sub(
+        &["interpret-trailers"],
+        INTERPRET_TRAILERS,
+        Write,
+        &[],
+        &[ex(
+            "git interpret-trailers --trailer 'Signed-off-by: a' msg.txt",
+            &["msg.txt"],
+        )],
     ),
     // Plumbing and other subcommands that read the repository and write nothing of
     // the work tree.

@@ -553,7 +553,7 @@ pub(super) const LS_FILES: &[Opt] = &[
     flag("", "exclude-standard"),
     val("x", "exclude", Pattern),
     val("X", "exclude-from", Read),
-    val("", "exclude-per-directory", D),
+    val("", "exclude-per-directory", Read),
     flag("", "error-unmatch"),
     flag("", "full-name"),
     flag("", "recurse-submodules"),
@@ -771,6 +771,23 @@ pub(super) const WORKTREE_ADD: &[Opt] = &[
     flag("z", ""),
     val("", "expire", D),
     flag("n", "dry-run"),
+];
+
+/// `git interpret-trailers [FILE...]`: it reads each file (and with `--in-place`
+/// writes it).
+pub(super) const INTERPRET_TRAILERS: &[Opt] = &[
+    flag("", "in-place"),
+    flag("", "trim-empty"),
+    val("", "where", D),
+    val("", "if-exists", D),
+    val("", "if-missing", D),
+    flag("", "only-trailers"),
+    flag("", "only-input"),
+    flag("", "unfold"),
+    flag("", "parse"),
+    flag("", "no-divider"),
+    flag("", "divider"),
+    val("", "trailer", D),
 ];
 
 pub(super) const CONFIG: &[Opt] = &[

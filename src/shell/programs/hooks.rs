@@ -794,6 +794,33 @@ pub(super) fn less_commands(r: &mut super::Reading) {
     r.runs.extend(hidden.into_iter().map(Run::Hidden));
 }
 
+/// make: every operand with a `=` is a line of makefile it reads (`NAME=VALUE`); one
+/// that runs or reads something of its own is never certain: a value with a `$`
+/// (`$(shell CMD)`, `$(file <F)`, expanded at once after `:=` or wherever the makefile
+/// names the variable), `NAME!=CMD` (runs CMD), `MAKEFILES=F` (reads F as a makefile),
+/// `GNUMAKEFLAGS=` (options). Read for deny rules as a shell string.
+pub(super) fn make_assignments(r: &mut super::Reading) {
+    use super::{Kind, Role, Run};
+    let mut hidden = Vec::new();
+    for p in r.parts.iter_mut() {
+        if p.kind != Kind::Operand {
+            continue;
+        }
+        let Some((name, value)) = p.text.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        if value.contains('$')
+            || name.ends_with('!')
+            || matches!(name, "MAKEFILES" | "GNUMAKEFLAGS")
+        {
+            p.role = Role::Hidden;
+            hidden.push(value.to_owned());
+        }
+    }
+    r.runs.extend(hidden.into_iter().map(Run::Hidden));
+}
+
 /// sqlite3: without SQL among its operands it reads its SQL (and dot-commands such as
 /// `.shell`) from standard input, which the line does not show: never certain.
 pub(super) fn sqlite_stdin(r: &mut super::Reading) {
@@ -807,11 +834,24 @@ pub(super) fn sqlite_stdin(r: &mut super::Reading) {
     }
 }
 
-/// zip: an archive named without a `.` gets `.zip` added (`zip out d` writes `out.zip`);
+/// zip: a pattern list `-x@FILE` (`-i@FILE`) is read from FILE. An archive named
+/// without a `.` gets `.zip` added (`zip out d` writes `out.zip`);
 /// with `-f` (`--freshen`), `-u` (`--update`) or `-FS` (`--filesync`) it opens the files
 /// its entries name: the archive is then a file of names too.
 pub(super) fn zip_suffix(r: &mut super::Reading) {
     use super::{Kind, Part, Role};
+    // `-x@FILE`, `-i @FILE`: zip reads its list of patterns from FILE.
+    let lists: Vec<String> = ["exclude", "include"]
+        .iter()
+        .flat_map(|o| r.option_values(o))
+        .filter_map(|v| v.strip_prefix('@'))
+        .map(str::to_owned)
+        .collect();
+    r.parts.extend(lists.into_iter().map(|text| Part {
+        text,
+        kind: Kind::Implied,
+        role: Role::Read,
+    }));
     let names = ["freshen", "update", "filesync"]
         .iter()
         .any(|o| r.has_option(o));

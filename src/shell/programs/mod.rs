@@ -153,6 +153,11 @@ pub enum Role {
     Argv,
     /// A string it gives a shell to run.
     Shell,
+    /// A command line it splits into words itself and runs, with no shell (bat's
+    /// `--pager`, go's `-toolexec`): `;`, `|`, `<` are plain characters to
+    /// it. Read as that program and its words where every way of splitting reads the
+    /// line alike (plain words, quotes holding plain text), else as [`Role::Hidden`].
+    Words,
     /// Code in the program's own language (an awk program, `python -c`, a jq filter):
     /// allowing the program allows its code.
     Code,
@@ -230,7 +235,10 @@ impl Role {
 
     /// The word makes the program run a command or code.
     pub fn runs(self) -> bool {
-        matches!(self, Role::Argv | Role::Shell | Role::Code | Role::Hidden)
+        matches!(
+            self,
+            Role::Argv | Role::Shell | Role::Words | Role::Code | Role::Hidden
+        )
     }
 }
 

@@ -305,7 +305,7 @@ pub(super) const DU: &[Opt] = &[
     flag("", "si"),
     flag("s", "summarize"),
     val("t", "threshold", D),
-    val("", "time", D),
+    opt("", "time", D),
     val("", "time-style", D),
     val("X", "exclude-from", Read),
     val("", "exclude", Pattern),

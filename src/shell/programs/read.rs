@@ -156,9 +156,48 @@ impl Reading {
             Role::Shell => self.runs.push(Run::Shell(text.to_owned())),
             Role::Code => self.runs.push(Run::Code(text.to_owned())),
             Role::Hidden => self.runs.push(Run::Hidden(text.to_owned())),
+            Role::Words => self.runs.push(match plain_words(text) {
+                Some(argv) => Run::Argv(argv),
+                None => Run::Hidden(text.to_owned()),
+            }),
             _ => {}
         }
     }
+}
+
+/// The words of TEXT, a command line a program splits itself ([`Role::Words`]), when
+/// every splitter reads it alike: words of letters, digits and `_-./=:,+@%^` apart by
+/// blanks, and quotes (`'...'`, or `"..."` holding those and blanks) inside them. None
+/// for anything a splitter may read otherwise (`$`, `\`, `#`, `;`, `|`, `<`, `*`, `~`,
+/// a newline) and for no word at all.
+pub fn plain_words(text: &str) -> Option<Vec<String>> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%^".contains(c);
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => {
+                if let Some(w) = word.take() {
+                    words.push(w);
+                }
+            }
+            '\'' | '"' => {
+                let w = word.get_or_insert_with(String::new);
+                loop {
+                    match chars.next()? {
+                        q if q == c => break,
+                        x if plain(x) || x == ' ' || (c == '\'' && x != '\n') => w.push(x),
+                        _ => return None,
+                    }
+                }
+            }
+            c if plain(c) => word.get_or_insert_with(String::new).push(c),
+            _ => return None,
+        }
+    }
+    words.extend(word);
+    (!words.is_empty()).then_some(words)
 }
 
 /// The files the date string TEXT makes a program read (see [`Role::Date`]): itself

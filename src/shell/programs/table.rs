@@ -582,8 +582,21 @@ pub(super) static PROGRAMS: &[Program] = &[
         }
         .or(".", Read),
         effects: &[Effect::ProjectCode],
+        reading_hook: Some(super::hooks::make_assignments),
         examples: &[
             ex("make -j4 test", &["."]),
+            Example {
+                line: "make test 'x:=$(shell rm -f y)'",
+                paths: &["."],
+                runs: &["$(shell rm -f y)"],
+                unknown: &[],
+            },
+            Example {
+                line: "make test 'x!=rm -f y' MAKEFILES=/tmp/m.mk",
+                paths: &["."],
+                runs: &["rm -f y", "/tmp/m.mk"],
+                unknown: &[],
+            },
             ex("make -C sub all", &["sub", "."]),
             ex("make CC=clang", &["."]),
             Example {

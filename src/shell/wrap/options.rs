@@ -358,8 +358,36 @@ fn pathspec_words(
             st.path_words.push(unescaped);
         }
     }
-    if OBJECT_SUBCOMMANDS.contains(&sub) {
-        for a in args.iter().filter(|a| !a.starts_with('-')) {
+    // `git config --blob=REV:PATH` (or `--bl REV:PATH`: git takes a unique prefix) reads
+    // that file of the store as configuration.
+    let mut blobs: Vec<&str> = Vec::new();
+    if sub == "config" {
+        let mut words = args.iter();
+        while let Some(a) = words.next() {
+            let Some(long) = a.strip_prefix("--") else {
+                continue;
+            };
+            let (name, value) = match long.split_once('=') {
+                Some((n, v)) => (n, Some(v)),
+                None => (long, None),
+            };
+            if name.len() >= 2 && "blob".starts_with(name) {
+                blobs.extend(value.or_else(|| words.next().map(String::as_str)));
+            }
+        }
+    }
+    if OBJECT_SUBCOMMANDS.contains(&sub) || !blobs.is_empty() {
+        let operands = args
+            .iter()
+            .map(String::as_str)
+            .filter(|a| !a.starts_with('-') && OBJECT_SUBCOMMANDS.contains(&sub));
+        // `--blob=:PATH`: the index's file.
+        for path in blobs.iter().filter_map(|b| index_path(b)) {
+            st.path_words
+                .extend(trees.iter().map(|t| format!("{t}/{path}")));
+            st.path_words.push(format!(":/{path}"));
+        }
+        for a in operands.chain(blobs) {
             match object_path(a) {
                 // Under the top of the work tree, which the engine finds from the
                 // directory git runs in (`:/`, as for `git status`); under each

@@ -177,6 +177,13 @@ pub(in crate::shell::wrap) fn su(
         // with `-m`/`-p` the `SHELL` of the environment; `su sync -c STR` runs
         // `/bin/sync -c STR` (helper-40).
         let shell = if has(&["m", "p", "preserve-environment"]) {
+            // The call's `SHELL`, which the line or the environment may set to any shell.
+            note(
+                &mut st.opaque,
+                format!(
+                    "`{cmd}` runs its command in `$SHELL`, which may be a shell other than bash"
+                ),
+            );
             std::env::var("SHELL").ok()
         } else {
             crate::path::user_shell(&user)

@@ -34,12 +34,35 @@ pub(in crate::shell::wrap) fn flock(
     }
     match string {
         Some(s) => {
-            posix_string(cx, fr, &s, st);
+            // The lock file is opened (made when missing) before the string runs.
+            if let Some(w) = words.get(file) {
+                st.path_words.push(w.text.clone());
+            }
+            in_user_shell(cx, fr, "flock -c", &s, st);
             Step::Done
         }
         None if file + 1 < words.len() => Step::Inner(file + 1),
         None => Step::Itself,
     }
+}
+
+/// Read S, a string WHO gives to the shell the `SHELL` variable names (`sh` when
+/// unset: `script -c`, `flock -c`, `su -m -c`): that variable is the call's, which
+/// the line or the environment may set to any shell (zsh reads `$HOME[1,-1]` or
+/// `x:h` otherwise than bash), so the string is never certain; read as `sh` reads it
+/// for the deny rules.
+pub(in crate::shell::wrap) fn in_user_shell(
+    cx: &mut Cx,
+    fr: &Frame,
+    who: &str,
+    s: &str,
+    st: &mut State,
+) {
+    note(
+        &mut st.uncertain,
+        format!("`{who}` runs its string in `$SHELL`, which may be a shell other than bash"),
+    );
+    posix_string(cx, fr, s, st);
 }
 
 /// `watch CMD...` runs `sh -c "CMD..."`; `watch -x CMD...` runs CMD.
@@ -92,6 +115,14 @@ pub(in crate::shell::wrap) fn script(
             .filter_map(|&k| words.get(k))
             .map(|w| w.text.clone()),
     );
+    // The files it logs to (`-O`, `--log-io`, `-T`, `--timing=FILE`...).
+    st.path_words.extend(o.list.iter().filter_map(|(n, v)| {
+        let logs = matches!(
+            n.as_str(),
+            "B" | "I" | "O" | "T" | "t" | "log-io" | "log-in" | "log-out" | "log-timing" | "timing"
+        );
+        v.clone().filter(|_| logs)
+    }));
     let string = o
         .list
         .into_iter()
@@ -100,7 +131,7 @@ pub(in crate::shell::wrap) fn script(
         .and_then(|(_, v)| v);
     match string {
         Some(s) => {
-            posix_string(cx, fr, &s, st);
+            in_user_shell(cx, fr, "script -c", &s, st);
             Step::Done
         }
         None => Step::Opaque("`script` without `-c` starts a shell".into()),

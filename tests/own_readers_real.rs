@@ -1,0 +1,227 @@
+//! Words a program reads by its own rules, not bash's (helper-58): a command line it
+//! splits into words itself (bat's `--pager`: `;` and `#` are plain characters there), a string it gives to `$SHELL` (`script -c`, `flock -c`: the call's
+//! `SHELL` may name zsh), files named in option values of wrappers (`script -O`,
+//! `flock FILE -c`), makefile lines given as operands (`x:=$(shell ...)`, `x!=CMD`),
+//! git's `--bare` (the project directory as the repository), file operands and option
+//! values of git (`interpret-trailers FILE`, `ls-files --exclude-per-directory`,
+//! `config --blob=REV:PATH`), a pattern list `zip -x@FILE`, an optional value (`du
+//! --time`).
+//!
+//! Each line runs for real in bash under bubblewrap and strace (`tests/trace`), in a
+//! project with a `.env` (tracked, written as git configuration) beside a home with
+//! `~/.ssh/id_rsa`. Where the run opens a secret or runs `rm` the line must not be
+//! allowed, and the run must have done so (else the case proves nothing); the everyday
+//! forms stay allowed.
+
+mod trace;
+
+use gptel_rust_hooks::compile;
+use gptel_rust_hooks::eval;
+use gptel_rust_hooks::policy::Options;
+use gptel_rust_hooks::rule::{self, Call, Decision};
+use serde_json::json;
+use std::path::Path;
+use trace::{Op, Scratch};
+
+/// The project: a repository with a tracked `.env`, a Makefile, and a home with a key.
+fn project(s: &Scratch) -> (std::path::PathBuf, std::path::PathBuf) {
+    let home = s.root.join("home");
+    let proj = home.join("proj");
+    std::fs::create_dir_all(home.join(".ssh")).expect("make .ssh");
+    std::fs::create_dir_all(proj.join("src")).expect("make the project");
+    std::fs::write(home.join(".ssh/id_rsa"), "SSH-SECRET\n").expect("write the key");
+    std::fs::write(proj.join(".env"), "[db]\n\tpassword = ENV-SECRET\n").expect("write .env");
+    std::fs::write(proj.join("README.md"), "hello\n").expect("write README");
+    std::fs::write(proj.join("src/a.rs"), "fn main() {}\n").expect("write a.rs");
+    std::fs::write(proj.join("Makefile"), "test:\n\t@echo testing\n").expect("write Makefile");
+    std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+    trace::git(&proj, &["init", "-q"]);
+    trace::git(
+        &proj,
+        &["add", "-f", ".env", "README.md", "src", "Makefile"],
+    );
+    trace::git(&proj, &["commit", "-qm", "init"]);
+    (home, proj)
+}
+
+/// Deny `~/.ssh/**`, `**/.env` and `rm`; allow git and every other command.
+fn decider(home: &Path, proj: &Path) -> impl Fn(&str) -> Option<Decision> {
+    let rules = json!([
+        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+        {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
+        {"id": "git", "tool": "shell", "command-prefix": ["git", "make test"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.to_path_buf()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let dir = proj.to_path_buf();
+    move |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    }
+}
+
+/// What of the rules the run did: a secret opened, or `rm` run.
+fn touched(run: &trace::Run, home: &Path, proj: &Path) -> Vec<String> {
+    let ssh = format!("{}/.ssh", home.display());
+    let env = format!("{}/.env", proj.display());
+    run.events
+        .iter()
+        .filter(|e| e.ok || e.op == Op::Exec)
+        .filter(|e| match e.op {
+            Op::Exec => e.path.ends_with("/rm"),
+            Op::Read | Op::Write => {
+                e.path == ssh || e.path.starts_with(&format!("{ssh}/")) || e.path == env
+            }
+            _ => false,
+        })
+        .map(|e| format!("{:?} {}", e.op, e.path))
+        .collect()
+}
+
+/// Whether `bash -c LINE`, run in PROJ with HOME, prints a secret (one git prints from
+/// its store is never opened as a file).
+fn prints_secret(line: &str, home: &Path, proj: &Path) -> bool {
+    let out = std::process::Command::new("timeout")
+        .args(["10", "bash", "-c", line])
+        .current_dir(proj)
+        .env("HOME", home)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CEILING_DIRECTORIES", home)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run bash");
+    String::from_utf8_lossy(&out.stdout).contains("SECRET")
+}
+
+/// `../` enough times to climb from DIR to `/`.
+fn to_root(dir: &Path) -> String {
+    "../".repeat(dir.components().count() - 1)
+}
+
+#[test]
+fn words_programs_read_by_their_own_rules() {
+    let s = Scratch::new("own-readers");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let up = to_root(&proj);
+    let bypasses = [
+        // A command line bat splits itself: `;#` is part of a word, not a comment.
+        "mkdir -p 'x;#' && batcat --paging=always --pager='cat x;#/../.env' README.md".to_string(),
+        format!("mkdir -p 'c;#' && batcat --paging=always --pager='c;#/{up}usr/bin/rm -f victim' README.md"),
+        "mkdir -p 'k;#' && batcat --paging=always --pager 'cat k;#/../../.ssh/id_rsa' README.md".to_string(),
+        // `script -c` and `flock -c` run their string in `$SHELL`: zsh reads `$HOME[1,-1]`
+        // as the whole home, bash as a glob that matches nothing.
+        "SHELL=/usr/bin/zsh script -qc 'cat $HOME[1,-1]/.ssh/id_rsa' /dev/null".to_string(),
+        "SHELL=/usr/bin/zsh flock /tmp/lock -c 'cat $HOME[1,-1]/.ssh/id_rsa'".to_string(),
+        "export SHELL=/usr/bin/zsh; script -qc 'cat ${HOME[1,-1]}/.ssh/id_rsa' /dev/null".to_string(),
+        // zsh's `:h` modifier: the parent of the project, the home.
+        "SHELL=/usr/bin/zsh script -qc 'cat $PWD:h/.ssh/id_rsa' /dev/null".to_string(),
+        "SHELL=/usr/bin/zsh flock -n /tmp/lock -c 'cat $PWD:h/.ssh/id_rsa'".to_string(),
+        // Files the wrappers write or open themselves.
+        "script -q -c 'echo x' -O .env".to_string(),
+        "script -q --log-out=../.ssh/authorized_keys -c 'echo x'".to_string(),
+        "script -q -B .env -c true".to_string(),
+        "flock -n .env -c true".to_string(),
+        "flock ../.ssh/id_rsa --command true".to_string(),
+        // Makefile lines given as operands run or read at once.
+        "SHELL=/bin/sh make test 'x:=$(shell rm -f victim)'".to_string(),
+        "SHELL=/bin/sh make test 'x!=rm -f victim'".to_string(),
+        "make test 'x:=$(info $(file <.env))'".to_string(),
+        "make test 'y ::= $(file <../.ssh/id_rsa)'".to_string(),
+        // git's file operands and option values.
+        "git interpret-trailers .env".to_string(),
+        "git interpret-trailers --only-input ~/.ssh/id_rsa".to_string(),
+        "git ls-files -o --exclude-per-directory=.env".to_string(),
+        "git config --blob=HEAD:.env -l".to_string(),
+        "git config --bl HEAD:./.env --get db.password".to_string(),
+        "git config --blob=:.env --list".to_string(),
+        // zip reads a pattern list named `@FILE`.
+        "zip -r /tmp/o.zip src -x@.env".to_string(),
+        "zip -r /tmp/o.zip src -i@../.ssh/id_rsa".to_string(),
+        // `du --time` takes no next word: `~/.ssh` is walked.
+        "du -a --time ../.ssh".to_string(),
+    ];
+    let mut failures = Vec::new();
+    for line in &bypasses {
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        if line.starts_with("git config") && prints_secret(line, &home, &proj) {
+            did.push("printed the secret".into());
+        }
+        let d = decide(line);
+        if did.is_empty() {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        } else if d == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed, but the run did {did:?}"));
+        }
+        trace::git(&proj, &["checkout", "-q", "--", "."]);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        let _ = std::fs::remove_file(proj.join(".env.bak"));
+    }
+    // The files bare git would take for its repository, written by earlier calls;
+    // `git --bare` then uses them and runs the command of their `config`.
+    for f in ["objects/info", "refs/heads", "info"] {
+        std::fs::create_dir_all(proj.join(f)).expect("make bare dirs");
+    }
+    std::fs::write(proj.join("objects/info/alternates"), "../.git/objects\n").expect("write");
+    let head = std::fs::read_to_string(proj.join(".git/refs/heads/main")).expect("read head");
+    std::fs::write(proj.join("refs/heads/main"), head).expect("write ref");
+    std::fs::write(proj.join("HEAD"), "ref: refs/heads/main\n").expect("write HEAD");
+    std::fs::write(proj.join("info/attributes"), "* diff=x\n").expect("write attributes");
+    std::fs::write(
+        proj.join("config"),
+        "[core]\n\tbare = true\n[diff \"x\"]\n\ttextconv = rm -f victim\n",
+    )
+    .expect("write config");
+    for line in ["git --bare log -p -1", "git --no-pager --bare show HEAD"] {
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let did = touched(&run, &home, &proj);
+        if did.is_empty() {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        } else if decide(line) == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed, but the run did {did:?}"));
+        }
+    }
+    for f in ["objects", "refs", "info", "HEAD", "config"] {
+        let p = proj.join(f);
+        let _ = std::fs::remove_dir_all(&p);
+        let _ = std::fs::remove_file(&p);
+    }
+    // The everyday forms: nothing the rules are about, and allowed.
+    for line in [
+        "batcat --paging=never README.md",
+        "batcat --paging=always --pager='less -R' README.md",
+        "make test",
+        "make test CC=clang",
+        "git log -1 --oneline",
+        "git --no-pager log -1",
+        "git init --bare /tmp/b.git",
+        "git interpret-trailers --trailer 'Signed-off-by: a' README.md",
+        "git config --get user.name",
+        "zip -r /tmp/o.zip src -x '*.o'",
+        "du -a --time src",
+        "flock /tmp/lock true",
+    ] {
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let did = touched(&run, &home, &proj);
+        if !did.is_empty() {
+            failures.push(format!("`{line}`: the everyday run did {did:?}"));
+        }
+        let d = decide(line);
+        if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
