@@ -626,7 +626,7 @@ pub(super) const TAR: &[Opt] = &[
     flag("", "remove-files"),
     flag("", "ignore-failed-read"),
     flag("i", "ignore-zeros"),
-    flag("", "totals"),
+    opt("", "totals", D),
     flag("", "null"),
     flag("", "force-local"),
     val("", "strip-components", D),

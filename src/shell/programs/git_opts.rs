@@ -428,7 +428,9 @@ pub(super) const FETCH: &[Opt] = &[
     flag("", "dry-run"),
     flag("f", "force"),
     opt("", "recurse-submodules", D),
-    val("j", "jobs", D),
+    // `-j N` for fetch, `-j` or `-jN` for pull (which shares these): read as pull reads
+    // it, a word after it an operand.
+    opt("j", "jobs", D),
     flag("", "multiple"),
     flag("", "update-head-ok"),
     flag("", "set-upstream"),
@@ -634,7 +636,7 @@ pub(super) const BLAME: &[Opt] = &[
     val("", "ignore-rev", D),
     val("", "ignore-revs-file", Read),
     opt("", "abbrev", D),
-    opt("", "color-lines", D),
+    flag("", "color-lines"),
     flag("", "color-by-age"),
 ];
 

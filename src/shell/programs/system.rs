@@ -78,7 +78,7 @@ const COLUMN: &[Opt] = &[
     flag("e", "table-header-repeat"),
     flag("L", "keep-empty-lines"),
     flag("J", "json"),
-    flag("r", "tree"),
+    val("r", "tree", D),
     val("i", "tree-id", D),
     val("p", "tree-parent", D),
     flag("d", "table-noheadings"),

@@ -77,7 +77,9 @@ pub(super) const SORT: &[Opt] = &[
     val("", "sort", D),
     flag("V", "version-sort"),
     val("", "batch-size", D),
-    flag("c", "check"),
+    flag("c", ""),
+    // `--check=quiet`: a value only glued (`-c` takes none).
+    opt("", "check", D),
     flag("C", ""),
     val("", "compress-program", Argv),
     flag("", "debug"),
