@@ -9,27 +9,32 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-/// The files the walker reads in each directory it enters, besides those `.git` names.
-const READ_IN_EACH: &[&str] = &[".gitignore", ".ignore", ".rgignore", ".git/info/exclude"];
+/// The ignore files the walker reads in each directory it enters.
+const READ_IN_EACH: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 
 /// Whether a file the walker reads for DIR (its ignore files, its repository's
 /// `info/exclude`, through a `.git` file's `gitdir:` and that repository's `commondir`
-/// as the crate follows them) is a FIFO, socket or device.
+/// as the crate follows them) is a FIFO, socket or device. Four lookups for a
+/// directory with no `.git`.
 pub(super) fn dir_stalls(dir: &Path) -> bool {
-    READ_IN_EACH
+    if READ_IN_EACH
         .iter()
         .any(|n| crate::path::is_special(&dir.join(n)))
-        || git_file_stalls(dir)
+    {
+        return true;
+    }
+    let dotgit = dir.join(".git");
+    match std::fs::metadata(&dotgit) {
+        Ok(m) if m.is_dir() => crate::path::is_special(&dotgit.join("info/exclude")),
+        Ok(m) if m.is_file() => git_file_stalls(&dotgit),
+        _ => false,
+    }
 }
 
-/// [`dir_stalls`] for the files a `.git` file leads the crate to: `gitdir: X`, then
-/// `X/commondir` and the `info/exclude` of the directory it names.
-fn git_file_stalls(dir: &Path) -> bool {
-    let dotgit = dir.join(".git");
-    if !dotgit.is_file() {
-        return false;
-    }
-    let Some(real) = first_line(&dotgit).and_then(|l| {
+/// [`dir_stalls`] for the files a `.git` file DOTGIT leads the crate to: `gitdir: X`,
+/// then `X/commondir` and the `info/exclude` of the directory it names.
+fn git_file_stalls(dotgit: &Path) -> bool {
+    let Some(real) = first_line(dotgit).and_then(|l| {
         l.strip_prefix("gitdir: ")
             .map(|rest| PathBuf::from(rest.to_string()))
     }) else {
