@@ -5,7 +5,8 @@
 //! git's `--bare` (the project directory as the repository), file operands and option
 //! values of git (`interpret-trailers FILE`, `ls-files --exclude-per-directory`,
 //! `config --blob=REV:PATH`), a pattern list `zip -x@FILE`, an optional value (`du
-//! --time`).
+//! --time`), an option after the operand it makes a file (`grep .env -e x`), make's
+//! `NAME:=` and `NAME =` spellings.
 //!
 //! Each line runs for real in bash under bubblewrap and strace (`tests/trace`), in a
 //! project with a `.env` (tracked, written as git configuration) beside a home with
@@ -74,7 +75,7 @@ fn touched(run: &trace::Run, home: &Path, proj: &Path) -> Vec<String> {
         .filter(|e| e.ok || e.op == Op::Exec)
         .filter(|e| match e.op {
             Op::Exec => e.path.ends_with("/rm"),
-            Op::Read | Op::Write => {
+            Op::Read | Op::Write | Op::Chmod => {
                 e.path == ssh || e.path.starts_with(&format!("{ssh}/")) || e.path == env
             }
             _ => false,
@@ -145,6 +146,21 @@ fn words_programs_read_by_their_own_rules() {
         "zip -r /tmp/o.zip src -i@../.ssh/id_rsa".to_string(),
         // `du --time` takes no next word: `~/.ssh` is walked.
         "du -a --time ../.ssh".to_string(),
+        // helper-59: an option that makes the first operand a file counts wherever it
+        // stands (GNU getopt and clap permute).
+        "grep .env -e ENV".to_string(),
+        "egrep ../.ssh/id_rsa --regexp=SSH".to_string(),
+        "grep -n .env --file=README.md".to_string(),
+        "rg .env --regexp SECRET".to_string(),
+        "jq -n ../.ssh/id_rsa -f".to_string(),
+        "chmod .env --reference=README.md".to_string(),
+        // make reads `NAME:=`, `NAME ::=`, `NAME =` as it reads `NAME=`.
+        "SHELL=/bin/sh make test SHELL:=/usr/bin/cat .SHELLFLAGS:=../.ssh/id_rsa".to_string(),
+        "make test 'SHELL =/usr/bin/rm'".to_string(),
+        "make test SHELL::=/usr/bin/rm".to_string(),
+        "make test MAKEFILES:=.env".to_string(),
+        // bat's splitter ends a comment at a newline.
+        "batcat --paging=always --pager=$'cat #x\\n.env' README.md".to_string(),
     ];
     let mut failures = Vec::new();
     for line in &bypasses {
@@ -212,6 +228,10 @@ fn words_programs_read_by_their_own_rules() {
         "zip -r /tmp/o.zip src -x '*.o'",
         "du -a --time src",
         "flock /tmp/lock true",
+        "grep -e hello README.md",
+        "grep -y HELLO README.md",
+        "rg -e fn src",
+        "chmod 644 README.md",
     ] {
         let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
         let did = touched(&run, &home, &proj);

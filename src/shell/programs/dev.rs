@@ -848,6 +848,7 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("jq -r '.a' f.json", &["f.json"]),
             ex("jq --arg k v '.[$k]' f.json", &["f.json"]),
             ex("jq -n --slurpfile x ~/.ssh/id_rsa '$x'", &["~/.ssh/id_rsa"]),
+            ex("jq -n f.json -f", &["f.json"]),
             Example {
                 line: "jq -f prog.jq f.json",
                 paths: &["f.json"],

@@ -762,6 +762,10 @@ pub(super) const JQ: &[Opt] = &[
     pair("rawfile", Read),
     flag("", "args"),
     flag("", "jsonargs"),
+    // jq 1.6's own.
+    flag("", "unbuffered"),
+    flag("", "debug-dump-disasm"),
+    flag("", "debug-trace"),
     // The filter from a file (jq 1.6 takes the first operand for it): not shown.
     val("f", "from-file", Hidden),
     val("L", "", Read),

@@ -794,31 +794,57 @@ pub(super) fn less_commands(r: &mut super::Reading) {
     r.runs.extend(hidden.into_iter().map(Run::Hidden));
 }
 
-/// make: every operand with a `=` is a line of makefile it reads (`NAME=VALUE`); one
-/// that runs or reads something of its own is never certain: a value with a `$`
-/// (`$(shell CMD)`, `$(file <F)`, expanded at once after `:=` or wherever the makefile
-/// names the variable), `NAME!=CMD` (runs CMD), `MAKEFILES=F` (reads F as a makefile),
-/// `GNUMAKEFLAGS=` (options). Read for deny rules as a shell string.
+/// make: every operand with a `=` is a line of makefile it reads, a variable defined as
+/// make's `parse_variable_definition` reads it: the name up to the operator (`=`, `:=`,
+/// `::=`, `:::=`, `+=`, `?=`, `!=`), blanks around it dropped (`SHELL:=/bin/rm`, `'SHELL
+/// =x'` set `SHELL` as `SHELL=x` does). Read here in every spelling: `SHELL` and `MAKE`
+/// set plainly (`=`, `:=`...) name the program make runs (a command of the line); any
+/// other definition of them, `.SHELLFLAGS`, `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS` and
+/// `MAKEFILES` (whose words are makefiles it reads: paths too), `NAME!=CMD` (runs CMD),
+/// a value with a `$` (`$(shell CMD)`, `$(file <F)`) and a name make may read otherwise
+/// (a blank inside it) are never certain, and read as a shell string for deny rules.
+/// (`NAME=VALUE` with a plain operator is read by the table's `assign` list as well.)
 pub(super) fn make_assignments(r: &mut super::Reading) {
-    use super::{Kind, Role, Run};
-    let mut hidden = Vec::new();
+    use super::{Kind, Part, Role, Run};
+    let mut runs = Vec::new();
+    let mut paths = Vec::new();
     for p in r.parts.iter_mut() {
         if p.kind != Kind::Operand {
             continue;
         }
-        let Some((name, value)) = p.text.split_once('=') else {
+        let Some((head, value)) = p.text.split_once('=') else {
             continue;
         };
-        let name = name.trim();
-        if value.contains('$')
-            || name.ends_with('!')
-            || matches!(name, "MAKEFILES" | "GNUMAKEFLAGS")
-        {
+        let op_at = head.trim_end_matches([':', '+', '?', '!']).len();
+        let (name, op) = (head[..op_at].trim(), &head[op_at..]);
+        let plain = matches!(op, "" | ":" | "::" | ":::");
+        let flags = matches!(
+            name,
+            ".SHELLFLAGS" | "MAKEFLAGS" | "MFLAGS" | "GNUMAKEFLAGS" | "MAKEFILES"
+        );
+        let hidden = value.contains('$')
+            || !(plain || op == "+" || op == "?")
+            || name.contains(char::is_whitespace)
+            || flags
+            || (matches!(name, "SHELL" | "MAKE") && !plain);
+        if matches!(name, "MAKEFILES" | ".SHELLFLAGS") {
+            paths.extend(value.split_whitespace().map(str::to_owned));
+        }
+        if hidden {
             p.role = Role::Hidden;
-            hidden.push(value.to_owned());
+            runs.push(Run::Hidden(value.to_owned()));
+        } else if matches!(name, "SHELL" | "MAKE") && head != name {
+            // `SHELL:=/bin/x`, `SHELL =/bin/x` (`SHELL=/bin/x` is the table's `assign`).
+            p.role = Role::Argv;
+            runs.push(Run::Argv(vec![value.trim().to_owned()]));
         }
     }
-    r.runs.extend(hidden.into_iter().map(Run::Hidden));
+    r.runs.extend(runs);
+    r.parts.extend(paths.into_iter().map(|text| Part {
+        text,
+        kind: Kind::Implied,
+        role: Role::Read,
+    }));
 }
 
 /// sqlite3: without SQL among its operands it reads its SQL (and dot-commands such as

@@ -166,6 +166,8 @@ pub(super) const FD: &[Opt] = &[
 ];
 
 pub(super) const GREP: &[Opt] = &[
+    // The obsolete synonym of `-i` GNU grep still takes.
+    flag("y", ""),
     flag("E", "extended-regexp"),
     flag("F", "fixed-strings"),
     flag("G", "basic-regexp"),

@@ -156,10 +156,22 @@ impl Reading {
             Role::Shell => self.runs.push(Run::Shell(text.to_owned())),
             Role::Code => self.runs.push(Run::Code(text.to_owned())),
             Role::Hidden => self.runs.push(Run::Hidden(text.to_owned())),
-            Role::Words => self.runs.push(match plain_words(text) {
-                Some(argv) => Run::Argv(argv),
-                None => Run::Hidden(text.to_owned()),
-            }),
+            Role::Words => match plain_words(text) {
+                Some(argv) => self.runs.push(Run::Argv(argv)),
+                None => {
+                    self.runs.push(Run::Hidden(text.to_owned()));
+                    // For deny rules, each piece between blanks, quotes and the
+                    // characters a splitter may take apart is a path it may open
+                    // (`cat #x<newline>.env`: bat's splitter ends the comment at the
+                    // newline and runs `cat .env`).
+                    let pieces = text
+                        .split(|c: char| c.is_whitespace() || "'\"\\;|&<>()#`".contains(c))
+                        .filter(|w| !w.is_empty());
+                    for piece in pieces {
+                        self.push(piece, Kind::Implied, Role::Read);
+                    }
+                }
+            },
             _ => {}
         }
     }
@@ -419,6 +431,22 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
         operands.push(out.parts.len());
         out.push(w, Kind::Operand, role);
         out.run(role, w);
+    }
+    // getopt_long and clap read options anywhere: an option that takes the first
+    // operand's role away counts wherever it stands (`grep .env -e x` reads the file
+    // `.env`; `jq -n FILE -f` runs FILE; `chmod .env --reference=f` changes `.env`).
+    let ops = &program.operands;
+    if matches!(program.style, Style::Gnu | Style::Exact) {
+        let given = out.given.get(first_given..).unwrap_or(&[]);
+        let taken = ops
+            .unless
+            .iter()
+            .any(|u| given.iter().any(|g| g.long == *u || g.short == *u));
+        if let (Some(first), Some(&at), true) = (ops.first, operands.first(), taken) {
+            if let Some(p) = out.parts.get_mut(at).filter(|p| p.role == first) {
+                p.role = ops.rest;
+            }
+        }
     }
     // The last operand's own role (`cp A B`), set once they are all known.
     if let (Some(last), Some(&at), true) =

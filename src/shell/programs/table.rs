@@ -92,6 +92,8 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("grep -rn TODO --exclude=.env .", &["."]),
             ex("grep -r TODO", &["."]),
+            // `-e` after it makes the first operand a file too (getopt permutes).
+            ex("grep f.txt -e x", &["f.txt"]),
             ex("grep -R -f pats.txt", &["pats.txt", "."]),
             ex("grep --directories=recurse x d", &["d"]),
             ex("grep -d skip x d", &["d"]),
@@ -586,6 +588,12 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("make -j4 test", &["."]),
             Example {
+                line: "make test SHELL:=/bin/x 'SHELL =/bin/y'",
+                paths: &["."],
+                runs: &["/bin/x", "/bin/y"],
+                unknown: &[],
+            },
+            Example {
                 line: "make test 'x:=$(shell rm -f y)'",
                 paths: &["."],
                 runs: &["$(shell rm -f y)"],
@@ -593,7 +601,7 @@ pub(super) static PROGRAMS: &[Program] = &[
             },
             Example {
                 line: "make test 'x!=rm -f y' MAKEFILES=/tmp/m.mk",
-                paths: &["."],
+                paths: &[".", "/tmp/m.mk"],
                 runs: &["rm -f y", "/tmp/m.mk"],
                 unknown: &[],
             },
