@@ -802,7 +802,8 @@ pub(super) fn less_commands(r: &mut super::Reading) {
 /// other definition of them, `.SHELLFLAGS`, `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS` and
 /// `MAKEFILES` (whose words are makefiles it reads: paths too), `NAME!=CMD` (runs CMD),
 /// a value with a `$` (`$(shell CMD)`, `$(file <F)`) and a name make may read otherwise
-/// (a blank inside it) are never certain, and read as a shell string for deny rules.
+/// (a blank inside it) are never certain (`NAME!=CMD`'s CMD is read as a shell string for
+/// deny rules).
 /// (`NAME=VALUE` with a plain operator is read by the table's `assign` list as well.)
 pub(super) fn make_assignments(r: &mut super::Reading) {
     use super::{Kind, Part, Role, Run};
@@ -832,7 +833,12 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         }
         if hidden {
             p.role = Role::Hidden;
-            runs.push(Run::Hidden(value.to_owned()));
+            runs.push(if op == "!" {
+                // `x!=CMD`: a shell command.
+                Run::Hidden(value.to_owned())
+            } else {
+                Run::Starts(format!("the makefile code of its operand `{}`", p.text))
+            });
         } else if matches!(name, "SHELL" | "MAKE") && head != name {
             // `SHELL:=/bin/x`, `SHELL =/bin/x` (`SHELL=/bin/x` is the table's `assign`).
             p.role = Role::Argv;

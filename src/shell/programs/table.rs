@@ -596,13 +596,16 @@ pub(super) static PROGRAMS: &[Program] = &[
             Example {
                 line: "make test 'x:=$(shell rm -f y)'",
                 paths: &["."],
-                runs: &["$(shell rm -f y)"],
+                runs: &["the makefile code of its operand `x:=$(shell rm -f y)`"],
                 unknown: &[],
             },
             Example {
                 line: "make test 'x!=rm -f y' MAKEFILES=/tmp/m.mk",
                 paths: &[".", "/tmp/m.mk"],
-                runs: &["rm -f y", "/tmp/m.mk"],
+                runs: &[
+                    "rm -f y",
+                    "the makefile code of its operand `MAKEFILES=/tmp/m.mk`",
+                ],
                 unknown: &[],
             },
             ex("make -C sub all", &["sub", "."]),
