@@ -7,9 +7,17 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
-/// `O_NONBLOCK` and `O_NOCTTY` of Linux: opening a FIFO returns at once, a terminal is
-/// never made the controlling one.
-const OPEN_FLAGS: i32 = 0o4000 | 0o400;
+/// Opening a FIFO returns at once; a terminal is never made the controlling one.
+const OPEN_FLAGS: i32 = libc::O_NONBLOCK | libc::O_NOCTTY;
+
+/// The null device's number (major 1, minor 3): `/dev/null` reads as empty.
+const NULL_DEVICE: u64 = (1 << 8) | 3;
+
+/// Whether META is the null device's (`/dev/null`, or a link to it).
+fn is_null(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.file_type().is_char_device() && meta.rdev() == NULL_DEVICE
+}
 
 /// The bytes of the regular file PATH (links followed), at most MAX of them. A FIFO,
 /// socket or device is an error (never waited on), as is a larger file.
@@ -19,6 +27,9 @@ pub fn read_small(path: &Path, max: u64) -> io::Result<Vec<u8>> {
         .custom_flags(OPEN_FLAGS)
         .open(path)?;
     let meta = file.metadata()?;
+    if is_null(&meta) {
+        return Ok(Vec::new());
+    }
     if !meta.is_file() {
         return Err(io::Error::other(format!(
             "`{}` is not a regular file",
@@ -42,12 +53,12 @@ pub fn read_small(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     Ok(text)
 }
 
-/// Whether PATH (links followed) is a FIFO, socket or device: a file a reader of it
-/// may wait on for ever.
+/// Whether PATH (links followed) is a FIFO, socket or device other than `/dev/null`: a
+/// file a reader of it may wait on for ever (or read for ever: `/dev/zero`).
 pub fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| {
         let t = m.file_type();
-        t.is_fifo() || t.is_socket() || t.is_char_device() || t.is_block_device()
+        !is_null(&m) && (t.is_fifo() || t.is_socket() || t.is_char_device() || t.is_block_device())
     })
 }
 
@@ -79,7 +90,10 @@ mod tests {
             read_small(&dir.join("none"), 7).unwrap_err().kind(),
             io::ErrorKind::NotFound
         );
-        assert!(is_special(Path::new("/dev/null")));
+        assert!(!is_special(Path::new("/dev/null")));
+        assert_eq!(read_small(Path::new("/dev/null"), 7).unwrap(), b"");
+        assert!(is_special(Path::new("/dev/zero")));
+        assert!(read_small(Path::new("/dev/zero"), 7).is_err());
         let _ = fs::remove_dir_all(&dir);
     }
 }

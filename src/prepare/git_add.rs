@@ -102,7 +102,10 @@ fn gitignore_differs(dir: &Path) -> bool {
 fn reads_otherwise(file: &Path) -> bool {
     match crate::path::read_small(file, super::rg_walk::MAX_IGNORE_BYTES) {
         Ok(t) => super::ignore_lines::git_reads_otherwise(&t),
-        Err(_) => crate::path::is_special(file),
+        // Not there, or `/dev/null` (one that would stall the walk is `walk_stalls`'s).
+        Err(e) if super::rg_walk::absent(&e) || crate::path::is_special(file) => false,
+        // Too large, or not readable here.
+        Err(_) => true,
     }
 }
 
@@ -113,9 +116,12 @@ fn reads_otherwise(file: &Path) -> bool {
 /// or includes another (this walker reads the global one only), or a global
 /// configuration read otherwise ([`super::rg_walk::global_excludes_differ`]).
 fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
-    let config = crate::path::read_small(&git_dir.join("config"), 1 << 20)
-        .map(|c| String::from_utf8_lossy(&c).to_ascii_lowercase())
-        .unwrap_or_default();
+    let config = match crate::path::read_small(&git_dir.join("config"), 1 << 20) {
+        Ok(c) => String::from_utf8_lossy(&c).to_ascii_lowercase(),
+        Err(e) if super::rg_walk::absent(&e) => String::new(),
+        // Too large or unreadable: it may name an excludes file.
+        Err(_) => return true,
+    };
     config.contains("excludesfile")
         || config.contains("[include")
         || super::rg_walk::global_excludes_differ()

@@ -17,7 +17,7 @@ use std::path::Path;
 const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 
 /// Largest ignore file read to see whether rg reads it otherwise; a larger one counts
-/// as one it does.
+/// as one it does (so does one that cannot be read here).
 pub(super) const MAX_IGNORE_BYTES: u64 = 16 << 20;
 
 /// Whether rg may read the ignore file at PATH otherwise than this walker (a newer
@@ -28,9 +28,13 @@ pub(super) const MAX_IGNORE_BYTES: u64 = 16 << 20;
 /// which rg 13 does not apply to the files below where it starts. A file this walker
 /// skips rg would then read.
 pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
-    let Ok(text) = crate::path::read_small(path, MAX_IGNORE_BYTES) else {
-        // One rg cannot read either, or one it would wait on.
-        return crate::path::is_special(path);
+    let text = match crate::path::read_small(path, MAX_IGNORE_BYTES) {
+        Ok(text) => text,
+        // None there; or a FIFO, socket or device (`/dev/null` as the global excludes
+        // file reads as empty; one that would stall the walk is `walk_stalls`'s).
+        Err(e) if absent(&e) || crate::path::is_special(path) => return false,
+        // Too large, or not readable here: rg may read it otherwise.
+        Err(_) => return true,
     };
     super::ignore_lines::rg_reads_otherwise(&text)
         || (above
@@ -41,6 +45,14 @@ pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
                         .trim_end_matches('/')
                         .contains('/')
             }))
+}
+
+/// Whether the error E of reading a file says it is not there.
+pub(super) fn absent(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+    )
 }
 
 /// Whether DIR holds a `.jj` (jujutsu's repository) and no `.git`: this walker then
@@ -73,12 +85,15 @@ pub(super) fn global_excludes_differ() -> bool {
         home.map(|h| h.join(".gitconfig")),
         xdg.map(|x| x.join("git/config")),
     ];
-    let texts: Vec<String> = files
-        .into_iter()
-        .flatten()
-        .filter_map(|f| crate::path::read_small(&f, MAX_IGNORE_BYTES).ok())
-        .map(|t| String::from_utf8_lossy(&t).to_ascii_lowercase())
-        .collect();
+    let mut texts: Vec<String> = Vec::new();
+    for f in files.into_iter().flatten() {
+        match crate::path::read_small(&f, MAX_IGNORE_BYTES) {
+            Ok(t) => texts.push(String::from_utf8_lossy(&t).to_ascii_lowercase()),
+            Err(e) if absent(&e) => {}
+            // Too large, unreadable, or not a plain file: read otherwise, maybe.
+            Err(_) => return true,
+        }
+    }
     excludes_differ_in(&texts)
 }
 

@@ -34,18 +34,22 @@ pub(super) fn dir_stalls(dir: &Path) -> bool {
 /// [`dir_stalls`] for the files a `.git` file DOTGIT leads the crate to: `gitdir: X`,
 /// then `X/commondir` and the `info/exclude` of the directory it names.
 fn git_file_stalls(dotgit: &Path) -> bool {
-    let Some(real) = first_line(dotgit).and_then(|l| {
-        l.strip_prefix("gitdir: ")
-            .map(|rest| PathBuf::from(rest.to_string()))
-    }) else {
+    let line = match first_line(dotgit) {
+        Ok(Some(line)) => line,
+        Ok(None) => return false,
+        Err(()) => return true,
+    };
+    let Some(real) = line
+        .strip_prefix("gitdir: ")
+        .map(|rest| PathBuf::from(rest.to_string()))
+    else {
         return false;
     };
     let commondir = real.join("commondir");
-    if crate::path::is_special(&commondir) {
-        return true;
-    }
-    let Some(line) = first_line(&commondir) else {
-        return false;
+    let line = match first_line(&commondir) {
+        Ok(Some(line)) => line,
+        Ok(None) => return false,
+        Err(()) => return true,
     };
     let common = if line.starts_with('.') {
         real.join(line)
@@ -55,32 +59,42 @@ fn git_file_stalls(dotgit: &Path) -> bool {
     crate::path::is_special(&common.join("info/exclude"))
 }
 
-/// The first line of the small regular file PATH.
-fn first_line(path: &Path) -> Option<String> {
-    let text = crate::path::read_small(path, 1 << 16).ok()?;
-    let text = String::from_utf8_lossy(&text);
-    Some(text.lines().next().unwrap_or("").to_string())
+/// The first line of the regular file PATH (None when there is none there); Err when
+/// it is there but cannot be read here (a FIFO, too large: the crate reads its first line
+/// with a plain open).
+fn first_line(path: &Path) -> Result<Option<String>, ()> {
+    match crate::path::read_small(path, 16 << 20) {
+        Ok(text) => {
+            let text = String::from_utf8_lossy(&text);
+            Ok(Some(text.lines().next().unwrap_or("").to_string()))
+        }
+        Err(e) if super::rg_walk::absent(&e) => Ok(None),
+        Err(_) => Err(()),
+    }
 }
 
-/// Whether a global file the walker reads (git's configuration in the home, the
-/// excludes file it names) is a FIFO, socket or device.
+/// Whether a global file the walker reads (git's configuration: the home's, the XDG
+/// one, `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `/etc/gitconfig`, read with a plain
+/// open to find the excludes file) is a FIFO, socket or device. (The excludes file itself
+/// the crate reads only when it is a regular file.)
 pub(super) fn globals_stall() -> bool {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".config")));
-    let configs = [
+    let var = |n: &str| {
+        std::env::var_os(n)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let home = var("HOME");
+    let xdg = var("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config")));
+    [
         home.map(|h| h.join(".gitconfig")),
-        xdg.as_ref().map(|x| x.join("git/config")),
-    ];
-    if configs.iter().flatten().any(|f| crate::path::is_special(f)) {
-        return true;
-    }
-    // Read by the crate only once the configuration files are known to be plain ones.
-    ignore::gitignore::gitconfig_excludes_path()
-        .into_iter()
-        .chain(xdg.map(|x| x.join("git/ignore")))
-        .any(|f| crate::path::is_special(&f))
+        xdg.map(|x| x.join("git/config")),
+        var("GIT_CONFIG_GLOBAL"),
+        var("GIT_CONFIG_SYSTEM"),
+        Some(PathBuf::from("/etc/gitconfig")),
+    ]
+    .iter()
+    .flatten()
+    .any(|f| crate::path::is_special(f))
 }
 
 /// Whether the walk from DIR stalls before it starts: the files the walker reads for
