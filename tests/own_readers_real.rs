@@ -155,7 +155,9 @@ fn words_programs_read_by_their_own_rules() {
         "jq -n ../.ssh/id_rsa -f".to_string(),
         "chmod .env --reference=README.md".to_string(),
         // make reads `NAME:=`, `NAME ::=`, `NAME =` as it reads `NAME=`.
-        "SHELL=/bin/sh make test SHELL:=/usr/bin/cat .SHELLFLAGS:=../.ssh/id_rsa".to_string(),
+        "make test SHELL:=/usr/bin/cat .SHELLFLAGS:=../.ssh/id_rsa".to_string(),
+        // make expands names.
+        "make test 'SHE$()LL=/usr/bin/rm'".to_string(),
         "make test 'SHELL =/usr/bin/rm'".to_string(),
         "make test SHELL::=/usr/bin/rm".to_string(),
         "make test MAKEFILES:=.env".to_string(),

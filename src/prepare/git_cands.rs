@@ -270,7 +270,7 @@ fn global_bare(argv: &[String]) -> bool {
             "--bare" => return true,
             // git's own options that take the next word as their value.
             "-C" | "-c" | "--git-dir" | "--work-tree" | "--namespace" | "--config-env"
-            | "--super-prefix" | "--list-cmds" => {
+            | "--super-prefix" | "--list-cmds" | "--attr-source" => {
                 words.next();
             }
             w if w.starts_with('-') => {}

@@ -164,14 +164,14 @@ fn output_files(format: &str) -> Vec<String> {
 }
 
 /// The file of curl's `--cert CERT:PASSWORD` value V, when it has a password: up to the
-/// first `:` that no `\` escapes, `\:` read as `:`.
+/// first `:` that no `\` escapes, `\:` read as `:` and `\\` as `\`.
 fn cert_file(v: &str) -> Option<String> {
     let mut file = String::new();
     let mut chars = v.chars();
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
-                Some(':') => file.push(':'),
+                Some(x @ (':' | '\\')) => file.push(x),
                 Some(x) => {
                     file.push('\\');
                     file.push(x);

@@ -801,8 +801,10 @@ pub(super) fn less_commands(r: &mut super::Reading) {
 /// set plainly (`=`, `:=`...) name the program make runs (a command of the line); any
 /// other definition of them, `.SHELLFLAGS`, `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS` and
 /// `MAKEFILES` (whose words are makefiles it reads: paths too), `NAME!=CMD` (runs CMD),
-/// a value with a `$` (`$(shell CMD)`, `$(file <F)`) and a name make may read otherwise
-/// (a blank inside it) are never certain (`NAME!=CMD`'s CMD is read as a shell string for
+/// a value with a `$` (`$(shell CMD)`, `$(file <F)`), a name make may read otherwise (a
+/// blank or a `$` inside it: make expands names) and a variable that changes what the
+/// recipes run (`PATH`, `LD_PRELOAD`: make exports its command line's variables) are never
+/// certain; the words of `MAKEFILES` and `.SHELLFLAGS` are paths too (`NAME!=CMD`'s CMD is read as a shell string for
 /// deny rules).
 /// (`NAME=VALUE` with a plain operator is read by the table's `assign` list as well.)
 pub(super) fn make_assignments(r: &mut super::Reading) {
@@ -825,8 +827,11 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         );
         let hidden = value.contains('$')
             || !(plain || op == "+" || op == "?")
-            || name.contains(char::is_whitespace)
+            // make expands a name too (`SHE$()LL=x` sets `SHELL`).
+            || name.contains(['$', ' ', '\t'])
             || flags
+            // Exported to every recipe's shell (`PATH=`, `LD_PRELOAD=`, `BASH_ENV=`).
+            || crate::shell::is_dangerous_env(name)
             || (matches!(name, "SHELL" | "MAKE") && !plain);
         if matches!(name, "MAKEFILES" | ".SHELLFLAGS") {
             paths.extend(value.split_whitespace().map(str::to_owned));
@@ -837,7 +842,7 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
                 // `x!=CMD`: a shell command.
                 Run::Hidden(value.to_owned())
             } else {
-                Run::Starts(format!("the makefile code of its operand `{}`", p.text))
+                Run::Starts(format!("the makefile line of its operand `{}`", p.text))
             });
         } else if matches!(name, "SHELL" | "MAKE") && head != name {
             // `SHELL:=/bin/x`, `SHELL =/bin/x` (`SHELL=/bin/x` is the table's `assign`).

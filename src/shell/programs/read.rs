@@ -179,14 +179,15 @@ impl Reading {
 
 /// The words of TEXT, a command line a program splits itself ([`Role::Words`]), when
 /// every splitter reads it alike: words of letters, digits and `_-./=:,+@%^` apart by
-/// blanks, and quotes (`'...'`, or `"..."` holding those and blanks) inside them. None
-/// for anything a splitter may read otherwise (`$`, `\`, `#`, `;`, `|`, `<`, `*`, `~`,
-/// a newline) and for no word at all.
+/// blanks, and whole words in quotes (`'...'`, or `"..."` holding those and blanks; go's
+/// `quoted.Split` counts a quote only at a word's start and ends the word at the closing
+/// one). None for anything a splitter may read otherwise (`$`, `\`, `#`, `;`, `|`, `<`,
+/// `*`, `~`, a newline, a quote inside a word) and for no word at all.
 pub fn plain_words(text: &str) -> Option<Vec<String>> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-./=:,+@%^".contains(c);
     let mut words = Vec::new();
     let mut word: Option<String> = None;
-    let mut chars = text.chars();
+    let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
             ' ' | '\t' => {
@@ -194,8 +195,8 @@ pub fn plain_words(text: &str) -> Option<Vec<String>> {
                     words.push(w);
                 }
             }
-            '\'' | '"' => {
-                let w = word.get_or_insert_with(String::new);
+            '\'' | '"' if word.is_none() => {
+                let mut w = String::new();
                 loop {
                     match chars.next()? {
                         q if q == c => break,
@@ -203,6 +204,10 @@ pub fn plain_words(text: &str) -> Option<Vec<String>> {
                         _ => return None,
                     }
                 }
+                if chars.peek().is_some_and(|n| !matches!(n, ' ' | '\t')) {
+                    return None;
+                }
+                words.push(w);
             }
             c if plain(c) => word.get_or_insert_with(String::new).push(c),
             _ => return None,
@@ -658,4 +663,34 @@ fn is_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_words;
+
+    /// Only lines every splitter (bat's shell-words, go's `quoted.Split`) reads alike.
+    #[test]
+    fn plain_words_are_read_alike_by_every_splitter() {
+        let words = |t: &str| plain_words(t).map(|w| w.join("|"));
+        assert_eq!(words("less -R"), Some("less|-R".into()));
+        assert_eq!(words("  cat\t'a b'  \"c d\" "), Some("cat|a b|c d".into()));
+        assert_eq!(words("cat ''"), Some("cat|".into()));
+        for odd in [
+            "cat x;#/../.env",
+            "cat #x\n.env",
+            "cat 'x'.env",
+            "cat a'b c'",
+            "cat \"a\"b",
+            "cat $HOME",
+            "cat ~/x",
+            "cat *.md",
+            "cat a\\ b",
+            "cat 'unclosed",
+            "",
+            "   ",
+        ] {
+            assert_eq!(plain_words(odd), None, "{odd:?}");
+        }
+    }
 }

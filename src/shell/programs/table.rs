@@ -588,6 +588,15 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("make -j4 test", &["."]),
             Example {
+                line: "make test 'SHE$()LL=/bin/x' PATH=/tmp/b:/usr/bin",
+                paths: &["."],
+                runs: &[
+                    "the makefile line of its operand `SHE$()LL=/bin/x`",
+                    "the makefile line of its operand `PATH=/tmp/b:/usr/bin`",
+                ],
+                unknown: &[],
+            },
+            Example {
                 line: "make test SHELL:=/bin/x 'SHELL =/bin/y'",
                 paths: &["."],
                 runs: &["/bin/x", "/bin/y"],
@@ -596,7 +605,7 @@ pub(super) static PROGRAMS: &[Program] = &[
             Example {
                 line: "make test 'x:=$(shell rm -f y)'",
                 paths: &["."],
-                runs: &["the makefile code of its operand `x:=$(shell rm -f y)`"],
+                runs: &["the makefile line of its operand `x:=$(shell rm -f y)`"],
                 unknown: &[],
             },
             Example {
@@ -604,7 +613,7 @@ pub(super) static PROGRAMS: &[Program] = &[
                 paths: &[".", "/tmp/m.mk"],
                 runs: &[
                     "rm -f y",
-                    "the makefile code of its operand `MAKEFILES=/tmp/m.mk`",
+                    "the makefile line of its operand `MAKEFILES=/tmp/m.mk`",
                 ],
                 unknown: &[],
             },
