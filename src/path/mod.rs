@@ -40,7 +40,7 @@ mod anchor;
 mod forms;
 mod pattern;
 mod read;
-pub use read::{is_special, read_small};
+pub use read::{absent, is_special, read_small};
 
 pub use anchor::{Anchor, Anchors};
 pub use forms::{
@@ -618,14 +618,7 @@ fn inspect(path: &str) -> Node {
                 .map_err(|e| e.to_string())
         }),
         Ok(_) => Node::Plain,
-        Err(e)
-            if matches!(
-                e.kind(),
-                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-            ) =>
-        {
-            Node::Missing
-        }
+        Err(e) if absent(&e) => Node::Missing,
         Err(e) => Node::Failed(e.to_string()),
     };
     MEMO.with(|m| {

@@ -53,6 +53,15 @@ pub fn read_small(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     Ok(text)
 }
 
+/// Whether the error E of opening or reading a file says it is not there (no such
+/// name, or a name above it that is not a directory).
+pub fn absent(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+    )
+}
+
 /// Whether PATH (links followed) is a FIFO, socket or device other than `/dev/null`: a
 /// file a reader of it may wait on for ever (or read for ever: `/dev/zero`).
 pub fn is_special(path: &Path) -> bool {

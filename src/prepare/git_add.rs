@@ -103,7 +103,7 @@ fn reads_otherwise(file: &Path) -> bool {
     match crate::path::read_small(file, super::rg_walk::MAX_IGNORE_BYTES) {
         Ok(t) => super::ignore_lines::git_reads_otherwise(&t),
         // Not there, or `/dev/null` (one that would stall the walk is `walk_stalls`'s).
-        Err(e) if super::rg_walk::absent(&e) || crate::path::is_special(file) => false,
+        Err(e) if crate::path::absent(&e) || crate::path::is_special(file) => false,
         // Too large, or not readable here.
         Err(_) => true,
     }
@@ -118,7 +118,7 @@ fn reads_otherwise(file: &Path) -> bool {
 fn git_reads_otherwise(dir: &Path, top: &Path, git_dir: &Path) -> bool {
     let config = match crate::path::read_small(&git_dir.join("config"), 1 << 20) {
         Ok(c) => String::from_utf8_lossy(&c).to_ascii_lowercase(),
-        Err(e) if super::rg_walk::absent(&e) => String::new(),
+        Err(e) if crate::path::absent(&e) => String::new(),
         // Too large or unreadable: it may name an excludes file.
         Err(_) => return true,
     };

@@ -145,17 +145,21 @@ impl Prepared<'_> {
     /// RULES that a path its index lists under DIR matches.
     pub(super) fn store_meets(&self, dir: &str, rules: &BitSet) -> Walked {
         let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
-        let (top, git_dir) = match self.discover(Path::new(dir)) {
+        let (top, git_dir, common) = match self.discover(Path::new(dir)) {
             Repo::None => return Walked::Meets(BitSet::new(self.n())),
             Repo::Other(why) => return unread(why),
-            Repo::Dotgit { top, git_dir } => (top, git_dir),
+            Repo::Dotgit {
+                top,
+                git_dir,
+                common,
+            } => (top, git_dir, common),
         };
         if let Some(v) = git_env() {
             return unread(format!(
                 "`{v}` in the environment names another repository or index"
             ));
         }
-        if git_index::sha256(&git_dir) {
+        if git_index::sha256(&common) {
             return unread(format!(
                 "`{}` names its objects by SHA-256",
                 git_dir.display()
@@ -241,7 +245,7 @@ impl Prepared<'_> {
     /// The top and the `.git` directory of the work tree DIR is in, if it is in one.
     pub(super) fn repo_of(&self, dir: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
         match self.discover(Path::new(dir)) {
-            Repo::Dotgit { top, git_dir } => Some((top, git_dir)),
+            Repo::Dotgit { top, git_dir, .. } => Some((top, git_dir)),
             _ => None,
         }
     }

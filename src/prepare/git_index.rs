@@ -29,17 +29,16 @@ const OID_BYTES: usize = 20;
 /// The mode of a sparse index's directory entry.
 const MODE_DIR: u32 = 0o040000;
 
-/// Whether the repository GIT_DIR names its objects by SHA-256 (its configuration sets
-/// `extensions.objectFormat`; an entry's object name is then longer): read as it is
-/// written, a configuration that cannot be read counts as one.
-pub(super) fn sha256(git_dir: &Path) -> bool {
-    let common = super::git_repo::common_dir(git_dir).unwrap_or_else(|| git_dir.to_path_buf());
+/// Whether the repository of common directory COMMON names its objects by SHA-256
+/// (its configuration sets `extensions.objectFormat`; an entry's object name is then
+/// longer): read as it is written, a configuration that cannot be read counts as one.
+pub(super) fn sha256(common: &Path) -> bool {
     match crate::path::read_small(&common.join("config"), 1 << 20) {
         Ok(text) => text
             .to_ascii_lowercase()
             .windows(b"objectformat".len())
             .any(|w| w == b"objectformat"),
-        Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+        Err(e) => !crate::path::absent(&e),
     }
 }
 
@@ -78,7 +77,7 @@ fn read_paths(path: &Path) -> Result<Vec<String>, String> {
     let shown = path.display();
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if crate::path::absent(&e) => return Ok(Vec::new()),
         Err(e) => return Err(format!("git's index `{shown}` cannot be read ({e})")),
     };
     if meta.len() > MAX_INDEX_BYTES {

@@ -21,8 +21,13 @@ pub(super) enum Repo {
     /// None: git stops (`not a git repository`).
     None,
     /// A repository in a `.git` directory: TOP is the work tree (or, run inside the
-    /// repository, the repository itself), GIT_DIR the repository.
-    Dotgit { top: PathBuf, git_dir: PathBuf },
+    /// repository, the repository itself), GIT_DIR the repository, COMMON the directory
+    /// its `commondir` names (a linked work tree's; else GIT_DIR).
+    Dotgit {
+        top: PathBuf,
+        git_dir: PathBuf,
+        common: PathBuf,
+    },
     /// A repository git would use that is not one of those: why.
     Other(String),
 }
@@ -43,8 +48,9 @@ pub(super) fn discover(dir: &Path) -> Repo {
             match std::fs::metadata(&dotgit) {
                 Ok(m) if m.is_file() => return gitfile(here, &dotgit),
                 Ok(m) if m.is_dir() => {
-                    if surely_git_dir(&dotgit) {
-                        return trusted(here, &dotgit);
+                    let common = common_dir(&dotgit);
+                    if surely_git_dir(&dotgit, &common) {
+                        return trusted(here, &dotgit, &common);
                     }
                     // git goes on up past a `.git` that is no repository to it; one that
                     // looks partly like one may be read otherwise by git.
@@ -64,23 +70,21 @@ pub(super) fn discover(dir: &Path) -> Repo {
                     ))
                 }
                 // `lstat` found it, `stat` does not: a link to nowhere.
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                    ) =>
-                {
+                Err(e) if crate::path::absent(&e) => {
                     return Repo::Other(format!("`{}` is a dangling link", dotgit.display()));
                 }
                 Err(_) => return Repo::Other(format!("`{}` cannot be read", dotgit.display())),
             }
         }
         if maybe_git_dir(here) {
-            if in_dotgit(here) && surely_git_dir(here) {
-                return Repo::Dotgit {
+            let common = common_dir(here);
+            if in_dotgit(here) && surely_git_dir(here, &common) {
+                // git reads `core.worktree` here too (`setup_bare_git_dir`).
+                return elsewhere(here, &common).unwrap_or(Repo::Dotgit {
                     top: here.to_path_buf(),
                     git_dir: here.to_path_buf(),
-                };
+                    common,
+                });
             }
             return Repo::Other(format!(
                 "git takes `{}` for a bare repository (its configuration may name commands)",
@@ -91,12 +95,14 @@ pub(super) fn discover(dir: &Path) -> Repo {
     Repo::None
 }
 
-/// The repository of HERE's `.git` directory DOTGIT: one named `.git` after links.
-fn trusted(here: &Path, dotgit: &Path) -> Repo {
+/// The repository of HERE's `.git` directory DOTGIT (its common directory COMMON):
+/// one named `.git` after links.
+fn trusted(here: &Path, dotgit: &Path, common: &Path) -> Repo {
     match canonical(dotgit) {
-        Some(real) if in_dotgit(&real) => elsewhere(&real).unwrap_or(Repo::Dotgit {
+        Some(real) if in_dotgit(&real) => elsewhere(&real, common).unwrap_or(Repo::Dotgit {
             top: here.to_path_buf(),
             git_dir: real,
+            common: common.to_path_buf(),
         }),
         _ => Repo::Other(format!(
             "`{}` leads to a repository outside any `.git` directory",
@@ -118,10 +124,18 @@ fn gitfile(here: &Path, dotgit: &Path) -> Repo {
     };
     let target = here.join(target.trim_end_matches(['\n', '\r']));
     match canonical(&target) {
-        Some(real) if in_dotgit(&real) && surely_git_dir(&real) => {
-            elsewhere(&real).unwrap_or(Repo::Dotgit {
+        Some(real) if in_dotgit(&real) => {
+            let common = common_dir(&real);
+            if !surely_git_dir(&real, &common) {
+                return other(&format!(
+                    "names `{}`, which git may not take for a repository",
+                    target.display()
+                ));
+            }
+            elsewhere(&real, &common).unwrap_or(Repo::Dotgit {
                 top: here.to_path_buf(),
                 git_dir: real,
+                common,
             })
         }
         _ => other(&format!(
@@ -140,16 +154,16 @@ fn canonical(path: &Path) -> Option<PathBuf> {
     }
 }
 
-/// Why git's work tree for the repository GIT_DIR may lie elsewhere than the directory
+/// Why git's work tree for the repository GIT_DIR (its common directory COMMON) may lie elsewhere than the directory
 /// holding its `.git`, if it may: its configuration (or its common directory's, for a
 /// linked work tree; `config.worktree` too), or a file it includes, sets
 /// `core.worktree` or turns on `extensions.worktreeConfig` (helper-50: `core.worktree
 /// = $HOME` in a project's `.git/config` made `git diff` read `~/.ssh`). The user's and
 /// the system's configuration are not read here (README, "Not covered": what an
 /// earlier call wrote).
-fn elsewhere(git_dir: &Path) -> Option<Repo> {
+fn elsewhere(git_dir: &Path, common: &Path) -> Option<Repo> {
     let mut files = vec![git_dir.join("config"), git_dir.join("config.worktree")];
-    if let Some(common) = common_dir(git_dir) {
+    if common != git_dir {
         files.push(common.join("config"));
     }
     let mut seen = 0;
@@ -163,14 +177,7 @@ fn elsewhere(git_dir: &Path) -> Option<Repo> {
         let text = match crate::path::read_small(&file, 1 << 20) {
             Ok(text) => text,
             // git skips a file it includes that is not there.
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) =>
-            {
-                continue
-            }
+            Err(e) if crate::path::absent(&e) => continue,
             Err(e) => return why(&format!("cannot be read ({e})")),
         };
         seen += 1;
@@ -235,8 +242,7 @@ fn in_dotgit(path: &Path) -> bool {
 /// Whether git surely takes DIR for a git directory (`is_git_directory`): a valid
 /// `HEAD` and the `objects` and `refs` directories, here or in the directory its
 /// `commondir` names.
-fn surely_git_dir(dir: &Path) -> bool {
-    let common = common_dir(dir).unwrap_or_else(|| dir.to_path_buf());
+fn surely_git_dir(dir: &Path, common: &Path) -> bool {
     let searchable = |p: PathBuf| {
         use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(p).is_ok_and(|m| m.is_dir() && m.permissions().mode() & 0o111 != 0)
@@ -247,11 +253,12 @@ fn surely_git_dir(dir: &Path) -> bool {
 }
 
 /// The common directory the git directory DIR's `commondir` file names (a linked work
-/// tree's), if it has one.
-pub(super) fn common_dir(dir: &Path) -> Option<PathBuf> {
-    let text = crate::path::read_small(&dir.join("commondir"), 4096).ok()?;
-    let text = String::from_utf8_lossy(&text);
-    Some(dir.join(text.trim_end_matches(['\n', '\r'])))
+/// tree's), else DIR.
+fn common_dir(dir: &Path) -> PathBuf {
+    match crate::path::read_small(&dir.join("commondir"), 4096) {
+        Ok(text) => dir.join(String::from_utf8_lossy(&text).trim_end_matches(['\n', '\r'])),
+        Err(_) => dir.to_path_buf(),
+    }
 }
 
 /// Whether git may take DIR for a git directory: it has a `HEAD` of any kind, and
@@ -322,6 +329,8 @@ mod tests {
         std::fs::write(root.join("w/.git/config"), "[core] worktree = /\n").unwrap();
         let root = root.canonicalize().unwrap();
         assert!(matches!(discover(&root.join("w")), Repo::Other(_)));
+        // Run inside the repository itself, git reads it too (`setup_bare_git_dir`).
+        assert!(matches!(discover(&root.join("w/.git")), Repo::Other(_)));
         std::fs::write(root.join("w/.git/config"), "[core]\n\tbare = false\n").unwrap();
         assert!(matches!(discover(&root.join("w")), Repo::Dotgit { .. }));
         // Through a file it includes, relative to the including file.

@@ -12,6 +12,7 @@ mod facts;
 mod git_add;
 mod git_cands;
 mod git_config_paths;
+mod git_globals;
 mod git_index;
 mod git_repo;
 mod ignore_lines;

@@ -32,7 +32,7 @@ pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
         Ok(text) => text,
         // None there; or a FIFO, socket or device (`/dev/null` as the global excludes
         // file reads as empty; one that would stall the walk is `walk_stalls`'s).
-        Err(e) if absent(&e) || crate::path::is_special(path) => return false,
+        Err(e) if crate::path::absent(&e) || crate::path::is_special(path) => return false,
         // Too large, or not readable here: rg may read it otherwise.
         Err(_) => return true,
     };
@@ -45,14 +45,6 @@ pub(super) fn reads_differently(path: &Path, above: bool) -> bool {
                         .trim_end_matches('/')
                         .contains('/')
             }))
-}
-
-/// Whether the error E of reading a file says it is not there.
-pub(super) fn absent(e: &std::io::Error) -> bool {
-    matches!(
-        e.kind(),
-        std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-    )
 }
 
 /// Whether DIR holds a `.jj` (jujutsu's repository) and no `.git`: this walker then
@@ -77,19 +69,11 @@ fn dir_differs(dir: &Path, above: bool) -> bool {
 /// (rg 13 and this walker read one plain `excludesFile` of `~/.gitconfig` or the XDG
 /// file alike, as git does.)
 pub(super) fn global_excludes_differ() -> bool {
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| home.as_ref().map(|h| h.join(".config")));
-    let files = [
-        home.map(|h| h.join(".gitconfig")),
-        xdg.map(|x| x.join("git/config")),
-    ];
     let mut texts: Vec<String> = Vec::new();
-    for f in files.into_iter().flatten() {
+    for f in super::git_globals::user_configs() {
         match crate::path::read_small(&f, MAX_IGNORE_BYTES) {
             Ok(t) => texts.push(String::from_utf8_lossy(&t).to_ascii_lowercase()),
-            Err(e) if absent(&e) => {}
+            Err(e) if crate::path::absent(&e) => {}
             // Too large, unreadable, or not a plain file: read otherwise, maybe.
             Err(_) => return true,
         }

@@ -68,7 +68,7 @@ fn first_line(path: &Path) -> Result<Option<String>, ()> {
             let text = String::from_utf8_lossy(&text);
             Ok(Some(text.lines().next().unwrap_or("").to_string()))
         }
-        Err(e) if super::rg_walk::absent(&e) => Ok(None),
+        Err(e) if crate::path::absent(&e) => Ok(None),
         Err(_) => Err(()),
     }
 }
@@ -78,23 +78,9 @@ fn first_line(path: &Path) -> Result<Option<String>, ()> {
 /// open to find the excludes file) is a FIFO, socket or device. (The excludes file itself
 /// the crate reads only when it is a regular file.)
 pub(super) fn globals_stall() -> bool {
-    let var = |n: &str| {
-        std::env::var_os(n)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    let home = var("HOME");
-    let xdg = var("XDG_CONFIG_HOME").or_else(|| home.as_ref().map(|h| h.join(".config")));
-    [
-        home.map(|h| h.join(".gitconfig")),
-        xdg.map(|x| x.join("git/config")),
-        var("GIT_CONFIG_GLOBAL"),
-        var("GIT_CONFIG_SYSTEM"),
-        Some(PathBuf::from("/etc/gitconfig")),
-    ]
-    .iter()
-    .flatten()
-    .any(|f| crate::path::is_special(f))
+    super::git_globals::all_configs()
+        .iter()
+        .any(|f| crate::path::is_special(f))
 }
 
 /// Whether the walk from DIR stalls before it starts: the files the walker reads for

@@ -513,7 +513,7 @@ fn negates(path: &std::path::Path) -> bool {
         Ok(text) => String::from_utf8_lossy(&text)
             .lines()
             .any(|l| l.trim_start().starts_with('!')),
-        Err(e) => e.kind() != std::io::ErrorKind::NotFound || path.exists(),
+        Err(e) => !crate::path::absent(&e) || path.exists(),
     }
 }
 
@@ -521,12 +521,7 @@ fn negates(path: &std::path::Path) -> bool {
 /// `.git/info/exclude` there, or git's own in the home has a `!` line.
 fn ignores_negate(dir: &str) -> bool {
     let here = std::path::Path::new(dir);
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let global = home
-        .iter()
-        .map(|h| h.join(".config/git/ignore"))
-        .chain(std::env::var_os("XDG_CONFIG_HOME").map(|x| PathBuf::from(x).join("git/ignore")))
-        .collect::<Vec<_>>();
+    let global = super::git_globals::excludes_files();
     here.ancestors()
         .flat_map(|a| {
             IGNORE_FILES

@@ -848,14 +848,29 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("jq -r '.a' f.json", &["f.json"]),
             ex("jq --arg k v '.[$k]' f.json", &["f.json"]),
             ex("jq -n --slurpfile x ~/.ssh/id_rsa '$x'", &["~/.ssh/id_rsa"]),
-            ex("jq -n f.json -f", &["f.json"]),
+            Example {
+                line: "jq -n f.json -f",
+                paths: &["f.json"],
+                runs: &["the jq program in `f.json`"],
+                unknown: &[],
+            },
             Example {
                 line: "jq -f prog.jq f.json",
                 paths: &["f.json"],
                 runs: &["prog.jq"],
                 unknown: &[],
             },
+            // Operands after `--args` are strings for `$ARGS`, the filter aside.
+            ex("jq -n --args '$ARGS' .env a", &[]),
+            ex("jq . f.json --jsonargs 1 2", &["f.json"]),
+            Example {
+                line: "jq --args -f prog.jq .env",
+                paths: &[],
+                runs: &["prog.jq"],
+                unknown: &[],
+            },
         ],
+        reading_hook: Some(super::hooks::jq_args),
         // Loaded at its start as a library when it is a file.
         config: &["~/.jq"],
         ..BASE

@@ -871,6 +871,33 @@ pub(super) fn sqlite_stdin(r: &mut super::Reading) {
     }
 }
 
+/// jq: the operands after `--args` or `--jsonargs` (but the filter) are strings for
+/// `$ARGS`, not files; and a `-f` given no value (jq 1.6 takes the first operand for
+/// the program file: `jq -n f.json -f`) makes that operand code the reading does not
+/// read, as `-f FILE`'s is.
+pub(super) fn jq_args(r: &mut super::Reading) {
+    use super::{Kind, Role, Run};
+    let from_file = r.given.iter().find(|g| g.long == "from-file");
+    // The filter is the first operand, unless `-f` took a file as its value.
+    let mut filter = from_file.is_none_or(|g| g.value.is_none());
+    if let Some(p) = from_file
+        .filter(|g| g.value.is_none())
+        .and_then(|_| r.parts.iter().find(|p| p.kind == Kind::Operand))
+    {
+        r.runs
+            .push(Run::Hidden(format!("the jq program in `{}`", p.text)));
+    }
+    let mut strings = false;
+    for p in &mut r.parts {
+        match p.kind {
+            Kind::Option if matches!(p.text.as_str(), "--args" | "--jsonargs") => strings = true,
+            Kind::Operand if filter => filter = false,
+            Kind::Operand if strings => p.role = Role::Data,
+            _ => {}
+        }
+    }
+}
+
 /// zip: a pattern list `-x@FILE` (`-i@FILE`) is read from FILE. An archive named
 /// without a `.` gets `.zip` added (`zip out d` writes `out.zip`);
 /// with `-f` (`--freshen`), `-u` (`--update`) or `-FS` (`--filesync`) it opens the files

@@ -178,12 +178,7 @@ pub(in crate::shell::wrap) fn su(
         // `/bin/sync -c STR` (helper-40).
         let shell = if has(&["m", "p", "preserve-environment"]) {
             // The call's `SHELL`, which the line or the environment may set to any shell.
-            note(
-                &mut st.opaque,
-                format!(
-                    "`{cmd}` runs its command in `$SHELL`, which may be a shell other than bash"
-                ),
-            );
+            note(&mut st.opaque, super::runners::in_user_shell_why(&cmd));
             std::env::var("SHELL").ok()
         } else {
             crate::path::user_shell(&user)

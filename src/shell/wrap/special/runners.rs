@@ -58,11 +58,13 @@ pub(in crate::shell::wrap) fn in_user_shell(
     s: &str,
     st: &mut State,
 ) {
-    note(
-        &mut st.uncertain,
-        format!("`{who}` runs its string in `$SHELL`, which may be a shell other than bash"),
-    );
+    note(&mut st.uncertain, in_user_shell_why(who));
     posix_string(cx, fr, s, st);
+}
+
+/// Why WHO's string or command, run in `$SHELL`, is not certain.
+pub(in crate::shell::wrap) fn in_user_shell_why(who: &str) -> String {
+    format!("`{who}` runs its string in `$SHELL`, which may be a shell other than bash")
 }
 
 /// `watch CMD...` runs `sh -c "CMD..."`; `watch -x CMD...` runs CMD.
