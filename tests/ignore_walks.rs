@@ -99,6 +99,8 @@ const CASES: &[(&str, &str, &[u8])] = &[
     ("class-slash", ".gitignore", b"sub[/].env\nsub[/]k.pem\n"),
     ("escaped-blank", ".gitignore", b".env\\  \nk.pem\\  \n"),
     ("sub-own-slash", "sub/.gitignore", b"/.env\n/k.pem\n"),
+    // Anchored lines at the top and below (`sub/.gitignore` gets the same).
+    ("rooted-both", ".gitignore", b"/.env\n/k.pem\n"),
     // A `.gitignore` that is a link (to `ignored.txt`, which lists the secrets): git
     // does not follow it.
     ("linked", "ignored.txt", b".env\nk.pem\n"),
@@ -152,6 +154,9 @@ fn repo(base: &Path, (name, file, bytes): (&str, &str, &[u8])) -> PathBuf {
             "git",
             &["config", "core.excludesFile", "excluded.txt"],
         );
+    }
+    if name == "rooted-both" {
+        std::fs::write(dir.join("sub/.gitignore"), bytes).expect("write sub's ignore file");
     }
     if name.starts_with("linked") {
         let link = path.with_file_name(".gitignore");
@@ -207,6 +212,15 @@ fn walks_never_allow_what_the_real_program_reads() {
                 "cd sub && rg --hidden KEY",
                 run(&dir.join("sub"), "rg", &["--hidden", "--files"]),
             ),
+            // Two `.` components first: rg 13 applies no anchored line (helper-61).
+            (
+                "rg --hidden KEY ./.",
+                run(&dir, "rg", &["--hidden", "--files", "./."]),
+            ),
+            (
+                "rg KEY ./././sub/..",
+                run(&dir, "rg", &["--files", "./././sub/.."]),
+            ),
         ];
         for (line, listing) in checks {
             let reads = names_secret(&listing);
@@ -224,7 +238,7 @@ fn walks_never_allow_what_the_real_program_reads() {
     }
     let _ = std::fs::remove_dir_all(&base);
     println!(
-        "{} cases x 7 lines; over-blocks ({}):\n{}",
+        "{} cases x 9 lines; over-blocks ({}):\n{}",
         CASES.len(),
         over.len(),
         over.join("\n")

@@ -17,37 +17,12 @@ use crate::shell;
 /// links (see [`super::paths::may_make_links`]).
 const MOVERS: &[&str] = &["mv", "ln", "rsync", "cp", "install", "link"];
 
-/// Programs (by their first name in the table, so `gtar` is `tar`) and `git` subcommands
-/// that write a tree of files they read from data (when they extract: the table's
-/// [`crate::shell::Program::links_with`]) (an archive, a commit), links included,
-/// in their directory: every path below the directories the line may be in (for git:
-/// below the top of their work trees, and of a `-C DIR` or `--work-tree` one) is not
-/// certain after them. A git subcommand or option the table does not know (an alias)
-/// may be any of them.
+/// Programs (by their first name in the table, so `gtar` is `tar`) that write a tree of
+/// files they read from an archive, links included, in their directory (when they
+/// extract: the table's [`crate::shell::Program::links_with`]): every path below the
+/// directories the line may be in is not certain after them. (git's subcommands that
+/// write the tree from a commit: [`git_change`].)
 const EXTRACTORS: &[&str] = &["tar", "bsdtar", "unzip", "cpio", "7z", "7za", "pax", "ar"];
-const GIT_TREE: &[&str] = &[
-    "mv",
-    "sparse-checkout",
-    "bisect",
-    "filter-branch",
-    "checkout",
-    "switch",
-    "worktree",
-    "clone",
-    "pull",
-    "merge",
-    "reset",
-    "stash",
-    "restore",
-    "rebase",
-    "cherry-pick",
-    "revert",
-    "am",
-    "apply",
-    "read-tree",
-    "checkout-index",
-    "submodule",
-];
 
 /// Programs that open none of their words (their redirections are another matter).
 const DATA_ONLY: &[&str] = &["echo", "printf", "true", "false", ":"];
@@ -195,23 +170,22 @@ fn by_hand(name: &str, argv: &[String]) -> (bool, Option<String>, Vec<String>, b
 }
 
 /// What `git` with ARGS (its words after its name) changes: the work tree, when its
-/// subcommand writes it ([`GIT_TREE`]) or the table does not know its subcommand or an
-/// option (an alias may be anything).
+/// subcommand writes it from a commit, links included (the table's
+/// [`shell::Effect::Links`] on it: `checkout`, `merge`, the merge strategies
+/// `merge-recursive`...), or the table does not know its subcommand or an option (an
+/// alias may be anything).
 fn git_change(program: Option<&'static shell::Program>, args: &[String]) -> Option<Change> {
     let Some(program) = program else {
         return Some(Change::GitTree(Vec::new()));
     };
     let r = shell::read(program, args);
-    let sub = r
-        .parts
-        .iter()
-        .find(|p| p.kind == shell::Kind::Subcommand)
-        .map(|p| p.text.as_str());
-    let writes = match sub {
-        _ if !r.is_known() => true,
-        Some(sub) => GIT_TREE.contains(&sub),
-        None => false,
-    };
+    // The innermost subcommand's entry (`git stash pop`): whether the table says it
+    // makes links ([`shell::Effect::Links`]: it writes the tree from a commit).
+    let mut entry: Option<&shell::Program> = None;
+    for p in r.parts.iter().filter(|p| p.kind == shell::Kind::Subcommand) {
+        entry = entry.unwrap_or(program).sub(&p.text);
+    }
+    let writes = !r.is_known() || entry.is_some_and(|e| e.has(shell::Effect::Links));
     if !writes {
         return None;
     }
@@ -563,6 +537,18 @@ mod tests {
         tree("git mv l hx", "");
         tree("git sparse-checkout set h", "");
         tree("git co evil", "");
+        // Every subcommand the table says makes links (helper-61: the merge strategies).
+        for sub in [
+            "merge-recursive",
+            "merge-resolve",
+            "merge-subtree",
+            "stash pop",
+            "am",
+        ] {
+            tree(&format!("git {sub} x"), "");
+        }
+        assert_eq!(change_of(&argv("git stash list")), None);
+        assert_eq!(change_of(&argv("git commit -m x")), None);
         assert_eq!(change_of(&argv("git -C . log")), None);
         assert_eq!(change_of(&argv("git status")), None);
         assert_eq!(change_of(&argv("gtar xf t.tar")), Some(Change::Tree));

@@ -627,12 +627,24 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
         && !rg_ignore_file(c)
         && !c.argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
             Some(long) => {
-                long.starts_with("no-ignore")
+                // `--no-ignore-messages` only quiets rg's complaints about them.
+                (long.starts_with("no-ignore") && long != "no-ignore-messages")
                     || long.starts_with("no-require-git")
                     || (long.len() >= 2 && "unrestricted".starts_with(long))
             }
             None => w.starts_with('-') && w.contains('u'),
         })
+        && !c.argv.iter().skip(1).any(|w| dotted_start(w))
+}
+
+/// Whether WORD begins with two `.` components (`./.`, `././src`): rg 13 (and fd 8,
+/// with the same `ignore` crate) strips one `./` and then matches an anchored ignore
+/// line (`/.env`, `/secrets/`) against the rest as if it started at the ignore file's
+/// directory, so no such line applies (helper-61: `rg KEY ./.` read `src/local.key`
+/// that `src/.gitignore`'s `/local.key` hides from `rg KEY .`).
+fn dotted_start(word: &str) -> bool {
+    let mut parts = word.split('/').filter(|c| !c.is_empty());
+    parts.next() == Some(".") && parts.next() == Some(".")
 }
 
 /// Whether PATH is, or lies in, an ignore file rg or git reads, a `.git` directory, or

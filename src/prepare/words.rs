@@ -107,6 +107,20 @@ impl Prepared<'_> {
                 };
                 words.push(out, true, target, cmds, set, budget);
             }
+            // The words of a program the table does not know, or of one given an
+            // option it does not know, are path candidates only generously: a match
+            // on them is unsure.
+            let base = c
+                .argv
+                .first()
+                .map_or("", |n| n.rsplit('/').next().unwrap_or(n));
+            words.unsure = match c.program {
+                shell::Known::UnknownOption => Some(shell::Unsure::UnknownOption(base.to_owned())),
+                _ if c.argv.first().is_some_and(|n| shell::lookup(n).is_none()) => {
+                    Some(shell::Unsure::UnknownProgram(base.to_owned()))
+                }
+                _ => None,
+            };
             for word in &c.paths {
                 match word.strip_prefix('-') {
                     Some(opt) => words.option_value(out, opt, one, budget),
@@ -123,6 +137,7 @@ impl Prepared<'_> {
                     },
                 }
             }
+            words.unsure = None;
             let place = &words.sets[set_of[i]];
             self.role_cands(out, &cand.key, c, place, (ci, i), budget);
             self.followed_links(
@@ -596,10 +611,13 @@ struct LineWords<'w, 'p> {
     /// apply`, `cp -a lnk h`) may read through it.
     links: bool,
     /// The candidates made for each word (a redirection or not, in a set): `out[range]`.
-    at: std::collections::HashMap<(bool, &'w str, usize), std::ops::Range<usize>>,
+    at: std::collections::HashMap<(bool, &'w str, usize, bool), std::ops::Range<usize>>,
     /// Which commands each of those candidates has (a word of every command of a long
     /// line is looked up once per command).
     has: std::collections::HashSet<(usize, (usize, usize))>,
+    /// Why a match on the words being read is unsure, if it is (the words of a program
+    /// the table does not know): their candidates are their own, never shared.
+    unsure: Option<shell::Unsure>,
 }
 
 impl<'w, 'p> LineWords<'w, 'p> {
@@ -617,6 +635,7 @@ impl<'w, 'p> LineWords<'w, 'p> {
             links: commands.len() > 1 && commands.iter().any(|c| may_make_links(&c.argv)),
             at: std::collections::HashMap::new(),
             has: std::collections::HashSet::new(),
+            unsure: None,
         }
     }
 
@@ -636,7 +655,8 @@ impl<'w, 'p> LineWords<'w, 'p> {
         if w.is_empty() || budget.exceeded.is_some() {
             return;
         }
-        if let Some(made) = self.at.get(&(redirect, w, set)) {
+        let key = (redirect, w, set, self.unsure.is_some());
+        if let Some(made) = self.at.get(&key) {
             // Every candidate here belongs to commands of this line only: one
             // with `every` of them has them all.
             for k in made.clone() {
@@ -669,12 +689,15 @@ impl<'w, 'p> LineWords<'w, 'p> {
                 }
             }
             made.cmds = cmds.to_vec();
+            if made.unsure.is_none() {
+                made.unsure.clone_from(&self.unsure);
+            }
             // One with every command needs no more.
             if cmds.len() < self.every {
                 self.has.extend(cmds.iter().map(|c| (k, *c)));
             }
         }
-        self.at.insert((redirect, w, set), first..out.len());
+        self.at.insert(key, first..out.len());
     }
 
     /// The candidates of W, a word of the one command ONE.

@@ -104,3 +104,17 @@ pub(super) fn gzip_outputs(r: &mut Reading) {
 pub(super) fn gunzip_outputs(r: &mut Reading) {
     outputs(r, true);
 }
+
+/// `zcat` (`gzip -cd "$@"`): with `-r` it reads every file below a directory operand,
+/// printing those that are not compressed as they are with `-f` (helper-61: `zcat -rf ~`
+/// printed `~/.ssh/id_rsa`); without `-f` it still opens each one.
+pub(super) fn zcat_walks(r: &mut Reading) {
+    if !given(r, 'r', "recursive") {
+        return;
+    }
+    for p in &mut r.parts {
+        if p.kind == Kind::Operand && p.role == Role::Read {
+            p.role = Role::Walk;
+        }
+    }
+}

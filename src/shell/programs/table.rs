@@ -564,7 +564,12 @@ pub(super) static PROGRAMS: &[Program] = &[
         names: &["zcat"],
         opts: GZIP,
         operands: all(Read),
-        examples: &[ex("zcat f.gz", &["f.gz"])],
+        examples: &[
+            ex("zcat f.gz", &["f.gz"]),
+            // Every file below `.` and `~`, the uncompressed ones printed with `-f`.
+            ex("zcat -rf . ~", &[".", "~"]),
+        ],
+        reading_hook: Some(super::compress::zcat_walks),
         ..BASE
     },
     Program {
