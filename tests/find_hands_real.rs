@@ -69,6 +69,13 @@ const FILTERS: &[&str] = &[
     "-name x.md -prune -o",
     "-name '*.md' ,",
     "( -type d ) -o",
+    // helper-61: find's other tests choose too.
+    "-empty",
+    "-size -1k",
+    "-mindepth 2",
+    "-maxdepth 1",
+    "-newer a.txt",
+    "-false",
 ];
 const COMMANDS: &[&str] = &[
     "grep -r KEY",
@@ -162,6 +169,13 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
         "fd -H --type directory --exec-batch ls",
     ] {
         assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    // find's tests the reading does not follow: where they hand on no secret, the match
+    // on the walk is unsure, never a certain deny (helper-61).
+    for f in ["-false", "-empty", "-size +1M", "-mindepth 3", "-quit"] {
+        let line = format!("find . -type f {f} -exec cat {{}} +");
+        assert!(!run(&proj, &line).contains("SECRET"), "{line}");
+        assert_eq!(decide(&line), Some(Decision::Ask), "{line}");
     }
     // A directory named by the extension is handed on, and walked.
     for line in [

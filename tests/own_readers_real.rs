@@ -247,3 +247,85 @@ fn words_programs_read_by_their_own_rules() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-61's families, each line run for real: a walk under another name (`zcat -r`
+/// is `gzip -cdr`), rg 13 applying no anchored ignore line to a start spelled `./.`,
+/// git's merge strategies writing the tree (a link from a commit), the directory
+/// before the last `cd` (`~-`, `$OLDPWD`), and `ln -r`'s target read from here. Each
+/// must open a secret in the run and be decided by the deny rule (deny, or ask on an
+/// unsure match): not allowed, and not left undecided.
+#[test]
+fn helper61_walks_merges_and_previous_directories() {
+    let s = Scratch::new("own-readers-61");
+    let (home, proj) = project(&s);
+    // A branch whose README.md is a link to the key.
+    trace::git(&proj, &["checkout", "-qb", "evil"]);
+    std::fs::remove_file(proj.join("README.md")).expect("remove README");
+    std::os::unix::fs::symlink("../.ssh/id_rsa", proj.join("README.md")).expect("link");
+    trace::git(&proj, &["add", "README.md"]);
+    trace::git(&proj, &["commit", "-qm", "evil"]);
+    trace::git(&proj, &["checkout", "-q", "main"]);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    // (an ignore file the project holds first, the line)
+    let cases: &[(Option<&str>, &str)] = &[
+        (None, "zcat -rf ."),
+        (None, "zcat --recursive --force ../.ssh"),
+        (None, "zcat -r -f -- ."),
+        (Some("/.env\n"), "rg --hidden SECRET ./././"),
+        (Some("/.env\n"), "rg --hidden SECRET ././src/.."),
+        (
+            None,
+            "git merge-recursive HEAD -- HEAD evil && cat README.md",
+        ),
+        (None, "git merge-resolve HEAD -- HEAD evil; cat README.md"),
+        (None, "cd .. && cd proj && cat ~-/.ssh/id_rsa"),
+        (None, "cd .. && cd proj && cat \"$OLDPWD\"/.ssh/id_rsa"),
+        (None, "cd .. && cd proj && cd ~- && cat .ssh/id_rsa"),
+        (None, "ln -sr .. src/x && cat src/x/.ssh/id_rsa"),
+        (None, "ln --relative -s .. src/y && cat src/y/.ssh/id_rsa"),
+    ];
+    for (ignore, line) in cases {
+        if let Some(text) = ignore {
+            std::fs::write(proj.join(".gitignore"), text).expect("write .gitignore");
+        }
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        // A file read through a link the line made shows as the link's name: run it
+        // again (the links the first run made removed) for what it prints.
+        for link in ["src/x", "src/y"] {
+            let _ = std::fs::remove_file(proj.join(link));
+        }
+        if did.is_empty() && prints_secret(line, &home, &proj) {
+            did.push("printed the secret".into());
+        }
+        if did.is_empty() {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
+            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
+        }
+        let _ = std::fs::remove_file(proj.join(".gitignore"));
+        for link in ["src/x", "src/y"] {
+            let _ = std::fs::remove_file(proj.join(link));
+        }
+        trace::git(&proj, &["reset", "-q", "--hard", "main"]);
+    }
+    // The everyday forms stay allowed.
+    for line in [
+        "zcat -f README.md",
+        "rg fn ./src",
+        "rg -l fn .",
+        "cd src && cat ../README.md",
+        "ln -sr README.md src/r",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

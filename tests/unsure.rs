@@ -407,6 +407,12 @@ decides!(grep_directories_recurse, "grep --directories=recurse key ..".into() =>
 decides!(grep_d_recurse, "grep -d recurse key ..".into() => Deny, strict Deny);
 decides!(rg_home, "rg key ~".into() => Deny, strict Deny);
 decides!(find_home, "find ~ -name id_rsa".into() => Deny, strict Deny);
+decides!(find_exec_home, "find ~ -type f -exec cat {} +".into() => Deny, strict Deny);
+// find's other tests choose what `-exec` gets, as the reading does not (helper-61).
+decides!(find_empty_home, "find ~ -type f -empty -exec cat {} +".into() => Ask, strict Deny);
+decides!(find_size_home, "find ~ -size +1M -exec cat {} +".into() => Ask, strict Deny);
+decides!(find_mindepth_home, "find ~ -mindepth 9 -exec cat {} +".into() => Ask, strict Deny);
+decides!(find_false_home, "find ~ -false -exec cat {} +".into() => Ask, strict Deny);
 decides!(ls_recursive_home, "ls -R ~".into() => Deny, strict Deny);
 decides!(du_home, "du -a ~".into() => Deny, strict Deny);
 decides!(cp_r_home, "cp -r ~ /tmp/x".into() => Deny, strict Deny);

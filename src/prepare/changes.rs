@@ -84,7 +84,10 @@ pub(super) fn change_of(argv: &[String]) -> Option<Change> {
                 .map(|v| (*v).to_owned());
             let backup = ["backup", "b", "suffix"].iter().any(|o| r.has_option(o));
             (
-                name == "ln" && r.has_option("symbolic"),
+                // `ln -sr TARGET LINK` writes TARGET as seen from here, made relative
+                // to LINK's directory: what the link leads to is TARGET read from here
+                // (helper-61: `ln -sr .. src/x` leads to the home, not the project).
+                name == "ln" && r.has_option("symbolic") && !r.has_option("relative"),
                 target,
                 operands,
                 backup,
@@ -492,6 +495,17 @@ mod tests {
         }
         // An option the table does not know: anything may change.
         assert_eq!(change_of(&argv("ln --bogus a b")), Some(Change::Tree));
+        // `-r`: the target as seen from here, not from the link's directory.
+        for line in [
+            "ln -sr .. src/x",
+            "ln --relative -s .. src/x",
+            "ln -s --rel .. src/x",
+        ] {
+            let Some(Change::Moves { into, .. }) = change_of(&argv(line)) else {
+                panic!("{line}: a mover");
+            };
+            assert_eq!(into[0], ("src/x".into(), "..".into(), false), "{line}");
+        }
     }
 
     /// A backup renames the destination beside it: its directory is changed.

@@ -387,6 +387,10 @@ impl<'p, 'a> DirReading<'p, 'a> {
         if self.unknown && !t.starts_with(['/', '~']) {
             return None;
         }
+        // `cd ~-` is `cd -` ([`Self::after_cd`] adds where the line was).
+        if t == "~-" {
+            return base;
+        }
         self.through_cdpath(t, base.as_deref(), next);
         for g in self.globbed(t, base.as_deref()) {
             self.dirs.push(g.clone());
@@ -459,8 +463,11 @@ impl<'p, 'a> DirReading<'p, 'a> {
     fn after_cd(&mut self, ci: usize, k: usize, c: &SimpleCommand, outcome: CdOutcome) {
         let CdOutcome { mut next, reached } = outcome;
         // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
-        let back =
-            c.argv.first().is_some_and(|n| n == "cd") && c.argv.iter().skip(1).any(|w| w == "-");
+        let back = c.argv.first().is_some_and(|n| n == "cd")
+            && c.argv
+                .iter()
+                .skip(1)
+                .any(|w| matches!(w.as_str(), "-" | "~-" | "$OLDPWD" | "${OLDPWD}"));
         // `popd` (and `cd -`) go back to any directory the line was in.
         if back || c.argv.first().is_some_and(|n| n == "popd") {
             next.extend(self.dirs.iter().cloned().map(Some));

@@ -71,6 +71,17 @@ impl Filters {
         {
             return Err(());
         }
+        // find's other tests (`-size`, `-empty`, `-mindepth`, `-newer`, `-false`,
+        // `-quit`...) choose what its actions get in ways not read here (helper-61: each
+        // was read as passing every file): only those known to pass every file, and
+        // `-name`, `-iname`, `-type` (read below), leave the walk read.
+        if p.name() == "find"
+            && r.given
+                .iter()
+                .any(|g| !FIND_PASSES.contains(&g.long) && !FIND_READ.contains(&g.long))
+        {
+            return Err(());
+        }
         // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
         // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
         // name; rg's `--glob-case-insensitive` its `-g` globs more.
@@ -621,6 +632,41 @@ fn rg_ignore_file(c: &shell::SimpleCommand) -> bool {
 /// (one is `--no-ignore`; read generously: any short option word holding `u`) or
 /// `--unrestricted`, nor under a configuration file that may give any of them, nor
 /// with `--ignore-file FILE` ([`rg_ignore_file`]).
+/// find's options and actions that pass every file on to the actions after them (or
+/// act on none: `-help`), by their table names.
+const FIND_PASSES: &[&str] = &[
+    "print",
+    "print0",
+    "ls",
+    "printf",
+    "fprint",
+    "fprint0",
+    "fls",
+    "depth",
+    "d",
+    "noleaf",
+    "ignore_readdir_race",
+    "noignore_readdir_race",
+    "daystart",
+    "warn",
+    "nowarn",
+    "regextype",
+    "a",
+    "and",
+    "true",
+    "follow",
+    "exec",
+    "execdir",
+    "ok",
+    "okdir",
+    "delete",
+    "help",
+    "version",
+];
+
+/// find's tests this module reads as find does: names and kinds.
+const FIND_READ: &[&str] = &["name", "iname", "type"];
+
 fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
     c.argv.first().is_some_and(|n| n == "rg")
         && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()

@@ -655,6 +655,13 @@ impl<'w, 'p> LineWords<'w, 'p> {
         if w.is_empty() || budget.exceeded.is_some() {
             return;
         }
+        // `$OLDPWD` and `~-` name the directory before the last `cd`: any the line may
+        // have been in, not only the command's own (helper-61: `cd .. && cd proj &&
+        // cat ~-/.ssh/id_rsa`).
+        let set = match ["$OLDPWD", "${OLDPWD}", "~-"].iter().any(|v| w.contains(v)) {
+            true => 0,
+            false => set,
+        };
         let key = (redirect, w, set, self.unsure.is_some());
         if let Some(made) = self.at.get(&key) {
             // Every candidate here belongs to commands of this line only: one
