@@ -212,6 +212,46 @@ fn walks_never_allow_what_the_real_program_reads() {
                 "cd sub && rg --hidden KEY",
                 run(&dir.join("sub"), "rg", &["--hidden", "--files"]),
             ),
+            // Each ignore file rg drops on its own (helper-61: all were read as every
+            // ignore file dropped).
+            (
+                "rg --hidden --no-ignore-dot KEY",
+                run(&dir, "rg", &["--hidden", "--no-ignore-dot", "--files"]),
+            ),
+            (
+                "rg --hidden --no-ignore-vcs KEY",
+                run(&dir, "rg", &["--hidden", "--no-ignore-vcs", "--files"]),
+            ),
+            (
+                "rg --hidden --no-ignore-parent KEY",
+                run(&dir, "rg", &["--hidden", "--no-ignore-parent", "--files"]),
+            ),
+            (
+                "rg --hidden --no-ignore-exclude --no-ignore-global KEY",
+                run(
+                    &dir,
+                    "rg",
+                    &[
+                        "--hidden",
+                        "--no-ignore-exclude",
+                        "--no-ignore-global",
+                        "--files",
+                    ],
+                ),
+            ),
+            (
+                "rg --no-ignore-vcs --ignore-vcs --no-ignore-messages KEY",
+                run(
+                    &dir,
+                    "rg",
+                    &[
+                        "--no-ignore-vcs",
+                        "--ignore-vcs",
+                        "--no-ignore-messages",
+                        "--files",
+                    ],
+                ),
+            ),
             // Two `.` components first: rg 13 applies no anchored line (helper-61).
             (
                 "rg --hidden KEY ./.",
@@ -238,7 +278,7 @@ fn walks_never_allow_what_the_real_program_reads() {
     }
     let _ = std::fs::remove_dir_all(&base);
     println!(
-        "{} cases x 9 lines; over-blocks ({}):\n{}",
+        "{} cases x 14 lines; over-blocks ({}):\n{}",
         CASES.len(),
         over.len(),
         over.join("\n")

@@ -217,6 +217,14 @@ decides!(unknown_program_word, format!("frobtool {}", h(".ssh/id_rsa")) => Ask, 
 decides!(unknown_option_word, format!("cat --frobnicate {}", h(".ssh/id_rsa")) => Ask, strict Deny);
 decides!(known_word_beside_unknown, format!("frobtool {0}; cat {0}", h(".ssh/id_rsa")) => Deny, strict Deny);
 decides!(redirect_of_unknown, format!("frobtool > {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+// What the reading knows by itself stays certain (helper-62): bash's own readers, a
+// shell's script, sudo's editor, and a wrapper's words before an unknown program.
+decides!(source_is_certain, format!("source {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+decides!(dot_is_certain, format!(". {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+decides!(bash_script_is_certain, format!("bash {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+decides!(sudoedit_is_certain, format!("sudoedit {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+decides!(sudo_e_is_certain, format!("sudo -e {}", h(".ssh/id_rsa")) => Deny, strict Deny);
+decides!(xargs_file_is_certain, format!("xargs -a {} frobtool", h(".ssh/id_rsa")) => Deny, strict Deny);
 decides!(scp_host_path, format!("rsync-like host:{}", h(".ssh/id_rsa")) => Ask, strict Deny);
 // Stop and ask rules are not changed by an unsure match.
 decides!(stop_stays_stop, "strace shutdown -h now".into() => Stop, strict Stop);
@@ -408,11 +416,10 @@ decides!(grep_d_recurse, "grep -d recurse key ..".into() => Deny, strict Deny);
 decides!(rg_home, "rg key ~".into() => Deny, strict Deny);
 decides!(find_home, "find ~ -name id_rsa".into() => Deny, strict Deny);
 decides!(find_exec_home, "find ~ -type f -exec cat {} +".into() => Deny, strict Deny);
-// find's other tests choose what `-exec` gets, as the reading does not (helper-61).
-decides!(find_empty_home, "find ~ -type f -empty -exec cat {} +".into() => Ask, strict Deny);
-decides!(find_size_home, "find ~ -size +1M -exec cat {} +".into() => Ask, strict Deny);
-decides!(find_mindepth_home, "find ~ -mindepth 9 -exec cat {} +".into() => Ask, strict Deny);
-decides!(find_false_home, "find ~ -false -exec cat {} +".into() => Ask, strict Deny);
+// find's other tests choose what `-exec` gets, as the reading does not (helper-61:
+// unsure; tests/find_hands_real.rs), but find itself still lists `~/.ssh`: certain.
+decides!(find_empty_home, "find ~ -type f -empty -exec cat {} +".into() => Deny, strict Deny);
+decides!(find_false_home, "find ~ -false -exec cat {} +".into() => Deny, strict Deny);
 decides!(ls_recursive_home, "ls -R ~".into() => Deny, strict Deny);
 decides!(du_home, "du -a ~".into() => Deny, strict Deny);
 decides!(cp_r_home, "cp -r ~ /tmp/x".into() => Deny, strict Deny);

@@ -557,11 +557,13 @@ mod tests {
             "merge-resolve",
             "merge-subtree",
             "stash pop",
+            "stash branch",
             "am",
         ] {
             tree(&format!("git {sub} x"), "");
         }
         assert_eq!(change_of(&argv("git stash list")), None);
+        assert_eq!(change_of(&argv("git stash drop")), None);
         assert_eq!(change_of(&argv("git commit -m x")), None);
         assert_eq!(change_of(&argv("git -C . log")), None);
         assert_eq!(change_of(&argv("git status")), None);

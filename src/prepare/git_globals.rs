@@ -1,8 +1,9 @@
-//! Git's global files, found as git and the `ignore` crate (rg's and fd's walker) find
-//! them: the user's configuration (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, an
-//! empty `XDG_CONFIG_HOME` read as unset, so `~/.config/git/config`), the ones only git
-//! reads (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `/etc/gitconfig`), and the global
-//! excludes file. One place, so that every walk looks at the same files.
+//! Git's global files, found as git and the `ignore` crate (the walker this engine
+//! runs for rg and `git add`) find them: the user's configuration (`~/.gitconfig`,
+//! `$XDG_CONFIG_HOME/git/config`, an empty `XDG_CONFIG_HOME` read as unset, so
+//! `~/.config/git/config`), the others git and the crate read but rg 13 does not
+//! (`GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `/etc/gitconfig`), and the global excludes
+//! file. One place, so that every walk looks at the same files.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -361,7 +361,12 @@ mod tests {
         let real = by_dir(String::from_utf8_lossy(&out.stdout).split('\0'));
         let ours = walked(
             &root,
-            super::super::rg_walk::walker(&root.to_string_lossy(), false, &Default::default()),
+            super::super::rg_walk::walker(
+                &root.to_string_lossy(),
+                false,
+                Default::default(),
+                &Default::default(),
+            ),
         );
         let flagged = compare(&lines, &real, &ours, rg_reads_otherwise, "rg");
         eprintln!(

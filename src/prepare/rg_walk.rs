@@ -8,7 +8,7 @@
 //! [`global_excludes_differ`]), the walk is not taken: the caller reads every file.
 
 use super::walk_stalls::{self, Guard};
-use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
+use super::walks::{Filters, RgIgnores, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
 use std::path::Path;
@@ -69,8 +69,29 @@ fn dir_differs(dir: &Path, above: bool) -> bool {
 /// (rg 13 and this walker read one plain `excludesFile` of `~/.gitconfig` or the XDG
 /// file alike, as git does.)
 pub(super) fn global_excludes_differ() -> bool {
+    // The crate also takes an excludes file from `GIT_CONFIG_GLOBAL`,
+    // `GIT_CONFIG_SYSTEM` and `/etc/gitconfig`; rg 13 does not (helper-62): one that
+    // names any is read otherwise.
+    let user = super::git_globals::user_configs();
+    for f in super::git_globals::all_configs()
+        .iter()
+        .filter(|f| !user.contains(f))
+    {
+        match crate::path::read_small(f, MAX_IGNORE_BYTES) {
+            Ok(t)
+                if String::from_utf8_lossy(&t)
+                    .to_ascii_lowercase()
+                    .contains("excludesfile") =>
+            {
+                return true
+            }
+            Ok(_) => {}
+            Err(e) if crate::path::absent(&e) => {}
+            Err(_) => return true,
+        }
+    }
     let mut texts: Vec<String> = Vec::new();
-    for f in super::git_globals::user_configs() {
+    for f in user {
         match crate::path::read_small(&f, MAX_IGNORE_BYTES) {
             Ok(t) => texts.push(String::from_utf8_lossy(&t).to_ascii_lowercase()),
             Err(e) if crate::path::absent(&e) => {}
@@ -111,17 +132,23 @@ fn excludes_differ_in(texts: &[String]) -> bool {
     false
 }
 
-/// rg's walker below DIR with its default ignore handling, dotfiles skipped when
-/// SKIP_HIDDEN (no `--hidden`), kept out of directories that would stall it by GUARD.
-pub(super) fn walker(dir: &str, skip_hidden: bool, guard: &Guard) -> ignore::WalkBuilder {
+/// rg's walker below DIR reading the ignore files READS says (as rg 13 sets its
+/// walker from `--no-ignore-dot` and its kin), dotfiles skipped when SKIP_HIDDEN (no
+/// `--hidden`), kept out of directories that would stall it by GUARD.
+pub(super) fn walker(
+    dir: &str,
+    skip_hidden: bool,
+    reads: RgIgnores,
+    guard: &Guard,
+) -> ignore::WalkBuilder {
     let mut walk = ignore::WalkBuilder::new(dir);
     walk.filter_entry(guard.filter(false));
     walk.hidden(skip_hidden)
-        .ignore(true)
-        .git_ignore(true)
-        .git_exclude(true)
-        .git_global(true)
-        .parents(true)
+        .ignore(reads.dot)
+        .git_ignore(reads.vcs)
+        .git_exclude(reads.vcs && reads.exclude)
+        .git_global(reads.vcs && reads.global)
+        .parents(reads.parent)
         .require_git(true)
         .follow_links(false)
         .add_custom_ignore_filename(".rgignore");
@@ -166,7 +193,7 @@ impl Prepared<'_> {
         }
         let mut found = BitSet::new(self.n());
         let guard = Guard::default();
-        let mut walk = walker(dir, skip_hidden, &guard);
+        let mut walk = walker(dir, skip_hidden, filters.rg_reads, &guard);
         if let Some(types) = &filters.rg_types {
             walk.types(types.clone());
         }

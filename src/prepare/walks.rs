@@ -36,8 +36,9 @@ pub(super) struct Filters {
     skip_dir: Vec<GlobMatcher>,
     /// `find -type`: the kinds of file handed on (`f` files, `d` directories...).
     types: Option<String>,
-    /// rg with its default ignore handling (see `rg_walk`).
+    /// rg with its ignore files read (see `rg_walk`), and which of them.
     rg_ignores: bool,
+    pub(super) rg_reads: RgIgnores,
     /// rg's `-g` globs, which bring back the dotfiles and ignored files they match: the
     /// walk is then one of every file, the globs choosing.
     overrides: bool,
@@ -52,6 +53,7 @@ impl Filters {
     pub(super) fn of(c: &shell::SimpleCommand) -> Result<Filters, ()> {
         let mut out = Filters {
             rg_ignores: rg_default_ignores(c),
+            rg_reads: RgIgnores::of(c.argv.get(1..).unwrap_or_default()),
             // rg's `--ignore-file`: its `!` lines bring back dotfiles as `-g` globs do
             // (`rg --ignore-file <(echo '!.env') KEY` reads `.env`).
             overrides: rg_ignore_file(c),
@@ -179,6 +181,7 @@ impl Filters {
         if exec_walks(&r) && !no_dirs {
             return Ok(Filters {
                 rg_ignores: out.rg_ignores,
+                rg_reads: out.rg_reads,
                 overrides: out.overrides,
                 ..Filters::default()
             });
@@ -627,14 +630,82 @@ fn rg_ignore_file(c: &shell::SimpleCommand) -> bool {
             .any(|w| w == "--ignore-file" || w.starts_with("--ignore-file="))
 }
 
-/// Whether the rg command C walks with its default ignore handling (read by the
-/// `ignore` crate in `rg_walk`): not with `--no-ignore*`, `--no-require-git`, a `-u`
-/// (one is `--no-ignore`; read generously: any short option word holding `u`) or
-/// `--unrestricted`, nor under a configuration file that may give any of them, nor
-/// with `--ignore-file FILE` ([`rg_ignore_file`]).
+/// Which of its ignore files rg reads (rg 13's `--no-ignore-dot`, `-vcs`, `-parent`,
+/// `-global`, `-exclude`, each undone by its `--ignore-*` twin given after it;
+/// `--no-ignore-messages` and `--no-ignore-files` change no walk here): checked against
+/// the real rg by `tests/ignore_walks.rs`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct RgIgnores {
+    /// `.ignore` files (`.rgignore` stays read).
+    pub(super) dot: bool,
+    /// `.gitignore`, and with it the global excludes file and `info/exclude`.
+    pub(super) vcs: bool,
+    /// The ignore files of the directories above the start.
+    pub(super) parent: bool,
+    /// git's global excludes file.
+    pub(super) global: bool,
+    /// The repository's `info/exclude`.
+    pub(super) exclude: bool,
+}
+
+impl Default for RgIgnores {
+    fn default() -> Self {
+        RgIgnores {
+            dot: true,
+            vcs: true,
+            parent: true,
+            global: true,
+            exclude: true,
+        }
+    }
+}
+
+/// A field of [`RgIgnores`].
+type RgField = fn(&mut RgIgnores) -> &mut bool;
+
+impl RgIgnores {
+    /// What rg's long option LONG (without `--`) does here: the field it sets and to
+    /// what; `Some(None)` for one that changes no walk; None for any other.
+    fn flag(long: &str) -> Option<Option<(RgField, bool)>> {
+        let (name, on) = match long.strip_prefix("no-") {
+            Some(rest) => (rest, false),
+            None => (long, true),
+        };
+        let field: RgField = match name {
+            "ignore-dot" => |r| &mut r.dot,
+            "ignore-vcs" => |r| &mut r.vcs,
+            "ignore-parent" => |r| &mut r.parent,
+            "ignore-global" => |r| &mut r.global,
+            "ignore-exclude" => |r| &mut r.exclude,
+            "ignore-messages" | "ignore-files" => return Some(None),
+            _ => return None,
+        };
+        Some(Some((field, on)))
+    }
+
+    /// Those of rg's words ARGS (after its name), read in order.
+    fn of(args: &[String]) -> RgIgnores {
+        let mut out = RgIgnores::default();
+        for w in args {
+            if w == "--" {
+                break;
+            }
+            if let Some(Some((field, on))) = w.strip_prefix("--").and_then(RgIgnores::flag) {
+                *field(&mut out) = on;
+            }
+        }
+        out
+    }
+}
+
 /// find's options and actions that pass every file on to the actions after them (or
 /// act on none: `-help`), by their table names.
 const FIND_PASSES: &[&str] = &[
+    // Its global options: how it treats links (`-L` is read as following them), debug.
+    "H",
+    "L",
+    "P",
+    "D",
     "print",
     "print0",
     "ls",
@@ -667,14 +738,19 @@ const FIND_PASSES: &[&str] = &[
 /// find's tests this module reads as find does: names and kinds.
 const FIND_READ: &[&str] = &["name", "iname", "type"];
 
+/// Whether the rg command C walks with its ignore files read by the `ignore` crate in
+/// `rg_walk` (some of them dropped: [`RgIgnores`]): not with `--no-ignore`,
+/// `--no-require-git`, a `-u` (one is `--no-ignore`; read generously: any short option
+/// word holding `u`) or `--unrestricted`, nor under a configuration file that may give
+/// any of them, nor with `--ignore-file FILE` ([`rg_ignore_file`]).
 fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
     c.argv.first().is_some_and(|n| n == "rg")
         && std::env::var_os("RIPGREP_CONFIG_PATH").is_none()
         && !rg_ignore_file(c)
         && !c.argv.iter().skip(1).any(|w| match w.strip_prefix("--") {
             Some(long) => {
-                // `--no-ignore-messages` only quiets rg's complaints about them.
-                (long.starts_with("no-ignore") && long != "no-ignore-messages")
+                // Those that drop some ignore files are [`RgIgnores`]'s.
+                (long.starts_with("no-ignore") && RgIgnores::flag(long).is_none())
                     || long.starts_with("no-require-git")
                     || (long.len() >= 2 && "unrestricted".starts_with(long))
             }

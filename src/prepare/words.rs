@@ -110,18 +110,27 @@ impl Prepared<'_> {
             // The words of a program the table does not know, or of one given an
             // option it does not know, are path candidates only generously: a match
             // on them is unsure.
+            // Only its own words: those of wrappers before it (`xargs -a FILE`, `chroot
+            // DIR`) are read for certain.
             let base = c
                 .argv
                 .first()
                 .map_or("", |n| n.rsplit('/').next().unwrap_or(n));
-            words.unsure = match c.program {
+            let unsure = match c.program {
                 shell::Known::UnknownOption => Some(shell::Unsure::UnknownOption(base.to_owned())),
-                _ if c.argv.first().is_some_and(|n| shell::lookup(n).is_none()) => {
+                shell::Known::Unknown
+                    if c.argv
+                        .first()
+                        .is_some_and(|n| shell::lookup(n).is_none() && !shell::reads_itself(n)) =>
+                {
                     Some(shell::Unsure::UnknownProgram(base.to_owned()))
                 }
                 _ => None,
             };
+            let own: std::collections::HashSet<&str> =
+                c.argv.iter().skip(1).map(String::as_str).collect();
             for word in &c.paths {
+                words.unsure = unsure.clone().filter(|_| own.contains(word.as_str()));
                 match word.strip_prefix('-') {
                     Some(opt) => words.option_value(out, opt, one, budget),
                     None => match tops.get(&(i, word.as_str())) {
@@ -616,7 +625,7 @@ struct LineWords<'w, 'p> {
     /// line is looked up once per command).
     has: std::collections::HashSet<(usize, (usize, usize))>,
     /// Why a match on the words being read is unsure, if it is (the words of a program
-    /// the table does not know): their candidates are their own, never shared.
+    /// the table does not know): their candidates are shared only with other such words.
     unsure: Option<shell::Unsure>,
 }
 

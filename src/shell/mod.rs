@@ -474,6 +474,19 @@ const SCRIPT_READERS: &[&str] = &["source", ".", "su", "runuser", "script", "at"
 /// Programs that start a shell when given no command (`sudo -s`, `chroot DIR`).
 const SHELL_WITHOUT_COMMAND: &[&str] = &["sudo", "doas", "chroot", "busybox", "toybox"];
 
+/// Whether the program NAME, not in the program table, is one the reading knows by
+/// itself, so that its words are read for certain: bash's builtins and shells that run
+/// a file (`source FILE`, `bash FILE`), the wrappers that start a shell or edit a file
+/// (`sudo -e FILE`, `sudoedit FILE`), and the names [`generous::runs_nothing`] keeps.
+pub fn reads_itself(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    SCRIPT_READERS.contains(&base)
+        || SHELL_WITHOUT_COMMAND.contains(&base)
+        || matches!(base, "sudoedit" | "pkexec")
+        || shells::shell_named(base).is_some()
+        || generous::runs_nothing(base)
+}
+
 /// Whether C may read a script its line feeds it: what runs after its wrappers (`nice
 /// bash /dev/stdin`, `bash -c bash`) is a shell (or a version of one: `bash5.2`,
 /// `zsh-5.9`), `source`, a program that starts one, or a name the reading cannot know

@@ -11,8 +11,9 @@ pub enum Unsure {
     ShellValue(String),
     /// A word of a program the table does not know, read generously: the program.
     UnknownProgram(String),
-    /// A word of a known program given an option the table does not know (the
-    /// program may stop at it, or read its words otherwise): the program.
+    /// A word of a known program given an option the table does not know, or code its
+    /// reader cannot read (the program may stop at it, or read its words otherwise):
+    /// the program.
     UnknownOption(String),
     /// A shell other than bash and dash, whose reading is not checked against it: the
     /// shell.
@@ -51,7 +52,7 @@ impl fmt::Display for Unsure {
             ),
             Unsure::UnknownOption(p) => write!(
                 f,
-                "`{}` was given an option the program table does not know (what it does with its words is not known)",
+                "`{}` was given words the program table does not read (an unknown option, or code it cannot read): what it does with them is not known",
                 short(p)
             ),
             Unsure::OtherShell(s) => write!(

@@ -260,11 +260,16 @@ const STASH_SUBS: &[Program] = &[
     Program {
         operands: all(Data).or(TOP, WriteTracked),
         ..sub(
-            &["pop", "apply"],
+            // `branch NAME` checks out the stash's base commit and applies it
+            // (helper-62: a link from that commit was read through after it).
+            &["pop", "apply", "branch"],
             STASH,
             Data,
             TREE,
-            &[ex("git stash pop --index", &[TOP])],
+            &[
+                ex("git stash pop --index", &[TOP]),
+                ex("git stash branch b stash@{1}", &[TOP]),
+            ],
         )
     },
     sub(
@@ -275,7 +280,7 @@ const STASH_SUBS: &[Program] = &[
         &[ex("git stash show -p stash@{0}", &[TOP])],
     ),
     sub(
-        &["drop", "clear", "branch", "create", "store"],
+        &["drop", "clear", "create", "store"],
         STASH,
         Data,
         &[],
