@@ -125,6 +125,21 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
             lines.push(format!("find . {f} -exec {c} {{}} \\;"));
         }
     }
+    // Tests after the action choose nothing of what it is handed (helper-63: `find .
+    // -type f -exec cat {} + -name '*.md'` cats every file).
+    for f in [
+        "-name '*.md'",
+        "-iname '*.MD'",
+        "-type d",
+        "-name '*.md' -type d",
+    ] {
+        for before in ["", "-type f", "-name '*.md'"] {
+            for c in ["cat", "grep -l KEY", "grep -r KEY"] {
+                lines.push(format!("find . {before} -exec {c} {{}} + {f}"));
+                lines.push(format!("find . {before} -exec {c} {{}} \\; {f}"));
+            }
+        }
+    }
     for f in FD_FILTERS {
         for c in COMMANDS {
             lines.push(format!("{fd} {f} -X {c}"));

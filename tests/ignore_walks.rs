@@ -261,6 +261,17 @@ fn walks_never_allow_what_the_real_program_reads() {
                 "rg KEY ./././sub/..",
                 run(&dir, "rg", &["--files", "./././sub/.."]),
             ),
+            // A start with `//` in it: rg 13 applies anchored lines to none, or to some
+            // (helper-63: `rg KEY ././/`, `rg KEY .//sub`).
+            (
+                "rg --hidden KEY .//",
+                run(&dir, "rg", &["--hidden", "--files", ".//"]),
+            ),
+            (
+                "rg --hidden KEY .//sub",
+                run(&dir, "rg", &["--hidden", "--files", ".//sub"]),
+            ),
+            ("rg KEY sub//", run(&dir, "rg", &["--files", "sub//"])),
         ];
         for (line, listing) in checks {
             let reads = names_secret(&listing);
@@ -278,7 +289,7 @@ fn walks_never_allow_what_the_real_program_reads() {
     }
     let _ = std::fs::remove_dir_all(&base);
     println!(
-        "{} cases x 14 lines; over-blocks ({}):\n{}",
+        "{} cases x 17 lines; over-blocks ({}):\n{}",
         CASES.len(),
         over.len(),
         over.join("\n")

@@ -331,3 +331,57 @@ fn helper61_walks_merges_and_previous_directories() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-63: a walked directory spelled with `//` (which the kernel reads as `/`) met no
+/// path rule, and find's tests after `-exec` were read as choosing what it is handed.
+/// Each line touches a secret when run; each must be denied or asked.
+#[test]
+fn helper63_doubled_slashes_and_tests_after_the_action() {
+    let s = Scratch::new("own-readers-63");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "grep -r SECRET ~//",
+        "grep -r SECRET .//",
+        "grep -r SECRET \"$HOME//\"",
+        "grep -rl SECRET ~/.//",
+        "rg -uu SECRET ~//",
+        "rg --hidden SECRET .//",
+        "find ~// -type f -exec cat {} +",
+        "cd ~ && grep -r SECRET .//.ssh",
+        "tar cf - ~// 2>/dev/null | tar tvf - >/dev/null",
+        "git grep --no-index SECRET .//",
+        "find . -type f -exec cat {} + -name '*.md'",
+        "find . -type f -exec cat {} \\; -name '*.md'",
+        "find . -exec grep -l SECRET {} + -type d",
+    ] {
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        if did.is_empty() && prints_secret(line, &home, &proj) {
+            did.push("printed the secret".into());
+        }
+        if did.is_empty() {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
+            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
+        }
+    }
+    // The everyday forms stay allowed.
+    for line in [
+        "grep -r fn src//",
+        "cat src//a.rs",
+        "find . -type f -name '*.md' -exec cat {} +",
+        "find src -type f -exec cat {} + -print",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1334,3 +1334,17 @@ mod memo {
         assert_eq!(realpath("/proc/self/root"), Some("/".to_string()));
     }
 }
+
+#[test]
+fn kernel_slashes_reads_runs_of_slashes_as_one() {
+    use gptel_rust_hooks::path::kernel_slashes;
+    for (raw, want) in [
+        ("~//.ssh", "~/.ssh"),
+        (".//", "./"),
+        ("//tmp///x//", "/tmp/x/"),
+        ("a/b", "a/b"),
+        ("é//ü", "é/ü"),
+    ] {
+        assert_eq!(kernel_slashes(raw), want, "{raw}");
+    }
+}

@@ -273,6 +273,22 @@ fn check_text(s: &str, what: &str) -> Result<(), PathError> {
     Ok(())
 }
 
+/// RAW as the kernel reads its slashes: each run of `/` is one (`~//.ssh` is `~/.ssh`).
+/// For a word a shell hands to a program, which passes it to the kernel unchanged; never
+/// for a file name Emacs reads, where `//` starts the name over.
+pub fn kernel_slashes(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains("//") {
+        return raw.into();
+    }
+    let mut out = String::with_capacity(raw.len());
+    for c in raw.chars() {
+        if !(c == '/' && out.ends_with('/')) {
+            out.push(c);
+        }
+    }
+    out.into()
+}
+
 /// Refuse what `substitute-in-file-name` would read differently from
 /// `expand-file-name`: `$` (variables), and `//` or `/~` after the start.
 fn check_emacs_syntax(raw: &str) -> Result<(), PathError> {

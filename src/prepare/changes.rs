@@ -253,7 +253,7 @@ impl Prepared<'_> {
                 continue;
             };
             // As normalized, as written (also when a link made it unreadable).
-            let written = path::lexical(&p.raw, self.path_env()).ok();
+            let written = path::lexical(&path::kernel_slashes(&p.raw), self.path_env()).ok();
             let mut mine: Vec<&String> = p.norm.iter().chain(p.lexical.iter()).collect();
             if let Some(w) = written.as_ref().filter(|w| !mine.contains(w)) {
                 mine.push(w);
@@ -332,6 +332,7 @@ impl Prepared<'_> {
         };
         let mut all = Vec::new();
         for j in joined {
+            let j = path::kernel_slashes(&j);
             all.extend(path::lexical(&j, self.path_env()).ok());
             all.extend(path::normalize(&j, self.path_env()).ok());
         }

@@ -256,6 +256,7 @@ impl Prepared<'_> {
         let mut lexical: Vec<String> = written
             .iter()
             .filter_map(|w| {
+                let w = path::kernel_slashes(w);
                 let t = w.trim_end_matches('/');
                 path::lexical(if t.is_empty() { "/" } else { t }, self.path_env()).ok()
             })
@@ -289,11 +290,7 @@ impl Prepared<'_> {
         // `/tmp//x/.git/config` is `/tmp/x/.git/config` to the kernel, though not to
         // Emacs's file names, for which such a path is unreadable (helper-41).
         if p.raw.contains("//") {
-            let mut raw = p.raw.clone();
-            while raw.contains("//") {
-                raw = raw.replace("//", "/");
-            }
-            all.extend(path::lexical(&raw, self.path_env()).ok());
+            all.extend(path::lexical(&path::kernel_slashes(&p.raw), self.path_env()).ok());
         }
         if fold {
             all.iter_mut().for_each(|f| *f = f.to_lowercase());

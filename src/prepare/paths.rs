@@ -266,10 +266,21 @@ impl Prepared<'_> {
         let base = dir.map(str::to_string).or(cwd);
         // `$PWD/x` is x in the shell's directory, `$HOME/x` x at home: read so.
         let shell_word = matches!(source, PathSource::Word(_) | PathSource::Redirect(_));
-        let put_in = (shell_word && only_pwd_and_home(raw) && self.pwd_home_free())
-            .then(|| with_pwd(raw, home.as_deref(), base.as_deref()));
-        let (norm, lexical) =
-            path::normalize_and_lexical(put_in.as_deref().unwrap_or(raw), self.path_env());
+        // `~+` is `$PWD` at a word's start.
+        let tilde_pwd = raw == "~+" || raw.starts_with("~+/");
+        let put_in = (shell_word && (only_pwd_and_home(raw) || tilde_pwd) && self.pwd_home_free())
+            .then(|| match (tilde_pwd, base.as_deref()) {
+                (true, Some(d)) => format!("{d}{}", &raw[2..]),
+                _ => with_pwd(raw, home.as_deref(), base.as_deref()),
+            });
+        let spelled = put_in.as_deref().unwrap_or(raw);
+        // The kernel reads `//` as `/` in what the shell hands on (helper-63: `grep -r
+        // KEY ~//` walked a directory no rule saw).
+        let spelled = match shell_word {
+            true => path::kernel_slashes(spelled),
+            false => spelled.into(),
+        };
+        let (norm, lexical) = path::normalize_and_lexical(&spelled, self.path_env());
         let mut norm = norm.map_err(|e| e.0);
         let mut hits = match &norm {
             Ok(p) => self.glob_hits_for(p),

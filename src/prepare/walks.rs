@@ -100,8 +100,18 @@ impl Filters {
         let first_name = (p.name() == "tar")
             .then(|| r.parts.iter().position(|x| x.kind == shell::Kind::Operand))
             .flatten();
+        // find's tests after its first action choose nothing of what that action is
+        // handed (helper-63: `find . -type f -exec cat {} + -name '*.md'` cats `.env`:
+        // find runs `-exec` before the later test); the actions after it get less.
+        let first_action = (p.name() == "find")
+            .then(|| {
+                r.parts.iter().position(|x| {
+                    x.kind == shell::Kind::Option && FIND_ACTS.contains(&x.text.as_str())
+                })
+            })
+            .flatten();
         for (k, part) in r.parts.iter().enumerate() {
-            if part.kind != shell::Kind::Value {
+            if part.kind != shell::Kind::Value || first_action.is_some_and(|a| a < k) {
                 continue;
             }
             if part.role == Role::SkipName && first_name.is_some_and(|f| f < k) {
@@ -712,6 +722,7 @@ const FIND_PASSES: &[&str] = &[
     "printf",
     "fprint",
     "fprint0",
+    "fprintf",
     "fls",
     "depth",
     "d",
@@ -734,6 +745,9 @@ const FIND_PASSES: &[&str] = &[
     "help",
     "version",
 ];
+
+/// find's actions that hand what they are given on to a program or delete it.
+const FIND_ACTS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir", "-delete"];
 
 /// find's tests this module reads as find does: names and kinds.
 const FIND_READ: &[&str] = &["name", "iname", "type"];
@@ -759,14 +773,16 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
         && !c.argv.iter().skip(1).any(|w| dotted_start(w))
 }
 
-/// Whether WORD begins with two `.` components (`./.`, `././src`): rg 13 (and fd 8,
-/// with the same `ignore` crate) strips one `./` and then matches an anchored ignore
-/// line (`/.env`, `/secrets/`) against the rest as if it started at the ignore file's
-/// directory, so no such line applies (helper-61: `rg KEY ./.` read `src/local.key`
-/// that `src/.gitignore`'s `/local.key` hides from `rg KEY .`).
+/// Whether WORD begins with two `.` components (`./.`, `././src`) or holds `//`
+/// (`sub//`, `.//sub`, `//top/sub`): rg 13 (and fd 8, with the
+/// same `ignore` crate) strips the start spelled so from the paths it walks and then
+/// matches an anchored ignore line (`/.env`, `/secrets/`) against a rest that does not
+/// start at the ignore file's directory, so no such line applies (helper-61: `rg KEY
+/// ./.` read `src/local.key` that `src/.gitignore`'s `/local.key` hides from `rg KEY
+/// .`; helper-63: `rg KEY ././/` and `rg KEY .//sub` the same).
 fn dotted_start(word: &str) -> bool {
     let mut parts = word.split('/').filter(|c| !c.is_empty());
-    parts.next() == Some(".") && parts.next() == Some(".")
+    (parts.next() == Some(".") && parts.next() == Some(".")) || word.contains("//")
 }
 
 /// Whether PATH is, or lies in, an ignore file rg or git reads, a `.git` directory, or

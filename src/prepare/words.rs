@@ -300,9 +300,11 @@ impl Prepared<'_> {
             for m in made {
                 let mut reached = BitSet::new(self.n());
                 // A walked directory the reading cannot resolve (`lnk/..`: the kernel
-                // goes up from the link's target) meets every rule, unsure.
-                let up = m.raw.split('/').any(|c| c == "..");
-                if let (Err(_), true, true) = (&m.norm, up, walks::opens_files(*role)) {
+                // goes up from the link's target; a name Emacs would read otherwise)
+                // meets every rule, unsure: no rule's directory is known to be apart
+                // from it. (A word with `$` is read with the values the line gives it.)
+                let unread = m.norm.is_err() && !m.raw.contains('$');
+                if unread && walks::opens_files(*role) {
                     let mut hits = BitSet::new(self.n());
                     for r in (0..self.n()).filter(|&r| deny_side(r)) {
                         hits.set(r);
