@@ -1620,3 +1620,39 @@ fn programs_run_by_wrappers_are_read() {
         .iter()
         .any(|c| c.privileged && c.argv[0] == "rm"));
 }
+
+/// `enable NAME` loads a shared object when NAME is no builtin (bash 5.2 opens `./NAME`):
+/// such a line is opaque; the builtin list it is read against is bash's own.
+#[test]
+fn enable_loads_what_is_no_builtin() {
+    let out = std::process::Command::new("bash")
+        .args(["-c", "compgen -b"])
+        .output()
+        .expect("run bash");
+    let mut real: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    real.sort();
+    let mut ours: Vec<String> = gptel_rust_hooks::shell::BASH_BUILTINS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    ours.sort();
+    assert_eq!(ours, real, "bash's builtins (compgen -b)");
+    for line in [
+        "enable evil",
+        "enable -n ./x.so",
+        "enable -s x",
+        "enable -- x",
+        "enable -f ./x.so x",
+    ] {
+        assert!(
+            parse(line).commands.iter().any(|c| c.opaque.is_some()),
+            "{line}"
+        );
+    }
+    for line in ["enable -n kill", "enable echo", "enable -p", "enable -d x"] {
+        assert!(parse(line).is_certain(), "{line}");
+    }
+}

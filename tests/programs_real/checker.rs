@@ -50,11 +50,22 @@ pub(crate) fn inside(p: &str, dir: &str) -> bool {
 }
 
 /// Whether P is a name the path TEMPLATE stands for: the reading's name of a file no
-/// word gives (`sed -i`'s `dir/sed??????`), `?` any one character.
+/// word gives (`sed -i`'s `dir/sed??????`, `history -w`'s `FILE-*.tmp`), `?` any one
+/// character, `*` any run of characters other than `/`.
 pub(crate) fn template(t: &str, p: &str) -> bool {
-    t.contains('?')
-        && t.chars().count() == p.chars().count()
-        && t.chars().zip(p.chars()).all(|(a, b)| a == b || a == '?')
+    fn fits(t: &[char], p: &[char]) -> bool {
+        match t.split_first() {
+            None => p.is_empty(),
+            Some(('*', rest)) => (0..=p.len())
+                .take_while(|&n| n == 0 || p[n - 1] != '/')
+                .any(|n| fits(rest, &p[n..])),
+            Some((&c, rest)) => p
+                .split_first()
+                .is_some_and(|(&d, more)| (c == '?' || c == d) && fits(rest, more)),
+        }
+    }
+    let (t, p): (Vec<char>, Vec<char>) = (t.chars().collect(), p.chars().collect());
+    t.iter().any(|c| matches!(c, '?' | '*')) && fits(&t, &p)
 }
 
 impl Checker {

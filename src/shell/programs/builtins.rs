@@ -12,6 +12,71 @@ use super::{
 
 const D: Role = Data;
 
+/// bash 5.2's builtins, as `compgen -b` lists them (checked by `tests/shell.rs`).
+pub const BASH_BUILTINS: &[&str] = &[
+    ".",
+    ":",
+    "[",
+    "alias",
+    "bg",
+    "bind",
+    "break",
+    "builtin",
+    "caller",
+    "cd",
+    "command",
+    "compgen",
+    "complete",
+    "compopt",
+    "continue",
+    "declare",
+    "dirs",
+    "disown",
+    "echo",
+    "enable",
+    "eval",
+    "exec",
+    "exit",
+    "export",
+    "false",
+    "fc",
+    "fg",
+    "getopts",
+    "hash",
+    "help",
+    "history",
+    "jobs",
+    "kill",
+    "let",
+    "local",
+    "logout",
+    "mapfile",
+    "popd",
+    "printf",
+    "pushd",
+    "pwd",
+    "read",
+    "readarray",
+    "readonly",
+    "return",
+    "set",
+    "shift",
+    "shopt",
+    "source",
+    "suspend",
+    "test",
+    "times",
+    "trap",
+    "true",
+    "type",
+    "typeset",
+    "ulimit",
+    "umask",
+    "unalias",
+    "unset",
+    "wait",
+];
+
 /// An entry of NAMES whose operands are data and whose options end at the first
 /// operand (bash's builtins read their options so).
 const fn builtin(names: &'static [&'static str], opts: &'static [Opt]) -> Program {
@@ -80,6 +145,68 @@ const READ: &[Opt] = &[
     val("p", "", D),
     val("t", "", D),
     val("u", "", D),
+];
+
+/// `history`: its operand is a number (`history 5`) or the words `-p`/`-s` take, but
+/// a file with `-a`, `-n`, `-r` or `-w` (bash refuses more than one of them).
+const HISTORY: &[Opt] = &[
+    flag("c", ""),
+    val("d", "", D),
+    flag("a", ""),
+    flag("n", ""),
+    flag("r", ""),
+    flag("w", ""),
+    flag("p", ""),
+    flag("s", ""),
+];
+
+/// `history`'s operand is the file `-n`/`-r` read or `-a`/`-w` write.
+fn history_file(r: &mut super::Reading) {
+    let has = |l: &str| r.given.iter().any(|g| g.short == l);
+    let role = if has("r") || has("n") {
+        Read
+    } else if has("a") || has("w") {
+        Write
+    } else {
+        return;
+    };
+    let mut beside = Vec::new();
+    for p in &mut r.parts {
+        if p.kind == super::Kind::Operand {
+            p.role = role;
+            beside.push(format!("{}-*.tmp", p.text));
+        }
+    }
+    // `-w` over a file that is there writes `FILE-PID.tmp` and renames it over it.
+    if role == Write {
+        for text in beside {
+            r.parts.push(super::Part {
+                text,
+                kind: super::Kind::Implied,
+                role: Write,
+            });
+        }
+    }
+}
+
+/// `bind`: `-f` reads readline's key bindings from a file; the others name keymaps,
+/// functions and key sequences (`-x` binds a command to a key, which only a shell
+/// reading lines from a terminal runs), and its operands are lines of such a file.
+const BIND: &[Opt] = &[
+    val("m", "", D),
+    flag("l", ""),
+    flag("p", ""),
+    flag("P", ""),
+    flag("s", ""),
+    flag("S", ""),
+    flag("v", ""),
+    flag("V", ""),
+    flag("X", ""),
+    val("q", "", D),
+    val("u", "", D),
+    val("r", "", D),
+    val("f", "", Read),
+    val("x", "", D),
 ];
 
 /// `test` and `[`: their unary and binary operators, single-dash words (`-nt`); any
@@ -325,6 +452,48 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         examples: &[ex("read -r line", &[]), ex("read -p 'Name: ' -t 5 x", &[])],
         ..builtin(&["read"], READ)
+    },
+    Program {
+        examples: &[
+            ex("history 5", &[]),
+            ex("history -d 3", &[]),
+            ex("history -s 'make test'", &[]),
+            // helper-63: bash opens the file (`history -r FILE; history` prints it).
+            ex("history -r .env", &[".env"]),
+            ex("history -n ~/.bash_history", &["~/.bash_history"]),
+            ex("history -w out.txt", &["out.txt", "out.txt-*.tmp"]),
+        ],
+        reading_hook: Some(history_file),
+        ..builtin(&["history"], HISTORY)
+    },
+    Program {
+        examples: &[
+            ex("bind -p", &[]),
+            ex("bind -q forward-word", &[]),
+            ex("bind '\"\\C-x\": kill-line'", &[]),
+            ex("bind -f .env", &[".env"]),
+            ex("bind -m vi -f ~/.inputrc", &["~/.inputrc"]),
+        ],
+        ..builtin(&["bind"], BIND)
+    },
+    Program {
+        // `enable -f` loads code into the shell: the `wrap` reader makes the line opaque;
+        // the file it opens is read here.
+        examples: &[
+            ex("enable -n kill", &[]),
+            ex("enable -f ./ext.so ext", &["./ext.so"]),
+        ],
+        ..builtin(
+            &["enable"],
+            &[
+                flag("a", ""),
+                flag("d", ""),
+                flag("n", ""),
+                flag("p", ""),
+                flag("s", ""),
+                val("f", "", Read),
+            ],
+        )
     },
     Program {
         examples: &[ex("printf '%s\\n' .env", &[]), ex("printf -v x %d 1", &[])],

@@ -39,6 +39,7 @@ mod system;
 mod table;
 mod text_opts;
 
+pub use builtins::BASH_BUILTINS;
 pub use code::read_code;
 pub(crate) use git_object::{
     index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
@@ -103,6 +104,9 @@ pub enum Value {
     /// Two values, the next two words: a name, then a value of the option's role (`jq
     /// --arg NAME VALUE`, `--slurpfile NAME FILE`).
     Pair,
+    /// Two values, the next two words: one of the option's role, then data (`find
+    /// -fprintf FILE FORMAT`).
+    LeadPair,
     /// Every word after it, up to a word `;` (`fd -x CMD ARGS ;`, `find -exec ... ;`, or
     /// `+` after `{}`) or the end.
     UntilSemicolon,
@@ -349,6 +353,15 @@ pub const fn pair(long: &'static str, role: Role) -> Opt {
         value: Value::Pair,
         role,
         does: Does::Nothing,
+    }
+}
+
+/// An option that takes two values, one of ROLE and then data (`find -fprintf FILE
+/// FORMAT`).
+pub const fn lead_pair(long: &'static str, role: Role) -> Opt {
+    Opt {
+        value: Value::LeadPair,
+        ..pair(long, role)
     }
 }
 

@@ -634,6 +634,14 @@ fn take_value(
             out.value(v, o.role);
             2
         }
+        Value::LeadPair => {
+            let (Some(first), Some(v)) = (args.get(k), args.get(k + 1)) else {
+                return args.len().saturating_sub(k);
+            };
+            out.value(first, o.role);
+            out.push(v, Kind::Value, Role::Data);
+            2
+        }
         Value::UntilSemicolon => {
             let mut taken = Vec::new();
             if let Some(v) = glued {

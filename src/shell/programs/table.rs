@@ -738,6 +738,10 @@ pub(super) static PROGRAMS: &[Program] = &[
             ),
             ex("find -L /tmp -maxdepth 1 -mtime +7 -delete", &["/tmp", "."]),
             ex("find . -fprint out.txt", &[".", "out.txt"]),
+            ex(
+                "find src -fprintf out.txt '%p\\n'",
+                &["src", "out.txt", "."],
+            ),
             Example {
                 line: "find . -name '*.o' -exec rm -f {} ;",
                 paths: &["."],
@@ -805,6 +809,7 @@ const FIND: &[super::Opt] = {
         val("", "fprint", Write),
         val("", "fprint0", Write),
         val("", "fls", Write),
+        super::lead_pair("fprintf", Write),
         val("", "context", Data),
         val("", "regextype", Data),
         val("", "files0-from", NamesFrom),

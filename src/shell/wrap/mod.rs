@@ -734,6 +734,20 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
         "enable" if has_option_letter(args, 'f') => {
             note(&mut st.opaque, "`enable -f` loads code into the shell");
         }
+        // A name that is no builtin is a shared object bash 5.2 loads (`enable x` opens
+        // `./x`), unless `-d` (which deletes one loaded).
+        "enable"
+            if !has_option_letter(args, 'd')
+                && args.iter().any(|w| {
+                    !(w.text.starts_with('-')
+                        || w.is_static && super::BASH_BUILTINS.contains(&w.text.as_str()))
+                }) =>
+        {
+            note(
+                &mut st.opaque,
+                "`enable NAME` loads code into the shell when NAME is no builtin",
+            );
+        }
         "fc" => note(&mut st.opaque, "`fc` runs commands from history"),
         "let" => {
             for w in args {
