@@ -190,9 +190,18 @@ fn readers_allowed_where_no_secret_is_tracked() {
             "git merge-tree HEAD HEAD HEAD",
             "git bundle create x.bundle --all",
             "cd src && git diff",
+            // A pattern pathspec is matched against what git tracks (helper-64).
+            "git diff '*.md'",
+            "git diff HEAD -- '*.rs'",
+            "git log -p -- 'src/*'",
+            "git show HEAD -- '*.rs'",
         ],
         Some(Allow),
     );
+    // Not where the pattern may name an untracked file.
+    for line in ["git diff --no-index '*' x", "git add '*'"] {
+        assert_ne!(decision("loose", line), Some(Allow), "{line}");
+    }
 }
 
 /// In a project that tracks `.env`, what prints tracked contents meets the rule; what

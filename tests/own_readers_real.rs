@@ -385,3 +385,55 @@ fn helper63_doubled_slashes_and_tests_after_the_action() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-64: bash's builtins that open files or run stored commands: `enable NAME`
+/// loads NAME when it is no builtin, `bind`'s operands and files are readline lines
+/// whose `$include` opens any file, `history -s WORDS; fc -s` runs WORDS.
+#[test]
+fn helper64_builtins_that_load_include_and_replay() {
+    let s = Scratch::new("own-readers-64");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "enable ~/.ssh/id_rsa",
+        "enable -n ./.env",
+        "enable -- ../.ssh/id_rsa",
+        "bind '$include ~/.ssh/id_rsa' 2>&1",
+        "bind -p '$include ../.ssh/id_rsa' >/dev/null 2>&1",
+        "echo '$include ~/.ssh/id_rsa' > n.txt; bind -f n.txt 2>&1",
+        "history -s cat ~/.ssh/id_rsa; fc -s",
+        "history -s rm -f victim; fc -s",
+    ] {
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        if did.is_empty() && prints_secret(line, &home, &proj) {
+            did.push("printed the secret".into());
+        }
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        if did.is_empty() {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
+            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
+        }
+    }
+    // The everyday forms are allowed.
+    for line in [
+        "help cd",
+        "ulimit -a",
+        "mapfile -t x < README.md",
+        "times",
+        "history 5",
+        "enable -n kill",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -1346,8 +1346,8 @@ fn git_pathspec_patterns_are_not_certain() {
         "git -C .. grep --no-index . -- '*id_rsa'",
         "git add '*id_rsa'",
         r"git clean -fx -- '.en\v'",
-        "git log -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
+        "git diff --no-index '*.env' x",
         "git grep --untracked -e x -- '.en?'",
         "git g --no-index . -- '*id_rsa'",
         "git format-patch -o out HEAD~1 '*.env'",
@@ -1361,6 +1361,10 @@ fn git_pathspec_patterns_are_not_certain() {
         r"git grep 'foo\.bar' -- src",
         // Over the files git tracks, walked from where the pattern starts.
         "git grep -e x -- '.en?'",
+        // So do diff, log, show, whatchanged, rm (helper-64).
+        "git log -- 'src/*.rs'",
+        "git diff '*.md'",
+        "git show HEAD -- '*.rs'",
         "git commit -m 'fix * and ?'",
         "git log --grep 'fix*' -S 'a*'",
         "git --literal-pathspecs add '*x'",

@@ -147,6 +147,34 @@ const READ: &[Opt] = &[
     val("u", "", D),
 ];
 
+/// `ulimit`'s letters: which limit, soft or hard; the limit is the operand.
+const ULIMIT: &[Opt] = &[
+    flag("S", ""),
+    flag("H", ""),
+    flag("a", ""),
+    flag("b", ""),
+    flag("c", ""),
+    flag("d", ""),
+    flag("e", ""),
+    flag("f", ""),
+    flag("i", ""),
+    flag("k", ""),
+    flag("l", ""),
+    flag("m", ""),
+    flag("n", ""),
+    flag("p", ""),
+    flag("q", ""),
+    flag("r", ""),
+    flag("s", ""),
+    flag("t", ""),
+    flag("u", ""),
+    flag("v", ""),
+    flag("x", ""),
+    flag("P", ""),
+    flag("R", ""),
+    flag("T", ""),
+];
+
 /// `history`: its operand is a number (`history 5`) or the words `-p`/`-s` take, but
 /// a file with `-a`, `-n`, `-r` or `-w` (bash refuses more than one of them).
 const HISTORY: &[Opt] = &[
@@ -160,9 +188,22 @@ const HISTORY: &[Opt] = &[
     flag("s", ""),
 ];
 
-/// `history`'s operand is the file `-n`/`-r` read or `-a`/`-w` write.
+/// `history`'s operand is the file `-n`/`-r` read or `-a`/`-w` write; with `-s` its
+/// operands, joined, are a command line `fc` runs (helper-64: `history -s rm -rf x; fc
+/// -s` runs `rm`): read as a shell string.
 fn history_file(r: &mut super::Reading) {
     let has = |l: &str| r.given.iter().any(|g| g.short == l);
+    if has("s") {
+        let words: Vec<&str> = r
+            .parts
+            .iter()
+            .filter(|p| p.kind == super::Kind::Operand)
+            .map(|p| p.text.as_str())
+            .collect();
+        let line = words.join(" ");
+        r.runs.push(super::Run::Shell(line));
+        return;
+    }
     let role = if has("r") || has("n") {
         Read
     } else if has("a") || has("w") {
@@ -189,9 +230,49 @@ fn history_file(r: &mut super::Reading) {
     }
 }
 
+/// `bind`'s operands are lines of an init file: `$include FILE` (in any case) opens
+/// FILE, `~` expanded by readline; the file `-f` reads may hold such lines, so it names
+/// the files bind opens too.
+fn bind_includes(r: &mut super::Reading) {
+    let mut more = Vec::new();
+    for p in &r.parts {
+        let line = p.text.trim_start();
+        match p.kind {
+            super::Kind::Operand
+                if line.len() > 8 && line[..8].eq_ignore_ascii_case("$include") =>
+            {
+                more.push((line[8..].trim().to_string(), Read));
+            }
+            super::Kind::Value if p.role == Read => more.push((p.text.clone(), NamesFrom)),
+            _ => {}
+        }
+    }
+    for (text, role) in more {
+        r.parts.push(super::Part {
+            text,
+            kind: super::Kind::Implied,
+            role,
+        });
+    }
+}
+
+/// `enable`'s operands that are no builtin are shared objects it loads (not with `-d`,
+/// which deletes one loaded, `-p`, which prints, or `-f FILE`, whose builtins they name).
+fn enable_files(r: &mut super::Reading) {
+    if r.given.iter().any(|g| matches!(g.short, "d" | "p" | "f")) {
+        return;
+    }
+    for p in &mut r.parts {
+        if p.kind == super::Kind::Operand && !BASH_BUILTINS.contains(&p.text.as_str()) {
+            p.role = Read;
+        }
+    }
+}
+
 /// `bind`: `-f` reads readline's key bindings from a file; the others name keymaps,
 /// functions and key sequences (`-x` binds a command to a key, which only a shell
-/// reading lines from a terminal runs), and its operands are lines of such a file.
+/// reading lines from a terminal runs), and its operands are lines of such a file (the
+/// `wrap` reader makes every `bind` opaque: such lines may `$include` any file).
 const BIND: &[Opt] = &[
     val("m", "", D),
     flag("l", ""),
@@ -457,7 +538,12 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("history 5", &[]),
             ex("history -d 3", &[]),
-            ex("history -s 'make test'", &[]),
+            Example {
+                line: "history -s make test",
+                paths: &[],
+                runs: &["make test"],
+                unknown: &[],
+            },
             // helper-63: bash opens the file (`history -r FILE; history` prints it).
             ex("history -r .env", &[".env"]),
             ex("history -n ~/.bash_history", &["~/.bash_history"]),
@@ -467,22 +553,64 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..builtin(&["history"], HISTORY)
     },
     Program {
+        // `-C` runs a callback: the `wrap` reader makes the line opaque.
+        examples: &[
+            ex("mapfile -t lines", &[]),
+            ex("readarray -d '' -n 5 -s 1 -O 2 a", &[]),
+        ],
+        ..builtin(
+            &["mapfile", "readarray"],
+            &[
+                val("d", "", D),
+                val("n", "", D),
+                val("O", "", D),
+                val("s", "", D),
+                flag("t", ""),
+                val("u", "", D),
+                val("C", "", D),
+                val("c", "", D),
+            ],
+        )
+    },
+    Program {
+        examples: &[ex("help cd", &[]), ex("help -d 'read*'", &[])],
+        ..builtin(&["help"], &[flag("d", ""), flag("m", ""), flag("s", "")])
+    },
+    Program {
+        examples: &[ex("ulimit -a", &[]), ex("ulimit -Sn 4096", &[])],
+        ..builtin(&["ulimit"], ULIMIT)
+    },
+    Program {
+        examples: &[ex("times", &[])],
+        ..builtin(&["times"], &[])
+    },
+    Program {
+        examples: &[ex("caller 0", &[])],
+        ..builtin(&["caller"], &[])
+    },
+    Program {
         examples: &[
             ex("bind -p", &[]),
             ex("bind -q forward-word", &[]),
             ex("bind '\"\\C-x\": kill-line'", &[]),
-            ex("bind -f .env", &[".env"]),
-            ex("bind -m vi -f ~/.inputrc", &["~/.inputrc"]),
+            ex("bind -f .env", &[".env", ".env"]),
+            ex("bind -m vi -f ~/.inputrc", &["~/.inputrc", "~/.inputrc"]),
+            ex("bind '$include ~/.ssh/id_rsa'", &["~/.ssh/id_rsa"]),
         ],
+        reading_hook: Some(bind_includes),
         ..builtin(&["bind"], BIND)
     },
     Program {
-        // `enable -f` loads code into the shell: the `wrap` reader makes the line opaque;
-        // the file it opens is read here.
+        // `enable -f` loads code into the shell, and so does a name that is no builtin
+        // (helper-64: `enable ./x.so`): the `wrap` reader makes the line opaque; the
+        // files it opens are read here.
         examples: &[
             ex("enable -n kill", &[]),
             ex("enable -f ./ext.so ext", &["./ext.so"]),
+            ex("enable -n ./x.so kill", &["./x.so"]),
+            ex("enable -d ./x.so", &[]),
         ],
+        reading_hook: Some(enable_files),
         ..builtin(
             &["enable"],
             &[

@@ -134,6 +134,12 @@ pub(super) fn work_tree(r: &mut Reading) {
 fn patterns(r: &mut Reading) {
     let subs = subcommands(r);
     let (listing, grep) = (subs == ["ls-files"], subs == ["grep"]);
+    // Where git matches the pattern against what it tracks only, the walk is one of the
+    // index (helper-64: `git diff '*.md'` was read as opening an untracked `.env`): not
+    // with `--no-index`, nor where files come from another tree (`restore -s`).
+    let tracked_only = subs.len() == 1
+        && ["diff", "log", "show", "whatchanged", "rm"].contains(&subs[0].as_str())
+        && !r.parts.iter().any(|p| p.text == "--no-index");
     let reads = r.parts.iter().any(|p| {
         p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
     });
@@ -146,8 +152,10 @@ fn patterns(r: &mut Reading) {
         // Where git reads only what it tracks (`git grep`, `git diff`), so does the
         // pattern's walk: the files of the index below where it starts.
         let role = match p.role {
+            Write | WriteTree if tracked_only => WriteTracked,
             Write | WriteTree => WriteTree,
             WalkTracked | ShowTracked => p.role,
+            _ if tracked_only => ShowTracked,
             _ => Walk,
         };
         // The pattern names no file of its own where git lists names, or where it

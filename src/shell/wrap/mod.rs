@@ -551,11 +551,15 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     let (program, typed, roles) = if st.opaque.is_none() {
         known::typed_paths(words, &argv)
     } else {
-        (
-            super::Known::Unknown,
-            argv.iter().skip(1).cloned().collect(),
-            Vec::new(),
-        )
+        // Every word, and what the table knows it opens besides (`bind '$include F'`).
+        let (_, typed, roles) = known::typed_paths(words, &argv);
+        let mut all: Vec<String> = argv.iter().skip(1).cloned().collect();
+        for t in typed {
+            if !all.contains(&t) {
+                all.push(t);
+            }
+        }
+        (super::Known::Unknown, all, roles)
     };
     let mut paths = st.path_words;
     paths.extend(typed);
@@ -749,6 +753,13 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
             );
         }
         "fc" => note(&mut st.opaque, "`fc` runs commands from history"),
+        // readline reads its init file (`$INPUTRC`, `~/.inputrc`) first, and its operands
+        // are lines of one: a `$include` line in either opens any file and prints it in
+        // its errors (helper-64: `bind '$include ~/.ssh/id_rsa'`).
+        "bind" => note(
+            &mut st.opaque,
+            "`bind` reads readline's init files, whose `$include` lines open any file",
+        ),
         "let" => {
             for w in args {
                 if !(w.is_static && arith_is_literal(&w.text)) {

@@ -318,20 +318,24 @@ fn pathspec_words(
     // `git grep` reads only files git tracks (not with `--untracked`, `--no-index` or
     // `--recurse-submodules`): the table walks the tracked files below where a pattern
     // starts (`git_tree.rs`), which holds every file the pattern may name.
-    let tracked_walk = sub == "grep"
-        && !args.iter().any(|a| {
+    // So do `git diff`, `log`, `show`, `whatchanged` and `rm`, which match their
+    // pathspecs against what git tracks (not `diff --no-index`).
+    let given = |longs: &[&str]| {
+        args.iter().any(|a| {
             let name = a.strip_prefix("--").unwrap_or_default();
             let name = name.split('=').next().unwrap_or(name);
-            name.len() >= 2
-                && [
-                    "untracked",
-                    "no-index",
-                    "recurse-submodules",
-                    "no-exclude-standard",
-                ]
-                .iter()
-                .any(|l| l.starts_with(name))
-        });
+            name.len() >= 2 && longs.iter().any(|l| l.starts_with(name))
+        })
+    };
+    let tracked_walk = sub == "grep"
+        && !given(&[
+            "untracked",
+            "no-index",
+            "recurse-submodules",
+            "no-exclude-standard",
+        ]);
+    let tracked_patterns = tracked_walk
+        || (matches!(sub, "diff" | "log" | "show" | "whatchanged" | "rm") && !given(&["no-index"]));
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
@@ -339,7 +343,7 @@ fn pathspec_words(
         if icase {
             st.path_words.push(spec.to_lowercase());
         }
-        if (names_only || tracked_walk) && spec.contains(['*', '?', '[']) {
+        if (names_only || tracked_patterns) && spec.contains(['*', '?', '[']) {
             continue;
         }
         if spec.contains(['*', '?', '[', '\\']) {
