@@ -554,11 +554,8 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         // Every word, and what the table knows it opens besides (`bind '$include F'`).
         let (_, typed, roles) = known::typed_paths(words, &argv);
         let mut all: Vec<String> = argv.iter().skip(1).cloned().collect();
-        for t in typed {
-            if !all.contains(&t) {
-                all.push(t);
-            }
-        }
+        let mut seen: std::collections::HashSet<String> = all.iter().cloned().collect();
+        all.extend(typed.into_iter().filter(|t| seen.insert(t.clone())));
         (super::Known::Unknown, all, roles)
     };
     let mut paths = st.path_words;
