@@ -272,6 +272,11 @@ fn walks_never_allow_what_the_real_program_reads() {
                 run(&dir, "rg", &["--hidden", "--files", ".//sub"]),
             ),
             ("rg KEY sub//", run(&dir, "rg", &["--files", "sub//"])),
+            // A `//` in the pattern is no start (helper-65).
+            (
+                "rg --hidden 'https://KEY' .",
+                run(&dir, "rg", &["--hidden", "--files", "."]),
+            ),
         ];
         for (line, listing) in checks {
             let reads = names_secret(&listing);
@@ -289,7 +294,7 @@ fn walks_never_allow_what_the_real_program_reads() {
     }
     let _ = std::fs::remove_dir_all(&base);
     println!(
-        "{} cases x 17 lines; over-blocks ({}):\n{}",
+        "{} cases x 18 lines; over-blocks ({}):\n{}",
         CASES.len(),
         over.len(),
         over.join("\n")

@@ -421,6 +421,17 @@ fn helper64_builtins_that_load_include_and_replay() {
             failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
         }
     }
+    // Certain without `fc` or a bind that is opaque anyway: the readings themselves.
+    for line in [
+        "history -s cat ~/.ssh/id_rsa",
+        "bind '$include ~/.ssh/id_rsa'",
+        "bind '$ include ../.ssh/id_rsa'",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Deny) {
+            failures.push(format!("`{line}`: {d:?}, not denied"));
+        }
+    }
     // The everyday forms are allowed.
     for line in [
         "help cd",

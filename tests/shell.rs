@@ -1346,8 +1346,12 @@ fn git_pathspec_patterns_are_not_certain() {
         "git -C .. grep --no-index . -- '*id_rsa'",
         "git add '*id_rsa'",
         r"git clean -fx -- '.en\v'",
+        "git log -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
         "git diff --no-index '*.env' x",
+        // git diff runs as --no-index by itself given a path outside the repository.
+        "git diff 'x[1]' /tmp/y",
+        "git diff '*.md'",
         "git grep --untracked -e x -- '.en?'",
         "git g --no-index . -- '*id_rsa'",
         "git format-patch -o out HEAD~1 '*.env'",
@@ -1361,10 +1365,8 @@ fn git_pathspec_patterns_are_not_certain() {
         r"git grep 'foo\.bar' -- src",
         // Over the files git tracks, walked from where the pattern starts.
         "git grep -e x -- '.en?'",
-        // So do diff, log, show, whatchanged, rm (helper-64).
-        "git log -- 'src/*.rs'",
-        "git diff '*.md'",
-        "git show HEAD -- '*.rs'",
+        // So does git rm, over the index.
+        "git rm --cached -- '*.log'",
         "git commit -m 'fix * and ?'",
         "git log --grep 'fix*' -S 'a*'",
         "git --literal-pathspecs add '*x'",
@@ -1650,6 +1652,10 @@ fn enable_loads_what_is_no_builtin() {
         "enable -s x",
         "enable -- x",
         "enable -f ./x.so x",
+        // Options end at the first operand (helper-65).
+        "enable ./y.so -d",
+        "enable kill -./y.so",
+        "enable -- -./y.so",
     ] {
         assert!(
             parse(line).commands.iter().any(|c| c.opaque.is_some()),

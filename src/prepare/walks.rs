@@ -770,7 +770,7 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
             }
             None => w.starts_with('-') && w.contains('u'),
         })
-        && !c.argv.iter().skip(1).any(|w| dotted_start(w))
+        && !c.roles.iter().any(|(_, w)| dotted_start(w))
 }
 
 /// Whether WORD begins with two `.` components (`./.`, `././src`) or holds `//`
@@ -779,7 +779,8 @@ fn rg_default_ignores(c: &shell::SimpleCommand) -> bool {
 /// matches an anchored ignore line (`/.env`, `/secrets/`) against a rest that does not
 /// start at the ignore file's directory, so no such line applies (helper-61: `rg KEY
 /// ./.` read `src/local.key` that `src/.gitignore`'s `/local.key` hides from `rg KEY
-/// .`; helper-63: `rg KEY ././/` and `rg KEY .//sub` the same).
+/// .`; helper-63: `rg KEY ././/` the same). Only the directories it walks count, not its
+/// pattern (`rg 'https://' .`).
 fn dotted_start(word: &str) -> bool {
     let mut parts = word.split('/').filter(|c| !c.is_empty());
     (parts.next() == Some(".") && parts.next() == Some(".")) || word.contains("//")

@@ -230,18 +230,22 @@ fn history_file(r: &mut super::Reading) {
     }
 }
 
-/// `bind`'s operands are lines of an init file: `$include FILE` (in any case) opens
+/// `bind`'s operands are lines of an init file: `$include FILE` (in any case, blanks
+/// after `$` allowed) opens
 /// FILE, `~` expanded by readline; the file `-f` reads may hold such lines, so it names
 /// the files bind opens too.
 fn bind_includes(r: &mut super::Reading) {
     let mut more = Vec::new();
     for p in &r.parts {
-        let line = p.text.trim_start();
+        // readline takes blanks after the `$` too (`$ include F`).
+        let directive = p.text.trim_start().strip_prefix('$').map(str::trim_start);
+        let file = directive.and_then(|d| {
+            let (word, rest) = (d.get(..7)?, d.get(7..)?);
+            word.eq_ignore_ascii_case("include").then(|| rest.trim())
+        });
         match p.kind {
-            super::Kind::Operand
-                if line.len() > 8 && line[..8].eq_ignore_ascii_case("$include") =>
-            {
-                more.push((line[8..].trim().to_string(), Read));
+            super::Kind::Operand if file.is_some_and(|f| !f.is_empty()) => {
+                more.push((file.unwrap_or_default().to_string(), Read));
             }
             super::Kind::Value if p.role == Read => more.push((p.text.clone(), NamesFrom)),
             _ => {}
@@ -596,6 +600,8 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("bind -f .env", &[".env", ".env"]),
             ex("bind -m vi -f ~/.inputrc", &["~/.inputrc", "~/.inputrc"]),
             ex("bind '$include ~/.ssh/id_rsa'", &["~/.ssh/id_rsa"]),
+            ex("bind '$ INCLUDE  x'", &["x"]),
+            ex("bind 'aaaaaaaé x' '$includé x'", &[]),
         ],
         reading_hook: Some(bind_includes),
         ..builtin(&["bind"], BIND)

@@ -134,12 +134,11 @@ pub(super) fn work_tree(r: &mut Reading) {
 fn patterns(r: &mut Reading) {
     let subs = subcommands(r);
     let (listing, grep) = (subs == ["ls-files"], subs == ["grep"]);
-    // Where git matches the pattern against what it tracks only, the walk is one of the
-    // index (helper-64: `git diff '*.md'` was read as opening an untracked `.env`): not
-    // with `--no-index`, nor where files come from another tree (`restore -s`).
-    let tracked_only = subs.len() == 1
-        && ["diff", "log", "show", "whatchanged", "rm"].contains(&subs[0].as_str())
-        && !r.parts.iter().any(|p| p.text == "--no-index");
+    // `git rm` matches the pattern against the index only: the walk is one of what git
+    // tracks. (Not `git diff`, which runs as `--no-index` by itself outside a repository
+    // or given a path outside it (helper-65), nor `log`/`show`, which match it in a
+    // commit's tree or the history, not the index.)
+    let tracked_only = subs == ["rm"];
     let reads = r.parts.iter().any(|p| {
         p.kind == Kind::Option && (p.text.starts_with("--eol") || p.text.starts_with("--format"))
     });

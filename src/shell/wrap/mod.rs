@@ -736,14 +736,9 @@ fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: State, hops: u
             note(&mut st.opaque, "`enable -f` loads code into the shell");
         }
         // A name that is no builtin is a shared object bash 5.2 loads (`enable x` opens
-        // `./x`), unless `-d` (which deletes one loaded).
-        "enable"
-            if !has_option_letter(args, 'd')
-                && args.iter().any(|w| {
-                    !(w.text.starts_with('-')
-                        || w.is_static && super::BASH_BUILTINS.contains(&w.text.as_str()))
-                }) =>
-        {
+        // `./x`), unless `-d` (which deletes one loaded). Its options end at the first
+        // operand or `--` (helper-65: `enable ./y.so -d` loads `./y.so`).
+        "enable" if enable_loads(args) => {
             note(
                 &mut st.opaque,
                 "`enable NAME` loads code into the shell when NAME is no builtin",
@@ -862,6 +857,29 @@ fn declare_like(base: &str, args: &[Word], st: &mut State, strings: &mut Vec<Str
 }
 
 /// Some word of ARGS is an option cluster holding LETTER.
+/// Whether `enable ARGS` loads a shared object: an operand that is no builtin (bash reads
+/// options up to the first operand or `--`), without `-d`.
+fn enable_loads(args: &[Word]) -> bool {
+    let mut options = true;
+    let mut delete = false;
+    for w in args {
+        if options && w.is_static && w.text == "--" {
+            options = false;
+        } else if options && w.is_static && w.text.len() > 1 && w.text.starts_with('-') {
+            delete |= w.text.contains('d');
+        } else {
+            options = false;
+            if delete {
+                return false;
+            }
+            if !(w.is_static && super::BASH_BUILTINS.contains(&w.text.as_str())) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 fn has_option_letter(args: &[Word], letter: char) -> bool {
     args.iter()
         .any(|w| w.text.starts_with('-') && w.text.contains(letter))

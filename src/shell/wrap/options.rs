@@ -318,8 +318,7 @@ fn pathspec_words(
     // `git grep` reads only files git tracks (not with `--untracked`, `--no-index` or
     // `--recurse-submodules`): the table walks the tracked files below where a pattern
     // starts (`git_tree.rs`), which holds every file the pattern may name.
-    // So do `git diff`, `log`, `show`, `whatchanged` and `rm`, which match their
-    // pathspecs against what git tracks (not `diff --no-index`).
+    // So does `git rm`, which matches its pathspecs against the index (see `git_tree.rs`).
     let given = |longs: &[&str]| {
         args.iter().any(|a| {
             let name = a.strip_prefix("--").unwrap_or_default();
@@ -334,8 +333,7 @@ fn pathspec_words(
             "recurse-submodules",
             "no-exclude-standard",
         ]);
-    let tracked_patterns = tracked_walk
-        || (matches!(sub, "diff" | "log" | "show" | "whatchanged" | "rm") && !given(&["no-index"]));
+    let tracked_patterns = tracked_walk || sub == "rm";
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
