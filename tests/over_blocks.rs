@@ -541,8 +541,8 @@ fn a_lone_dollar_is_a_letter() {
 
 /// git in a project (a repository) under the preset's rules: its walks of the work tree
 /// (`git status` and `git diff` walk all of it, from any directory of it) meet no secret
-/// rule, from the top or a subdirectory. From the home, which is no repository, the
-/// walk of its directory reaches `~/.ssh`: denied.
+/// rule, from the top or a subdirectory. From the home, which is in no repository, git
+/// stops: nothing is walked.
 #[test]
 fn git_in_a_project_is_not_blocked() {
     let p = h("proj");
@@ -625,8 +625,20 @@ fn git_in_a_project_is_not_blocked() {
         assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
     }
     assert_eq!(decide("proj", "cd sub && git status"), Some(Allow));
-    for line in ["git status", "git grep -n TODO", "git add -A"] {
-        assert_eq!(decide("", line), Some(Deny), "{line} (from the home)");
+    // From the home, which is in no repository, git stops at once (`not a git
+    // repository`: helper-66): no walk. `git status` has no rule for the home.
+    assert_eq!(decide("", "git status"), None);
+    for line in ["git grep -n TODO", "git add -A"] {
+        assert_eq!(decide("", line), Some(Allow), "{line} (from the home)");
+    }
+    // Unless the line may make one first, or names another repository.
+    for line in [
+        "git init -q && git add -A",
+        "echo 'gitdir: /x' > .git; git add -A",
+        "git --git-dir=proj/.git add -A",
+        "git -c grep.fallbackToNoIndex=true grep -n TODO",
+    ] {
+        assert_ne!(decide("", line), Some(Allow), "{line} (from the home)");
     }
 }
 
@@ -820,5 +832,37 @@ fn rg_hidden_keeps_the_ignore_files() {
         ("rg-keeps", "rg KEY", Allow),
     ] {
         assert_eq!(decide(cwd, command), Some(want), "{command} in {cwd}");
+    }
+}
+
+/// A home that is itself a repository (its dotfiles kept in git): git run there finds
+/// it, and its walks and object paths meet the rules (the other side of helper-66's
+/// "git stops outside a repository").
+#[test]
+fn git_in_a_home_that_is_a_repository_is_read() {
+    let home = common::process_dir("gptel-rust-hooks-dotfiles");
+    for d in [".git", ".ssh", "proj/.git"] {
+        std::fs::create_dir_all(home.join(d)).expect("create the home");
+    }
+    let home = home.canonicalize().expect("canonicalize the home");
+    let rules = json!([
+        {"id": "secrets", "decision": "deny", "path": ["~/.ssh/**"]},
+        {"id": "git", "decision": "allow", "command-prefix": ["git"]}
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let policy = compile::compile(rules, options).expect("policy compiles");
+    let proj = home.join("proj");
+    for line in [
+        "git -C .. show HEAD:.ssh/id_rsa",
+        "git -C .. grep KEY",
+        "cd .. && git add -A",
+    ] {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        let d = eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision;
+        assert_eq!(d, Some(Deny), "{line}");
     }
 }

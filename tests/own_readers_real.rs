@@ -448,3 +448,101 @@ fn helper64_builtins_that_load_include_and_replay() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-66: a program that takes itself to be interactive reads files the line does
+/// not name: git pages through less when its output is a terminal (`/dev/ptmx` is one
+/// any line can open), and less runs the `LESSOPEN` of a lesskey an earlier call wrote;
+/// `read -e` starts readline, which reads `~/.inputrc` and what it `$include`s. `fc`
+/// runs a stored command with `OLD=NEW` applied, or `$FCEDIT`. A quoted `~+`, `~-`,
+/// `~user` or `~` at a word's start, and any `~` after it, is a name in the directory
+/// (a link of that name made earlier leads anywhere: helper-65). git rm's patterns
+/// match the index only, git stops outside a repository, `enable -p` loads nothing.
+#[test]
+fn helper66_terminals_history_editors_and_literal_tildes() {
+    let s = Scratch::new("own-readers-66");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    // What an earlier call left, then the line.
+    let lesskey = "#env\nLESSOPEN=|-cat ~/.ss?/id_rsa >&2; cat %s\n";
+    let inputrc = "$include ~/.ssh/id_rsa\n";
+    let cases: &[(&str, &str, &str)] = &[
+        (".lesskey", lesskey, "git log > /dev/ptmx"),
+        (".lesskey", lesskey, "git -p status > /dev/ptmx"),
+        (".lesskey", lesskey, "git log"),
+        (".inputrc", inputrc, "read -t 1 -e x < /dev/ptmx"),
+        (".inputrc", inputrc, "read -t 1 -re x < /dev/ptmx 2>&1"),
+        (".inputrc", inputrc, "bash -c 'read -t 1 -e x' < /dev/ptmx"),
+        ("", "", "history -s ls victim; fc -s ls=rm"),
+        ("", "", "history -s echo victim; fc -e - echo=rm"),
+        ("", "", "history -s victim; FCEDIT=rm fc"),
+        ("proj/~+", "", "cat '~+/.ssh/id_rsa'"),
+        ("proj/~-", "", "grep -r SECRET \"~-/.ssh\""),
+        ("proj/~", "", "cat ./~/.ssh/id_rsa"),
+        ("proj/~+", "", "cat src/../~+/.ssh/id_rsa"),
+    ];
+    for (file, text, line) in cases {
+        let _ = std::fs::remove_file(home.join(".lesskey"));
+        let _ = std::fs::remove_file(home.join(".inputrc"));
+        if let Some(link) = file.strip_prefix("proj/") {
+            let _ = std::fs::remove_file(proj.join(link));
+            std::os::unix::fs::symlink(&home, proj.join(link)).expect("make the link");
+        } else if !file.is_empty() {
+            std::fs::write(home.join(file), text).expect("write the file");
+        }
+        let d = decide(line);
+        let run = s.run(&["setsid", "bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        // (strace shows a path through the link as written.)
+        if did.is_empty()
+            && (run.stderr.contains("SSH-SECRET") || prints_secret(line, &home, &proj))
+        {
+            did.push("printed the secret".into());
+        }
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        if let Some(link) = file.strip_prefix("proj/") {
+            let _ = std::fs::remove_file(proj.join(link));
+        }
+        // `git log` pages only on a terminal: not here; the decision still may not
+        // allow it while a lesskey is there.
+        if did.is_empty() && *line != "git log" {
+            failures.push(format!(
+                "`{line}`: the run touched no secret ({})",
+                run.stderr
+            ));
+        }
+        if d == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
+        }
+    }
+    let _ = std::fs::remove_file(home.join(".lesskey"));
+    let _ = std::fs::remove_file(home.join(".inputrc"));
+    // The everyday forms, and what opens nothing (helper-66's over-blocks).
+    std::fs::write(proj.join(".gitignore"), "/.env\n").expect("write .gitignore");
+    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
+    trace::git(&proj, &["add", ".gitignore"]);
+    trace::git(&proj, &["commit", "-qm", "untrack"]);
+    for line in [
+        "git log",
+        "git --no-pager log",
+        "read -r x < README.md",
+        "echo done > /dev/null",
+        "git rm -n '.e*'",
+        "git rm -n ':(glob)**'",
+        "git rm -rn '.*'",
+        "git -C .. status",
+        "cd .. && git grep SECRET",
+        "enable -p .env",
+        "enable -ps .env",
+    ] {
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let did = touched(&run, &home, &proj);
+        if !did.is_empty() {
+            failures.push(format!("`{line}`: the run did {did:?}"));
+        } else if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

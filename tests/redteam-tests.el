@@ -32,7 +32,8 @@
   "Build the fixture tree in a new temporary directory; return its root."
   (let* ((root (file-truename (make-temp-file "gptel-redteam-" t)))
          (f (lambda (rel) (expand-file-name rel root))))
-    (dolist (d '("tmp" "home/.ssh" "home/.aws" "home/proj/src" "home/proj-evil"))
+    (dolist (d '("tmp" "home/.ssh" "home/.aws" "home/proj/src" "home/proj/.git"
+                 "home/proj-evil"))
       (make-directory (funcall f d) t))
     (pcase-dolist (`(,file . ,text)
                    '(("home/.ssh/id_rsa" . "-----BEGIN OPENSSH PRIVATE KEY-----\n")

@@ -96,6 +96,8 @@ impl Fixture {
             "home/.ssh",
             "home/.aws",
             "home/proj/src",
+            // The project is a repository to git's discovery (the git families).
+            "home/proj/.git",
             "home/proj-evil",
         ] {
             fs::create_dir_all(r(d)).expect("fixture dir");

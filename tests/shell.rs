@@ -402,7 +402,19 @@ parses! {
     path_assignment: "PATH=/tmp ls" => ok(vec![c(&["ls"]).op("assignment to `PATH` can change what runs")]),
     ps4_assignment: "PS4='$(rm x)' bash -xc ls" => ok(vec![c(&["ls"]).w(&["bash", "-xc", "ls"]).op("assignment to `PS4` can change what runs")]),
     standalone_path_assignment: "PATH=/tmp; ls" => bad(vec![c(&["ls"])], "assignment to `PATH` can change what runs"),
-    git_ssh_command: "GIT_SSH_COMMAND='rm -rf ~' git fetch" => ok(vec![c(&["git", "fetch"]).op("assignment to `GIT_SSH_COMMAND` can change what runs")]),
+    // The value is a command git runs: read for deny rules (helper-66's `FCEDIT=rm fc`).
+    git_ssh_command: "GIT_SSH_COMMAND='rm -rf ~' git fetch" => ok(vec![
+        c(&["rm", "-rf", "~"]).op("`GIT_SSH_COMMAND` names a command a program may run"),
+        c(&["git", "fetch"]).op("assignment to `GIT_SSH_COMMAND` can change what runs"),
+    ]),
+    fcedit_command: "FCEDIT='rm -f' fc" => ok(vec![
+        c(&["rm", "-f"]).op("`FCEDIT` names a command a program may run"),
+        c(&["fc"]).op("assignment to `FCEDIT` can change what runs"),
+    ]),
+    lessopen_command: "LESSOPEN='|-cat ~/.ssh/id_rsa %s' less f" => ok(vec![
+        c(&["cat", "~/.ssh/id_rsa", "%s"]).op("`LESSOPEN` names a command a program may run"),
+        c(&["less", "f"]).op("assignment to `LESSOPEN` can change what runs"),
+    ]),
     env_ld_preload: "env LD_PRELOAD=/tmp/x.so ls" => ok(vec![c(&["ls"]).w(&["env", "LD_PRELOAD=/tmp/x.so", "ls"]).op("assignment to `LD_PRELOAD` can change what runs")]),
     git_author_is_fine: "GIT_AUTHOR_NAME=x git commit -m x" => ok(vec![c(&["git", "commit", "-m", "x"])]),
     ifs_read_is_fine: "IFS= read -r line" => ok(vec![c(&["read", "-r", "line"])]),

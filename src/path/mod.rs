@@ -40,7 +40,7 @@ mod anchor;
 mod forms;
 mod pattern;
 mod read;
-pub use read::{absent, is_special, read_small};
+pub use read::{absent, is_special, is_terminal, read_small};
 
 pub use anchor::{Anchor, Anchors};
 pub use forms::{
@@ -840,6 +840,18 @@ pub fn physical(raw: &str, env: &PathEnv) -> Option<String> {
     let (abs, _) = lexical_parts(raw, env).ok()?;
     let comps: Vec<&str> = abs.split('/').collect();
     let s = join(&resolve(&comps, Mode::Strict, raw).ok()?);
+    Some(if env.case_fold { fold(&s) } else { s })
+}
+
+/// ABS, an absolute path a shell handed on, as the kernel reads it: every character
+/// literal (a `~` anywhere, a `$`, a `:` are plain), runs of `/` one, links resolved
+/// before each `..`. None for a relative ABS or one the file system refuses to show.
+pub fn kernel_literal(abs: &str, env: &PathEnv) -> Option<String> {
+    if !abs.starts_with('/') {
+        return None;
+    }
+    let comps: Vec<&str> = abs.split('/').collect();
+    let s = join(&resolve(&comps, Mode::Strict, abs).ok()?);
     Some(if env.case_fold { fold(&s) } else { s })
 }
 

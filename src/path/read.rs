@@ -71,6 +71,19 @@ pub fn is_special(path: &Path) -> bool {
     })
 }
 
+/// Whether PATH (links followed) is a terminal: a virtual console or serial line (major
+/// 4), `/dev/tty`, `/dev/console` or `/dev/ptmx` (major 5), or a pseudo-terminal's end
+/// (majors 136 to 143). A program whose standard input or output is one takes itself
+/// to be interactive: git starts its pager, readline reads `~/.inputrc` (helper-66).
+pub fn is_terminal(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(path).is_ok_and(|m| {
+        let rdev = m.rdev();
+        let major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & !0xfff);
+        m.file_type().is_char_device() && matches!(major, 4 | 5 | 136..=143)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +113,11 @@ mod tests {
             io::ErrorKind::NotFound
         );
         assert!(!is_special(Path::new("/dev/null")));
+        assert!(is_terminal(Path::new("/dev/ptmx")));
+        assert!(is_terminal(Path::new("/dev/tty")));
+        assert!(!is_terminal(Path::new("/dev/null")));
+        assert!(!is_terminal(Path::new("/dev/zero")));
+        assert!(!is_terminal(Path::new("/tmp")));
         assert_eq!(read_small(Path::new("/dev/null"), 7).unwrap(), b"");
         assert!(is_special(Path::new("/dev/zero")));
         assert!(read_small(Path::new("/dev/zero"), 7).is_err());

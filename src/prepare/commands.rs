@@ -284,11 +284,11 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
         let Some(name) = c
             .argv
             .iter()
-            .find_map(|w| super::words::loop_name(w).map(str::to_owned))
+            .find_map(|w| super::line_values::loop_name(w).map(str::to_owned))
         else {
             continue;
         };
-        if !super::words::plain_lists(text, &name) {
+        if !super::line_values::plain_lists(text, &name) {
             continue;
         }
         let values = shell::values::values_of(text, &name);

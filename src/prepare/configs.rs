@@ -43,8 +43,18 @@ const UNREAD: &[(&[&str], &[&str])] = &[(
 /// command (`upload-file`, `post_file`, `use_askpass`, a lesskey's `LESSOPEN`, bat's
 /// `--pager`) and which the engine does not read: one is not certain while such a file
 /// is there (helper-54: `echo 'upload-file = "~/.ssh/id_rsa"' > ~/.curlrc` in one
-/// call made the next call's allowed `curl URL` upload the key).
-const READ_AS_IT_IS: &[&str] = &["curl", "wget", "less", "bat", "jq"];
+/// call made the next call's allowed `curl URL` upload the key). Each with the files
+/// meant, or all of its files in the home: git starts less as its pager when its output
+/// is a terminal, and less reads its lesskey (helper-66: `git log > /dev/ptmx` ran the
+/// `LESSOPEN` an earlier call wrote to `~/.lesskey`); git's own files git_repo reads.
+const READ_AS_IT_IS: &[(&str, &[&str])] = &[
+    ("curl", &[]),
+    ("wget", &[]),
+    ("less", &[]),
+    ("bat", &[]),
+    ("jq", &[]),
+    ("git", crate::shell::LESS_HOME),
+];
 
 impl Prepared<'_> {
     /// Mark the programs of each line that read a configuration file an earlier command
@@ -98,13 +108,21 @@ impl Prepared<'_> {
             for (i, program, config) in readers {
                 // A file in the home that one of [`READ_AS_IT_IS`] reads, there now: an
                 // earlier call may have written it, and what it holds is not read.
-                if READ_AS_IT_IS.contains(&program) {
+                // (`git --no-pager`, `git -P` page through nothing: options before the
+                // subcommand; `git grep -P` is a Perl pattern.)
+                let argv = &line.commands[i].argv;
+                let globals = shell::git_subcommand(argv).map_or(&argv[..0], |k| &argv[..k]);
+                let no_pager =
+                    program == "git" && globals.iter().any(|w| w == "--no-pager" || w == "-P");
+                let as_it_is = READ_AS_IT_IS.iter().find(|(p, _)| *p == program);
+                if let Some((_, only)) = as_it_is.filter(|_| !no_pager) {
                     let files = memo.entry(program).or_insert_with(|| {
                         self.config_files(program, config, home.as_deref(), bases, fold)
                     });
                     for (shown, forms) in files.iter() {
-                        let in_home =
-                            shown.starts_with("~/") || shown.starts_with("$XDG_CONFIG_HOME/");
+                        let in_home = (shown.starts_with("~/")
+                            || shown.starts_with("$XDG_CONFIG_HOME/"))
+                            && (only.is_empty() || only.contains(&shown.as_str()));
                         let Some(first) = forms.first().filter(|_| in_home) else {
                             continue;
                         };
@@ -218,7 +236,7 @@ impl Prepared<'_> {
                 written.push((*entry).to_owned());
             }
             // git's configuration files (a directory's `config`) and what they name.
-            if program == "git" {
+            if program == "git" && !shell::LESS_HOME.contains(entry) {
                 named.extend(written.iter().map(|w| match w.ends_with('/') {
                     true => format!("{w}config"),
                     false => w.clone(),

@@ -4,12 +4,13 @@
 //! paths a decision reads.
 
 use super::dirs::*;
+use super::git_tops::{git_top, git_tops, no_repository, repo_stops};
+use super::kernel_words::{mark_terminals, nobodys_file};
 use super::paths::*;
 use super::walks;
 use super::{places, CmdCand, Prepared};
 use crate::index::BitSet;
 use crate::path;
-use crate::rule::Arg;
 use crate::shell;
 
 impl Prepared<'_> {
@@ -81,12 +82,13 @@ impl Prepared<'_> {
         budget.dots = line.uncertain.is_some()
             || line.opaque.is_some()
             || line.commands.iter().any(|c| c.opaque.is_some());
+        budget.repo_stops = repo_stops(line);
         let all: Vec<(usize, usize)> = (0..line.commands.len()).map(|i| (ci, i)).collect();
         let (sets, set_of) = command_sets(ci, line.commands.len(), dirs, per);
         let loop_words = self.loop_words(cand);
         let plain = self.plain_words(cand);
         let cwd = self.home_and_cwd().1;
-        let tops = git_tops(line, cwd.as_deref(), &sets, &set_of);
+        let tops = git_tops(line, cwd.as_deref(), &sets, &set_of, budget.repo_stops);
         let mut words = LineWords::new(self, cand, sets);
         let mut attributed = std::collections::HashSet::new();
         for (i, c) in line.commands.iter().enumerate() {
@@ -105,7 +107,9 @@ impl Prepared<'_> {
                 } else {
                     (&[one.0][..], one.1)
                 };
+                let first = out.len();
                 words.push(out, true, target, cmds, set, budget);
+                mark_terminals(&mut out[first..]);
             }
             // The words of a program the table does not know, or of one given an
             // option it does not know, are path candidates only generously: a match
@@ -164,7 +168,9 @@ impl Prepared<'_> {
         // A redirection of no simple command (`> f` alone): every command's.
         for target in &line.redirects {
             if !attributed.contains(target) && !nobodys_file(target) {
+                let first = out.len();
                 words.push(out, true, target, &all, 0, budget);
+                mark_terminals(&mut out[first..]);
             }
         }
         for w in values {
@@ -275,7 +281,7 @@ impl Prepared<'_> {
                 (false, Some((first, rest))) => (Some(first.as_str()), rest),
             };
             let mut made = Vec::new();
-            for w in git_top(w, from, above) {
+            for w in git_top(w, from, above, budget.repo_stops) {
                 self.word_cands(&mut made, key, false, &w, dirs, here, budget);
             }
             let fold = self.path_env().case_fold;
@@ -296,6 +302,20 @@ impl Prepared<'_> {
                 && self.ignores_change_before(out, at)
             {
                 filters = Err(());
+            }
+            // git's tracked files where git finds no repository: none, git stops
+            // (helper-66: `git -C .. grep KEY` outside any repository).
+            let tracked = matches!(
+                role,
+                shell::Role::WalkTracked | shell::Role::ShowTracked | shell::Role::WriteTracked
+            );
+            let is_git = c.argv.first().is_some_and(|n| n == "git");
+            if budget.repo_stops && tracked && is_git {
+                made.retain(|m| {
+                    m.norm
+                        .as_ref()
+                        .map_or(true, |n| !no_repository(std::path::Path::new(n)))
+                });
             }
             for m in made {
                 let mut reached = BitSet::new(self.n());
@@ -425,66 +445,6 @@ impl Prepared<'_> {
         }
     }
 
-    /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
-    /// words of its list, when the line is certain (where such a word is a loop
-    /// variable that nothing else gives a value) and the lists are plain text: no
-    /// quote, escape or `$` that would make its words other than the text's.
-    pub(super) fn loop_words(
-        &self,
-        cand: &super::CmdCand,
-    ) -> std::collections::HashMap<String, Vec<String>> {
-        let mut out = std::collections::HashMap::new();
-        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
-            return out;
-        };
-        if !cand.line.is_certain() || cand.deny_only || !text.contains("for ") {
-            return out;
-        }
-        for c in &cand.line.commands {
-            for w in &c.paths {
-                let Some(name) = loop_name(w) else {
-                    continue;
-                };
-                if out.contains_key(w) || !plain_lists(text, name) {
-                    continue;
-                }
-                let values = shell::values::values_of(text, name);
-                if !values.is_empty() {
-                    out.insert(w.clone(), values);
-                }
-            }
-        }
-        out
-    }
-
-    /// The words of CAND's line that expand a variable the line gives a plain value
-    /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
-    /// (see [`shell::plain_values`]).
-    pub(super) fn plain_words(
-        &self,
-        cand: &super::CmdCand,
-    ) -> std::collections::HashMap<String, String> {
-        let mut out = std::collections::HashMap::new();
-        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
-            return out;
-        };
-        if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
-            return out;
-        }
-        let values = shell::plain_values(text);
-        if values.is_empty() {
-            return out;
-        }
-        for c in &cand.line.commands {
-            for w in c.paths.iter().chain(&c.redirects) {
-                if let Some(put) = shell::values::put_values(w, &values) {
-                    out.insert(w.clone(), put);
-                }
-            }
-        }
-        out
-    }
-
     /// The candidates of one command word W (a redirection target when
     /// REDIRECT) of command argument KEY: as written (when HERE: its command may run in
     /// the request's directory, or W is absolute), its glob's matches, and relative to
@@ -516,9 +476,17 @@ impl Prepared<'_> {
             // The line changes directory: which one the target is in is not certain.
             cand.norm = Err("a relative path in a line that changes directory".into());
         }
+        let literal = self.literal_tilde(source(), w, here, dirs);
+        if literal.iter().any(|l| l.unsure.is_some()) && cand.uncertain.is_none() {
+            cand.uncertain = Some(format!(
+                "`{}` names a file in the directory when its `~` is quoted, and one of that name is there",
+                w.chars().take(200).collect::<String>()
+            ));
+        }
         if here || !relative {
             out.push(cand);
         }
+        out.extend(literal);
         // The shell expands globs before the program runs (in a redirection target
         // too), in whichever directory the line is in.
         if w.contains(['*', '?', '[']) {
@@ -787,57 +755,6 @@ impl<'w, 'p> LineWords<'w, 'p> {
     }
 }
 
-/// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
-/// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
-pub(super) fn loop_name(w: &str) -> Option<&str> {
-    let rest = w.strip_prefix('$')?;
-    let name = match rest.strip_prefix('{') {
-        Some(inner) => inner.strip_suffix('}')?,
-        None => rest,
-    };
-    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !matches!(name, "HOME" | "PWD" | "OLDPWD");
-    ok.then_some(name)
-}
-
-/// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
-/// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
-pub(super) fn plain_lists(text: &str, name: &str) -> bool {
-    let head = format!("for {name} in ");
-    let mut found = false;
-    for (at, _) in text.match_indices(&head) {
-        let list = &text[at + head.len()..];
-        let end = list.find([';', '\n']).unwrap_or(list.len());
-        let list = &list[..end];
-        let list = list.split(" do ").next().unwrap_or(list);
-        if list.contains([
-            '"', '\'', '\\', '$', '`', '{', '}', '(', ')', '&', '|', '<', '>',
-        ]) {
-            return false;
-        }
-        found = true;
-    }
-    found && text.matches(&format!("{name}=")).count() == 0
-}
-
-/// Whether the redirection target T is nobody's file: `/dev/null`, which reads empty and
-/// keeps nothing, and the standard streams (`/dev/stdout`, `/dev/fd/2`, ...), which bash
-/// opens as a duplicate of a descriptor the shell already has, as `>&1` does (a file
-/// the line opened there is a target of its own).
-pub(super) fn nobodys_file(t: &str) -> bool {
-    matches!(
-        t,
-        "/dev/null"
-            | "/dev/stdin"
-            | "/dev/stdout"
-            | "/dev/stderr"
-            | "/dev/fd/0"
-            | "/dev/fd/1"
-            | "/dev/fd/2"
-    )
-}
-
 /// How many command words a call may have checked as paths.
 #[derive(Default)]
 pub(super) struct WordBudget {
@@ -853,6 +770,9 @@ pub(super) struct WordBudget {
     /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
     /// default options, no `dotglob`).
     dots: bool,
+    /// Whether git stops where it finds no repository in the line being read: nothing
+    /// of the line can make one before it runs (see [`repo_stops`]).
+    repo_stops: bool,
     /// What the walks of the call found, by (directory, role, command words), and how
     /// many directory entries they may still look at (see `walks`).
     walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
@@ -896,64 +816,4 @@ impl WordBudget {
         self.cost += cost;
         true
     }
-}
-
-/// git's `:/` words of LINE's commands (the top of its work tree, see [`git_top`]), per
-/// (command, word): each read in CWD and the directories of the command's set (SETS,
-/// SET_OF).
-fn git_tops<'l>(
-    line: &'l shell::CommandLine,
-    cwd: Option<&str>,
-    sets: &[places::Dirs],
-    set_of: &[usize],
-) -> std::collections::HashMap<(usize, &'l str), Vec<String>> {
-    line.commands
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| {
-            c.argv
-                .first()
-                .is_some_and(|n| n.rsplit('/').next() == Some("git"))
-        })
-        .flat_map(|(i, c)| c.paths.iter().map(move |w| (i, w)))
-        .filter(|(_, w)| w.starts_with(":/"))
-        .map(|(i, w)| {
-            let in_dirs = set_of
-                .get(i)
-                .and_then(|&k| sets.get(k))
-                .map_or(&[][..], |d| &d.1[..]);
-            ((i, w.as_str()), git_top(w, cwd, in_dirs))
-        })
-        .collect()
-}
-
-/// W, a walked word, with git's `:/` (the top of the work tree: git's own spelling, and
-/// the implicit operand of the subcommands that work on all of it, `git status`, `git
-/// add -A`) read as the nearest directory at or above the command's directory (CWD, or
-/// any of DIRS) that holds a `.git`; with none, that directory (git finds no
-/// repository and stops). Any other word is itself.
-pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String]) -> Vec<String> {
-    let Some(rest) = w.strip_prefix(":/") else {
-        return vec![w.to_string()];
-    };
-    let Some(cwd) = cwd else {
-        return vec![w.to_string()];
-    };
-    let mut out = Vec::new();
-    for base in std::iter::once(cwd).chain(dirs.iter().map(String::as_str)) {
-        let here = std::path::Path::new(base);
-        let top = here
-            .ancestors()
-            .find(|a| crate::path::lexists(&a.join(".git")).unwrap_or(false))
-            .unwrap_or(here);
-        let top = top.to_string_lossy();
-        let word = match rest {
-            "" => top.into_owned(),
-            r => format!("{}/{r}", top.trim_end_matches('/')),
-        };
-        if !out.contains(&word) {
-            out.push(word);
-        }
-    }
-    out
 }

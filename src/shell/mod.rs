@@ -58,7 +58,7 @@ pub(crate) use programs::git_subcommand;
 pub use programs::{
     chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
     Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
-    Verified, BASH_BUILTINS, INERT_CONFIG, MERGE_STRATEGIES,
+    Verified, BASH_BUILTINS, INERT_CONFIG, LESS_HOME, MERGE_STRATEGIES,
 };
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;

@@ -34,6 +34,10 @@ pub enum Unsure {
     /// What git prints from its store cannot be known: why (its index is not read, the
     /// repository is not one the reading trusts).
     GitStore(String),
+    /// A word that starts with `~` names a file of that name in the directory when its
+    /// `~` is quoted (`'~+/x'`), which the reading does not tell from the expanded one,
+    /// and such a file is there: the word.
+    QuotedTilde(String),
 }
 
 impl fmt::Display for Unsure {
@@ -78,6 +82,11 @@ impl fmt::Display for Unsure {
             Unsure::UnreadWalk(w) => write!(
                 f,
                 "`{}` is a directory the command walks that the reading cannot resolve",
+                short(w)
+            ),
+            Unsure::QuotedTilde(w) => write!(
+                f,
+                "`{}` names a file in the directory when its `~` is quoted, and one of that name is there",
                 short(w)
             ),
             Unsure::GitStore(why) => write!(

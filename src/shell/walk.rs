@@ -8,7 +8,7 @@ use super::guess::{fallback_raw, fallback_tokens};
 use super::scan;
 use super::state::{note, Budget, Cx, Frame, MAX_AST_DEPTH, TOKENIZE_ERROR};
 use super::word::{
-    arith_is_literal, git_config_values, is_dangerous_var, is_inert_var_name, show,
+    arith_is_literal, command_values, is_dangerous_var, is_inert_var_name, show,
     subscript_is_literal, Word,
 };
 use super::{wrap, CommandLine, Runs, MAX_DEPTH};
@@ -530,7 +530,7 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
         item_into(cx, fr, item, &mut words, &mut hazard, true, d);
         if let ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) = item {
-            git_config_code(cx, fr, a);
+            assigned_code(cx, fr, a);
         }
     }
     if let Some(name) = &s.word_or_name {
@@ -626,18 +626,15 @@ fn item_into(
     }
 }
 
-/// The values of an assignment A that gives git configuration by environment, read as
-/// shell strings for deny rules (any value may be a command: `GIT_CONFIG_VALUE_0='!rm
-/// x'` with `GIT_CONFIG_KEY_0=alias.q`, as `git -c alias.q='!rm x'`):
-/// `GIT_CONFIG_VALUE_N`, and each value of `GIT_CONFIG_PARAMETERS` (`'alias.q'='!rm
+/// The values of an assignment A that name commands, read as shell strings for deny
+/// rules (see [`command_values`]): an editor or pager (`FCEDIT=rm fc`), or git
+/// configuration by environment, any of whose values may be a command
+/// (`GIT_CONFIG_VALUE_0='!rm x'` with `GIT_CONFIG_KEY_0=alias.q`, as `git -c alias.q='!rm
 /// x'`). The assignment itself is never allowed (see [`is_dangerous_var`]).
-fn git_config_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
+fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     let ast::AssignmentName::VariableName(name) = &a.name else {
         return;
     };
-    if !(name.starts_with("GIT_CONFIG_VALUE_") || name == "GIT_CONFIG_PARAMETERS") {
-        return;
-    }
     // A value with expansions was walked already; its commands are seen.
     let ast::AssignmentValue::Scalar(w) = &a.value else {
         return;
@@ -647,15 +644,12 @@ fn git_config_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     }
     let mut h = None;
     let value = word(cx, fr, &w.value, &mut h).text;
-    let values = git_config_values(name, &value);
-    for code in values {
+    for code in command_values(name, &value) {
         let from = cx.out.commands.len();
         cx.isolated(|cx| parse_into(cx, &fr.deeper(), &code));
         cx.mark_since(
             from,
-            &Some(format!(
-                "`{name}` gives git configuration, which may be a command"
-            )),
+            &Some(format!("`{name}` names a command a program may run")),
         );
     }
 }

@@ -238,6 +238,7 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
         "BASH_LOADABLES_PATH",
         "EXECIGNORE",
         "EDITOR",
+        "FCEDIT",
         "VISUAL",
         "PAGER",
         "MANPAGER",
@@ -280,6 +281,37 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
         return false;
     }
     EXACT.contains(&name) || PREFIX.iter().any(|p| name.starts_with(p))
+}
+
+/// The commands the environment variable NAME, set to VALUE, makes a program run, as
+/// shell strings: an editor, pager, browser or askpass program (`FCEDIT=rm fc` runs `rm
+/// FILE`: helper-66), less's input filters (`LESSOPEN='|CMD %s'`), and git's
+/// configuration given by environment (see [`git_config_values`]); none for other names.
+pub(crate) fn command_values(name: &str, value: &str) -> Vec<String> {
+    const COMMANDS: &[&str] = &[
+        "EDITOR",
+        "VISUAL",
+        "FCEDIT",
+        "PAGER",
+        "MANPAGER",
+        "BROWSER",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "PROMPT_COMMAND",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_ASKPASS",
+        "GIT_EXTERNAL_DIFF",
+    ];
+    match name {
+        _ if COMMANDS.contains(&name) => vec![value.to_owned()],
+        // `|CMD`, `||CMD`, `|-CMD`, `-CMD`.
+        "LESSOPEN" | "LESSCLOSE" => vec![value.trim_start_matches(['|', '-']).to_owned()],
+        _ => git_config_values(name, value),
+    }
 }
 
 /// The values of git configuration that the environment variable NAME, set to VALUE,

@@ -10,6 +10,8 @@ use super::{
     all, ex, flag, opt, val, Does, Effect, Example, Operands, Opt, Program, Role, Style, BASE,
 };
 
+use super::builtin_hooks::{bind_includes, fc_runs, history_file, read_line_editing};
+
 const D: Role = Data;
 
 /// bash 5.2's builtins, as `compgen -b` lists them (checked by `tests/shell.rs`).
@@ -188,89 +190,29 @@ const HISTORY: &[Opt] = &[
     flag("s", ""),
 ];
 
-/// `history`'s operand is the file `-n`/`-r` read or `-a`/`-w` write; with `-s` its
-/// operands, joined, are a command line `fc` runs (helper-64: `history -s rm -rf x; fc
-/// -s` runs `rm`): read as a shell string.
-fn history_file(r: &mut super::Reading) {
-    let has = |l: &str| r.given.iter().any(|g| g.short == l);
-    if has("s") {
-        let words: Vec<&str> = r
-            .parts
-            .iter()
-            .filter(|p| p.kind == super::Kind::Operand)
-            .map(|p| p.text.as_str())
-            .collect();
-        let line = words.join(" ");
-        r.runs.push(super::Run::Shell(line));
-        return;
-    }
-    let role = if has("r") || has("n") {
-        Read
-    } else if has("a") || has("w") {
-        Write
-    } else {
-        return;
-    };
-    let mut beside = Vec::new();
-    for p in &mut r.parts {
-        if p.kind == super::Kind::Operand {
-            p.role = role;
-            beside.push(format!("{}-*.tmp", p.text));
-        }
-    }
-    // `-w` over a file that is there writes `FILE-PID.tmp` and renames it over it.
-    if role == Write {
-        for text in beside {
-            r.parts.push(super::Part {
-                text,
-                kind: super::Kind::Implied,
-                role: Write,
-            });
-        }
-    }
-}
-
-/// `bind`'s operands are lines of an init file: `$include FILE` (in any case, blanks
-/// after `$` allowed) opens
-/// FILE, `~` expanded by readline; the file `-f` reads may hold such lines, so it names
-/// the files bind opens too.
-fn bind_includes(r: &mut super::Reading) {
-    let mut more = Vec::new();
-    for p in &r.parts {
-        // readline takes blanks after the `$` too (`$ include F`).
-        let directive = p.text.trim_start().strip_prefix('$').map(str::trim_start);
-        let file = directive.and_then(|d| {
-            let (word, rest) = (d.get(..7)?, d.get(7..)?);
-            word.eq_ignore_ascii_case("include").then(|| rest.trim())
-        });
-        match p.kind {
-            super::Kind::Operand if file.is_some_and(|f| !f.is_empty()) => {
-                more.push((file.unwrap_or_default().to_string(), Read));
-            }
-            super::Kind::Value if p.role == Read => more.push((p.text.clone(), NamesFrom)),
-            _ => {}
-        }
-    }
-    for (text, role) in more {
-        r.parts.push(super::Part {
-            text,
-            kind: super::Kind::Implied,
-            role,
-        });
-    }
-}
-
 /// `enable`'s operands that are no builtin are shared objects it loads (not with `-d`,
 /// which deletes one loaded, `-p`, which prints, or `-f FILE`, whose builtins they name).
 fn enable_files(r: &mut super::Reading) {
     if r.given.iter().any(|g| matches!(g.short, "d" | "p" | "f")) {
         return;
     }
+    let mut searched = Vec::new();
     for p in &mut r.parts {
         if p.kind == super::Kind::Operand && !BASH_BUILTINS.contains(&p.text.as_str()) {
             p.role = Read;
+            // A name without `/` is looked for along `BASH_LOADABLES_PATH` too, which
+            // the line or the shell's environment may set (helper-66:
+            // `BASH_LOADABLES_PATH=~/.ssh enable id_rsa` opens the key): any file.
+            if !p.text.contains('/') {
+                searched.push(p.text.clone());
+            }
         }
     }
+    r.parts.extend(searched.into_iter().map(|text| super::Part {
+        text,
+        kind: super::Kind::Implied,
+        role: NamesFrom,
+    }));
 }
 
 /// `bind`: `-f` reads readline's key bindings from a file; the others name keymaps,
@@ -535,7 +477,17 @@ pub(super) static PROGRAMS: &[Program] = &[
         ..builtin(&["shift"], &[])
     },
     Program {
-        examples: &[ex("read -r line", &[]), ex("read -p 'Name: ' -t 5 x", &[])],
+        examples: &[
+            ex("read -r line", &[]),
+            ex("read -p 'Name: ' -t 5 x", &[]),
+            Example {
+                line: "read -re -t 1 x",
+                paths: &[],
+                runs: &["readline, which reads `~/.inputrc` (or `$INPUTRC`) and the files it `$include`s"],
+                unknown: &[],
+            },
+        ],
+        reading_hook: Some(read_line_editing),
         ..builtin(&["read"], READ)
     },
     Program {
@@ -555,6 +507,48 @@ pub(super) static PROGRAMS: &[Program] = &[
         ],
         reading_hook: Some(history_file),
         ..builtin(&["history"], HISTORY)
+    },
+    Program {
+        // It runs commands from the history (the `wrap` reader makes it opaque): the
+        // editor `-e` names is a command of the line; see `fc_runs`.
+        examples: &[
+            ex("fc -l 10 20", &[]),
+            Example {
+                line: "fc -e rm",
+                paths: &[],
+                runs: &["rm"],
+                unknown: &[],
+            },
+            Example {
+                line: "fc -e - ls=rm",
+                paths: &[],
+                runs: &["rm", "commands from the history"],
+                unknown: &[],
+            },
+            Example {
+                line: "fc -s ls=rm",
+                paths: &[],
+                runs: &["rm", "commands from the history"],
+                unknown: &[],
+            },
+            Example {
+                line: "fc 3",
+                paths: &[],
+                runs: &["the editor `$FCEDIT` or `$EDITOR` (or `vi`), on commands from the history, which it then runs"],
+                unknown: &[],
+            },
+        ],
+        reading_hook: Some(fc_runs),
+        ..builtin(
+            &["fc"],
+            &[
+                val("e", "", Argv),
+                flag("l", ""),
+                flag("n", ""),
+                flag("r", ""),
+                flag("s", ""),
+            ],
+        )
     },
     Program {
         // `-C` runs a callback: the `wrap` reader makes the line opaque.
@@ -602,6 +596,7 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("bind '$include ~/.ssh/id_rsa'", &["~/.ssh/id_rsa"]),
             ex("bind '$ INCLUDE  x'", &["x"]),
             ex("bind 'aaaaaaaé x' '$includé x'", &[]),
+            ex("bind '$include.env'", &[]),
         ],
         reading_hook: Some(bind_includes),
         ..builtin(&["bind"], BIND)
@@ -615,6 +610,8 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("enable -f ./ext.so ext", &["./ext.so"]),
             ex("enable -n ./x.so kill", &["./x.so"]),
             ex("enable -d ./x.so", &[]),
+            ex("enable -ps .env", &[]),
+            ex("enable id_rsa", &["id_rsa", "id_rsa"]),
         ],
         reading_hook: Some(enable_files),
         ..builtin(

@@ -14,6 +14,15 @@ use super::{
 
 const D: Role = Data;
 
+/// less's files in the home (a lesskey's `#env` section sets `LESSOPEN`, which runs a
+/// command): read by less, and by the programs that start it as their pager (git, bat).
+pub const LESS_HOME: &[&str] = &[
+    "~/.lesskey",
+    "~/.less",
+    "$XDG_CONFIG_HOME/lesskey",
+    "$XDG_CONFIG_HOME/less",
+];
+
 // ---------------------------------------------------------------------------------------
 // cargo
 

@@ -899,13 +899,18 @@ pub(super) static PROGRAMS: &[Program] = &[Program {
     reading_hook: Some(reading),
     // The repository's configuration, hooks and attributes (`$GIT_DIR`: the repository
     // git finds from the line's directory), the user's and the system's: what they say
-    // runs (core.fsmonitor, aliases, hooks, filters).
+    // runs (core.fsmonitor, aliases, hooks, filters). And less's (`LESS_HOME`): git
+    // starts it as its pager when its output is a terminal.
     config: &[
         "$GIT_DIR/",
         "~/.gitconfig",
         "$XDG_CONFIG_HOME/git/",
         "/etc/gitconfig",
         "/etc/gitattributes",
+        "~/.lesskey",
+        "~/.less",
+        "$XDG_CONFIG_HOME/lesskey",
+        "$XDG_CONFIG_HOME/less",
     ],
     examples: &[
         ex("git -C sub status", &["sub", TOP]),

@@ -7,7 +7,7 @@ use super::{Kind, Part, Reading, Role};
 /// The top of the work tree, as git itself spells it in a pathspec: the implicit
 /// operand of the subcommands that work on the whole tree whatever the directory they
 /// run in (`git status`, `git add -A`, `git stash`). The engine reads it as the nearest
-/// directory at or above the command's that holds a `.git` (`prepare::words::git_top`).
+/// directory at or above the command's that holds a `.git` (`prepare::git_tops::git_top`).
 pub(super) const TOP: &str = ":/";
 
 /// git's subcommands in R, as written (`stash`, `push` of `git stash push`).
@@ -145,7 +145,26 @@ fn patterns(r: &mut Reading) {
     let mut starts: Vec<(String, Role)> = Vec::new();
     for p in r.parts.iter_mut() {
         let pattern = p.text.contains(['*', '?', '[']);
-        if p.kind != Kind::Operand || !p.role.is_path() || !pattern || p.text.starts_with(':') {
+        if p.kind != Kind::Operand || !p.role.is_path() {
+            continue;
+        }
+        // A pathspec with magic (`:(glob)**`, `:!x`, `:/x`) where git matches the index
+        // only names files of the index below the top of the work tree (helper-66:
+        // `git rm -n ':(glob)**'` was read as `**` in the directory).
+        let index_only = tracked_only || (grep && matches!(p.role, WalkTracked | ShowTracked));
+        // (`git grep`'s excludes only take files away: `git_store.rs`.)
+        if p.text.starts_with(':') && index_only && !(grep && pathspec_excludes(&p.text)) {
+            let role = match p.role {
+                Write | WriteTree => WriteTracked,
+                _ => ShowTracked,
+            };
+            p.role = Pattern;
+            if !starts.contains(&(TOP.to_string(), role)) {
+                starts.push((TOP.to_string(), role));
+            }
+            continue;
+        }
+        if !pattern || p.text.starts_with(':') {
             continue;
         }
         // Where git reads only what it tracks (`git grep`, `git diff`), so does the
@@ -159,7 +178,11 @@ fn patterns(r: &mut Reading) {
         };
         // The pattern names no file of its own where git lists names, or where it
         // reads only tracked files (`git grep`): the walk below holds them all.
-        if (listing && !reads) || (grep && matches!(p.role, WalkTracked | ShowTracked)) {
+        // Nor where it matches the index only (`git rm '.e*'`: helper-66).
+        if (listing && !reads)
+            || (grep && matches!(p.role, WalkTracked | ShowTracked))
+            || tracked_only
+        {
             p.role = Pattern;
         }
         let literal: Vec<&str> = p

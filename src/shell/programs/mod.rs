@@ -12,6 +12,7 @@
 
 mod archive;
 mod awk;
+mod builtin_hooks;
 mod builtins;
 mod code;
 mod compress;
@@ -41,6 +42,7 @@ mod text_opts;
 
 pub use builtins::BASH_BUILTINS;
 pub use code::read_code;
+pub use dev::LESS_HOME;
 pub(crate) use git_object::{
     index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
 };

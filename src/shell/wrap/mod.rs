@@ -866,7 +866,9 @@ fn enable_loads(args: &[Word]) -> bool {
         if options && w.is_static && w.text == "--" {
             options = false;
         } else if options && w.is_static && w.text.len() > 1 && w.text.starts_with('-') {
-            delete |= w.text.contains('d');
+            // `-d` deletes a loaded builtin, `-p` prints the list (helper-66: `enable -p
+            // .env` opens nothing): neither loads its operands.
+            delete |= w.text.contains(['d', 'p']);
         } else {
             options = false;
             if delete {

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::shell::programs::{
-    git_subcommand, index_path, inert_config, is_tar, object_path, options, pathspec_excludes,
-    ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS, TAR_VALUED,
+    git_subcommand, index_path, inert_config, is_tar, object_path, options, ObjectPath,
+    INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS, TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -417,8 +417,10 @@ fn pathspec_words(
                 st.path_words.push(format!(":/{path}"));
                 continue;
             }
-            // An exclude only takes files away from the tracked walk (`git_store.rs`).
-            if tracked_walk && pathspec_excludes(a) {
+            // An exclude only takes files away from the tracked walk (`git_store.rs`);
+            // where git matches the index only, the table walks what it tracks below the
+            // top of the work tree (`git_tree.rs`).
+            if tracked_patterns {
                 continue;
             }
             note(

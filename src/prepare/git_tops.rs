@@ -1,0 +1,148 @@
+//! git's `:/`, the top of the work tree (git's own spelling, and the implicit operand
+//! of the subcommands that work on all of it): the nearest directory at or above where
+//! git runs that holds a `.git`; and where git finds no repository and surely stops,
+//! nothing (helper-66: `git -C .. grep KEY` outside any repository opens nothing).
+
+use super::kernel_words::nobodys_file;
+use super::places;
+use crate::path;
+use crate::shell;
+
+/// git's `:/` words of LINE's commands (the top of its work tree, see [`git_top`]), per
+/// (command, word): each read in CWD and the directories of the command's set (SETS,
+/// SET_OF).
+pub(super) fn git_tops<'l>(
+    line: &'l shell::CommandLine,
+    cwd: Option<&str>,
+    sets: &[places::Dirs],
+    set_of: &[usize],
+    stops: bool,
+) -> std::collections::HashMap<(usize, &'l str), Vec<String>> {
+    line.commands
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.argv
+                .first()
+                .is_some_and(|n| n.rsplit('/').next() == Some("git"))
+        })
+        .flat_map(|(i, c)| c.paths.iter().map(move |w| (i, w)))
+        .filter(|(_, w)| w.starts_with(":/"))
+        .map(|(i, w)| {
+            let in_dirs = set_of
+                .get(i)
+                .and_then(|&k| sets.get(k))
+                .map_or(&[][..], |d| &d.1[..]);
+            ((i, w.as_str()), git_top(w, cwd, in_dirs, stops))
+        })
+        .collect()
+}
+
+/// Whether git run in DIR surely finds no repository: no `.git` of any kind in DIR or
+/// above it, and no directory there git takes for a bare repository.
+pub(super) fn no_repository(dir: &std::path::Path) -> bool {
+    let dotgit = dir
+        .ancestors()
+        .any(|a| crate::path::lexists(&a.join(".git")).unwrap_or(true));
+    !dotgit && super::git_repo::discover(dir) == super::git_repo::Repo::None
+}
+
+/// Whether git, finding no repository from where it runs in LINE, surely stops: every
+/// command of the line is a git command that makes no repository (not `init`, `clone`,
+/// `worktree`, `submodule`) and sets no configuration that makes `git grep` walk
+/// without one (`grep.fallbackToNoIndex`), or a builtin that changes no file (`cd`,
+/// `pushd`, `popd`, `pwd`, `true`, `:`); no redirection but to nobody's file; nothing
+/// opaque; and no configuration of the user's or the system's that may name
+/// `grep.fallbackToNoIndex` (or include a file that does). Else a line may make a
+/// `.git` before git looks (`echo 'gitdir: /x' > .git; git status`), and the
+/// directory is walked as if it were the top.
+pub(super) fn repo_stops(line: &shell::CommandLine) -> bool {
+    let quiet = |targets: &[String]| targets.iter().all(|t| nobodys_file(t));
+    if line.opaque.is_some() || !quiet(&line.redirects) {
+        return false;
+    }
+    let mut greps = false;
+    for c in &line.commands {
+        if c.opaque.is_some() || !quiet(&c.redirects) {
+            return false;
+        }
+        let name = c.argv.first().map_or("", String::as_str);
+        if matches!(name, "cd" | "pushd" | "popd" | "pwd" | "true" | ":") {
+            continue;
+        }
+        // `--git-dir` names a repository wherever git runs.
+        let elsewhere = |w: &String| {
+            let w = w.to_ascii_lowercase();
+            w.contains("fallbacktonoindex")
+                || w.starts_with("--git-dir")
+                || w.starts_with("--work-tree")
+        };
+        if name != "git" || c.written.iter().any(elsewhere) {
+            return false;
+        }
+        let sub = shell::git_subcommand(&c.argv).and_then(|k| c.argv.get(k));
+        match sub.map(String::as_str) {
+            Some("init" | "clone" | "worktree" | "submodule") => return false,
+            Some("grep") => greps = true,
+            _ => {}
+        }
+    }
+    !greps || !user_configs_may_fall_back()
+}
+
+/// Whether the user's or the system's git configuration may set `grep.fallbackToNoIndex`
+/// (it names it, includes another file, or cannot be read), or the environment gives
+/// configuration.
+fn user_configs_may_fall_back() -> bool {
+    let env = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR"];
+    if env.iter().any(|v| std::env::var_os(v).is_some()) {
+        return true;
+    }
+    super::git_globals::all_configs()
+        .iter()
+        .any(|f| match path::read_small(f, 1 << 20) {
+            Ok(text) => {
+                let text = String::from_utf8_lossy(&text).to_ascii_lowercase();
+                text.contains("fallbacktonoindex") || text.contains("include")
+            }
+            Err(e) => !path::absent(&e),
+        })
+}
+
+/// W, a walked word, with git's `:/` (the top of the work tree: git's own spelling, and
+/// the implicit operand of the subcommands that work on all of it, `git status`, `git
+/// add -A`) read as the nearest directory at or above the command's directory (CWD, or
+/// any of DIRS) that holds a `.git`; with none, that directory (git finds no
+/// repository and stops), or none at all when STOPS and git's own search finds none
+/// there (see [`repo_stops`]). Any other word is itself.
+pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String], stops: bool) -> Vec<String> {
+    let Some(rest) = w.strip_prefix(":/") else {
+        return vec![w.to_string()];
+    };
+    let Some(cwd) = cwd else {
+        return vec![w.to_string()];
+    };
+    let mut out = Vec::new();
+    for base in std::iter::once(cwd).chain(dirs.iter().map(String::as_str)) {
+        let here = std::path::Path::new(base);
+        let top = match here
+            .ancestors()
+            .find(|a| crate::path::lexists(&a.join(".git")).unwrap_or(false))
+        {
+            Some(top) => top,
+            // helper-66: `git -C .. grep KEY` where `..` is in no repository walks
+            // nothing (`fatal: not a git repository`).
+            None if stops && no_repository(here) => continue,
+            None => here,
+        };
+        let top = top.to_string_lossy();
+        let word = match rest {
+            "" => top.into_owned(),
+            r => format!("{}/{r}", top.trim_end_matches('/')),
+        };
+        if !out.contains(&word) {
+            out.push(word);
+        }
+    }
+    out
+}

@@ -1,0 +1,103 @@
+//! The values a certain line gives its variables, put into its words for the path
+//! rules: a loop variable alone (`for f in build/*.o; do rm -f "$f"; done`) with the
+//! words of its list, and a variable given a plain value (`d=build; rm -rf "$d/x"`).
+
+use super::Prepared;
+use crate::rule::Arg;
+use crate::shell;
+
+impl Prepared<'_> {
+    /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
+    /// words of its list, when the line is certain (where such a word is a loop
+    /// variable that nothing else gives a value) and the lists are plain text: no
+    /// quote, escape or `$` that would make its words other than the text's.
+    pub(super) fn loop_words(
+        &self,
+        cand: &super::CmdCand,
+    ) -> std::collections::HashMap<String, Vec<String>> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains("for ") {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in &c.paths {
+                let Some(name) = loop_name(w) else {
+                    continue;
+                };
+                if out.contains_key(w) || !plain_lists(text, name) {
+                    continue;
+                }
+                let values = shell::values::values_of(text, name);
+                if !values.is_empty() {
+                    out.insert(w.clone(), values);
+                }
+            }
+        }
+        out
+    }
+
+    /// The words of CAND's line that expand a variable the line gives a plain value
+    /// (`d=build; rm -rf "$d/x"`), each with the values put in, when the line is certain
+    /// (see [`shell::plain_values`]).
+    pub(super) fn plain_words(
+        &self,
+        cand: &super::CmdCand,
+    ) -> std::collections::HashMap<String, String> {
+        let mut out = std::collections::HashMap::new();
+        let Some(Arg::Str(text)) = self.call.arg(&cand.key) else {
+            return out;
+        };
+        if !cand.line.is_certain() || cand.deny_only || !text.contains('$') {
+            return out;
+        }
+        let values = shell::plain_values(text);
+        if values.is_empty() {
+            return out;
+        }
+        for c in &cand.line.commands {
+            for w in c.paths.iter().chain(&c.redirects) {
+                if let Some(put) = shell::values::put_values(w, &values) {
+                    out.insert(w.clone(), put);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The name W expands when it is one variable alone (`$f`, `${f}`), not one the path
+/// rules read themselves (`HOME`, `PWD`, `OLDPWD`).
+pub(super) fn loop_name(w: &str) -> Option<&str> {
+    let rest = w.strip_prefix('$')?;
+    let name = match rest.strip_prefix('{') {
+        Some(inner) => inner.strip_suffix('}')?,
+        None => rest,
+    };
+    let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !matches!(name, "HOME" | "PWD" | "OLDPWD");
+    ok.then_some(name)
+}
+
+/// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
+/// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
+pub(super) fn plain_lists(text: &str, name: &str) -> bool {
+    let head = format!("for {name} in ");
+    let mut found = false;
+    for (at, _) in text.match_indices(&head) {
+        let list = &text[at + head.len()..];
+        let end = list.find([';', '\n']).unwrap_or(list.len());
+        let list = &list[..end];
+        let list = list.split(" do ").next().unwrap_or(list);
+        if list.contains([
+            '"', '\'', '\\', '$', '`', '{', '}', '(', ')', '&', '|', '<', '>',
+        ]) {
+            return false;
+        }
+        found = true;
+    }
+    found && text.matches(&format!("{name}=")).count() == 0
+}
