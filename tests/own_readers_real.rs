@@ -99,6 +99,34 @@ fn prints_secret(line: &str, home: &Path, proj: &Path) -> bool {
     String::from_utf8_lossy(&out.stdout).contains("SECRET")
 }
 
+/// The failure of LINE, decided D, whose run did DID (its errors STDERR): it must have
+/// touched a secret (else the case proves nothing) and been denied or asked (or, when
+/// UNDECIDED_OK, left to gptel's own confirmation: not allowed).
+fn check_touching(
+    line: &str,
+    d: Option<Decision>,
+    did: &[String],
+    stderr: &str,
+    undecided_ok: bool,
+) -> Option<String> {
+    if did.is_empty() {
+        return Some(format!("`{line}`: the run touched no secret ({stderr})"));
+    }
+    let ok = matches!(d, Some(Decision::Deny | Decision::Ask)) || (undecided_ok && d.is_none());
+    (!ok).then(|| format!("`{line}`: {d:?}, but the run did {did:?}"))
+}
+
+/// The failures of the everyday LINES, which DECIDE must allow.
+fn everyday(decide: &impl Fn(&str) -> Option<Decision>, lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let d = decide(line);
+            (d != Some(Decision::Allow)).then(|| format!("`{line}`: {d:?}, not allowed"))
+        })
+        .collect()
+}
+
 /// `../` enough times to climb from DIR to `/`.
 fn to_root(dir: &Path) -> String {
     "../".repeat(dir.components().count() - 1)
@@ -172,14 +200,7 @@ fn words_programs_read_by_their_own_rules() {
             did.push("printed the secret".into());
         }
         let d = decide(line);
-        if did.is_empty() {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
-        } else if d == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: allowed, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
         trace::git(&proj, &["checkout", "-q", "--", "."]);
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         let _ = std::fs::remove_file(proj.join(".env.bak"));
@@ -202,14 +223,7 @@ fn words_programs_read_by_their_own_rules() {
     for line in ["git --bare log -p -1", "git --no-pager --bare show HEAD"] {
         let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
         let did = touched(&run, &home, &proj);
-        if did.is_empty() {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
-        } else if decide(line) == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: allowed, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, decide(line), &did, &run.stderr, true));
     }
     for f in ["objects", "refs", "info", "HEAD", "config"] {
         let p = proj.join(f);
@@ -302,14 +316,7 @@ fn helper61_walks_merges_and_previous_directories() {
         if did.is_empty() && prints_secret(line, &home, &proj) {
             did.push("printed the secret".into());
         }
-        if did.is_empty() {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
-        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
-            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
         let _ = std::fs::remove_file(proj.join(".gitignore"));
         for link in ["src/x", "src/y"] {
             let _ = std::fs::remove_file(proj.join(link));
@@ -317,18 +324,16 @@ fn helper61_walks_merges_and_previous_directories() {
         trace::git(&proj, &["reset", "-q", "--hard", "main"]);
     }
     // The everyday forms stay allowed.
-    for line in [
-        "zcat -f README.md",
-        "rg fn ./src",
-        "rg -l fn .",
-        "cd src && cat ../README.md",
-        "ln -sr README.md src/r",
-    ] {
-        let d = decide(line);
-        if d != Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, not allowed"));
-        }
-    }
+    failures.extend(everyday(
+        &decide,
+        &[
+            "zcat -f README.md",
+            "rg fn ./src",
+            "rg -l fn .",
+            "cd src && cat ../README.md",
+            "ln -sr README.md src/r",
+        ],
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -362,27 +367,18 @@ fn helper63_doubled_slashes_and_tests_after_the_action() {
         if did.is_empty() && prints_secret(line, &home, &proj) {
             did.push("printed the secret".into());
         }
-        if did.is_empty() {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
-        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
-            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
     }
     // The everyday forms stay allowed.
-    for line in [
-        "grep -r fn src//",
-        "cat src//a.rs",
-        "find . -type f -name '*.md' -exec cat {} +",
-        "find src -type f -exec cat {} + -print",
-    ] {
-        let d = decide(line);
-        if d != Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, not allowed"));
-        }
-    }
+    failures.extend(everyday(
+        &decide,
+        &[
+            "grep -r fn src//",
+            "cat src//a.rs",
+            "find . -type f -name '*.md' -exec cat {} +",
+            "find src -type f -exec cat {} + -print",
+        ],
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -412,14 +408,7 @@ fn helper64_builtins_that_load_include_and_replay() {
             did.push("printed the secret".into());
         }
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
-        if did.is_empty() {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
-        } else if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
-            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
     }
     // Certain without `fc` or a bind that is opaque anyway: the readings themselves.
     for line in [
@@ -433,19 +422,17 @@ fn helper64_builtins_that_load_include_and_replay() {
         }
     }
     // The everyday forms are allowed.
-    for line in [
-        "help cd",
-        "ulimit -a",
-        "mapfile -t x < README.md",
-        "times",
-        "history 5",
-        "enable -n kill",
-    ] {
-        let d = decide(line);
-        if d != Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, not allowed"));
-        }
-    }
+    failures.extend(everyday(
+        &decide,
+        &[
+            "help cd",
+            "ulimit -a",
+            "mapfile -t x < README.md",
+            "times",
+            "history 5",
+            "enable -n kill",
+        ],
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -505,15 +492,10 @@ fn helper66_terminals_history_editors_and_literal_tildes() {
         }
         // `git log` pages only on a terminal: not here; the decision still may not
         // allow it while a lesskey is there.
-        if did.is_empty() && *line != "git log" {
-            failures.push(format!(
-                "`{line}`: the run touched no secret ({})",
-                run.stderr
-            ));
+        if *line == "git log" {
+            did.push("a lesskey in the home".into());
         }
-        if d == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, but the run did {did:?}"));
-        }
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
     }
     let _ = std::fs::remove_file(home.join(".lesskey"));
     let _ = std::fs::remove_file(home.join(".inputrc"));
@@ -544,5 +526,84 @@ fn helper66_terminals_history_editors_and_literal_tildes() {
             failures.push(format!("`{line}`: {d:?}, not allowed"));
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-67: `git diff A B` runs as `--no-index` by itself when A or B is outside the
+/// work tree or there is no repository, and then prints every file below both; `git
+/// apply --check` opens the files its patch names; a quoted `~+` as a directory (`cd`,
+/// `pushd`, `env -C`, `tar -C`) names a directory of that name; a command given by
+/// `export`, `declare -x`, `env` or `GIT_PROXY_COMMAND`/`TAR_OPTIONS` is one.
+#[test]
+fn helper67_implied_no_index_checks_tilde_directories_and_exported_commands() {
+    let s = Scratch::new("own-readers-67");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let outside = s.root.join("outside");
+    std::fs::create_dir_all(&outside).expect("make a directory outside");
+    std::fs::write(outside.join("x"), "x\n").expect("write outside");
+    std::fs::write(
+        proj.join("b.diff"),
+        "diff --git a/.env b/.env\n--- a/.env\n+++ b/.env\n@@ -1 +1 @@\n-x\n+y\n",
+    )
+    .expect("write the patch");
+    let out = outside.display().to_string();
+    let mut failures = Vec::new();
+    let cases: Vec<(bool, String)> =
+        vec![
+        (false, format!("git diff . {out}")),
+        (false, format!("git diff --stat -- . {out}")),
+        (false, format!("git diff .. {out} >/dev/null")),
+        (false, format!("cd .. && git diff proj {out}")),
+        (false, "git apply --check b.diff".to_string()),
+        (true, "cd '~+' && cat .ssh/id_rsa".to_string()),
+        (true, "pushd '~+' >/dev/null && cat .ssh/id_rsa".to_string()),
+        (true, "env -C '~+' cat .ssh/id_rsa".to_string()),
+        (true, "tar -C '~+' -cf - .ssh | tar -tvf - >/dev/null".to_string()),
+        (false, "export FCEDIT=rm; history -s true; fc".to_string()),
+        (false, "declare -x FCEDIT='rm -f'; history -s true; fc".to_string()),
+        (false, "env FCEDIT=rm bash -c 'history -s true; fc'".to_string()),
+        (false, "GIT_PROXY_COMMAND=rm git ls-remote git://zz/y".to_string()),
+        (
+            false,
+            "TAR_OPTIONS='--checkpoint=1 --checkpoint-action=exec=rm' tar -cf /dev/null README.md"
+                .to_string(),
+        ),
+    ];
+    for (link, line) in &cases {
+        if *link {
+            std::os::unix::fs::symlink(&home, proj.join("~+")).expect("make the link");
+        }
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let mut did = touched(&run, &home, &proj);
+        if did.is_empty() && prints_secret(line, &home, &proj) {
+            did.push("printed the secret".into());
+        }
+        let _ = std::fs::remove_file(proj.join("~+"));
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    }
+    // Never certain: the helpers print the passwords they keep.
+    for line in ["git credential fill", "git credential-cache get"] {
+        if decide(line) == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed"));
+        }
+    }
+    // The everyday forms, where `.env` is untracked and ignored.
+    std::fs::write(proj.join(".gitignore"), "/.env\n").expect("write .gitignore");
+    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
+    trace::git(&proj, &["add", ".gitignore"]);
+    trace::git(&proj, &["commit", "-qm", "untrack"]);
+    failures.extend(everyday(
+        &decide,
+        &[
+            "git diff main",
+            "git diff HEAD~1 HEAD",
+            "git diff HEAD -- src",
+            "git diff src/a.rs README.md",
+            "git apply --stat b.diff",
+        ],
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

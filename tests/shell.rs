@@ -1328,6 +1328,29 @@ fn options_that_give_commands_in_every_spelling() {
     }
 }
 
+/// An assignment to `IFS` before `read` changes only how `read` splits its line (bash
+/// restores `IFS` after a builtin that is not special): certain there, and nowhere else
+/// (helper-64's F8).
+#[test]
+fn ifs_only_before_read_is_certain() {
+    for line in [
+        "IFS= read -r line < README.md",
+        "while IFS= read -r line; do echo \"$line\"; done < README.md",
+        "IFS=: read -r a b <<< \"x:y\"",
+    ] {
+        assert!(parse(line).is_certain(), "{line}");
+    }
+    for line in [
+        "IFS=x; echo $PATH",
+        "IFS=/ eval 'echo a/b'",
+        "IFS=x sh -c 'echo $0'",
+        "IFS=: cat a:b",
+        "IFS= export x",
+    ] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+}
+
 #[test]
 fn git_pathspec_magic_is_read_from_the_top() {
     for line in [
@@ -1377,8 +1400,10 @@ fn git_pathspec_patterns_are_not_certain() {
         r"git grep 'foo\.bar' -- src",
         // Over the files git tracks, walked from where the pattern starts.
         "git grep -e x -- '.en?'",
-        // So does git rm, over the index.
+        // So does git rm, over the index, with magic too (helper-66).
         "git rm --cached -- '*.log'",
+        "git rm -n ':(glob)**'",
+        "git grep -e x -- ':(glob)src/**'",
         "git commit -m 'fix * and ?'",
         "git log --grep 'fix*' -S 'a*'",
         "git --literal-pathspecs add '*x'",
@@ -1407,11 +1432,13 @@ fn git_reads_names_and_links_from_data() {
         "git read-tree -u -m HEAD",
         "git update-index --add --cacheinfo 120000,abc,h",
         "git update-index --index-info",
+        // `--check` opens the files the patch names (helper-67).
+        "git apply --check x.patch",
+        "git apply --stat --check x.patch",
     ] {
         assert!(names_from_data(&form(line)).is_some(), "{line}");
     }
     for line in [
-        "git apply --check x.patch",
         "git apply --stat x.patch",
         "git apply --numstat --summary x.patch",
         "git read-tree HEAD",

@@ -174,7 +174,8 @@
                                               :block))))
         (dolist (command '("cat ~/.cargo/credentials.toml" "cat ~/.cargo/credentials"
                            "cat ~/.vault-token" "cat ~/.terraform.d/credentials.tfrc.json"
-                           "cat ~/.config/hub" "cat .envrc"))
+                           "cat ~/.config/hub" "cat .envrc"
+                           "git credential-store get"))
           (should (string-prefix-p "This file holds secrets"
                                    (plist-get (sources-tests--decide
                                                `(:name "shell" :args (:command ,command))

@@ -289,6 +289,12 @@ pub fn kernel_slashes(raw: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
+/// [`lexical`] of RAW, a word a shell hands to a program, as the kernel reads its slashes
+/// (see [`kernel_slashes`]).
+pub fn word_lexical(raw: &str, env: &PathEnv) -> Result<String, PathError> {
+    lexical(&kernel_slashes(raw), env)
+}
+
 /// Refuse what `substitute-in-file-name` would read differently from
 /// `expand-file-name`: `$` (variables), and `//` or `/~` after the start.
 fn check_emacs_syntax(raw: &str) -> Result<(), PathError> {

@@ -253,7 +253,7 @@ impl Prepared<'_> {
                 continue;
             };
             // As normalized, as written (also when a link made it unreadable).
-            let written = path::lexical(&path::kernel_slashes(&p.raw), self.path_env()).ok();
+            let written = path::word_lexical(&p.raw, self.path_env()).ok();
             let mut mine: Vec<&String> = p.norm.iter().chain(p.lexical.iter()).collect();
             if let Some(w) = written.as_ref().filter(|w| !mine.contains(w)) {
                 mine.push(w);

@@ -273,11 +273,7 @@ impl Prepared<'_> {
     pub(super) fn forms_of(&self, written: &[String], fold: bool, resolve: bool) -> Vec<String> {
         let mut lexical: Vec<String> = written
             .iter()
-            .filter_map(|w| {
-                let w = path::kernel_slashes(w);
-                let t = w.trim_end_matches('/');
-                path::lexical(if t.is_empty() { "/" } else { t }, self.path_env()).ok()
-            })
+            .filter_map(|w| path::word_lexical(w, self.path_env()).ok())
             .collect();
         lexical.sort();
         lexical.dedup();
@@ -308,7 +304,7 @@ impl Prepared<'_> {
         // `/tmp//x/.git/config` is `/tmp/x/.git/config` to the kernel, though not to
         // Emacs's file names, for which such a path is unreadable (helper-41).
         if p.raw.contains("//") {
-            all.extend(path::lexical(&path::kernel_slashes(&p.raw), self.path_env()).ok());
+            all.extend(path::word_lexical(&p.raw, self.path_env()).ok());
         }
         if fold {
             all.iter_mut().for_each(|f| *f = f.to_lowercase());

@@ -199,13 +199,17 @@ impl<'p, 'a> DirReading<'p, 'a> {
             }
         }
         let home = self.home.as_deref();
+        // A `~` bash leaves as it is: `cd '~+'` goes to a directory of that name, where
+        // there is one (helper-67).
+        let literal = base
+            .and_then(|b| super::kernel_words::literal_tilde_path(d, b, self.prepared.path_env()));
         let all = self
             .led
             .entry(key)
             .or_insert_with(|| {
                 let read = path::readings(d, home, base);
                 match read.process {
-                    path::Process::Outside => Some(read.forms),
+                    path::Process::Outside => Some(read.forms.into_iter().chain(literal).collect()),
                     path::Process::Reads(to) => Some(vec![to]),
                     path::Process::OpenFile | path::Process::Unknowable => None,
                 }
@@ -387,8 +391,16 @@ impl<'p, 'a> DirReading<'p, 'a> {
         if self.unknown && !t.starts_with(['/', '~']) {
             return None;
         }
-        // `cd ~-` is `cd -` ([`Self::after_cd`] adds where the line was).
+        // `cd ~-` is `cd -` ([`Self::after_cd`] adds where the line was); quoted, a
+        // directory of that name, where there is one.
         if t == "~-" {
+            let literal = base.as_deref().and_then(|b| {
+                super::kernel_words::literal_tilde_path(t, b, self.prepared.path_env())
+            });
+            if let Some(l) = literal {
+                self.dirs.push(l.clone());
+                next.push(Some(l));
+            }
             return base;
         }
         self.through_cdpath(t, base.as_deref(), next);

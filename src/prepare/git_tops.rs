@@ -146,3 +146,84 @@ pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String], stops: bool) 
     }
     out
 }
+
+/// The two operands of `git diff` (ARGV: git's words) that git takes for the two files
+/// or directories of a `--no-index` diff when one of them is outside the work tree or
+/// there is no repository (`builtin/diff.c`): exactly two words from the first that is
+/// no option (or the first after `--`) to the end, and no `--no-index` before them (an
+/// explicit one the table reads).
+pub(super) fn diff_pair(argv: &[String]) -> Option<[&str; 2]> {
+    let k = shell::git_subcommand(argv)?;
+    if argv.get(k).map(String::as_str) != Some("diff") {
+        return None;
+    }
+    let args = argv.get(k + 1..)?;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        if a == "--no-index" {
+            return None;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += 1;
+    }
+    match args.get(i..) {
+        Some([a, b]) => Some([a.as_str(), b.as_str()]),
+        _ => None,
+    }
+}
+
+impl super::Prepared<'_> {
+    /// The walks `git diff A B` (command C, under KEY) makes when git runs it as
+    /// `--no-index` by itself (helper-67: `git diff . /media` printed every file of the
+    /// project): from where it runs (the request's directory when HERE, and DIRS), git
+    /// finds no repository (or one the reading does not trust), or A or B is outside its
+    /// work tree. It then reads every file below both.
+    pub(super) fn implied_no_index(
+        &self,
+        key: &str,
+        c: &shell::SimpleCommand,
+        here: bool,
+        dirs: &[String],
+    ) -> Vec<(shell::Role, String)> {
+        let Some(pair) = diff_pair(&c.argv) else {
+            return Vec::new();
+        };
+        let cwd = self.home_and_cwd().1;
+        let bases: Vec<String> = cwd
+            .filter(|_| here)
+            .into_iter()
+            .chain(dirs.iter().cloned())
+            .collect();
+        let outside = bases.iter().any(|base| {
+            let top = match super::git_repo::discover(std::path::Path::new(base)) {
+                super::git_repo::Repo::Dotgit { top, .. } => top,
+                _ => return true,
+            };
+            let top = top.to_string_lossy();
+            pair.iter().any(|w| {
+                let p = self.path_cand_at(
+                    super::paths::PathSource::Word(key.to_string()),
+                    w,
+                    Some(base),
+                );
+                match &p.norm {
+                    Ok(n) => !path::is_within(n, &top),
+                    Err(_) => true,
+                }
+            })
+        });
+        match outside {
+            true => pair
+                .iter()
+                .map(|w| (shell::Role::Walk, w.to_string()))
+                .collect(),
+            false => Vec::new(),
+        }
+    }
+}

@@ -30,13 +30,18 @@ pub(super) fn nobodys_file(t: &str) -> bool {
 /// `/dev/tty`, `/dev/pts/N`, or a link to one): a program given one as its standard
 /// input or output takes itself to be interactive and reads what the reading does not
 /// (git pages through less, which runs a lesskey's `LESSOPEN`; `read -e` starts
-/// readline, which reads `~/.inputrc` and what it includes).
-pub(super) fn mark_terminals(made: &mut [PathCand]) {
+/// readline, which reads `~/.inputrc` and what it includes). A relative one the reading
+/// cannot place (the line changes directory) is looked for in each of BASES.
+pub(super) fn mark_terminals(made: &mut [PathCand], bases: &[String]) {
+    let is_terminal = |p: &str| path::is_terminal(std::path::Path::new(p));
     for p in made {
-        let terminal = p
-            .norm
-            .as_ref()
-            .is_ok_and(|n| path::is_terminal(std::path::Path::new(n)));
+        let terminal = match &p.norm {
+            Ok(n) => is_terminal(n),
+            Err(_) if p.raw.starts_with('/') => is_terminal(&p.raw),
+            Err(_) => bases
+                .iter()
+                .any(|b| is_terminal(&format!("{}/{}", b.trim_end_matches('/'), p.raw))),
+        };
         if terminal && p.uncertain.is_none() {
             p.uncertain = Some(format!(
                 "`{}` is a terminal: a program with it as its input or output takes itself to be interactive (a pager, readline) and reads files the reading does not",
@@ -77,19 +82,7 @@ impl Prepared<'_> {
         let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
         let mut out = Vec::new();
         for base in bases {
-            let base = base.trim_end_matches('/');
-            if start {
-                let first = w.split('/').next().unwrap_or(w);
-                let there = path::lexists(std::path::Path::new(&format!("{base}/{first}")));
-                if there.is_ok_and(|t| !t) {
-                    continue;
-                }
-            }
-            let abs = match w.starts_with('/') {
-                true => path::kernel_slashes(w).into_owned(),
-                false => path::kernel_slashes(&format!("{base}/{w}")).into_owned(),
-            };
-            let Some(lit) = path::kernel_literal(&abs, self.path_env()) else {
+            let Some(lit) = literal_tilde_path(w, &base, self.path_env()) else {
                 continue;
             };
             let mut hits = BitSet::new(self.n());
@@ -110,4 +103,29 @@ impl Prepared<'_> {
         }
         out
     }
+}
+
+/// W read in BASE as the kernel reads a `~` bash leaves as it is (see
+/// [`Prepared::literal_tilde`]): after W's start always; at its start only where an entry
+/// of that first name is in BASE. None when W has no such `~`, or the file system
+/// refuses to show it.
+pub(super) fn literal_tilde_path(w: &str, base: &str, env: &path::PathEnv) -> Option<String> {
+    let start = w.starts_with('~');
+    if !(start || w.contains("/~")) {
+        return None;
+    }
+    let base = base.trim_end_matches('/');
+    if start {
+        let first = w.split('/').next().unwrap_or(w);
+        let there = path::lexists(std::path::Path::new(&format!("{base}/{first}")));
+        if there.is_ok_and(|t| !t) {
+            return None;
+        }
+    }
+    // (`kernel_literal` reads a run of `/` as one.)
+    let abs = match w.starts_with('/') {
+        true => w.to_string(),
+        false => format!("{base}/{w}"),
+    };
+    path::kernel_literal(&abs, env)
 }

@@ -88,6 +88,8 @@ impl Prepared<'_> {
         let loop_words = self.loop_words(cand);
         let plain = self.plain_words(cand);
         let cwd = self.home_and_cwd().1;
+        // Where a relative redirection target may be.
+        let bases: Vec<String> = cwd.iter().chain(dirs).cloned().collect();
         let tops = git_tops(line, cwd.as_deref(), &sets, &set_of, budget.repo_stops);
         let mut words = LineWords::new(self, cand, sets);
         let mut attributed = std::collections::HashSet::new();
@@ -109,7 +111,7 @@ impl Prepared<'_> {
                 };
                 let first = out.len();
                 words.push(out, true, target, cmds, set, budget);
-                mark_terminals(&mut out[first..]);
+                mark_terminals(&mut out[first..], &bases);
             }
             // The words of a program the table does not know, or of one given an
             // option it does not know, are path candidates only generously: a match
@@ -170,7 +172,7 @@ impl Prepared<'_> {
             if !attributed.contains(target) && !nobodys_file(target) {
                 let first = out.len();
                 words.push(out, true, target, &all, 0, budget);
-                mark_terminals(&mut out[first..]);
+                mark_terminals(&mut out[first..], &bases);
             }
         }
         for w in values {
@@ -255,7 +257,8 @@ impl Prepared<'_> {
         // Where C runs: the request's directory (HERE) and DIRS.
         let (here, dirs) = (place.0, &place.1[..]);
         let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
-        for (role, w) in &c.roles {
+        let no_index = self.implied_no_index(key, c, here, dirs);
+        for (role, w) in c.roles.iter().chain(&no_index) {
             if budget.exceeded.is_some() {
                 return;
             }

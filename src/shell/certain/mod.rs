@@ -723,6 +723,13 @@ impl Reader<'_> {
                 return Err(self.outside("a command name from a variable"));
             }
             if let Some(name) = assignment_name(&word) {
+                // `IFS= read -r line`: before `read`, a builtin that is not special,
+                // the assignment changes only how `read` splits the line it reads (bash
+                // restores `IFS` after it); checked at the command's name.
+                if name == "IFS" {
+                    command.assignments.push(word.word);
+                    continue;
+                }
                 if !is_assignable(name) {
                     return Err(format!(
                         "an assignment to `{name}`, which may change what runs"
@@ -769,6 +776,9 @@ impl Reader<'_> {
                 self.i = at;
                 return Err(self.outside(why));
             }
+            if word.text != "read" && sets_ifs(&command) {
+                return Err("an assignment to `IFS`, which may change what runs".into());
+            }
             command.words.push(word);
         }
     }
@@ -800,6 +810,9 @@ impl Reader<'_> {
         end: End,
     ) -> Result<End, String> {
         if command.words.is_empty() {
+            if sets_ifs(&command) {
+                return Err("an assignment to `IFS`, which may change what runs".into());
+            }
             if !command.redirects.is_empty() || !heredocs.is_empty() || !command.stdin.is_empty() {
                 return Err("a command of redirections only".into());
             }
@@ -823,4 +836,12 @@ impl Reader<'_> {
         }
         Ok(end)
     }
+}
+
+/// Whether COMMAND's assignments set `IFS` (which the subset allows only before `read`).
+fn sets_ifs(command: &CertainCommand) -> bool {
+    command
+        .assignments
+        .iter()
+        .any(|a| a.text.starts_with("IFS=") || a.text.starts_with("IFS+="))
 }

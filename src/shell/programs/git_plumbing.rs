@@ -583,6 +583,47 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
             unknown: &[],
         }],
     ),
+    // `git credential fill` and the cache ask helpers for passwords (see `git_tools`);
+    // the store keeps them in `~/.git-credentials` and `~/.config/git/credentials`, or
+    // the `--file` it is given.
+    sub(
+        &["credential"],
+        &[],
+        Data,
+        &[],
+        &[Example {
+            line: "git credential fill",
+            paths: &[],
+            runs: &["the credential helpers git's configuration names (credential.helper), which print the passwords they keep"],
+            unknown: &[],
+        }],
+    ),
+    sub(
+        &["credential-cache"],
+        &[val("", "timeout", Data), val("", "socket", Read)],
+        Data,
+        &[],
+        &[Example {
+            line: "git credential-cache get",
+            paths: &[],
+            runs: &["the credential cache daemon, which prints the passwords it keeps"],
+            unknown: &[],
+        }],
+    ),
+    // (Its files without `--file`: `credential_store`.)
+    sub(
+        &["credential-store"],
+        &[val("", "file", Write)],
+        Data,
+        &[],
+        &[
+            ex(
+                "git credential-store get",
+                &["~/.git-credentials", "~/.config/git/credentials"],
+            ),
+            ex("git credential-store --file=c.txt get", &["c.txt"]),
+        ],
+    ),
     sub(
         &["maintenance"],
         MAINTENANCE_OPTS,
@@ -591,6 +632,21 @@ pub(super) const PLUMBING_SUBS: &[Program] = &[
         &[ex("git maintenance run --task gc --quiet", &[])],
     ),
 ];
+
+/// `git credential-store`: without `--file` it reads and writes the user's credential
+/// files.
+fn credential_store(r: &mut Reading) {
+    if r.sub != Some("credential-store") || r.has_option("file") {
+        return;
+    }
+    for text in ["~/.git-credentials", "~/.config/git/credentials"] {
+        r.parts.push(Part {
+            text: text.into(),
+            kind: Kind::Implied,
+            role: Write,
+        });
+    }
+}
 
 /// git's [`Program::reading_hook`]: the work tree, the store and `add` (`git_store`),
 /// then the lock file of `bundle create FILE`: git writes `FILE.lock` beside FILE and
@@ -606,6 +662,7 @@ pub(super) fn reading(r: &mut Reading) {
         .retain(|run| !matches!(run, Run::Hidden(t) if super::inert_config(t)));
     super::git_store::git_reading(r);
     super::git_tools::tools(r);
+    credential_store(r);
     // An object name (`HEAD:src/x`) is no path where git runs: the file it names is
     // read under the top of the work tree (see `wrap::options`).
     let objects = r

@@ -75,6 +75,11 @@ fn starts(r: &Reading) -> Option<&'static str> {
         {
             Some(EDITOR)
         }
+        // The credential helpers print the passwords they keep (helper-67: `git
+        // credential fill` printed `~/.git-credentials`'s): the helpers git's
+        // configuration names, or the cache daemon's memory, which no path shows.
+        ["credential"] => Some("the credential helpers git's configuration names (credential.helper), which print the passwords they keep"),
+        ["credential-cache"] => Some("the credential cache daemon, which prints the passwords it keeps"),
         ["commit-tree"] if has("gpg-sign") => Some(GPG),
         ["config"] if has("edit") => Some(EDITOR),
         ["branch"] if has("edit-description") => Some(EDITOR),

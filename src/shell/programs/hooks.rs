@@ -235,13 +235,14 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
                 let short = |c: char| opts.iter().any(|o| o.is(c, ""));
                 match sub {
                     // A patch names the files it creates, renames, copies, edits and the
-                    // links it makes; only the reports write nothing.
+                    // links it makes, and the files `--check` opens to see whether it
+                    // applies (helper-67: a binary patch's error printed the object name
+                    // of `~/.ssh/id_rsa`); only the reports read nothing but the patch.
                     "apply" => {
                         has("unsafe-paths", &[])
                             || has("apply", &[])
-                            || !["check", "stat", "numstat", "summary"]
-                                .iter()
-                                .any(|l| has(l, &[]))
+                            || has("check", &[])
+                            || !["stat", "numstat", "summary"].iter().any(|l| has(l, &[]))
                     }
                     // Patches from mail, a stream naming marks files (`feature
                     // import-marks=FILE`), a tree or index entries from data (a link

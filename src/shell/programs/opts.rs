@@ -121,6 +121,38 @@ pub(super) const RG: &[Opt] = &[
     flag("", "vimgrep"),
     flag("H", "with-filename"),
     flag("w", "word-regexp"),
+    // Negations (rg 13: the last of a flag and its negation wins). Each only takes back
+    // what its flag gives, so read as changing nothing: a walk is read as its flag
+    // makes it whichever comes last (`--hidden --no-hidden` walks dotfiles).
+    flag("", "messages"),
+    flag("", "pcre2-unicode"),
+    flag("", "require-git"),
+    flag("", "trace"),
+    flag("", "unicode"),
+    flag("", "no-auto-hybrid-regex"),
+    flag("", "no-binary"),
+    flag("", "no-block-buffered"),
+    flag("", "no-column"),
+    flag("", "no-context-separator"),
+    flag("", "no-crlf"),
+    flag("", "no-encoding"),
+    flag("", "no-fixed-strings"),
+    flag("", "no-follow"),
+    flag("", "no-glob-case-insensitive"),
+    flag("", "no-hidden"),
+    flag("", "no-ignore-file-case-insensitive"),
+    flag("", "no-json"),
+    flag("", "no-line-buffered"),
+    flag("", "no-max-columns-preview"),
+    flag("", "no-multiline"),
+    flag("", "no-multiline-dotall"),
+    flag("", "no-one-file-system"),
+    flag("", "no-pcre2"),
+    flag("", "no-pre"),
+    flag("", "no-search-zip"),
+    flag("", "no-stats"),
+    flag("", "no-text"),
+    flag("", "no-trim"),
 ];
 
 pub(super) const FD: &[Opt] = &[

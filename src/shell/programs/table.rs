@@ -29,6 +29,16 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("rg --files", &["."]),
             ex("rg TODO", &["."]),
             ex("rg -e .env -g '!*.lock' .", &["."]),
+            ex(
+                "rg --no-hidden --no-follow --no-messages TODO src",
+                &["src"],
+            ),
+            Example {
+                line: "rg --pre 'rm x' --no-pre foo .",
+                paths: &["."],
+                runs: &["rm x"],
+                unknown: &[],
+            },
             Example {
                 line: "rg --pre 'rm -rf x' foo .",
                 paths: &["."],

@@ -306,7 +306,7 @@ fn wrapper_step(
                     "`sudo -R` runs its command under another root directory",
                 );
             }
-            let step = sudo(words, st);
+            let step = sudo(cx, fr, words, st);
             // With `-s` or `-i` sudo gives its command to a shell, each character but
             // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a
             // word is expanded there (`sudo -s cat '.env$X'` reads `.env`).
@@ -851,6 +851,15 @@ fn declare_like(base: &str, args: &[Word], st: &mut State, strings: &mut Vec<Str
                 format!("`{base}` parses `{}` again as an array", show(&w.text)),
             );
             strings.push(format!(": {}", value.strip_suffix(')').unwrap_or(value)));
+        }
+    }
+    // `export FCEDIT=rm`, `declare -x GIT_PAGER='rm x'`: a command for deny rules.
+    for w in &operands {
+        if let Some((name, value)) = w.text.split_once('=') {
+            strings.extend(super::word::command_values(
+                name.trim_end_matches('+'),
+                value,
+            ));
         }
     }
     check_names(&operands, base, st);

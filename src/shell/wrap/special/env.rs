@@ -78,8 +78,8 @@ pub(in crate::shell::wrap) fn env(
         match w.text.split_once('=') {
             Some((name, value)) => {
                 note_assignment("env", name, st);
-                // `env GIT_CONFIG_VALUE_0='!rm x' ... git q`.
-                for code in crate::shell::word::git_config_values(name, value) {
+                // `env GIT_CONFIG_VALUE_0='!rm x' ... git q`, `env FCEDIT=rm fc`.
+                for code in crate::shell::word::command_values(name, value) {
                     shell_string(cx, fr, &code, st);
                 }
                 j += 1;

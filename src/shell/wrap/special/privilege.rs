@@ -2,7 +2,12 @@
 
 use super::*;
 
-pub(in crate::shell::wrap) fn sudo(words: &[Word], st: &mut State) -> Step {
+pub(in crate::shell::wrap) fn sudo(
+    cx: &mut Cx,
+    fr: &Frame,
+    words: &[Word],
+    st: &mut State,
+) -> Step {
     let o = match simple_wrapper(words, &SUDO) {
         Ok(o) => o,
         Err(why) => return Step::Opaque(why),
@@ -31,8 +36,11 @@ pub(in crate::shell::wrap) fn sudo(words: &[Word], st: &mut State) -> Step {
             break;
         }
         match w.text.split_once('=') {
-            Some((name, _)) if is_inert_var_name(name) || is_dangerous_var(name) => {
+            Some((name, value)) if is_inert_var_name(name) || is_dangerous_var(name) => {
                 note_assignment("sudo", name, st);
+                for code in crate::shell::word::command_values(name, value) {
+                    shell_string(cx, fr, &code, st);
+                }
                 j += 1;
             }
             _ => break,
