@@ -170,11 +170,13 @@ const KNOWN: &[Known] = &[
     },
     Known {
         name: "code-in-variable",
-        what: "`PS4='$(cmd)'; set -x`, `PATH=...`, `BASH_ENV=...` and the like: the value \
-               of a variable bash reads as code or as a place to find programs. The reading \
-               marks the command opaque (never allowed), but a deny rule does not see the \
-               command in the value. Soundness (deny rules), minor.",
-        example: "PS4='$(rm _1)'; set -x; ls _2",
+        what: "`PS4=$x; set -x` with `x='$(cmd)'`, `PATH=...`, `BASH_ENV=...` and the \
+               like: the value of a variable bash reads as code or as a place to find \
+               programs. The reading marks the command opaque (never allowed), but a deny \
+               rule does not see the command in a value it does not know (a value written \
+               in the assignment, `PS4='$(cmd)'`, is read since helper-68). Soundness (deny \
+               rules), minor.",
+        example: "x='$(rm _1)'; PS4=$x; set -x; ls _2",
         kind: Kind::Missed,
         // The generator's only code in a variable is `$(prog3 ps4)`.
         covers: |f, _| f.kind == Kind::Missed && f.words.len() == 2 && f.words[0] == "prog3" && f.words[1] == "ps4",

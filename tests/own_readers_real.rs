@@ -497,8 +497,13 @@ fn helper66_terminals_history_editors_and_literal_tildes() {
         }
         failures.extend(check_touching(line, d, &did, &run.stderr, true));
     }
-    let _ = std::fs::remove_file(home.join(".lesskey"));
     let _ = std::fs::remove_file(home.join(".inputrc"));
+    // A lesskey of key bindings only runs nothing.
+    std::fs::write(home.join(".lesskey"), "#command\nj forw-line\n").expect("write");
+    if decide("git log") != Some(Decision::Allow) {
+        failures.push("`git log` with a lesskey of key bindings: not allowed".into());
+    }
+    let _ = std::fs::remove_file(home.join(".lesskey"));
     // The everyday forms, and what opens nothing (helper-66's over-blocks).
     std::fs::write(proj.join(".gitignore"), "/.env\n").expect("write .gitignore");
     trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
@@ -605,5 +610,42 @@ fn helper67_implied_no_index_checks_tilde_directories_and_exported_commands() {
             "git apply --stat b.diff",
         ],
     ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-68: a value `read` gives an environment variable from data (`TZ=:FILE` makes
+/// `ls` open FILE), a prompt's substitution (`PS4` under `set -x`), and a directory
+/// named `~+` (either reading of `'~+'` may be bash's: unsure, asked, not denied).
+#[test]
+fn helper68_values_from_data_prompts_and_tilde_directories() {
+    let s = Scratch::new("own-readers-68");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    std::fs::write(
+        proj.join("tz.txt"),
+        format!(":{}/.ssh/id_rsa\n", home.display()),
+    )
+    .expect("write tz.txt");
+    let mut failures = Vec::new();
+    for line in [
+        "IFS= read -r TZ < tz.txt; export TZ; ls -l >/dev/null",
+        "read -r TZ < tz.txt; export TZ; date >/dev/null",
+        "set -x; PS4='$(rm -f victim)'; true",
+    ] {
+        let d = decide(line);
+        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
+        let did = touched(&run, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    }
+    // A directory named `~+` that holds a secret: `'~+'` may be it or the project.
+    std::fs::create_dir_all(proj.join("~+")).expect("make ~+");
+    std::fs::write(proj.join("~+/.env"), "ENV-SECRET\n").expect("write ~+/.env");
+    for line in ["grep -r x '~+'", "tar -cf /tmp/o.tar '~+'"] {
+        let d = decide(line);
+        if d != Some(Decision::Ask) {
+            failures.push(format!("`{line}`: {d:?}, not asked"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

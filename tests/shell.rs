@@ -400,7 +400,12 @@ parses! {
     xargs_name_from_input: "xargs -I{} {} x" => ok(vec![c(&["xargs", "-I{}", "{}", "x"]).op("`xargs` builds the command name from its input")]),
     find_variable: "find . $args" => ok(vec![c(&["find", ".", "$args"]).op("`find` argument `$args` is not static")]),
     path_assignment: "PATH=/tmp ls" => ok(vec![c(&["ls"]).op("assignment to `PATH` can change what runs")]),
-    ps4_assignment: "PS4='$(rm x)' bash -xc ls" => ok(vec![c(&["ls"]).w(&["bash", "-xc", "ls"]).op("assignment to `PS4` can change what runs")]),
+    // PS4 is expanded where `set -x` shows it: its substitution is read (helper-68).
+    ps4_assignment: "PS4='$(rm x)' bash -xc ls" => ok(vec![
+        c(&["rm", "x"]).op("`PS4` names a command a program may run"),
+        c(&[":", "$(rm x)"]).op("`PS4` names a command a program may run"),
+        c(&["ls"]).w(&["bash", "-xc", "ls"]).op("assignment to `PS4` can change what runs"),
+    ]),
     standalone_path_assignment: "PATH=/tmp; ls" => bad(vec![c(&["ls"])], "assignment to `PATH` can change what runs"),
     // The value is a command git runs: read for deny rules (helper-66's `FCEDIT=rm fc`).
     git_ssh_command: "GIT_SSH_COMMAND='rm -rf ~' git fetch" => ok(vec![
@@ -1340,6 +1345,13 @@ fn ifs_only_before_read_is_certain() {
     ] {
         assert!(parse(line).is_certain(), "{line}");
     }
+    // A value from data for a variable programs read (`TZ=:FILE` opens FILE).
+    for line in ["read -r TZ < f", "IFS= read -r LANG < f", "printf -v LC_ALL %s x"] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+    assert!(parse("export LANG=C").is_certain());
+    // unbuffer runs its command on a terminal (helper-68).
+    assert!(!parse("unbuffer -p git log").is_certain());
     for line in [
         "IFS=x; echo $PATH",
         "IFS=/ eval 'echo a/b'",

@@ -56,6 +56,22 @@ const READ_AS_IT_IS: &[(&str, &[&str])] = &[
     ("git", crate::shell::LESS_HOME),
 ];
 
+/// Whether the lesskey file PATH may set variables (`LESSOPEN`, which runs a command):
+/// a source file with an `#env` section, a compiled one (`~/.less`, which starts with
+/// lesskey's magic bytes and may hold one), or one that cannot be read. A source file
+/// of key bindings only (`#command`, `#line-edit`) does not; one not there does not.
+fn lesskey_may_set(path: &std::path::Path) -> bool {
+    match path::read_small(path, 1 << 20) {
+        Ok(text) => {
+            text.starts_with(b"\0M+G")
+                || text
+                    .split(|b| *b == b'\n')
+                    .any(|l| l.trim_ascii_start().starts_with(b"#env"))
+        }
+        Err(e) => !path::absent(&e),
+    }
+}
+
 impl Prepared<'_> {
     /// Mark the programs of each line that read a configuration file an earlier command
     /// of their line names or changes (FACTS: the lines' directories and changes).
@@ -127,6 +143,15 @@ impl Prepared<'_> {
                             continue;
                         };
                         if !forms.iter().any(|f| std::path::Path::new(f).exists()) {
+                            continue;
+                        }
+                        // A lesskey that only binds keys runs nothing where no key is
+                        // pressed (a tool's command has no terminal).
+                        if shell::LESS_HOME.contains(&shown.as_str())
+                            && !forms
+                                .iter()
+                                .any(|f| lesskey_may_set(std::path::Path::new(f)))
+                        {
                             continue;
                         }
                         let why = format!(
@@ -310,5 +335,29 @@ impl Prepared<'_> {
             all.iter_mut().for_each(|f| *f = f.to_lowercase());
         }
         all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lesskey_may_set;
+
+    #[test]
+    fn a_lesskey_of_key_bindings_sets_nothing() {
+        let dir = std::env::temp_dir().join(format!("grh-lesskey-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("make the directory");
+        let file = |name: &str, text: &[u8]| {
+            let p = dir.join(name);
+            std::fs::write(&p, text).expect("write the lesskey");
+            p
+        };
+        let keys = file("keys", b"#command\nj forw-line\n#line-edit\n^A home\n");
+        let env = file("env", b"#command\nj forw-line\n  #env\nLESSOPEN=|cat %s\n");
+        let compiled = file("compiled", b"\0M+Gc\x05\0j\x01");
+        assert!(!lesskey_may_set(&keys));
+        assert!(lesskey_may_set(&env));
+        assert!(lesskey_may_set(&compiled));
+        assert!(!lesskey_may_set(&dir.join("absent")));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -320,6 +320,11 @@ impl Prepared<'_> {
                         .map_or(true, |n| !no_repository(std::path::Path::new(n)))
                 });
             }
+            let tilde = made.iter().find_map(|m| match &m.unsure {
+                Some(u @ shell::Unsure::QuotedTilde(_)) => Some(u.clone()),
+                _ => None,
+            });
+            let start = out.len();
             for m in made {
                 let mut reached = BitSet::new(self.n());
                 // A walked directory the reading cannot resolve (`lnk/..`: the kernel
@@ -445,6 +450,13 @@ impl Prepared<'_> {
                     ..m
                 });
             }
+            // A word whose `~` may be quoted (see `literal_tilde`): every match of its
+            // walks is unsure, either reading may be the one bash makes (helper-68).
+            if let Some(why) = &tilde {
+                for p in &mut out[start..] {
+                    p.unsure.get_or_insert_with(|| why.clone());
+                }
+            }
         }
     }
 
@@ -480,11 +492,16 @@ impl Prepared<'_> {
             cand.norm = Err("a relative path in a line that changes directory".into());
         }
         let literal = self.literal_tilde(source(), w, here, dirs);
-        if literal.iter().any(|l| l.unsure.is_some()) && cand.uncertain.is_none() {
-            cand.uncertain = Some(format!(
-                "`{}` names a file in the directory when its `~` is quoted, and one of that name is there",
-                w.chars().take(200).collect::<String>()
-            ));
+        if let Some(u) = literal.iter().find_map(|l| l.unsure.clone()) {
+            cand.uncertain.get_or_insert_with(|| {
+                format!(
+                    "`{}` names a file in the directory when its `~` is quoted, and one of that name is there",
+                    w.chars().take(200).collect::<String>()
+                )
+            });
+            // Either reading may be the one bash makes: a match on this one is unsure
+            // too (helper-68: `grep -r x '~+'` where a directory `~+` is there).
+            cand.unsure.get_or_insert(u);
         }
         if here || !relative {
             out.push(cand);

@@ -635,15 +635,24 @@ fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     let ast::AssignmentName::VariableName(name) = &a.name else {
         return;
     };
-    // A value with expansions was walked already; its commands are seen.
     let ast::AssignmentValue::Scalar(w) = &a.value else {
         return;
     };
-    if w.value.contains(['$', '`']) {
-        return;
-    }
-    let mut h = None;
-    let value = word(cx, fr, &w.value, &mut h).text;
+    // A value with expansions was walked already; its commands are seen. One in single
+    // quotes is its text (`PS4='$(rm x)'`, `GIT_PAGER='rm $x'`: helper-68).
+    let value = if w.value.contains(['$', '`']) {
+        match w
+            .value
+            .strip_prefix('\'')
+            .and_then(|v| v.strip_suffix('\''))
+        {
+            Some(inner) if !inner.contains('\'') => inner.to_string(),
+            _ => return,
+        }
+    } else {
+        let mut h = None;
+        word(cx, fr, &w.value, &mut h).text
+    };
     for code in command_values(name, &value) {
         let from = cx.out.commands.len();
         cx.isolated(|cx| parse_into(cx, &fr.deeper(), &code));

@@ -336,6 +336,10 @@ pub(crate) fn command_values(name: &str, value: &str) -> Vec<String> {
     ];
     match name {
         _ if COMMANDS.contains(&name) => vec![value.to_owned()],
+        // The prompts a shell that is not interactive shows are expanded there (`set -x`
+        // shows PS4, `select` PS3): their substitutions run (`PS4='$(rm x)'`). (PS1 and
+        // PS2 only in an interactive shell, which is never certain.)
+        "PS3" | "PS4" => vec![format!(": {value}")],
         // tar reads options from it first (`--to-command=CMD`, `--checkpoint-action=exec=CMD`).
         "TAR_OPTIONS" => vec![format!("tar {value}")],
         // `|CMD`, `||CMD`, `|-CMD`, `-CMD`.

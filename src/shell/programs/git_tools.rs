@@ -169,6 +169,16 @@ fn starts_for_words(r: &Reading) -> Option<String> {
 
 /// git's reading hook part: what it starts (never certain).
 pub(super) fn tools(r: &mut Reading) {
+    // Other credential helpers (`git credential-osxkeychain get`, `credential-libsecret`,
+    // `credential-manager`) print the passwords they keep (helper-68).
+    if r.unknown
+        .first()
+        .is_some_and(|u| u.starts_with("credential"))
+    {
+        r.runs.push(Run::Starts(
+            "a credential helper, which prints the passwords it keeps".into(),
+        ));
+    }
     if let Some(what) = starts(r) {
         r.runs.push(Run::Starts(what.to_owned()));
     }

@@ -232,7 +232,16 @@ fn wrapper_step(
             }
             inner_after(words, &SETSID)
         }
-        "unbuffer" => inner_after(words, &UNBUFFER),
+        // It runs its command on a pseudo-terminal, its input (`-p`) typed as keys
+        // (helper-68: `... | unbuffer -p git log` paged through less, which ran a `!CMD`
+        // typed in): the command takes itself to be interactive.
+        "unbuffer" => {
+            note(
+                &mut st.uncertain,
+                "`unbuffer` runs its command on a terminal (a pager, readline, keys typed in)",
+            );
+            inner_after(words, &UNBUFFER)
+        }
         "timeout" => after_operand(words, &TIMEOUT, &[]),
         "chrt" => after_operand(words, &CHRT, &["p", "pid", "m", "max"]),
         "taskset" => after_operand(words, &TASKSET, &["p", "pid"]),
@@ -956,7 +965,12 @@ fn check_names(names: &[Word], cmd: &str, st: &mut State) {
                 &mut st.opaque,
                 format!("`{cmd}` assigns `{name}`, which can change what runs"),
             );
-        } else if !is_assignable(name.split('[').next().unwrap_or(name)) {
+        } else if !is_assignable(name.split('[').next().unwrap_or(name))
+            || (matches!(cmd, "read" | "mapfile" | "readarray" | "printf" | "getopts")
+                && super::word::is_inert_env(name))
+        {
+            // (An environment variable given a value from data, `read -r TZ < f`:
+            // helper-68, `TZ=:FILE` makes `ls` open FILE.)
             note(
                 &mut st.uncertain,
                 format!("`{cmd}` assigns `{name}`, which a program may read"),
