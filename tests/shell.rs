@@ -1346,7 +1346,11 @@ fn ifs_only_before_read_is_certain() {
         assert!(parse(line).is_certain(), "{line}");
     }
     // A value from data for a variable programs read (`TZ=:FILE` opens FILE).
-    for line in ["read -r TZ < f", "IFS= read -r LANG < f", "printf -v LC_ALL %s x"] {
+    for line in [
+        "read -r TZ < f",
+        "IFS= read -r LANG < f",
+        "printf -v LC_ALL %s x",
+    ] {
         assert!(!parse(line).is_certain(), "{line}");
     }
     assert!(parse("export LANG=C").is_certain());
