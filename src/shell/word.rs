@@ -232,35 +232,13 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
         "PS2",
         "PS3",
         "PS4",
-        "PROMPT_COMMAND",
         "SHELLOPTS",
         "BASHOPTS",
         "BASH_LOADABLES_PATH",
         "EXECIGNORE",
-        "EDITOR",
-        "FCEDIT",
-        "SUDO_EDITOR",
-        "SELECTED_EDITOR",
-        "RSYNC_RSH",
-        "RSYNC_CONNECT_PROG",
-        "CVS_RSH",
         "TAR_OPTIONS",
-        "SYSTEMD_PAGER",
-        "SYSTEMD_EDITOR",
-        "GH_PAGER",
-        "GH_EDITOR",
-        "KUBE_EDITOR",
-        "PSQL_PAGER",
-        "BAT_PAGER",
-        "DELTA_PAGER",
-        "VISUAL",
-        "PAGER",
-        "MANPAGER",
         "LESSOPEN",
         "LESSCLOSE",
-        "BROWSER",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
         "PYTHONSTARTUP",
         "PYTHONPATH",
         "PYTHONHOME",
@@ -294,48 +272,53 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
     if GIT_INERT.contains(&name) {
         return false;
     }
-    EXACT.contains(&name) || PREFIX.iter().any(|p| name.starts_with(p))
+    EXACT.contains(&name)
+        || COMMAND_VARS.contains(&name)
+        || PREFIX.iter().any(|p| name.starts_with(p))
 }
+
+/// Variables whose value is a command a program runs: an editor, pager, browser,
+/// askpass program, remote shell or proxy (read for deny rules by [`command_values`]).
+const COMMAND_VARS: &[&str] = &[
+    "EDITOR",
+    "VISUAL",
+    "FCEDIT",
+    "PAGER",
+    "MANPAGER",
+    "BROWSER",
+    "SSH_ASKPASS",
+    "SUDO_ASKPASS",
+    "PROMPT_COMMAND",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_PAGER",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_ASKPASS",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PROXY_COMMAND",
+    "SUDO_EDITOR",
+    "SELECTED_EDITOR",
+    "RSYNC_RSH",
+    "RSYNC_CONNECT_PROG",
+    "CVS_RSH",
+    "SYSTEMD_PAGER",
+    "SYSTEMD_EDITOR",
+    "GH_PAGER",
+    "GH_EDITOR",
+    "KUBE_EDITOR",
+    "PSQL_PAGER",
+    "BAT_PAGER",
+    "DELTA_PAGER",
+];
 
 /// The commands the environment variable NAME, set to VALUE, makes a program run, as
 /// shell strings: an editor, pager, browser or askpass program (`FCEDIT=rm fc` runs `rm
 /// FILE`: helper-66), less's input filters (`LESSOPEN='|CMD %s'`), and git's
 /// configuration given by environment (see [`git_config_values`]); none for other names.
 pub(crate) fn command_values(name: &str, value: &str) -> Vec<String> {
-    const COMMANDS: &[&str] = &[
-        "EDITOR",
-        "VISUAL",
-        "FCEDIT",
-        "PAGER",
-        "MANPAGER",
-        "BROWSER",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "PROMPT_COMMAND",
-        "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR",
-        "GIT_PAGER",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_ASKPASS",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PROXY_COMMAND",
-        "SUDO_EDITOR",
-        "SELECTED_EDITOR",
-        "RSYNC_RSH",
-        "RSYNC_CONNECT_PROG",
-        "CVS_RSH",
-        "SYSTEMD_PAGER",
-        "SYSTEMD_EDITOR",
-        "GH_PAGER",
-        "GH_EDITOR",
-        "KUBE_EDITOR",
-        "PSQL_PAGER",
-        "BAT_PAGER",
-        "DELTA_PAGER",
-    ];
     match name {
-        _ if COMMANDS.contains(&name) => vec![value.to_owned()],
+        _ if COMMAND_VARS.contains(&name) => vec![value.to_owned()],
         // The prompts a shell that is not interactive shows are expanded there (`set -x`
         // shows PS4, `select` PS3): their substitutions run (`PS4='$(rm x)'`). (PS1 and
         // PS2 only in an interactive shell, which is never certain.)
