@@ -16,7 +16,7 @@ pub(super) fn git_tops<'l>(
     cwd: Option<&str>,
     sets: &[places::Dirs],
     set_of: &[usize],
-    stops: bool,
+    stops: RepoStops,
 ) -> std::collections::HashMap<(usize, &'l str), Vec<String>> {
     line.commands
         .iter()
@@ -40,7 +40,7 @@ pub(super) fn git_tops<'l>(
 
 /// Whether git run in DIR surely finds no repository: no `.git` of any kind in DIR or
 /// above it, and no directory there git takes for a bare repository.
-pub(super) fn no_repository(dir: &std::path::Path) -> bool {
+fn no_repository(dir: &std::path::Path) -> bool {
     let dotgit = dir
         .ancestors()
         .any(|a| crate::path::lexists(&a.join(".git")).unwrap_or(true));
@@ -56,15 +56,15 @@ pub(super) fn no_repository(dir: &std::path::Path) -> bool {
 /// `grep.fallbackToNoIndex` (or include a file that does). Else a line may make a
 /// `.git` before git looks (`echo 'gitdir: /x' > .git; git status`), and the
 /// directory is walked as if it were the top.
-pub(super) fn repo_stops(line: &shell::CommandLine) -> bool {
+pub(super) fn repo_stops(line: &shell::CommandLine) -> RepoStops {
     let quiet = |targets: &[String]| targets.iter().all(|t| nobodys_file(t));
     if line.opaque.is_some() || !quiet(&line.redirects) {
-        return false;
+        return RepoStops::No;
     }
     let mut greps = false;
     for c in &line.commands {
         if c.opaque.is_some() || !quiet(&c.redirects) {
-            return false;
+            return RepoStops::No;
         }
         let name = c.argv.first().map_or("", String::as_str);
         if matches!(name, "cd" | "pushd" | "popd" | "pwd" | "true" | ":") {
@@ -78,16 +78,44 @@ pub(super) fn repo_stops(line: &shell::CommandLine) -> bool {
                 || w.starts_with("--work-tree")
         };
         if name != "git" || c.written.iter().any(elsewhere) {
-            return false;
+            return RepoStops::No;
         }
         let sub = shell::git_subcommand(&c.argv).and_then(|k| c.argv.get(k));
         match sub.map(String::as_str) {
-            Some("init" | "clone" | "worktree" | "submodule") => return false,
+            Some("init" | "clone" | "worktree" | "submodule") => return RepoStops::No,
             Some("grep") => greps = true,
             _ => {}
         }
     }
-    !greps || !user_configs_may_fall_back()
+    match greps {
+        true => RepoStops::UnlessFallback,
+        false => RepoStops::Yes,
+    }
+}
+
+/// Whether git stops where it finds no repository, for a line (see [`repo_stops`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) enum RepoStops {
+    /// No: the line may make or name a repository first.
+    #[default]
+    No,
+    /// Yes.
+    Yes,
+    /// Yes, unless the user's or the system's configuration may make `git grep` walk
+    /// without one (read only where git finds none).
+    UnlessFallback,
+}
+
+impl RepoStops {
+    /// Whether git run in DIR stops at once (`not a git repository`): it surely finds
+    /// no repository there, and the line lets it stop.
+    pub(super) fn at(self, dir: &std::path::Path) -> bool {
+        match self {
+            RepoStops::No => false,
+            RepoStops::Yes => no_repository(dir),
+            RepoStops::UnlessFallback => no_repository(dir) && !user_configs_may_fall_back(),
+        }
+    }
 }
 
 /// Whether the user's or the system's git configuration may set `grep.fallbackToNoIndex`
@@ -115,7 +143,12 @@ fn user_configs_may_fall_back() -> bool {
 /// any of DIRS) that holds a `.git`; with none, that directory (git finds no
 /// repository and stops), or none at all when STOPS and git's own search finds none
 /// there (see [`repo_stops`]). Any other word is itself.
-pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String], stops: bool) -> Vec<String> {
+pub(super) fn git_top(
+    w: &str,
+    cwd: Option<&str>,
+    dirs: &[String],
+    stops: RepoStops,
+) -> Vec<String> {
     let Some(rest) = w.strip_prefix(":/") else {
         return vec![w.to_string()];
     };
@@ -132,7 +165,7 @@ pub(super) fn git_top(w: &str, cwd: Option<&str>, dirs: &[String], stops: bool) 
             Some(top) => top,
             // helper-66: `git -C .. grep KEY` where `..` is in no repository walks
             // nothing (`fatal: not a git repository`).
-            None if stops && no_repository(here) => continue,
+            None if stops.at(here) => continue,
             None => here,
         };
         let top = top.to_string_lossy();

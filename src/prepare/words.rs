@@ -4,7 +4,7 @@
 //! paths a decision reads.
 
 use super::dirs::*;
-use super::git_tops::{git_top, git_tops, no_repository, repo_stops};
+use super::git_tops::{git_top, git_tops, repo_stops, RepoStops};
 use super::kernel_words::{mark_terminals, nobodys_file};
 use super::paths::*;
 use super::walks;
@@ -313,11 +313,12 @@ impl Prepared<'_> {
                 shell::Role::WalkTracked | shell::Role::ShowTracked | shell::Role::WriteTracked
             );
             let is_git = c.argv.first().is_some_and(|n| n == "git");
-            if budget.repo_stops && tracked && is_git {
+            if tracked && is_git {
+                let stops = budget.repo_stops;
                 made.retain(|m| {
                     m.norm
                         .as_ref()
-                        .map_or(true, |n| !no_repository(std::path::Path::new(n)))
+                        .map_or(true, |n| !stops.at(std::path::Path::new(n)))
                 });
             }
             let tilde = made.iter().find_map(|m| match &m.unsure {
@@ -792,7 +793,7 @@ pub(super) struct WordBudget {
     dots: bool,
     /// Whether git stops where it finds no repository in the line being read: nothing
     /// of the line can make one before it runs (see [`repo_stops`]).
-    repo_stops: bool,
+    repo_stops: RepoStops,
     /// What the walks of the call found, by (directory, role, command words), and how
     /// many directory entries they may still look at (see `walks`).
     walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
