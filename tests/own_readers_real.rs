@@ -127,6 +127,39 @@ fn everyday(decide: &impl Fn(&str) -> Option<Decision>, lines: &[&str]) -> Vec<S
         .collect()
 }
 
+/// Run LINE for real in PROJ with HOME: the run, and what of the rules it did (a secret
+/// opened, `rm` run, or, when strace shows nothing, a secret printed).
+fn run_touching(s: &Scratch, line: &str, home: &Path, proj: &Path) -> (trace::Run, Vec<String>) {
+    let run = s.run(&["bash", "-c", line], proj, home, None, 10);
+    let mut did = touched(&run, home, proj);
+    if did.is_empty() && prints_secret(line, home, proj) {
+        did.push("printed the secret".into());
+    }
+    (run, did)
+}
+
+/// The failures of the everyday LINE: its run must do nothing the rules are about, and
+/// DECIDE must allow it.
+fn everyday_run(
+    s: &Scratch,
+    decide: &impl Fn(&str) -> Option<Decision>,
+    line: &str,
+    home: &Path,
+    proj: &Path,
+) -> Vec<String> {
+    let run = s.run(&["bash", "-c", line], proj, home, None, 10);
+    let did = touched(&run, home, proj);
+    let mut failures = Vec::new();
+    if !did.is_empty() {
+        failures.push(format!("`{line}`: the everyday run did {did:?}"));
+    }
+    let d = decide(line);
+    if d != Some(Decision::Allow) {
+        failures.push(format!("`{line}`: {d:?}, not allowed"));
+    }
+    failures
+}
+
 /// `../` enough times to climb from DIR to `/`.
 fn to_root(dir: &Path) -> String {
     "../".repeat(dir.components().count() - 1)
@@ -249,15 +282,7 @@ fn words_programs_read_by_their_own_rules() {
         "rg -e fn src",
         "chmod 644 README.md",
     ] {
-        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
-        let did = touched(&run, &home, &proj);
-        if !did.is_empty() {
-            failures.push(format!("`{line}`: the everyday run did {did:?}"));
-        }
-        let d = decide(line);
-        if d != Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, not allowed"));
-        }
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -362,11 +387,7 @@ fn helper63_doubled_slashes_and_tests_after_the_action() {
         "find . -exec grep -l SECRET {} + -type d",
     ] {
         let d = decide(line);
-        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
-        let mut did = touched(&run, &home, &proj);
-        if did.is_empty() && prints_secret(line, &home, &proj) {
-            did.push("printed the secret".into());
-        }
+        let (run, did) = run_touching(&s, line, &home, &proj);
         failures.extend(check_touching(line, d, &did, &run.stderr, false));
     }
     // The everyday forms stay allowed.
@@ -402,11 +423,7 @@ fn helper64_builtins_that_load_include_and_replay() {
         "history -s rm -f victim; fc -s",
     ] {
         let d = decide(line);
-        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
-        let mut did = touched(&run, &home, &proj);
-        if did.is_empty() && prints_secret(line, &home, &proj) {
-            did.push("printed the secret".into());
-        }
+        let (run, did) = run_touching(&s, line, &home, &proj);
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         failures.extend(check_touching(line, d, &did, &run.stderr, false));
     }
@@ -522,14 +539,7 @@ fn helper66_terminals_history_editors_and_literal_tildes() {
         "enable -p .env",
         "enable -ps .env",
     ] {
-        let d = decide(line);
-        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
-        let did = touched(&run, &home, &proj);
-        if !did.is_empty() {
-            failures.push(format!("`{line}`: the run did {did:?}"));
-        } else if d != Some(Decision::Allow) {
-            failures.push(format!("`{line}`: {d:?}, not allowed"));
-        }
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -580,11 +590,7 @@ fn helper67_implied_no_index_checks_tilde_directories_and_exported_commands() {
             std::os::unix::fs::symlink(&home, proj.join("~+")).expect("make the link");
         }
         let d = decide(line);
-        let run = s.run(&["bash", "-c", line], &proj, &home, None, 10);
-        let mut did = touched(&run, &home, &proj);
-        if did.is_empty() && prints_secret(line, &home, &proj) {
-            did.push("printed the secret".into());
-        }
+        let (run, did) = run_touching(&s, line, &home, &proj);
         let _ = std::fs::remove_file(proj.join("~+"));
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         failures.extend(check_touching(line, d, &did, &run.stderr, true));
