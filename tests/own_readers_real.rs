@@ -655,3 +655,139 @@ fn helper68_values_from_data_prompts_and_tilde_directories() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A repository with an ignored, untracked `.env` (the project's is tracked), in HOME.
+fn ignored_env_repo(home: &Path, name: &str) -> std::path::PathBuf {
+    let dir = home.join(name);
+    std::fs::create_dir_all(dir.join("src")).expect("make the repository");
+    std::fs::write(dir.join("src/a.rs"), "fn main() {}\n").expect("write a.rs");
+    std::fs::write(dir.join(".gitignore"), ".env\n").expect("write .gitignore");
+    trace::git(&dir, &["init", "-q"]);
+    trace::git(&dir, &["add", "."]);
+    trace::git(&dir, &["commit", "-qm", "init"]);
+    std::fs::write(dir.join(".env"), "KEY=ENV-SECRET\n").expect("write .env");
+    dir
+}
+
+/// helper-69: a repository git refuses (`core.bare = true`, a format on the line of its
+/// section's header, a common directory whose format it does not read) makes `git diff
+/// A B` a `--no-index` diff, which prints the ignored `.env`: never allowed. A linked work
+/// tree's repository is one git uses: `git diff src .` there is allowed and opens nothing.
+#[test]
+fn helper69_repositories_git_refuses() {
+    let s = Scratch::new("own-readers-69");
+    let (home, _) = project(&s);
+    let mut failures = Vec::new();
+    let bare = ignored_env_repo(&home, "bare");
+    trace::git(&bare, &["config", "core.bare", "true"]);
+    let header = ignored_env_repo(&home, "header");
+    let config = header.join(".git/config");
+    let text = std::fs::read_to_string(&config).expect("read config");
+    std::fs::write(
+        &config,
+        format!("{text}[core] repositoryformatversion = 9\n"),
+    )
+    .expect("write config");
+    let common = ignored_env_repo(&home, "common");
+    let copied = std::process::Command::new("cp")
+        .args(["-a", ".git", "../common-git"])
+        .current_dir(&common)
+        .status()
+        .expect("copy .git");
+    assert!(copied.success());
+    std::fs::rename(home.join("common-git"), common.join(".git/common")).expect("move it in");
+    trace::git(
+        &common,
+        &[
+            "config",
+            "-f",
+            ".git/common/config",
+            "core.repositoryformatversion",
+            "9",
+        ],
+    );
+    std::fs::write(common.join(".git/commondir"), "common\n").expect("write commondir");
+    // A `.git` another user owns (git refuses it whatever owns the work tree). Only root
+    // can give it away: CI runs as root.
+    let owned = ignored_env_repo(&home, "owned");
+    let given = std::process::Command::new("chown")
+        .args(["-R", "nobody", ".git"])
+        .current_dir(&owned)
+        .status()
+        .is_ok_and(|s| s.success());
+    let root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    assert!(given || !root, "chown as root failed");
+    let owned_case = given.then(|| (&owned, "git diff src .".to_string()));
+    for (dir, line) in [
+        (&bare, format!("git diff src {}", bare.display())),
+        (&header, "git diff src .".to_string()),
+        (&common, "git diff src .".to_string()),
+    ]
+    .into_iter()
+    .chain(owned_case)
+    {
+        let decide = decider(&home, dir);
+        let d = decide(&line);
+        let (run, did) = run_touching(&s, &line, &home, dir);
+        failures.extend(check_touching(&line, d, &did, &run.stderr, false));
+    }
+    // A linked work tree (its `.git` a file naming `.git/worktrees/linked` of another).
+    let main = ignored_env_repo(&home, "main");
+    trace::git(&main, &["worktree", "add", "-q", "../linked"]);
+    let linked = home.join("linked");
+    std::fs::write(linked.join(".env"), "KEY=ENV-SECRET\n").expect("write linked .env");
+    let decide = decider(&home, &linked);
+    failures.extend(everyday_run(&s, &decide, "git diff src .", &home, &linked));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-69: what make runs of values the line gives it, for a rule that allows make:
+/// a variable its own rules run as a program (`CC`, as an operand or from the
+/// environment), `$(shell CMD)` in an operand however it is spaced, and `MAKEFLAGS`.
+#[test]
+fn helper69_make_runs_values_of_the_line() {
+    let s = Scratch::new("own-readers-69-make");
+    let (home, proj) = project(&s);
+    std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
+    let rules = json!([
+        {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
+        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    let mut failures = Vec::new();
+    for line in [
+        "make CC='rm -f victim;' x.o",
+        "make -n 'x := $(shell rm -f victim)'",
+        "make -n '.DEFAULT_GOAL=$(shell rm -f victim)'",
+        "CC='rm -f victim;' make x.o",
+        "export CC='rm -f victim;'; make x.o",
+        "MAKEFLAGS='--eval=x:=$(shell rm -f victim)' make -n",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        let _ = std::fs::remove_file(proj.join("x.o"));
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
+    }
+    for line in [
+        "make -n CC=cc x.o",
+        "make -n CFLAGS='-O2 -g' x.o",
+        "make test",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -159,6 +159,14 @@ impl Prepared<'_> {
                 "`{v}` in the environment names another repository or index"
             ));
         }
+        // A repository git refuses is one it reads nothing of, and `git grep` then reads
+        // the directory where `grep.fallbackToNoIndex` says so (helper-69).
+        if !git_repo::git_accepts(&top, &git_dir, &common) {
+            return unread(format!(
+                "git may refuse `{}` (its owner, format or `core.bare`)",
+                git_dir.display()
+            ));
+        }
         if git_index::sha256(&common) {
             return unread(format!(
                 "`{}` names its objects by SHA-256",

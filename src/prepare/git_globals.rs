@@ -47,12 +47,41 @@ fn user_configs_in(env: &dyn Fn(&str) -> Option<PathBuf>) -> Vec<PathBuf> {
 }
 
 /// Every global configuration file git or the crate may open: the user's, then
-/// `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and `/etc/gitconfig`.
+/// `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM`, `/etc/gitconfig` and the system file of
+/// each git on `PATH` (see [`system_configs`]).
 pub(super) fn all_configs() -> Vec<PathBuf> {
     let mut files = user_configs();
     files.extend(var("GIT_CONFIG_GLOBAL"));
     files.extend(var("GIT_CONFIG_SYSTEM"));
     files.push(PathBuf::from("/etc/gitconfig"));
+    files.extend(system_configs(std::env::var_os("PATH").as_deref()));
+    files.dedup();
+    files
+}
+
+/// The system configuration files of the gits on SEARCH (a `PATH`): git reads
+/// `PREFIX/etc/gitconfig` for the prefix it was built with, `/etc/gitconfig` for `/usr`
+/// (helper-69: `/usr/local/bin/git` reads `/usr/local/etc/gitconfig`, Homebrew's
+/// `/opt/homebrew/etc/gitconfig`). The prefix is taken to be the directory above the
+/// one git is in, as found on the path and with its links resolved.
+fn system_configs(search: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for dir in search.map(std::env::split_paths).into_iter().flatten() {
+        let git = dir.join("git");
+        if !git.is_file() {
+            continue;
+        }
+        let real = std::fs::canonicalize(&git).ok();
+        for bin in [Some(git), real].into_iter().flatten() {
+            let prefix = bin.parent().and_then(|d| d.parent());
+            if let Some(prefix) = prefix.filter(|p| *p != std::path::Path::new("/usr")) {
+                let file = prefix.join("etc/gitconfig");
+                if !files.contains(&file) {
+                    files.push(file);
+                }
+            }
+        }
+    }
     files
 }
 
@@ -83,6 +112,36 @@ mod tests {
                     .map(|(_, v)| OsString::from(v)),
             )
         }
+    }
+
+    #[test]
+    fn the_system_file_of_each_git_on_the_path() {
+        let search = std::env::join_paths(["/nowhere/bin", "/usr/bin", "/usr/local/bin", "/bin"])
+            .expect("path");
+        let files = system_configs(Some(&search));
+        // `/usr/local/bin/git` where this machine has one, and never `/usr/etc`.
+        assert!(
+            !files.contains(&PathBuf::from("/usr/etc/gitconfig")),
+            "{files:?}"
+        );
+        if std::path::Path::new("/usr/local/bin/git").is_file() {
+            assert!(
+                files.contains(&PathBuf::from("/usr/local/etc/gitconfig")),
+                "{files:?}"
+            );
+        }
+        let dir = std::env::temp_dir().join(format!("grh-sysgit-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("opt/bin")).expect("mkdir");
+        std::fs::write(dir.join("opt/bin/git"), "").expect("write");
+        let files = system_configs(Some(dir.join("opt/bin").as_os_str()));
+        let want = std::fs::canonicalize(&dir)
+            .expect("real")
+            .join("opt/etc/gitconfig");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(
+            files.iter().any(|f| f.ends_with("opt/etc/gitconfig")),
+            "{files:?} {want:?}"
+        );
     }
 
     #[test]

@@ -233,6 +233,65 @@ fn included(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether git surely uses the repository GIT_DIR (its common directory COMMON) it finds
+/// for the work tree TOP, as [`discover`] found it, rather than refusing it and going on
+/// as where there is none (helper-68, helper-69: `git diff A B` is then a `--no-index`
+/// diff, and `git grep` with `grep.fallbackToNoIndex` reads the directory): the user owns
+/// the work tree, its `.git` (a directory or a file), the git directory and the common
+/// one (git refuses another owner's: `ensure_valid_ownership`; `safe.directory` is not
+/// read here), and the configuration of both has a format git reads
+/// (`repositoryformatversion` 0 or 1, no `[extensions]`, which may name one it does not
+/// know) and no `bare` but a false one (`core.bare = true`: no work tree). Read loosely
+/// (those keys in any section): a false alarm only walks more.
+pub(super) fn git_accepts(top: &Path, git_dir: &Path, common: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // Safety: geteuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::geteuid() };
+    let dotgit = top.join(".git");
+    let owned = |p: &Path, meta: std::io::Result<std::fs::Metadata>| {
+        meta.is_ok_and(|m| m.uid() == uid) || (p == dotgit && top == git_dir)
+    };
+    let owners = [
+        (top, std::fs::metadata(top)),
+        (dotgit.as_path(), std::fs::symlink_metadata(&dotgit)),
+        (git_dir, std::fs::metadata(git_dir)),
+        (common, std::fs::metadata(common)),
+    ];
+    if !owners.into_iter().all(|(p, m)| owned(p, m)) {
+        return false;
+    }
+    let mut configs = vec![common.join("config")];
+    if git_dir != common {
+        configs.push(git_dir.join("config"));
+    }
+    configs.iter().enumerate().all(|(k, file)| {
+        let text = match crate::path::read_small(file, 1 << 20) {
+            Ok(text) => text,
+            // A linked work tree's own directory has no configuration.
+            Err(e) if k > 0 && crate::path::absent(&e) => return true,
+            Err(_) => return false,
+        };
+        let text = String::from_utf8_lossy(&text);
+        git_config_paths::sections(&text)
+            .iter()
+            .all(|(section, key, value)| match key.as_str() {
+                _ if section.starts_with("extensions") => false,
+                // git's booleans: `bare` alone is true.
+                "bare" => matches!(
+                    value
+                        .as_deref()
+                        .map(|v| v.trim().to_ascii_lowercase())
+                        .as_deref(),
+                    Some("false" | "no" | "off" | "0" | "")
+                ),
+                "repositoryformatversion" => {
+                    matches!(value.as_deref().map(str::trim), Some("0" | "1"))
+                }
+                _ => true,
+            })
+    })
+}
+
 /// Whether a component of PATH is `.git`.
 fn in_dotgit(path: &Path) -> bool {
     path.components()

@@ -3,6 +3,7 @@
 //! git runs that holds a `.git`; and where git finds no repository and surely stops,
 //! nothing (helper-66: `git -C .. grep KEY` outside any repository opens nothing).
 
+use super::git_repo;
 use super::kernel_words::nobodys_file;
 use super::places;
 use crate::path;
@@ -235,11 +236,11 @@ impl super::Prepared<'_> {
             .collect();
         let outside = bases.iter().any(|base| {
             let top = match super::git_repo::discover(std::path::Path::new(base)) {
-                super::git_repo::Repo::Dotgit { top, git_dir, .. }
-                    if surely_used(std::path::Path::new(base), &top, &git_dir) =>
-                {
-                    top
-                }
+                super::git_repo::Repo::Dotgit {
+                    top,
+                    git_dir,
+                    common,
+                } if surely_used(std::path::Path::new(base), &top, &git_dir, &common) => top,
                 _ => return true,
             };
             let top = top.to_string_lossy();
@@ -265,22 +266,18 @@ impl super::Prepared<'_> {
     }
 }
 
-/// Whether git run in BASE surely uses the repository GIT_DIR of the work tree TOP that
-/// the reading found there (helper-68: where it does not, `git diff A B` is a
-/// `--no-index` diff): TOP is the user's (git refuses a repository of another owner),
+/// Whether git run in BASE surely uses the repository GIT_DIR (common directory COMMON)
+/// of the work tree TOP that the reading found there (helper-68: where it does not, `git
+/// diff A B` is a `--no-index` diff): git accepts it ([`git_repo::git_accepts`]), and
 /// BASE and every directory up to TOP are on one file system (git stops looking at a
-/// mount point), and the repository's format is one git reads (`repositoryformatversion`
-/// 0 or 1, no `[extensions]`, which may name one it does not know).
-fn surely_used(base: &std::path::Path, top: &std::path::Path, git_dir: &std::path::Path) -> bool {
+/// mount point).
+fn surely_used(
+    base: &std::path::Path,
+    top: &std::path::Path,
+    git_dir: &std::path::Path,
+    common: &std::path::Path,
+) -> bool {
     use std::os::unix::fs::MetadataExt;
-    let Ok(top_meta) = std::fs::metadata(top) else {
-        return false;
-    };
-    // Safety: geteuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::geteuid() };
-    if top_meta.uid() != uid {
-        return false;
-    }
     let Ok(here) = std::fs::metadata(base) else {
         return false;
     };
@@ -288,16 +285,5 @@ fn surely_used(base: &std::path::Path, top: &std::path::Path, git_dir: &std::pat
         .ancestors()
         .take_while(|a| a.starts_with(top))
         .all(|a| std::fs::metadata(a).is_ok_and(|m| m.dev() == here.dev()));
-    if !one_device {
-        return false;
-    }
-    let Ok(config) = path::read_small(&git_dir.join("config"), 1 << 20) else {
-        return false;
-    };
-    let config = String::from_utf8_lossy(&config).to_ascii_lowercase();
-    let version_ok = config
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("repositoryformatversion"))
-        .all(|v| matches!(v.trim().trim_start_matches('=').trim(), "0" | "1"));
-    version_ok && !config.contains("[extensions")
+    one_device && git_repo::git_accepts(top, git_dir, common)
 }

@@ -639,8 +639,22 @@ fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
         return;
     };
     // A value with expansions was walked already; its commands are seen. One in single
-    // quotes is its text (`PS4='$(rm x)'`, `GIT_PAGER='rm $x'`: helper-68).
-    let value = if w.value.contains(['$', '`']) {
+    // quotes is its text (`PS4='$(rm x)'`, `GIT_PAGER='rm $x'`: helper-68), as is one
+    // whose every `$` and backquote is escaped (`X="\$(shell rm x)"`: helper-69).
+    let escaped = {
+        let mut bare = String::with_capacity(w.value.len());
+        let mut chars = w.value.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                c => bare.push(c),
+            }
+        }
+        !bare.contains(['$', '`'])
+    };
+    let value = if w.value.contains(['$', '`']) && !escaped {
         match w
             .value
             .strip_prefix('\'')

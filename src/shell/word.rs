@@ -310,6 +310,15 @@ const COMMAND_VARS: &[&str] = &[
     "PSQL_PAGER",
     "BAT_PAGER",
     "DELTA_PAGER",
+    "ALTERNATE_EDITOR",
+];
+
+/// The variables make's own rules run as programs (`$(CC) -c x.c`, `$(RM) x`), which
+/// make takes from the environment (helper-69: `CC='rm x;' make x.o`): read for deny
+/// rules by [`command_values`], as the project's code they run in is make's to allow.
+const MAKE_PROGRAMS: &[&str] = &[
+    "AR", "AS", "CC", "CXX", "CPP", "FC", "M2C", "PC", "CO", "GET", "LEX", "YACC", "LINT",
+    "MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "RM", "LD",
 ];
 
 /// The commands the environment variable NAME, set to VALUE, makes a program run, as
@@ -325,6 +334,9 @@ pub(crate) fn command_values(name: &str, value: &str) -> Vec<String> {
         "PS3" | "PS4" => vec![format!(": {value}")],
         // tar reads options from it first (`--to-command=CMD`, `--checkpoint-action=exec=CMD`).
         "TAR_OPTIONS" => vec![format!("tar {value}")],
+        // make reads its options from them first (`--eval=$(shell CMD)`).
+        "MAKEFLAGS" | "GNUMAKEFLAGS" | "MFLAGS" => vec![format!("make {value}")],
+        _ if MAKE_PROGRAMS.contains(&name) => vec![value.to_owned()],
         // `|CMD`, `||CMD`, `|-CMD`, `-CMD`.
         "LESSOPEN" | "LESSCLOSE" => vec![value.trim_start_matches(['|', '-']).to_owned()],
         _ => git_config_values(name, value),

@@ -135,6 +135,9 @@ impl Scratch {
             ("TMPDIR", "/tmp"),
             ("USER", "user"),
             ("GIT_CONFIG_NOSYSTEM", "1"),
+            // As in an agent's environment (Emacs sets it): make's `$(shell ...)` in a
+            // variable given on its command line runs only with it.
+            ("SHELL", "/bin/bash"),
         ];
         cmd.args(["--bind", &root, &root, "--bind", &out, &out])
             .args(["--unshare-all", "--die-with-parent", "--new-session"])

@@ -13,6 +13,7 @@ pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
         "sed" => Some(super::sed::read(text)),
         "awk" | "gawk" => Some(super::awk::read(text)),
         "jq" => Some(super::jq::read(text)),
+        "make" => Some(super::make_code::read(text)),
         _ => None,
     }
 }

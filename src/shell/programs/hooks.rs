@@ -806,7 +806,8 @@ pub(super) fn less_commands(r: &mut super::Reading) {
 /// blank or a `$` inside it: make expands names) and a variable that changes what the
 /// recipes run (`PATH`, `LD_PRELOAD`: make exports its command line's variables) are never
 /// certain; the words of `MAKEFILES` and `.SHELLFLAGS` are paths too (`NAME!=CMD`'s CMD is read as a shell string for
-/// deny rules).
+/// deny rules). Every value is make code besides (see `make_code.rs`): its `$(shell CMD)`
+/// calls are commands of the line, and the value one a recipe may run.
 /// (`NAME=VALUE` with a plain operator is read by the table's `assign` list as well.)
 pub(super) fn make_assignments(r: &mut super::Reading) {
     use super::{Kind, Part, Role, Run};
@@ -837,6 +838,9 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         if matches!(name, "MAKEFILES" | ".SHELLFLAGS") {
             paths.extend(value.split_whitespace().map(str::to_owned));
         }
+        // The value is text a recipe may run, and its `$(shell CMD)` calls run CMD
+        // (helper-69: `make CC='rm -f x;' x.o`): read for deny rules (`make_code.rs`).
+        runs.push(Run::Code(value.to_owned()));
         if hidden {
             p.role = Role::Hidden;
             runs.push(if op == "!" {

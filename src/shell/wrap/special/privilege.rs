@@ -94,6 +94,15 @@ pub(in crate::shell::wrap) fn su(
         }
     };
     let has = |names: &[&str]| o.has(names);
+    // `-P`: the command runs on a pseudo-terminal, the line's input typed into it as
+    // keys (helper-69: `printf '!rm x\nq' | su -c 'less f' -P root` ran `rm`): it takes
+    // itself to be interactive (a pager, readline), as under `unbuffer`.
+    if has(&["P", "pty"]) {
+        note(
+            &mut st.uncertain,
+            format!("`{cmd} -P` runs its command on a terminal (a pager, readline, keys typed in)"),
+        );
+    }
     if runuser && has(&["u", "user"]) {
         if has(&[
             "c",
