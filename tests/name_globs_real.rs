@@ -175,3 +175,105 @@ fn name_globs_choose_as_grep_and_find_do() {
     );
     assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
 }
+
+/// helper-67: the pathspec patterns of `git grep --untracked` and `--no-index` choose
+/// what their walk opens (git matches a pattern against the path from where it runs, its
+/// `*` and `?` crossing `/`, or the pattern as written is a directory above it): checked
+/// against git on patterns made of the pieces above and `/`, in a repository holding
+/// `.env` untracked at the top and below directories whose names patterns meet
+/// (`x.rs/`, `[e]/`, `config/`). Where git prints the secret, the line is never allowed.
+#[test]
+fn git_pathspecs_choose_as_git_does() {
+    let n: usize = std::env::var("NAME_GLOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600);
+    let dir = common::process_dir("grh-git-pathspecs");
+    let _ = std::fs::remove_dir_all(&dir);
+    for d in ["config", "x.rs", "[e]", "src"] {
+        std::fs::create_dir_all(dir.join(d)).expect("mkdir");
+    }
+    for (f, text) in [
+        ("a.txt", "KEY plain\n"),
+        ("src/a.rs", "KEY plain\n"),
+        (".env", "KEY SECRET\n"),
+        ("config/.env", "KEY SECRET\n"),
+        ("x.rs/.env", "KEY SECRET\n"),
+        ("[e]/.env", "KEY SECRET\n"),
+    ] {
+        std::fs::write(dir.join(f), text).expect("write");
+    }
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args([
+                "-c",
+                "user.name=dev",
+                "-c",
+                "user.email=dev@example.invalid",
+            ])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run git")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "a.txt", "src"]);
+    git(&["commit", "-qm", "init"]);
+    let rules = json!([
+        {"id": "secrets", "path": "**/.env", "decision": "deny"},
+        {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let p = compile::compile(rules, Options::default()).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    // The everyday forms: allowed, and git prints no secret. (A quoted pattern is also
+    // read as the glob bash would expand unquoted: `'*.rs'` meets `x.rs/.env`.)
+    for line in [
+        "git grep --untracked -l KEY -- '*.txt'",
+        "git grep --no-index -l KEY -- '*.txt' 'src/*'",
+    ] {
+        assert!(!run(&dir, line).contains("SECRET"), "{line}");
+        assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    let mut g = Lcg(67);
+    let (mut bypasses, mut over, mut secret, mut allowed) = (Vec::new(), 0, 0, 0);
+    for _ in 0..n {
+        let glob: String = (0..=g.next(3)).map(|_| g.pick(PIECES)).collect();
+        if glob.contains('\'') {
+            continue;
+        }
+        for mode in ["--untracked", "--no-index"] {
+            let line = format!("git grep {mode} -h KEY -- '{glob}'");
+            let printed = run(&dir, &line).contains("SECRET");
+            let d = decide(&line);
+            secret += usize::from(printed);
+            allowed += usize::from(d == Some(Decision::Allow));
+            if printed && d == Some(Decision::Allow) {
+                bypasses.push(line);
+            } else if !printed && d == Some(Decision::Deny) {
+                over += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "git pathspecs: {n} patterns x 2 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
+    );
+    assert!(
+        bypasses.is_empty(),
+        "allowed, and git printed the secret:\n{}",
+        bypasses.join("\n")
+    );
+    // (Most patterns of a few pieces name no `.env`: about 6% print it.)
+    assert!(
+        secret * 40 > n,
+        "too few lines printed the secret: {secret}"
+    );
+    assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
+}

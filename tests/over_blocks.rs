@@ -613,14 +613,19 @@ fn git_in_a_project_is_not_blocked() {
             Some(Allow)
         );
         // With `--untracked` it reads untracked files too, and with `--no-index` every
-        // file: not certain. (O7: `--eol` reads the files `ls-files` lists.)
-        assert_ne!(
+        // file: those the pattern matches are read (helper-67), and none is a secret
+        // here; one named is. (O7: `--eol` reads the files `ls-files` lists.)
+        assert_eq!(
             decide(cwd, "git grep --untracked -n TODO -- '*.c'"),
             Some(Allow)
         );
-        assert_ne!(
+        assert_eq!(
             decide(cwd, "git grep --no-index -n TODO -- '*.c'"),
             Some(Allow)
+        );
+        assert_eq!(
+            decide(cwd, "git grep --no-index -n TODO -- .env"),
+            Some(Deny)
         );
         assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
     }
@@ -864,5 +869,152 @@ fn git_in_a_home_that_is_a_repository_is_read() {
         let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
         let d = eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision;
         assert_eq!(d, Some(Deny), "{line}");
+    }
+}
+
+/// helper-70's everyday lines under the workspace policy, each beside a twin that must
+/// still be blocked: a directory made by the line and copied into (only a link made
+/// before a command lies along its paths: `mkdir` makes none, and `cp` does not write
+/// through a link it made), `sed -i` behind `xargs` (its script is no path that a link
+/// may lead away), `&>` and `&>>` (both outputs to one file), `env` alone (it prints the
+/// environment), `kill` of `$$` or `$!` (digits, never a job).
+#[test]
+fn helper70_everyday_lines() {
+    let decide = |command: &str| decision("proj", command);
+    for (command, want) in [
+        ("mkdir -p dist && cp -r build dist/", Some(Allow)),
+        ("mkdir -p build/out && cp -a sub build/out/", Some(Allow)),
+        ("ln -s /etc dist; cp -r build dist/", Some(Ask)),
+        (
+            "cp -r build dist/ && ln -s /etc dist/x && cp a dist/x/",
+            Some(Ask),
+        ),
+        ("grep -rl FIXME sub | xargs sed -i 's/FIXME/NOTE/'", None),
+        ("ls &> build/ls.log", Some(Allow)),
+        ("command -v rg &>/dev/null && echo yes", Some(Allow)),
+        ("ls nonexist &>>build/log || echo missing", Some(Allow)),
+        ("{ ls; } &> build/out.txt", Some(Allow)),
+        ("ls &> ~/.ssh/x", Some(Deny)),
+        ("sh -c 'true &>f rm -rf /tmp/x'", Some(Deny)),
+        ("sh -c 'ls &>/dev/null'", None),
+        ("env", Some(Allow)),
+        ("env | grep -i ^npm_ | head", Some(Allow)),
+        ("env rm -rf /tmp/x", Some(Deny)),
+        ("kill -0 $$", Some(Allow)),
+        ("sleep 1 & kill $!", Some(Allow)),
+        ("kill %1", None),
+        ("kill \"$x\"", None),
+    ] {
+        assert_eq!(decide(command), want, "{command}");
+    }
+}
+
+/// helper-70: `find` hands on only what its tests pass: a command that opens every file
+/// below a directory it is given (`rm -rf`) opens only the trees of the directories they
+/// pass (`find . -type d -name __pycache__ -exec rm -rf {} +` with a `.env` at the top
+/// is no match of a rule for `.env`; with one in a `__pycache__` it is).
+#[test]
+fn find_hands_on_the_trees_its_tests_pass() {
+    let dir = common::process_dir("gptel-rust-hooks-pycache");
+    for d in ["app/__pycache__", "node_modules/x"] {
+        std::fs::create_dir_all(dir.join(d)).expect("make the project");
+    }
+    std::fs::write(dir.join(".env"), "KEY=1\n").expect("write .env");
+    std::fs::write(dir.join("app/__pycache__/m.pyc"), "x\n").expect("write m.pyc");
+    let p = dotenv();
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": &dir});
+        eval::evaluate(p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    let lines = [
+        "find . -type d -name __pycache__ -exec rm -rf {} +",
+        "find . -name __pycache__ -type d -exec rm -rf {} +",
+        "find . -type d -name 'node_*' -exec rm -rf {} \\;",
+    ];
+    for line in lines {
+        assert_eq!(decide(line), Some(Allow), "{line}");
+    }
+    assert_eq!(decide("find . -name '.e*' -exec rm -rf {} +"), Some(Deny));
+    assert_eq!(
+        decide("find . -type d -name app -exec rm -rf {} +"),
+        Some(Allow)
+    );
+    std::fs::write(dir.join("app/__pycache__/.env"), "KEY=1\n").expect("write .env below");
+    for line in [
+        lines[0],
+        lines[1],
+        "find . -type d -name app -exec rm -rf {} +",
+    ] {
+        assert_eq!(
+            decide(line),
+            Some(Deny),
+            "{line} (a .env below __pycache__)"
+        );
+    }
+}
+
+/// helper-70: git's subcommands that write only what git tracks, or remove only what it
+/// does not ignore, meet no rule for an ignored `.env`: `restore` (without `--source`),
+/// `checkout -- PATHS`, `clean` (without `-x`, `-X` or `-ff`), `stash -u` (not `-a`).
+/// Where `.env` is neither tracked nor ignored, `clean` and `stash -u` take it.
+#[test]
+fn git_writes_what_it_tracks() {
+    let dir = common::process_dir("gptel-rust-hooks-git-writes");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("make the repository");
+    std::fs::write(dir.join("src/a.rs"), "fn main() {}\n").expect("write a.rs");
+    std::fs::write(dir.join(".gitignore"), ".env\n").expect("write .gitignore");
+    let git = |args: &[&str]| {
+        let ok = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=dev",
+                "-c",
+                "user.email=dev@example.invalid",
+            ])
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("run git")
+            .status
+            .success();
+        assert!(ok, "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "init"]);
+    std::fs::write(dir.join(".env"), "KEY=1\n").expect("write .env");
+    let p = with_home(
+        json!([
+            {"id": "dotenv", "tool": "shell", "path": "**/.env", "decision": "deny"},
+            {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"}
+        ]),
+        None,
+    );
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": &dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for (line, want) in [
+        ("git restore .", Allow),
+        ("git restore --staged src", Allow),
+        ("git checkout -- .", Allow),
+        ("git clean -fd", Allow),
+        ("git stash -u", Allow),
+        ("git stash push -- src", Allow),
+        ("git restore --source=HEAD~1 .", Deny),
+        // From HEAD, whose files the index may not list.
+        ("git restore --staged --worktree .", Deny),
+        ("git checkout HEAD~1 -- .", Deny),
+        ("git clean -fdX", Deny),
+        ("git clean -fdx", Deny),
+        ("git clean -ffd", Deny),
+        ("git stash -a", Deny),
+    ] {
+        assert_eq!(decide(line), Some(want), "{line}");
+    }
+    std::fs::remove_file(dir.join(".gitignore")).expect("remove .gitignore");
+    for line in ["git clean -fd", "git stash -u"] {
+        assert_eq!(decide(line), Some(Deny), "{line} (.env not ignored)");
     }
 }

@@ -300,8 +300,9 @@ fn links_follow_the_table() {
         "mv a b",
         "tar xf a.tar",
         "unzip a.zip",
-        // Code of its own, or the project's: it may do anything.
-        "sed 'e ln -s ~ h' f",
+        // Code of its own, or the project's: it may do anything (sed's `e CMD` is a
+        // command of the line of its own, below; awk's `system` strings are read only
+        // generously).
         "awk 'BEGIN{system(\"ln -s ~ h\")}'",
         "make",
         "git status",
@@ -309,6 +310,15 @@ fn links_follow_the_table() {
     ] {
         assert!(links(line), "{line}");
     }
+    // sed's `e CMD` runs CMD, a command of the line of its own: the line has a command
+    // that makes links, sed itself makes none (helper-70: `xargs sed -i 's/a/b/'`).
+    assert!(!links("sed 'e ln -s ~ h' f"));
+    assert!(!links("sed -i 's/a/b/' f"));
+    let line = gptel_rust_hooks::shell::parse("sed 'e ln -s ~ h' f");
+    assert!(line
+        .commands
+        .iter()
+        .any(|c| c.argv.first().is_some_and(|n| n == "ln")));
 }
 
 #[test]

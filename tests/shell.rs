@@ -241,7 +241,10 @@ parses! {
     env_flags: "env -i -u HOME -- FOO=1 rm x" => ok(vec![c(&["rm", "x"]).w(&["env", "-i", "-u", "HOME", "--", "FOO=1", "rm", "x"])]),
     env_options_end_at_assignment: "env FOO=1 -i rm" => ok(vec![c(&["-i", "rm"]).w(&["env", "FOO=1", "-i", "rm"])]),
     env_split_string: "env -S 'rm -rf /'" => ok(vec![c(&["rm", "-rf", "/"]).w(&["env", "-S", "rm -rf /"])]),
-    env_alone: "env" => ok(vec![c(&["env"])]),
+    // It prints the environment, as printenv does (helper-70).
+    env_alone: "env" => ok(vec![c(&["printenv"]).w(&["env"])]),
+    env_alone_null: "env -0" => ok(vec![c(&["printenv", "-0"]).w(&["env", "-0"])]),
+    env_alone_unset: "env -u HOME" => ok(vec![c(&["env", "-u", "HOME"])]),
     command_wrapper: "command -p rm x" => ok(vec![c(&["rm", "x"]).w(&["command", "-p", "rm", "x"])]),
     command_lookup: "command -v rm" => ok(vec![c(&["command", "-v", "rm"])]),
     builtin_wrapper: "builtin cd /" => ok(vec![c(&["cd", "/"]).w(&["builtin", "cd", "/"])]),
@@ -1356,6 +1359,16 @@ fn ifs_only_before_read_is_certain() {
     assert!(parse("export LANG=C").is_certain());
     // unbuffer runs its command on a terminal (helper-68).
     assert!(!parse("unbuffer -p git log").is_certain());
+    // So do `su -P` and `runuser -P` (helper-69), however `--pty` is spelled.
+    for line in [
+        "su -c 'less README.md' -P root",
+        "su --pt -c 'less f' root",
+        "runuser -u root -P -- less f",
+        "runuser --pty -u root -- less f",
+    ] {
+        assert!(!parse(line).is_certain(), "{line}");
+    }
+    assert!(parse("su -c 'ls' root").is_certain());
     for line in [
         "IFS=x; echo $PATH",
         "IFS=/ eval 'echo a/b'",
@@ -1393,8 +1406,8 @@ fn git_pathspec_magic_is_read_from_the_top() {
 #[test]
 fn git_pathspec_patterns_are_not_certain() {
     for line in [
+        // An escaped pathspec is not read as git reads it (deny rules see `.env`).
         r"git grep --no-index . -- '\.env'",
-        "git -C .. grep --no-index . -- '*id_rsa'",
         "git add '*id_rsa'",
         r"git clean -fx -- '.en\v'",
         "git log -- 'src/*.rs'",
@@ -1403,7 +1416,6 @@ fn git_pathspec_patterns_are_not_certain() {
         // git diff runs as --no-index by itself given a path outside the repository.
         "git diff 'x[1]' /tmp/y",
         "git diff '*.md'",
-        "git grep --untracked -e x -- '.en?'",
         "git g --no-index . -- '*id_rsa'",
         "git format-patch -o out HEAD~1 '*.env'",
     ] {
@@ -1414,8 +1426,12 @@ fn git_pathspec_patterns_are_not_certain() {
         "git log -- README.md",
         r"git grep -e 'a\|b'",
         r"git grep 'foo\.bar' -- src",
-        // Over the files git tracks, walked from where the pattern starts.
+        // Over the files git tracks, walked from where the pattern starts; over every
+        // file there with `--untracked` and `--no-index` (helper-67: what the pattern
+        // chooses of that walk is read, `prepare/git_pathspecs.rs`).
         "git grep -e x -- '.en?'",
+        "git grep --untracked -e x -- '.en?'",
+        "git -C .. grep --no-index . -- '*id_rsa'",
         // So does git rm, over the index, with magic too (helper-66).
         "git rm --cached -- '*.log'",
         "git rm -n ':(glob)**'",

@@ -9,6 +9,8 @@
 //! directories are followed only for [`Role::WalkFollow`] (each directory once). Past
 //! [`MAX_WALK_ENTRIES`] entries the look stops: the rules are then met, unsure.
 
+use super::fnmatch::fnmatch;
+use super::git_pathspecs::Pathspecs;
 use super::paths::PathCand;
 use super::Prepared;
 use crate::index::BitSet;
@@ -45,6 +47,12 @@ pub(super) struct Filters {
     /// rg's file types (`-t md`), which choose the files it opens and bring back the
     /// dotfiles a type it selects matches (`-t sh` opens `.bashrc`).
     pub(super) rg_types: Option<ignore::types::Types>,
+    /// `git grep --untracked`'s pathspec patterns (`-- '*.rs'`).
+    pub(super) pathspecs: Option<Pathspecs>,
+    /// What find's tests pass it hands to a command that opens every file below a
+    /// directory it is given (`find . -type d -name __pycache__ -exec rm -rf {} +`): a
+    /// directory they pass is opened whole, a file they pass is opened, nothing else.
+    handed_trees: bool,
 }
 
 impl Filters {
@@ -63,6 +71,9 @@ impl Filters {
             return Ok(out);
         };
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
+        if p.name() == "git" {
+            out.pathspecs = Pathspecs::of(c, &r);
+        }
         // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
         // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
         // cats every file): its names and types are then not read.
@@ -188,7 +199,12 @@ impl Filters {
         // when it walks a directory (or a link to one) it is handed: every file below is
         // then opened, unless `-type` hands on neither (`-type f`).
         let no_dirs = out.types.as_ref().is_some_and(|t| !t.contains(['d', 'l']));
-        if exec_walks(&r) && !no_dirs {
+        // Where the tests are names and types, what they pass is what is opened, whole
+        // (helper-70: `find . -type d -name __pycache__ -exec rm -rf {} +` was read as
+        // removing every file).
+        if exec_walks(&r) && !no_dirs && p.name() == "find" && !out.names.is_empty() {
+            out.handed_trees = true;
+        } else if exec_walks(&r) && !no_dirs {
             return Ok(Filters {
                 rg_ignores: out.rg_ignores,
                 rg_reads: out.rg_reads,
@@ -201,7 +217,8 @@ impl Filters {
         let chooses = !out.names.is_empty()
             || !out.skip_dir.is_empty()
             || out.types.is_some()
-            || out.rg_types.is_some();
+            || out.rg_types.is_some()
+            || out.pathspecs.is_some();
         if chooses && !r.is_known() {
             return Err(());
         }
@@ -253,67 +270,16 @@ impl Filters {
             || (role == Role::Walk && self.rg_ignores)
     }
 
+    /// Whether the walk is handed the directory named NAME to open whole (see
+    /// `handed_trees`).
+    fn hands_tree(&self, name: &str) -> bool {
+        self.handed_trees && self.types.as_ref().is_none_or(|t| t.contains('d')) && self.opens(name)
+    }
+
     /// Whether the walk enters a directory named NAME.
     pub(super) fn enters(&self, name: &str) -> bool {
         !self.skip_dir.iter().any(|g| g.is_match(name))
     }
-}
-
-/// The glob grep's, find's and tar's fnmatch reads in TEXT; Err where globset would
-/// read it otherwise: POSIX classes, collating symbols and equivalence classes (`[:`,
-/// `[.`, `[=` anywhere), and a backslash in a pattern with a bracket (fnmatch takes
-/// `\` in `[a\-z]` as an escape, globset as a member). fnmatch has no `**` (two stars
-/// are one: `**/.env` matches no name without a `/`, where globset's `**/` matches
-/// nothing at all) and no braces (`*.{md,txt}` is a name with braces): runs of stars
-/// are made one and braces escaped for globset. Checked against GNU grep and find by
-/// `tests/name_globs_real.rs`. In any case when FOLD (`find -iname`: fnmatch's
-/// `FNM_CASEFOLD`), where a bracket or a letter past ASCII is not read (how a range
-/// folds, and `İ` or the Kelvin sign, are the locale's: helper-56).
-fn fnmatch(text: &str, fold: bool) -> Result<GlobMatcher, ()> {
-    if ["[:", "[.", "[="].iter().any(|s| text.contains(s))
-        || (text.contains('[') && (text.contains('\\') || fold))
-        || (fold && !text.is_ascii())
-    {
-        return Err(());
-    }
-    let mut glob = String::with_capacity(text.len() + 4);
-    let mut chars = text.chars().peekable();
-    let mut bracket = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => {
-                glob.push(c);
-                if let Some(next) = chars.next() {
-                    glob.push(next);
-                }
-                continue;
-            }
-            '[' if !bracket => {
-                bracket = true;
-                glob.push(c);
-                // `[!]x]`, `[]x]`: a `]` first is a member.
-                if let Some(&n) = chars.peek().filter(|n| matches!(n, '!' | '^')) {
-                    glob.push(n);
-                    chars.next();
-                }
-                if chars.peek() == Some(&']') {
-                    glob.push(']');
-                    chars.next();
-                }
-                continue;
-            }
-            ']' if bracket => bracket = false,
-            '*' if !bracket && glob.ends_with('*') && !glob.ends_with("\\*") => continue,
-            '{' | '}' | ',' if !bracket => glob.push('\\'),
-            _ => {}
-        }
-        glob.push(c);
-    }
-    globset::GlobBuilder::new(&glob)
-        .case_insensitive(fold)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|_| ())
 }
 
 /// Whether E, an error listing a directory, is one the program meets too (the top is a
@@ -457,10 +423,15 @@ impl Prepared<'_> {
             }
         }
         let mut found = BitSet::new(self.n());
-        let mut stack: Vec<PathBuf> = vec![PathBuf::from(dir)];
+        // Each directory to look through, and whether it is in a tree handed on whole.
+        let root = std::path::Path::new(dir)
+            .file_name()
+            .map(|n| n.to_string_lossy());
+        let whole = root.is_some_and(|n| filters.hands_tree(&n));
+        let mut stack: Vec<(PathBuf, bool)> = vec![(PathBuf::from(dir), whole)];
         let mut seen: HashSet<PathBuf> = HashSet::new();
         let mut entries = 0usize;
-        while let Some(d) = stack.pop() {
+        while let Some((d, whole)) = stack.pop() {
             if role == Role::WalkFollow {
                 if let Ok(real) = std::fs::canonicalize(&d) {
                     if !seen.insert(real) {
@@ -507,7 +478,15 @@ impl Prepared<'_> {
                 if is_dir && !filters.enters(&name) {
                     continue;
                 }
-                let opened = is_dir || (filters.hands_files() && filters.opens(&name));
+                let opened = is_dir
+                    || whole
+                    || (filters.hands_files()
+                        && filters.opens(&name)
+                        && (fold
+                            || filters
+                                .pathspecs
+                                .as_ref()
+                                .is_none_or(|s| s.opens(dir, &path))));
                 if !opened {
                     continue;
                 }
@@ -519,7 +498,7 @@ impl Prepared<'_> {
                 };
                 self.meet(&text, rules, &mut found);
                 if is_dir {
-                    stack.push(path);
+                    stack.push((path, whole || filters.hands_tree(&name)));
                 }
             }
         }

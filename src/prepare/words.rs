@@ -306,6 +306,14 @@ impl Prepared<'_> {
             {
                 filters = Err(());
             }
+            if let Ok(f) = &mut filters {
+                if self.pathspecs_may_fold() {
+                    f.pathspecs = None;
+                }
+                if let Some(p) = &mut f.pathspecs {
+                    p.set_root(w);
+                }
+            }
             // git's tracked files where git finds no repository: none, git stops
             // (helper-66: `git -C .. grep KEY` outside any repository).
             let tracked = matches!(
@@ -367,7 +375,12 @@ impl Prepared<'_> {
                             r => r,
                         };
                         // The same words with or without their filters trusted.
-                        let key = (dir.clone(), look, filters.is_ok(), c.argv.clone());
+                        let root = filters
+                            .as_ref()
+                            .ok()
+                            .and_then(|f| f.pathspecs.as_ref())
+                            .and_then(|p| p.root().map(str::to_string));
+                        let key = (dir.clone(), look, filters.is_ok(), c.argv.clone(), root);
                         // git's index as it is now is not the one a git command
                         // before it in the line leaves (`git add -N . && git diff`).
                         let stale =
@@ -595,6 +608,46 @@ fn command_sets(
     (sets, set_of)
 }
 
+/// The commands of a line that may make a symbolic link (see `may_make_links`), and
+/// when they run.
+struct Links {
+    makers: Vec<usize>,
+    /// Commands may run at the same time (`&`, a pipeline): a later one may act first.
+    concurrent: bool,
+    /// The commands that may run more than once (in a loop or a function).
+    repeated: Vec<usize>,
+}
+
+impl Links {
+    fn of(line: &shell::CommandLine) -> Links {
+        let makers: Vec<usize> = (line.commands.iter().enumerate())
+            .filter(|(_, c)| may_make_links(&c.argv))
+            .map(|(i, _)| i)
+            .collect();
+        Links {
+            concurrent: line.concurrent,
+            repeated: line.repeated.iter().map(|(i, _)| *i).collect(),
+            makers,
+        }
+    }
+
+    /// Whether a link one of the makers makes may lie along a path a command of CMDS
+    /// opens: one started before it (the line's commands are in the order the shell
+    /// starts them), any where commands run at the same time or it may run again. (A
+    /// maker's own words are not read through the links it makes: GNU `cp` and `tar`
+    /// refuse to write through a link they just made.)
+    fn before(&self, cmds: &[(usize, usize)]) -> bool {
+        let Some(&first) = self.makers.first() else {
+            return false;
+        };
+        cmds.iter().any(|&(_, i)| {
+            first < i
+                || (self.concurrent && self.makers.iter().any(|&j| j != i))
+                || self.repeated.contains(&i)
+        })
+    }
+}
+
 /// One command, and which of its line's sets of directories it runs in.
 type OneCommand = ((usize, usize), usize);
 
@@ -608,10 +661,11 @@ struct LineWords<'w, 'p> {
     /// How many commands the line has.
     every: usize,
     /// A line that may make a symbolic link (`ln -s .. h; cat h/.ssh/id_rsa`, `git
-    /// apply`, `cp -a lnk h`) may read through it.
-    links: bool,
-    /// The candidates made for each word (a redirection or not, in a set): `out[range]`.
-    at: std::collections::HashMap<(bool, &'w str, usize, bool), std::ops::Range<usize>>,
+    /// apply`, `cp -a lnk h`) may read through it: the commands that may make one.
+    links: Links,
+    /// The candidates made for each word (a redirection or not, in a set, whether a
+    /// link made before may lie along it): `out[range]`.
+    at: std::collections::HashMap<(bool, &'w str, usize, bool, bool), std::ops::Range<usize>>,
     /// Which commands each of those candidates has (a word of every command of a long
     /// line is looked up once per command).
     has: std::collections::HashSet<(usize, (usize, usize))>,
@@ -632,7 +686,7 @@ impl<'w, 'p> LineWords<'w, 'p> {
             key: &cand.key,
             sets,
             every: commands.len(),
-            links: commands.len() > 1 && commands.iter().any(|c| may_make_links(&c.argv)),
+            links: Links::of(&cand.line),
             at: std::collections::HashMap::new(),
             has: std::collections::HashSet::new(),
             unsure: None,
@@ -662,7 +716,8 @@ impl<'w, 'p> LineWords<'w, 'p> {
             true => 0,
             false => set,
         };
-        let key = (redirect, w, set, self.unsure.is_some());
+        let linked = self.links.before(cmds);
+        let key = (redirect, w, set, self.unsure.is_some(), linked);
         if let Some(made) = self.at.get(&key) {
             // Every candidate here belongs to commands of this line only: one
             // with `every` of them has them all.
@@ -688,7 +743,7 @@ impl<'w, 'p> LineWords<'w, 'p> {
         self.prepared
             .word_cands(out, self.key, redirect, w, in_dirs, *here, budget);
         for (k, made) in out.iter_mut().enumerate().skip(first) {
-            if self.links && made.uncertain.is_none() {
+            if linked && made.uncertain.is_none() {
                 let (home, cwd) = self.prepared.home_and_cwd();
                 if let Some(why) = through_missing(made, home.as_deref(), cwd.as_deref()) {
                     made.norm = Err(why.clone());
@@ -776,6 +831,10 @@ impl<'w, 'p> LineWords<'w, 'p> {
     }
 }
 
+/// A walk looked at once per call: its directory, role, whether its filters are
+/// trusted, the command's words, and the root word where pathspecs choose by it.
+type WalkKey = (String, shell::Role, bool, Vec<String>, Option<String>);
+
 /// How many command words a call may have checked as paths.
 #[derive(Default)]
 pub(super) struct WordBudget {
@@ -796,7 +855,7 @@ pub(super) struct WordBudget {
     repo_stops: RepoStops,
     /// What the walks of the call found, by (directory, role, command words), and how
     /// many directory entries they may still look at (see `walks`).
-    walked: std::collections::HashMap<(String, shell::Role, bool, Vec<String>), walks::Walked>,
+    walked: std::collections::HashMap<WalkKey, walks::Walked>,
     walk_left: usize,
     /// What looking for symbolic links found (see `links`).
     links: super::links::Looks,

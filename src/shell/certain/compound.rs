@@ -89,7 +89,10 @@ impl Reader<'_> {
                 }
                 return Ok(Some(end));
             }
-            if matches!(c, b'<' | b'>') && self.peek_at(1) != Some(b'(') {
+            if c == b'&' {
+                self.both_outputs()?;
+            }
+            if matches!(c, b'<' | b'>' | b'&') && self.peek_at(1) != Some(b'(') {
                 self.redirect(&mut redirects, &mut heredocs)?;
                 if !heredocs.is_empty() || !redirects.stdin.is_empty() {
                     return Err("a here-document or here-string on a compound command".into());

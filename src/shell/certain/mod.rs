@@ -9,10 +9,11 @@
 //! The subset:
 //! - words of ordinary characters: ASCII letters and digits, `-_./,:@%+=^#`, and any
 //!   character beyond ASCII that is not a control or invisible character; `~` as the
-//!   first character, alone or before `/`, and as a letter later in a word with no `=`
-//!   before it (`HEAD~1`); `=` anywhere; `%` as a letter, but not where bash may read
-//!   a job (a command name, an operand of `kill`, `wait`, `fg`, `bg`, `jobs`,
-//!   `disown`: see `words::special_word`); `!` as a letter, but not first in a command
+//!   first character, alone or before `/`, and as a letter later in a word but right
+//!   after `=`, `:` or a quote in a word with an `=` (`HEAD~1`, `--source=HEAD~1`);
+//!   `=` anywhere; `%` as a letter, but not where bash may read a job (a command name,
+//!   an operand of `kill`, `wait`, `fg`, `bg`, `jobs`, `disown` that does not start
+//!   with a letter or `$$`, `$!`: see `words::special_word`); `!` as a letter, but not first in a command
 //!   name nor before `(`; `{}`, `[` and `]` as whole words; `{` and `}` after the
 //!   first character of a word that has no `,`, no `{`..`..`..`}`, no quote, escape or
 //!   `$` (`stash@{0}`, `@{u}..`);
@@ -40,14 +41,15 @@
 //!   `*_proxy`), but not a `TZ` that names a file or a locale name with a `/`; the same
 //!   for a `for` loop's variable;
 //! - redirections `<`, `>`, `>>` of an optional descriptor (`2>`) to a word without a
-//!   glob or `~`, the duplications `>&N`, `<&N`, `>&-`, `<&-`, here-strings `<<< WORD`,
+//!   glob or `~`, `&>` and `&>>` to such a word (both outputs), the duplications `>&N`,
+//!   `<&N`, `>&-`, `<&-`, here-strings `<<< WORD`,
 //!   and here-documents `<<WORD`, `<<-WORD` on a simple command, whose body has no `$`,
 //!   backquote or backslash unless the delimiter is quoted, ends with its delimiter line
 //!   and lies inside the substitution that holds its command.
 //!
 //! Outside it: `$'...'`, `$"..."`, `${...}` with an operator, `$((...))`, `((...))`, every
 //! other `$`; brace expansion; `case`, `select`, `[[ ]]`, functions, `coproc`, the
-//! reserved word `!`; `&>`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a
+//! reserved word `!`; `>&WORD`, `>|`, `<>`, `|&`, `;;`; assignments to other names; a
 //! command of redirections
 //! only; an empty command and a trailing operator (syntax errors); control characters
 //! other than tab and newline; nesting deeper than [`super::MAX_DEPTH`]; more than
@@ -669,6 +671,11 @@ impl Reader<'_> {
                 }
                 return self.finish(command, heredocs, end);
             }
+            if c == b'&' {
+                self.both_outputs()?;
+                self.redirect(&mut command, &mut heredocs)?;
+                continue;
+            }
             let substitution = matches!(c, b'<' | b'>') && self.peek_at(1) == Some(b'(');
             if matches!(c, b'<' | b'>') && !substitution {
                 self.redirect(&mut command, &mut heredocs)?;
@@ -793,7 +800,8 @@ impl Reader<'_> {
             (b';', Some(b';' | b'&')) => return Err(self.outside("`;;`")),
             (b';', _) => (1, End::List),
             (b'&', Some(b'&')) => (2, End::Continue),
-            (b'&', Some(b'>')) => return Err(self.outside("`&>`")),
+            // `&>WORD` and `&>>WORD`: a redirection (of both outputs), read at `&`.
+            (b'&', Some(b'>')) => return Ok(None),
             (b'&', _) => (1, End::List),
             (b'|', Some(b'|')) => (2, End::Continue),
             (b'|', Some(b'&')) => return Err(self.outside("`|&`")),

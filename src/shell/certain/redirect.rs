@@ -4,6 +4,20 @@
 use super::*;
 
 impl Reader<'_> {
+    /// At `&>`: step over the `&` to the `>` of `&>WORD` or `&>>WORD`, which bash reads
+    /// as `>WORD 2>&1` and `>>WORD 2>&1` (dash does not: see `wrap::posix_string`).
+    pub(super) fn both_outputs(&mut self) -> Result<(), String> {
+        self.i += 1;
+        let after = match (self.peek_at(1), self.peek_at(2)) {
+            (Some(b'>'), next) => next,
+            (next, _) => next,
+        };
+        if matches!(after, Some(b'&' | b'|' | b'(')) {
+            return Err(self.outside("`&>` before `&`, `|` or `(`"));
+        }
+        Ok(())
+    }
+
     /// A redirection at `<` or `>`, into COMMAND (here-documents into HEREDOCS).
     pub(super) fn redirect(
         &mut self,

@@ -76,11 +76,14 @@ impl Reader<'_> {
                     self.backquoted(&mut w.word, false)?;
                 }
                 // Inside a word `~` is a letter, unless bash may take the word for an
-                // assignment (`a=~/x`, `a=b:~/x` expand it).
+                // assignment and the `~` starts a tilde-prefix there, right after `=` or
+                // `:` (`a=~/x`, `a=b:~/x` expand it; `--source=HEAD~1` does not).
                 b'~' if self.i != start => {
                     // After quotes that gave nothing (`""~/x`) the word would read as
-                    // `~/x`; and `a=~/x` is expanded.
-                    if w.word.text.is_empty() || self.src[start..self.i].contains('=') {
+                    // `~/x`.
+                    let prev = self.src.as_bytes().get(self.i - 1).copied();
+                    let prefix = matches!(prev, Some(b'=' | b':' | b'\'' | b'"'));
+                    if w.word.text.is_empty() || (self.src[start..self.i].contains('=') && prefix) {
                         return Err(self.outside("`~` after `=` in a word"));
                     }
                     w.word.text.push('~');
@@ -434,7 +437,14 @@ pub(super) fn special_word(before: &[CWord], w: &CWord) -> Option<&'static str> 
         return (w.text.starts_with('%') || w.dynamic || w.glob)
             .then_some("a command name that may name a job (`%`)");
     }
-    let job = w.text.starts_with('%') || w.dynamic || w.glob;
+    // A value that starts with what the text starts with: a letter written there, or
+    // the digits of `$$`, `$!`, `$?`, `$#` (or `$-`'s letters): no `%` (helper-70:
+    // `kill -0 $$`).
+    let starts_known = ["$$", "$!", "$?", "$#", "$-"]
+        .iter()
+        .any(|p| w.text.starts_with(p))
+        || !w.text.starts_with(['$', '`']);
+    let job = w.text.starts_with('%') || w.glob || (w.dynamic && !starts_known);
     (job && runs_job_builtin(before))
         .then_some("an operand of a job builtin that may name a job (`%`)")
 }

@@ -1,7 +1,9 @@
 //! git's work tree: where the subcommands that work on it reach, which the table's data
 //! cannot say (see `git.rs`, and the manual's "The program table").
 
-use super::Role::{Pattern, ShowTracked, Walk, WalkTracked, Write, WriteTracked, WriteTree};
+use super::Role::{
+    Pattern, ShowTracked, Walk, WalkTracked, WalkUnignored, Write, WriteTracked, WriteTree,
+};
 use super::{Kind, Part, Reading, Role};
 
 /// The top of the work tree, as git itself spells it in a pathspec: the implicit
@@ -45,6 +47,7 @@ pub(super) fn work_tree(r: &mut Reading) {
     patterns(r);
     let subs = subcommands(r);
     let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
+    tracked_writes(r, &subs);
     let options = || r.parts.iter().filter(|p| p.kind == Kind::Option);
     // `ls-files -m`/`-d` (`--modified`, `--deleted`): it compares the tracked files.
     let compares = options().any(|p| match p.text.strip_prefix("--") {
@@ -90,7 +93,8 @@ pub(super) fn work_tree(r: &mut Reading) {
     // Only what git tracks is read or written (an ignored `.env` is not opened; see
     // [`Role::WalkTracked`]).
     let role = match subs.as_slice() {
-        ["stash"] | ["stash", "push" | "save"] if untracked => WriteTree,
+        ["stash"] | ["stash", "push" | "save"] if r.has_option("all") => WriteTree,
+        ["stash"] | ["stash", "push" | "save"] if untracked => WalkUnignored,
         ["checkout" | "switch"] if new_branch && !operands => WalkTracked,
         ["reset"] if keeps_tree => WalkTracked,
         ["stash", "save" | "branch"] => WriteTracked,
@@ -120,6 +124,44 @@ pub(super) fn work_tree(r: &mut Reading) {
             kind: Kind::Implied,
             role,
         }),
+    }
+}
+
+/// What the subcommands SUBS of R write below their pathspecs where it is less than
+/// every file there (helper-70: `git restore .` was denied by a rule for an ignored
+/// `.env` it never touches): `restore` without `--source` and `checkout -- PATHS` (no
+/// revision) write the files git tracks from its index (`restore --staged` none of the
+/// work tree; with `--worktree` too, or `--source`, left as it is); `clean` without `-x`, `-X` or a
+/// second `-f` removes the untracked files git does not ignore (and never enters a
+/// nested repository); `stash push` the tracked ones, with `-u` those it does not ignore
+/// too (with `-a` every file: left as it is).
+fn tracked_writes(r: &mut Reading, subs: &[&str]) {
+    let before_end = r
+        .parts
+        .iter()
+        .take_while(|p| p.kind != Kind::End)
+        .any(|p| p.kind == Kind::Operand);
+    let ended = r.parts.iter().any(|p| p.kind == Kind::End);
+    let forced = r.given.iter().filter(|g| g.long == "force").count();
+    let untracked = r.has_option("include-untracked");
+    // `restore --staged` writes the index only (from HEAD); with `--worktree` too, the
+    // work tree from HEAD.
+    let staged = r.has_option("staged");
+    let to = match subs {
+        ["restore"] if r.has_option("source") || (staged && r.has_option("worktree")) => return,
+        ["restore"] if staged => WalkTracked,
+        ["restore"] => WriteTracked,
+        ["checkout"] if ended && !before_end => WriteTracked,
+        ["clean"] if !r.has_option("x") && !r.has_option("X") && forced < 2 => WalkUnignored,
+        ["stash"] | ["stash", "push"] if r.has_option("all") => return,
+        ["stash"] | ["stash", "push"] if untracked => WalkUnignored,
+        ["stash"] | ["stash", "push"] => WriteTracked,
+        _ => return,
+    };
+    for p in r.parts.iter_mut() {
+        if matches!(p.kind, Kind::Operand | Kind::Implied) && p.role == WriteTree && p.text != TOP {
+            p.role = to;
+        }
     }
 }
 

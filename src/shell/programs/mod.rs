@@ -32,6 +32,7 @@ mod git_tree;
 mod hooks;
 mod jq;
 mod login;
+mod make_code;
 mod opts;
 mod pip_opts;
 mod read;
@@ -567,10 +568,17 @@ impl Program {
             return true;
         }
         let r = read(self, args);
-        if r.runs
-            .iter()
-            .any(|x| matches!(x, Run::Code(_) | Run::Hidden(_) | Run::Starts(_)))
-        {
+        // Code its reader reads whole makes none: the shell lines it runs (`sed 'e ln
+        // -s ..'`) are commands of their own (helper-70: `... | xargs sed -i 's/a/b/'`
+        // was read as one that may).
+        let code_links = |text: &str| {
+            read_code(self.name(), text).is_none_or(|c| c.unknown.is_some() || !c.maybe.is_empty())
+        };
+        if r.runs.iter().any(|x| match x {
+            Run::Code(text) => code_links(text),
+            Run::Hidden(_) | Run::Starts(_) => true,
+            Run::Argv(_) | Run::Shell(_) => false,
+        }) {
             return true;
         }
         if !self.subs.is_empty() {

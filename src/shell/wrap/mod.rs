@@ -638,17 +638,15 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
     cx.mark_since(from, &st.opaque);
 }
 
-/// Parse S, a string run by `sh` (dash on Debian), as bash reads it and, when that
-/// reading is not certain, again as dash reads it: dash has no `$'...'`, `$"..."` or
-/// `&>`, so `sh -c "echo $'a\\'<newline>rm y ..."` runs `rm y`. A certain reading has
-/// none of them outside quotes, where the two shells agree.
+/// Parse S, a string run by `sh` (dash on Debian), as bash reads it and again as dash
+/// reads it where the two differ: dash has no `$'...'`, `$"..."` or `&>`, so `sh -c
+/// "echo $'a\\'<newline>rm y ..."` runs `rm y`, and `sh -c 'true &>f rm x'` runs `rm x`
+/// (`true &`, then `>f rm x`).
 fn posix_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
     shell_string(cx, fr, s, st);
-    if cx.out.uncertain.is_some() {
-        let dash = as_dash(s);
-        if dash != s {
-            shell_string(cx, fr, &dash, st);
-        }
+    let dash = as_dash(s);
+    if dash != s {
+        shell_string(cx, fr, &dash, st);
     }
 }
 

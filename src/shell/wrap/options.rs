@@ -315,10 +315,12 @@ fn pathspec_words(
         && !args
             .iter()
             .any(|a| a.starts_with("--eol") || a.starts_with("--format"));
-    // `git grep` reads only files git tracks (not with `--untracked`, `--no-index` or
-    // `--recurse-submodules`): the table walks the tracked files below where a pattern
-    // starts (`git_tree.rs`), which holds every file the pattern may name.
-    // So does `git rm`, which matches its pathspecs against the index (see `git_tree.rs`).
+    // `git grep` walks the directory where a pattern starts (only the files git tracks
+    // there, unless `--untracked`, `--no-index` or `--recurse-submodules`), which holds
+    // every file the pattern may name (`git_tree.rs`; `prepare/git_pathspecs.rs` reads
+    // what the pattern chooses of an untracked walk). So does `git rm`, which matches
+    // its pathspecs against the index (see `git_tree.rs`). Magic (`:(icase)`, `:/`) is
+    // read there only where git matches the index.
     let given = |longs: &[&str]| {
         args.iter().any(|a| {
             let name = a.strip_prefix("--").unwrap_or_default();
@@ -334,6 +336,7 @@ fn pathspec_words(
             "no-exclude-standard",
         ]);
     let tracked_patterns = tracked_walk || sub == "rm";
+    let walked_patterns = sub == "grep" || sub == "rm";
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
@@ -341,7 +344,7 @@ fn pathspec_words(
         if icase {
             st.path_words.push(spec.to_lowercase());
         }
-        if (names_only || tracked_patterns) && spec.contains(['*', '?', '[']) {
+        if (names_only || walked_patterns) && spec.contains(['*', '?', '[']) {
             continue;
         }
         if spec.contains(['*', '?', '[', '\\']) {

@@ -87,5 +87,18 @@ pub(in crate::shell::wrap) fn env(
             None => break,
         }
     }
+    // No command: it prints the environment, as `printenv` does (helper-70: `env |
+    // grep X` was undecided with no reason). With other options or assignments it is
+    // read as a program the table does not know.
+    if j >= words.len() {
+        let words: Vec<&str> = words.iter().skip(1).map(|w| w.text.as_str()).collect();
+        if let [] | ["-0" | "--null"] = words.as_slice() {
+            let mut printenv = vec![Word::literal("printenv")];
+            printenv.extend(words.iter().map(|w| Word::literal(*w)));
+            through(cx, fr, &printenv, st.clone(), hops + 1);
+            return Step::Done;
+        }
+        return Step::Itself;
+    }
     Step::Inner(j)
 }
