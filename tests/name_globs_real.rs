@@ -241,6 +241,14 @@ fn git_pathspecs_choose_as_git_does() {
         assert!(!run(&dir, line).contains("SECRET"), "{line}");
         assert_eq!(decide(line), Some(Decision::Allow), "{line}");
     }
+    // Patterns in any case: the walk is read whole.
+    for line in [
+        "GIT_ICASE_PATHSPECS=1 git grep --untracked -l KEY -- '*.ENV'",
+        "git --icase-pathspecs grep --no-index -l KEY -- '*.ENV'",
+    ] {
+        assert!(run(&dir, line).contains(".env"), "{line} prints a .env");
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+    }
     let mut g = Lcg(67);
     let (mut bypasses, mut over, mut secret, mut allowed) = (Vec::new(), 0, 0, 0);
     for _ in 0..n {

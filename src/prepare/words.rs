@@ -307,7 +307,7 @@ impl Prepared<'_> {
                 filters = Err(());
             }
             if let Ok(f) = &mut filters {
-                if self.pathspecs_may_fold() {
+                if f.pathspecs.is_some() && self.pathspecs_may_fold() {
                     f.pathspecs = None;
                 }
                 if let Some(p) = &mut f.pathspecs {
