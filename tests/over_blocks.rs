@@ -885,6 +885,8 @@ fn helper70_everyday_lines() {
         ("mkdir -p dist && cp -r build dist/", Some(Allow)),
         ("mkdir -p build/out && cp -a sub build/out/", Some(Allow)),
         ("ln -s /etc dist; cp -r build dist/", Some(Ask)),
+        // A later source read through a link an earlier one made (helper-71).
+        ("mkdir dest && cp -r build/. dest/k/x dest/", Some(Ask)),
         (
             "cp -r build dist/ && ln -s /etc dist/x && cp a dist/x/",
             Some(Ask),
@@ -935,6 +937,14 @@ fn find_hands_on_the_trees_its_tests_pass() {
         assert_eq!(decide(line), Some(Allow), "{line}");
     }
     assert_eq!(decide("find . -name '.e*' -exec rm -rf {} +"), Some(Deny));
+    // find tests its start as written too (helper-71): `.` is named `.`.
+    for line in [
+        "find . -type d -name '.*' -exec grep -r KEY {} +",
+        "find . -type d -iname '?' -exec rm -rf {} +",
+        "find app/.. -type d -name .. -exec rm -rf {} +",
+    ] {
+        assert_eq!(decide(line), Some(Deny), "{line}");
+    }
     assert_eq!(
         decide("find . -type d -name app -exec rm -rf {} +"),
         Some(Allow)

@@ -1369,6 +1369,13 @@ fn ifs_only_before_read_is_certain() {
         assert!(!parse(line).is_certain(), "{line}");
     }
     assert!(parse("su -c 'ls' root").is_certain());
+    // sed's `e` runs its command in /bin/sh, dash: `true &>f rm x` is `true &` and
+    // `>f rm x` there (helper-71).
+    let l = parse("sed -n '1e true &>/dev/null rm -rf x' f");
+    assert!(l
+        .commands
+        .iter()
+        .any(|c| c.argv.first().is_some_and(|n| n == "rm")));
     for line in [
         "IFS=x; echo $PATH",
         "IFS=/ eval 'echo a/b'",

@@ -146,6 +146,14 @@ impl Prepared<'_> {
     pub(super) fn store_meets(&self, dir: &str, rules: &BitSet) -> Walked {
         let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
         let (top, git_dir, common) = match self.discover(Path::new(dir)) {
+            // git stops, unless `grep.fallbackToNoIndex` may be set: `git grep` then reads
+            // the directory (helper-71).
+            Repo::None if super::git_tops::user_configs_may_fall_back() => {
+                return unread(
+                    "git finds no repository here, and `grep.fallbackToNoIndex` may make `git grep` read the directory"
+                        .into(),
+                )
+            }
             Repo::None => return Walked::Meets(BitSet::new(self.n())),
             Repo::Other(why) => return unread(why),
             Repo::Dotgit {

@@ -122,7 +122,7 @@ impl RepoStops {
 /// Whether the user's or the system's git configuration may set `grep.fallbackToNoIndex`
 /// (it names it, includes another file, or cannot be read), or the environment gives
 /// configuration.
-fn user_configs_may_fall_back() -> bool {
+pub(super) fn user_configs_may_fall_back() -> bool {
     let env = ["GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR"];
     if env.iter().any(|v| std::env::var_os(v).is_some()) {
         return true;

@@ -427,7 +427,10 @@ impl Prepared<'_> {
         let root = std::path::Path::new(dir)
             .file_name()
             .map(|n| n.to_string_lossy());
-        let whole = root.is_some_and(|n| filters.hands_tree(&n));
+        // find tests its start as written too (`.`, `src/..`: helper-71, `find . -type d
+        // -name '.*' -exec grep -r ...` hands on `.`), which is not its name here.
+        let whole = root.is_some_and(|n| filters.hands_tree(&n))
+            || [".", ".."].iter().any(|n| filters.hands_tree(n));
         let mut stack: Vec<(PathBuf, bool)> = vec![(PathBuf::from(dir), whole)];
         let mut seen: HashSet<PathBuf> = HashSet::new();
         let mut entries = 0usize;

@@ -612,6 +612,10 @@ fn command_sets(
 /// when they run.
 struct Links {
     makers: Vec<usize>,
+    /// The makers whose own words may be read through a link they make: more than two
+    /// words that are no options (`cp -r x/. dest/k/.ssh/id_rsa dest/` copies `x/k`, a
+    /// link, then reads through it: helper-71).
+    own: Vec<usize>,
     /// Commands may run at the same time (`&`, a pipeline): a later one may act first.
     concurrent: bool,
     /// The commands that may run more than once (in a loop or a function).
@@ -624,24 +628,36 @@ impl Links {
             .filter(|(_, c)| may_make_links(&c.argv))
             .map(|(i, _)| i)
             .collect();
+        let own = makers
+            .iter()
+            .copied()
+            .filter(|&i| {
+                let words = line.commands.get(i).map_or(&[][..], |c| &c.argv[..]);
+                words.iter().skip(1).filter(|w| !w.starts_with('-')).count() > 2
+            })
+            .collect();
         Links {
             concurrent: line.concurrent,
             repeated: line.repeated.iter().map(|(i, _)| *i).collect(),
             makers,
+            own,
         }
     }
 
     /// Whether a link one of the makers makes may lie along a path a command of CMDS
     /// opens: one started before it (the line's commands are in the order the shell
     /// starts them), any where commands run at the same time or it may run again. (A
-    /// maker's own words are not read through the links it makes: GNU `cp` and `tar`
-    /// refuse to write through a link they just made.)
+    /// maker's own words are not read through the links it makes where it has one
+    /// source and one destination: GNU `cp` and `tar` refuse to write through a link
+    /// they just made; with more, a later source may be read through a link an earlier
+    /// one made.)
     fn before(&self, cmds: &[(usize, usize)]) -> bool {
         let Some(&first) = self.makers.first() else {
             return false;
         };
         cmds.iter().any(|&(_, i)| {
             first < i
+                || self.own.contains(&i)
                 || (self.concurrent && self.makers.iter().any(|&j| j != i))
                 || self.repeated.contains(&i)
         })

@@ -192,12 +192,15 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: Option<&State>
                     if let Some(why) = code.unknown {
                         cx.uncertain(why);
                     }
+                    // The shell a program's code runs is `/bin/sh` (sed's `e`, awk's
+                    // `system`, make's `$(shell)`): dash, which reads `&>` otherwise
+                    // (helper-71: `sed '1e true &>/dev/null git clean -ffdx'`).
                     for line in &code.shell {
-                        shell_string(cx, fr, line, &inner);
+                        posix_string(cx, fr, line, &inner);
                     }
                 }
             }
-            Run::Shell(s) => shell_string(cx, fr, s, &inner),
+            Run::Shell(s) => posix_string(cx, fr, s, &inner),
             Run::Starts(s) => cx.uncertain(format!("`{}` starts {s}", p.name())),
             Run::Hidden(s) => {
                 cx.uncertain(format!(
@@ -205,7 +208,7 @@ pub(super) fn nested(cx: &mut Cx, fr: &Frame, words: &[Word], st: Option<&State>
                     p.name(),
                     show(s)
                 ));
-                shell_string(cx, fr, s, &inner);
+                posix_string(cx, fr, s, &inner);
             }
         }
     }
