@@ -612,9 +612,10 @@ fn command_sets(
 /// when they run.
 struct Links {
     makers: Vec<usize>,
-    /// The makers whose own words may be read through a link they make: more than two
-    /// words that are no options (`cp -r x/. dest/k/.ssh/id_rsa dest/` copies `x/k`, a
-    /// link, then reads through it: helper-71).
+    /// The makers whose own words may be read through a link they make: a program that
+    /// copies or moves its sources in turn, given more than two words that are no
+    /// options (`cp -r x/. dest/k/.ssh/id_rsa dest/` copies `x/k`, a link, then reads
+    /// through it: helper-71).
     own: Vec<usize>,
     /// Commands may run at the same time (`&`, a pipeline): a later one may act first.
     concurrent: bool,
@@ -633,7 +634,10 @@ impl Links {
             .copied()
             .filter(|&i| {
                 let words = line.commands.get(i).map_or(&[][..], |c| &c.argv[..]);
-                words.iter().skip(1).filter(|w| !w.starts_with('-')).count() > 2
+                let copies = words
+                    .first()
+                    .is_some_and(|n| matches!(n.as_str(), "cp" | "mv" | "install" | "rsync"));
+                copies && words.iter().skip(1).filter(|w| !w.starts_with('-')).count() > 2
             })
             .collect();
         Links {
