@@ -10,6 +10,8 @@
 //! `make test` runs a seeded sample (`NAME_GLOBS`, 600 by default).
 
 mod common;
+#[path = "common/git.rs"]
+mod repo;
 #[path = "common/sample.rs"]
 mod sample;
 
@@ -86,6 +88,52 @@ fn run(dir: &Path, line: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// What a sample of generated lines did: those that printed the secret, were allowed,
+/// were allowed although the secret was printed (bypasses), and were denied for nothing.
+#[derive(Default)]
+struct Tally {
+    secret: usize,
+    allowed: usize,
+    over: usize,
+    bypasses: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, line: &str, printed: bool, d: Option<Decision>) {
+        self.secret += usize::from(printed);
+        self.allowed += usize::from(d == Some(Decision::Allow));
+        if printed && d == Some(Decision::Allow) {
+            self.bypasses.push(line.to_string());
+        } else if !printed && d == Some(Decision::Deny) {
+            self.over += 1;
+        }
+    }
+
+    /// No bypass, and more than one in SHARE of the N samples printed the secret, and more
+    /// than one in ten was allowed (else the sample tests too little).
+    fn check(&self, what: &str, n: usize, share: usize) {
+        let Tally {
+            secret,
+            allowed,
+            over,
+            bypasses,
+        } = self;
+        eprintln!(
+            "{what}; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
+        );
+        assert!(
+            bypasses.is_empty(),
+            "allowed, and the real program printed the secret:\n{}",
+            bypasses.join("\n")
+        );
+        assert!(
+            secret * share > n,
+            "too few lines printed the secret: {secret}"
+        );
+        assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
+    }
+}
+
 #[test]
 fn name_globs_choose_as_grep_and_find_do() {
     let n: usize = std::env::var("NAME_GLOBS")
@@ -132,7 +180,7 @@ fn name_globs_choose_as_grep_and_find_do() {
         assert_ne!(decide(dir, line), Some(Decision::Allow), "{line}");
     }
     let mut g = Lcg(52);
-    let (mut bypasses, mut over, mut secret, mut allowed) = (Vec::new(), 0, 0, 0);
+    let mut tally = Tally::default();
     for _ in 0..n {
         let glob = glob(&mut g);
         let quoted = format!("'{glob}'");
@@ -149,31 +197,15 @@ fn name_globs_choose_as_grep_and_find_do() {
                 format!("find . -type f -iname {quoted} -exec cat {{}} +"),
             ),
         ] {
-            let printed = run(dir, &line).contains("SECRET");
-            let d = decide(dir, &line);
-            secret += usize::from(printed);
-            allowed += usize::from(d == Some(Decision::Allow));
-            if printed && d == Some(Decision::Allow) {
-                bypasses.push(line);
-            } else if !printed && d == Some(Decision::Deny) {
-                over += 1;
-            }
+            tally.add(
+                &line,
+                run(dir, &line).contains("SECRET"),
+                decide(dir, &line),
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&base);
-    eprintln!(
-        "name globs: {n} globs x 5 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
-    );
-    assert!(
-        bypasses.is_empty(),
-        "allowed, and the real program printed the secret:\n{}",
-        bypasses.join("\n")
-    );
-    assert!(
-        secret * 10 > n,
-        "too few lines printed the secret: {secret}"
-    );
-    assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
+    tally.check(&format!("name globs: {n} globs x 5 lines"), n, 10);
 }
 
 /// helper-67: the pathspec patterns of `git grep --untracked` and `--no-index` choose
@@ -203,25 +235,9 @@ fn git_pathspecs_choose_as_git_does() {
     ] {
         std::fs::write(dir.join(f), text).expect("write");
     }
-    let git = |args: &[&str]| {
-        let ok = Command::new("git")
-            .args([
-                "-c",
-                "user.name=dev",
-                "-c",
-                "user.email=dev@example.invalid",
-            ])
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .expect("run git")
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "a.txt", "src"]);
-    git(&["commit", "-qm", "init"]);
+    repo::git(&dir, &["init", "-q"]);
+    repo::git(&dir, &["add", "a.txt", "src"]);
+    repo::git(&dir, &["commit", "-qm", "init"]);
     let rules = json!([
         {"id": "secrets", "path": "**/.env", "decision": "deny"},
         {"id": "git", "tool": "shell", "command-prefix": "git", "decision": "allow"},
@@ -250,7 +266,7 @@ fn git_pathspecs_choose_as_git_does() {
         assert_ne!(decide(line), Some(Decision::Allow), "{line}");
     }
     let mut g = Lcg(67);
-    let (mut bypasses, mut over, mut secret, mut allowed) = (Vec::new(), 0, 0, 0);
+    let mut tally = Tally::default();
     for _ in 0..n {
         let glob: String = (0..=g.next(3)).map(|_| g.pick(PIECES)).collect();
         if glob.contains('\'') {
@@ -258,30 +274,10 @@ fn git_pathspecs_choose_as_git_does() {
         }
         for mode in ["--untracked", "--no-index"] {
             let line = format!("git grep {mode} -h KEY -- '{glob}'");
-            let printed = run(&dir, &line).contains("SECRET");
-            let d = decide(&line);
-            secret += usize::from(printed);
-            allowed += usize::from(d == Some(Decision::Allow));
-            if printed && d == Some(Decision::Allow) {
-                bypasses.push(line);
-            } else if !printed && d == Some(Decision::Deny) {
-                over += 1;
-            }
+            tally.add(&line, run(&dir, &line).contains("SECRET"), decide(&line));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    eprintln!(
-        "git pathspecs: {n} patterns x 2 lines; {secret} printed the secret, {allowed} allowed, {over} denied for nothing"
-    );
-    assert!(
-        bypasses.is_empty(),
-        "allowed, and git printed the secret:\n{}",
-        bypasses.join("\n")
-    );
     // (Most patterns of a few pieces name no `.env`: about 6% print it.)
-    assert!(
-        secret * 40 > n,
-        "too few lines printed the secret: {secret}"
-    );
-    assert!(allowed * 10 > n, "too few lines were allowed: {allowed}");
+    tally.check(&format!("git pathspecs: {n} patterns x 2 lines"), n, 40);
 }

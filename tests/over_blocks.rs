@@ -9,6 +9,8 @@
 //!   plain text, not a parse error.
 
 mod common;
+#[path = "common/git.rs"]
+mod repo;
 
 use gptel_rust_hooks::compile;
 use gptel_rust_hooks::eval;
@@ -974,25 +976,9 @@ fn git_writes_what_it_tracks() {
     std::fs::create_dir_all(dir.join("src")).expect("make the repository");
     std::fs::write(dir.join("src/a.rs"), "fn main() {}\n").expect("write a.rs");
     std::fs::write(dir.join(".gitignore"), ".env\n").expect("write .gitignore");
-    let git = |args: &[&str]| {
-        let ok = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=dev",
-                "-c",
-                "user.email=dev@example.invalid",
-            ])
-            .args(args)
-            .current_dir(&dir)
-            .output()
-            .expect("run git")
-            .status
-            .success();
-        assert!(ok, "git {args:?}");
-    };
-    git(&["init", "-q"]);
-    git(&["add", "."]);
-    git(&["commit", "-qm", "init"]);
+    repo::git(&dir, &["init", "-q"]);
+    repo::git(&dir, &["add", "."]);
+    repo::git(&dir, &["commit", "-qm", "init"]);
     std::fs::write(dir.join(".env"), "KEY=1\n").expect("write .env");
     let p = with_home(
         json!([
