@@ -1014,3 +1014,37 @@ fn git_writes_what_it_tracks() {
         assert_eq!(decide(line), Some(Deny), "{line} (.env not ignored)");
     }
 }
+
+/// helper-72: a glob that is data to its program however many names it makes (`echo
+/// .*`, `printf '%s\n' .*`, `basename .*`) names no path; one in a place where a second
+/// name would be a file (`grep .* f`), or given to a program that reads its operands,
+/// still does. A name it makes that starts with `-` is an option: not certain.
+#[test]
+fn globs_that_are_data() {
+    let dir = common::process_dir("gptel-rust-hooks-data-globs");
+    std::fs::create_dir_all(&dir).expect("make the project");
+    std::fs::write(dir.join(".env"), "KEY=1\n").expect("write .env");
+    std::fs::write(dir.join("README.md"), "x\n").expect("write README.md");
+    let p = dotenv();
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": &dir});
+        eval::evaluate(p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for (command, want) in [
+        ("echo .*", Some(Allow)),
+        ("printf '%s\\n' .* *.md", Some(Allow)),
+        ("basename -a .*", Some(Allow)),
+        ("echo .* | wc -w", Some(Allow)),
+        ("cat .*", Some(Deny)),
+        ("grep .* README.md", Some(Deny)),
+        ("wc -l .* README.md", Some(Deny)),
+        ("sh -c 'echo .*'", Some(Allow)),
+    ] {
+        assert_eq!(decide(command), want, "{command}");
+    }
+    std::fs::write(dir.join("-f.env"), "x\n").expect("write -f.env");
+    for command in ["date *", "echo *"] {
+        assert_eq!(decide(command), None, "{command}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -791,3 +791,103 @@ fn helper69_make_runs_values_of_the_line() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-72: dash's globs match `.` and `..` (bash 5.2's skip them), so a string `sh`
+/// runs reads `../.ssh/id_rsa` through `.*/.ssh/id_rsa`; a relative word that climbs
+/// above the work tree's top makes `git diff A B` a `--no-index` diff wherever it leads
+/// back; `git grep --no-index` with excludes alone walks `.`; `git grep --untracked`
+/// skips what git ignores (and reads it with `--no-exclude-standard`).
+#[test]
+fn helper72_dash_globs_and_words_above_the_top() {
+    let s = Scratch::new("own-readers-72");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "sh -c 'cat .*/.ssh/id_rsa'",
+        "sh -c 'cat .[.]/.ssh/id_rsa'",
+        "dash -c 'cat ..*/.ssh/id_rsa'",
+        "sed -n '1e cat .?/.ssh/id_rsa' README.md",
+        "find . -maxdepth 0 -exec sh -c 'cat .*/.ssh/id_rsa' \\;",
+        "sh -c 'grep -r SSH-SECRET .*'",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
+    }
+    failures.extend(everyday_run(
+        &s,
+        &decide,
+        "sh -c 'wc -l *.md'",
+        &home,
+        &proj,
+    ));
+    let repo = ignored_env_repo(&home, "above");
+    let decide = decider(&home, &repo);
+    for line in [
+        "git diff src ../above",
+        "git diff ./../above/src .",
+        "git grep --no-index KEY -- ':!*.c'",
+        "git grep --untracked --no-exclude-standard KEY",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &repo);
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
+    }
+    for line in [
+        "git diff HEAD -- src",
+        "git grep --untracked -l main",
+        "git grep --untracked -n main -- src",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &repo));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-72: a make value with shell syntax beyond words is a line a recipe may run
+/// that no reading of its words shows whole (`CC='echo ... | base64 -d | sh;'` ran
+/// `rm`): a rule that allows make does not allow it.
+#[test]
+fn helper72_make_values_beyond_words() {
+    let s = Scratch::new("own-readers-72-make");
+    let (home, proj) = project(&s);
+    std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
+    let rules = json!([
+        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    let mut failures = Vec::new();
+    for line in [
+        // `rm -f victim`, in base64.
+        "make x.o CC='echo cm0gLWYgdmljdGlt | base64 -d | sh;'",
+        "make x.o CC='cat ~/.ssh/id_rsa | cat;'",
+    ] {
+        let d = decide(line);
+        let (_, did) = run_touching(&s, line, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        let _ = std::fs::remove_file(proj.join("x.o"));
+        if d == Some(Decision::Allow) || did.is_empty() {
+            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
+        }
+    }
+    for line in [
+        "make -n CC=clang-16 x.o",
+        "make -n CFLAGS='-DNAME=\"x\" -O2' x.o",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Allow) {
+            failures.push(format!("`{line}`: {d:?}, not allowed"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

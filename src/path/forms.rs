@@ -499,14 +499,16 @@ pub struct Expansion {
 /// HOME and CWD. With DOTS, a pattern matches names that start with `.` too (as
 /// under `shopt -s dotglob`: for a line whose shell options the reading does not
 /// know, which only widens what deny rules see); without, only a pattern part that
-/// starts with `.` does, as bash's defaults have it (`*` is not `.env`).
+/// starts with `.` does, as bash's defaults have it (`*` is not `.env`). With
+/// DOT_DIRS, such a part matches `.` and `..` too, as dash's globs (and bash's
+/// without `globskipdots`) do.
 /// Each directory read spends the decision's file-system budget.
 pub fn expand_glob(
     word: &str,
     home: Option<&str>,
     cwd: Option<&str>,
     case_fold: bool,
-    dots: bool,
+    (dots, dot_dirs): (bool, bool),
 ) -> Expansion {
     let mut out = Expansion::default();
     if word.len() > super::MAX_PATH_BYTES {
@@ -589,6 +591,11 @@ pub fn expand_glob(
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
+            if dot_dirs && part.starts_with('.') {
+                for name in [".", ".."].into_iter().filter(|n| matcher.is_match(n)) {
+                    next.push(format!("{base}/{name}"));
+                }
+            }
             for (n, entry) in entries.flatten().enumerate() {
                 if n >= MAX_DIR_ENTRIES {
                     out.incomplete

@@ -233,7 +233,7 @@ impl<'p, 'a> DirReading<'p, 'a> {
         }
         let home = self.home.as_deref();
         let text = with_dirs(d, home, base);
-        let found = path::expand_glob(&text, home, base, self.case_fold, true);
+        let found = path::expand_glob(&text, home, base, self.case_fold, (true, false));
         if let Some(why) = found.incomplete {
             self.lost.get_or_insert(why);
         }

@@ -4,7 +4,7 @@
 //! file), and the files git's index lists there.
 
 use super::walk_stalls::Guard;
-use super::walks::{Walked, MAX_WALK_ENTRIES};
+use super::walks::{Filters, Walked, MAX_WALK_ENTRIES};
 use super::Prepared;
 use crate::index::BitSet;
 use crate::shell;
@@ -12,12 +12,14 @@ use std::path::Path;
 
 impl Prepared<'_> {
     /// The rules of RULES that a file `git add` reads below DIR (absolute, normalized)
-    /// matches; LEFT: the entries the call may still look at. None where git may
-    /// ignore otherwise than this walker ([`git_reads_otherwise`]).
+    /// matches (of the untracked ones, those `git grep --untracked`'s pathspec patterns
+    /// in FILTERS choose); LEFT: the entries the call may still look at. None where git
+    /// may ignore otherwise than this walker ([`git_reads_otherwise`]).
     pub(super) fn unignored_meets(
         &self,
         dir: &str,
         rules: &BitSet,
+        filters: &Filters,
         left: &mut usize,
     ) -> Option<Walked> {
         if super::walk_stalls::start_stalls(Path::new(dir)) {
@@ -33,7 +35,12 @@ impl Prepared<'_> {
             Walked::Meets(m) => m,
             other => return Some(other),
         };
+        // Nothing there (the start of a pattern, `git grep --untracked x -- '*.rs'`):
+        // only what git tracks.
         let fold = self.path_env().case_fold;
+        if !fold && std::fs::symlink_metadata(dir).is_err_and(|e| crate::path::absent(&e)) {
+            return Some(Walked::Meets(found));
+        }
         let guard = Guard::default();
         let walk = walker(dir, &guard).build();
         let mut entries = 0usize;
@@ -53,6 +60,12 @@ impl Prepared<'_> {
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
             if is_dir && gitignore_differs(entry.path()) {
                 return None;
+            }
+            let chosen = is_dir
+                || fold
+                || (filters.pathspecs.as_ref()).is_none_or(|s| s.opens(dir, entry.path()));
+            if !chosen {
+                continue;
             }
             let text = entry.path().to_string_lossy();
             let text = if fold {

@@ -243,8 +243,15 @@ impl super::Prepared<'_> {
                 } if surely_used(std::path::Path::new(base), &top, &git_dir, &common) => top,
                 _ => return true,
             };
+            // git reads a relative word from the top as text (`prefix_path_gently`):
+            // one that climbs above the top is outside, wherever it leads back
+            // (helper-72: `git diff src ../proj` from the top).
+            let depth = prefix_depth(std::path::Path::new(base), &top);
             let top = top.to_string_lossy();
             pair.iter().any(|w| {
+                if !w.starts_with('/') && depth.is_none_or(|d| climbs_above(d, w)) {
+                    return true;
+                }
                 let p = self.path_cand_at(
                     super::paths::PathSource::Word(key.to_string()),
                     w,
@@ -264,6 +271,31 @@ impl super::Prepared<'_> {
             false => Vec::new(),
         }
     }
+}
+
+/// How many directories below the work tree TOP the directory BASE is (git's prefix),
+/// if it is below it (spelt so, or once links are resolved).
+fn prefix_depth(base: &std::path::Path, top: &std::path::Path) -> Option<usize> {
+    let depth = |b: &std::path::Path| b.strip_prefix(top).ok().map(|r| r.components().count());
+    depth(base).or_else(|| depth(&std::fs::canonicalize(base).ok()?))
+}
+
+/// Whether the relative path W, read from DEPTH directories below the top as git reads
+/// it (`normalize_path_copy`: each `..` takes away the name before it), climbs above
+/// the top.
+fn climbs_above(depth: usize, w: &str) -> bool {
+    let mut depth = depth;
+    for part in w.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            },
+            _ => depth += 1,
+        }
+    }
+    false
 }
 
 /// Whether git run in BASE surely uses the repository GIT_DIR (common directory COMMON)
@@ -286,4 +318,26 @@ fn surely_used(
         .take_while(|a| a.starts_with(top))
         .all(|a| std::fs::metadata(a).is_ok_and(|m| m.dev() == here.dev()));
     one_device && git_repo::git_accepts(top, git_dir, common)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::climbs_above;
+
+    #[test]
+    fn relative_words_as_git_reads_them() {
+        for (depth, w, above) in [
+            (0, "../proj", true),
+            (0, "./../proj/.", true),
+            (0, "src/../..", true),
+            (0, "src/..", false),
+            (0, "src//./a", false),
+            (1, "..", false),
+            (1, "../../proj", true),
+            (1, "../proj/src", false),
+            (2, "../../x/../..", true),
+        ] {
+            assert_eq!(climbs_above(depth, w), above, "{depth} {w}");
+        }
+    }
 }

@@ -23,6 +23,7 @@ mod kernel_words;
 mod line_values;
 mod links;
 mod lookups;
+mod made_links;
 mod paths;
 mod places;
 mod rg_types;

@@ -534,8 +534,13 @@ impl Prepared<'_> {
                 _ => out.push(self.path_cand(source(), pattern)),
             }
             let case_fold = self.path_env().case_fold;
-            let expansion =
-                path::expand_glob(pattern, home.as_deref(), base.as_deref(), case_fold, true);
+            let expansion = path::expand_glob(
+                pattern,
+                home.as_deref(),
+                base.as_deref(),
+                case_fold,
+                (true, false),
+            );
             for found in &expansion.found {
                 out.push(self.path_cand(source(), found));
             }

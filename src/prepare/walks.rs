@@ -388,7 +388,7 @@ impl Prepared<'_> {
         // What `git add` reads: what git does not ignore, and what it tracks.
         // (Every file, where git may ignore otherwise than the walker.)
         if role == Role::WalkUnignored {
-            return match self.unignored_meets(dir, rules, left) {
+            return match self.unignored_meets(dir, rules, filters, left) {
                 Some(walked) => walked,
                 None => self.walk_meets(dir, Role::Walk, rules, filters, left),
             };

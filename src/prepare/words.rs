@@ -6,6 +6,7 @@
 use super::dirs::*;
 use super::git_tops::{git_top, git_tops, repo_stops, RepoStops};
 use super::kernel_words::{mark_terminals, nobodys_file};
+use super::made_links::Links;
 use super::paths::*;
 use super::walks;
 use super::{places, CmdCand, Prepared};
@@ -82,6 +83,7 @@ impl Prepared<'_> {
         budget.dots = line.uncertain.is_some()
             || line.opaque.is_some()
             || line.commands.iter().any(|c| c.opaque.is_some());
+        budget.dash_globs = line.dash_globs;
         budget.repo_stops = repo_stops(line);
         let all: Vec<(usize, usize)> = (0..line.commands.len()).map(|i| (ci, i)).collect();
         let (sets, set_of) = command_sets(ci, line.commands.len(), dirs, per);
@@ -154,6 +156,9 @@ impl Prepared<'_> {
             }
             words.unsure = None;
             let place = &words.sets[set_of[i]];
+            for g in &c.data_globs {
+                self.data_glob_names(out, &cand.key, g, place, (ci, i), budget);
+            }
             self.role_cands(out, &cand.key, c, place, (ci, i), budget);
             self.followed_links(
                 out,
@@ -543,7 +548,7 @@ impl Prepared<'_> {
                     home.as_deref(),
                     base.as_deref(),
                     case_fold,
-                    budget.dots,
+                    (budget.dots, budget.dots || budget.dash_globs),
                 );
                 for found in &expansion.found {
                     let mut cand = self.path_cand(source(), found);
@@ -586,6 +591,66 @@ impl Prepared<'_> {
     }
 }
 
+impl Prepared<'_> {
+    /// The names the data glob W of the command at AT makes where it runs (PLACE; see
+    /// [`shell::SimpleCommand::data_globs`]): no path candidates, but one that starts
+    /// with `-` is an option to the program (`date *` beside a file `-f.env` reads
+    /// `.env`), which makes the command uncertain, as it does for any glob
+    /// ([`Prepared::word_cands`]); so does an expansion past a bound.
+    fn data_glob_names(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        w: &str,
+        place: &places::Dirs,
+        at: (usize, usize),
+        budget: &WordBudget,
+    ) {
+        let (home, cwd) = self.home_and_cwd();
+        let relative = !w.starts_with('/') && !w.starts_with('~');
+        let mut bases: Vec<Option<String>> = Vec::new();
+        if place.0 || !relative {
+            bases.push(cwd);
+        }
+        if relative {
+            bases.extend(place.1.iter().cloned().map(Some));
+        }
+        let show = |t: &str| t.chars().take(100).collect::<String>();
+        for base in &bases {
+            let text = with_dirs(w, home.as_deref(), base.as_deref());
+            let expansion = path::expand_glob(
+                &text,
+                home.as_deref(),
+                base.as_deref(),
+                self.path_env().case_fold,
+                (budget.dots, budget.dots || budget.dash_globs),
+            );
+            let dashed = (expansion.found.iter())
+                .filter_map(|f| f.rsplit('/').next())
+                .find(|n| n.starts_with('-'));
+            let why = match (dashed, expansion.incomplete) {
+                (Some(name), _) => format!(
+                    "the glob `{}` names `{}`, which the program reads as an option",
+                    show(w),
+                    show(name)
+                ),
+                (None, Some(why)) => format!(
+                    "whether the glob `{}` names a file that starts with `-` is not known: {why}",
+                    show(w)
+                ),
+                (None, None) => continue,
+            };
+            let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
+            marker.hits = BitSet::new(self.n());
+            marker.lexical_hits = BitSet::new(self.n());
+            marker.cmds = vec![at];
+            marker.uncertain = Some(why);
+            out.push(marker);
+            return;
+        }
+    }
+}
+
 /// The directories words are read in for each of a line's N commands (line CI): the
 /// line's DIRS (the first set), and those of each command placed (see [`places`]; PER),
 /// each set once; and which set each command's is.
@@ -606,66 +671,6 @@ fn command_sets(
         })
         .collect();
     (sets, set_of)
-}
-
-/// The commands of a line that may make a symbolic link (see `may_make_links`), and
-/// when they run.
-struct Links {
-    makers: Vec<usize>,
-    /// The makers whose own words may be read through a link they make: a program that
-    /// copies or moves its sources in turn, given more than two words that are no
-    /// options (`cp -r x/. dest/k/.ssh/id_rsa dest/` copies `x/k`, a link, then reads
-    /// through it: helper-71).
-    own: Vec<usize>,
-    /// Commands may run at the same time (`&`, a pipeline): a later one may act first.
-    concurrent: bool,
-    /// The commands that may run more than once (in a loop or a function).
-    repeated: Vec<usize>,
-}
-
-impl Links {
-    fn of(line: &shell::CommandLine) -> Links {
-        let makers: Vec<usize> = (line.commands.iter().enumerate())
-            .filter(|(_, c)| may_make_links(&c.argv))
-            .map(|(i, _)| i)
-            .collect();
-        let own = makers
-            .iter()
-            .copied()
-            .filter(|&i| {
-                let words = line.commands.get(i).map_or(&[][..], |c| &c.argv[..]);
-                let copies = words
-                    .first()
-                    .is_some_and(|n| matches!(n.as_str(), "cp" | "mv" | "install" | "rsync"));
-                copies && words.iter().skip(1).filter(|w| !w.starts_with('-')).count() > 2
-            })
-            .collect();
-        Links {
-            concurrent: line.concurrent,
-            repeated: line.repeated.iter().map(|(i, _)| *i).collect(),
-            makers,
-            own,
-        }
-    }
-
-    /// Whether a link one of the makers makes may lie along a path a command of CMDS
-    /// opens: one started before it (the line's commands are in the order the shell
-    /// starts them), any where commands run at the same time or it may run again. (A
-    /// maker's own words are not read through the links it makes where it has one
-    /// source and one destination: GNU `cp` and `tar` refuse to write through a link
-    /// they just made; with more, a later source may be read through a link an earlier
-    /// one made.)
-    fn before(&self, cmds: &[(usize, usize)]) -> bool {
-        let Some(&first) = self.makers.first() else {
-            return false;
-        };
-        cmds.iter().any(|&(_, i)| {
-            first < i
-                || self.own.contains(&i)
-                || (self.concurrent && self.makers.iter().any(|&j| j != i))
-                || self.repeated.contains(&i)
-        })
-    }
 }
 
 /// One command, and which of its line's sets of directories it runs in.
@@ -870,6 +875,8 @@ pub(super) struct WordBudget {
     /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
     /// default options, no `dotglob`).
     dots: bool,
+    /// Whether they match `.` and `..` too (see [`shell::CommandLine::dash_globs`]).
+    dash_globs: bool,
     /// Whether git stops where it finds no repository in the line being read: nothing
     /// of the line can make one before it runs (see [`repo_stops`]).
     repo_stops: RepoStops,

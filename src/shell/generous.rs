@@ -168,6 +168,8 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         for (text, why) in strings {
             let mut read = super::parse(&text);
             read.unsure = Some(why);
+            // A program may give it to `/bin/sh`: dash's globs.
+            read.dash_globs = true;
             // A string that is not a whole shell line (`-m "don't"`) is no bound
             // reached: its guessed commands are all the generous reading needs.
             read.truncated = None;

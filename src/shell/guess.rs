@@ -165,6 +165,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             roles: Vec::new(),
             follows: None,
             place: None,
+            data_globs: Vec::new(),
         });
     }
     out

@@ -141,6 +141,10 @@ pub struct SimpleCommand {
     /// Where it runs, for the directory it runs in: known for the commands of the
     /// line's own text (not of a string it gives a shell, a substitution or a guess).
     pub place: Option<Place>,
+    /// Its glob words that are data to the program however many names bash makes of
+    /// them (`echo .*`): not in `paths`; a name one makes that starts with `-` still
+    /// makes the command uncertain (an option to the program).
+    pub data_globs: Vec<String>,
 }
 
 /// Where a simple command of a line's own text runs, as far as the directory goes.
@@ -229,6 +233,10 @@ pub struct CommandLine {
     /// Why every match in this line is unsure, when the line is a generous reading (a
     /// quoted operand of a program the table does not know, read as a shell string).
     pub unsure: Option<Unsure>,
+    /// Some of its commands are read from a string dash runs (`sh -c`, sed's `e`,
+    /// make's `$(shell)`): their globs match `.` and `..` too (`.*/.ssh/id_rsa` is
+    /// `../.ssh/id_rsa` to dash; bash 5.2's `globskipdots` skips both).
+    pub dash_globs: bool,
 }
 
 /// How many times a command may run.

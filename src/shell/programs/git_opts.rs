@@ -586,6 +586,9 @@ pub(super) const GREP: &[Opt] = &[
     // The untracked files too, or every file (not only what git tracks).
     flag("", "untracked").does(Does::Operands(Walk, &[])),
     flag("", "no-index").does(Does::Operands(Walk, &[])),
+    // Whether `--untracked` skips what git ignores (it does by default: `git_store.rs`).
+    flag("", "exclude-standard"),
+    flag("", "no-exclude-standard"),
     flag("", "recurse-submodules"),
     flag("h", ""),
     flag("H", ""),

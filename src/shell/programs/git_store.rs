@@ -525,10 +525,31 @@ fn grep(r: &mut Reading) {
             tracked = true;
         }
     }
+    // `--untracked` adds the untracked files git does not ignore (the ignored ones too
+    // with `--no-exclude-standard`; `--no-index` reads them all).
+    let given = |long: &str| {
+        r.parts.iter().any(|p| {
+            let name = p.text.strip_prefix("--").unwrap_or_default();
+            let name = name.split('=').next().unwrap_or(name);
+            p.kind == Kind::Option && name.len() > 2 && long.starts_with(name)
+        })
+    };
+    if given("untracked") && !given("no-index") && !given("no-exclude-standard") && !recurse {
+        for p in r.parts.iter_mut() {
+            if p.role == Role::Walk {
+                p.role = Role::WalkUnignored;
+            }
+        }
+    }
     // An exclude (`:!*.md`) only takes files away: no path, and with excludes alone
-    // git searches from `.`.
+    // git searches from `.` (the files it tracks there, or with `--untracked` and
+    // `--no-index` every one it walks: helper-72, `git grep --no-index X -- ':!*.c'`).
+    let walks = |role: Role| matches!(role, Role::Walk | Role::WalkUnignored);
+    let mut excluded_walk = None;
     for p in r.parts.iter_mut() {
-        if p.kind == Kind::Operand && p.role == role && super::pathspec_excludes(&p.text) {
+        let walked = p.role == role || walks(p.role);
+        if p.kind == Kind::Operand && walked && super::pathspec_excludes(&p.text) {
+            excluded_walk = excluded_walk.or(Some(p.role).filter(|&r| walks(r)));
             p.role = Role::Pattern;
         }
     }
@@ -541,6 +562,15 @@ fn grep(r: &mut Reading) {
             kind: Kind::Implied,
             role,
         });
+    }
+    if let Some(walk) = excluded_walk {
+        if !r.parts.iter().any(|p| walks(p.role)) {
+            r.parts.push(Part {
+                text: ".".to_string(),
+                kind: Kind::Implied,
+                role: walk,
+            });
+        }
     }
     // A blob (or a tag of one) given as a revision is searched whole, wherever git runs
     // (`cd src && git grep KEY BLOB`).

@@ -129,12 +129,13 @@ pub(super) fn work_tree(r: &mut Reading) {
 
 /// What the subcommands SUBS of R write below their pathspecs where it is less than
 /// every file there (helper-70: `git restore .` was denied by a rule for an ignored
-/// `.env` it never touches): `restore` without `--source` and `checkout -- PATHS` (no
-/// revision) write the files git tracks from its index (`restore --staged` none of the
-/// work tree; with `--worktree` too, or `--source`, left as it is); `clean` without `-x`, `-X` or a
-/// second `-f` removes the untracked files git does not ignore (and never enters a
-/// nested repository); `stash push` the tracked ones, with `-u` those it does not ignore
-/// too (with `-a` every file: left as it is).
+/// `.env` it never touches):
+///
+/// - `restore` (no `--source`) and `checkout -- PATHS`: the tracked files;
+///   `restore --staged` none of the work tree (with `--worktree` too: left as it is);
+/// - `clean` (no `-x`, `-X`, second `-f`): the untracked files git does not ignore;
+/// - `stash push`: the tracked files, with `-u` also those git does not ignore (`-a`:
+///   left as it is, every file).
 fn tracked_writes(r: &mut Reading, subs: &[&str]) {
     let before_end = r
         .parts

@@ -7,14 +7,26 @@
 use super::CodeReading;
 
 /// The reading of VALUE, a make variable's value: its `$(shell ...)` calls are
-/// shell lines it runs, and the whole value one it may run (unsure).
+/// shell lines it runs, and the whole value one it may run (unsure). A value with
+/// shell syntax beyond words (a `;`, a pipe, a substitution: helper-72's `make x.o
+/// CC='echo ... | base64 -d | sh;'`) is a line a recipe may run that no reading of its
+/// words shows whole: not read.
 pub(super) fn read(value: &str) -> CodeReading {
+    let unknown = value.find(LINE_SYNTAX).map(|at| {
+        let c = value[at..].chars().next().unwrap_or(';');
+        format!("a make variable's value with `{c}` in it may run as a recipe's shell line")
+    });
     CodeReading {
         shell: shell_calls(value),
         maybe: vec![value.to_string()],
+        unknown,
         ..CodeReading::default()
     }
 }
+
+/// What makes a shell line more than a command's words: lists, pipes, redirections,
+/// subshells, substitutions.
+const LINE_SYNTAX: &[char] = &[';', '|', '&', '<', '>', '(', ')', '`', '\n'];
 
 /// The text of each `$(shell TEXT)` and `${shell TEXT}` in VALUE, nested ones too, up
 /// to its closing bracket (make counts the brackets of the same kind inside); to the
@@ -67,5 +79,22 @@ mod tests {
         assert_eq!(shell_calls("$(shell rm z"), ["rm z"]);
         assert!(shell_calls("$(shellx) $(SHELL) $$(shell rm) plain").len() <= 1);
         assert!(shell_calls("gcc -O2").is_empty());
+    }
+
+    #[test]
+    fn values_beyond_words_are_not_read() {
+        for v in [
+            "echo x | sh",
+            "rm x;",
+            "a && b",
+            "cat <f",
+            "$(shell ls)",
+            "`id`",
+        ] {
+            assert!(super::read(v).unknown.is_some(), "{v}");
+        }
+        for v in ["gcc", "-O2 -g -Wall", "-DNAME=\"x\"", "/usr/bin/clang-16"] {
+            assert!(super::read(v).unknown.is_none(), "{v}");
+        }
     }
 }

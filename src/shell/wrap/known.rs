@@ -109,6 +109,46 @@ pub(super) fn typed_paths(
     (known, paths, roles)
 }
 
+/// The glob words of WORDS (ARGV: their texts, the name a basename) that are data to a
+/// known program however many names bash makes of each (`echo .*`, `printf '%s\n'
+/// *.md`): read with the word given twice, it is still known, no copy of the word is in
+/// a path role, the other words keep their roles, and it runs the same commands (not
+/// `grep .* f`, whose second name would be a file it reads).
+pub(super) fn data_globs(words: &[Word], argv: &[String]) -> Vec<String> {
+    let Some((p, r)) = reading(argv) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if !(w.is_static && w.pattern) || w.text.starts_with('-') || out.contains(&w.text) {
+            continue;
+        }
+        let Some(args) = argv.get(1..) else { break };
+        let mut twice = args.to_vec();
+        twice.insert(i - 1, w.text.clone());
+        let r2 = read(p, &twice);
+        let paths: std::collections::BTreeSet<&str> = r.paths().into_iter().collect();
+        let paths2: std::collections::BTreeSet<&str> = r2.paths().into_iter().collect();
+        let roles = |r: &Reading| -> Vec<(Role, String)> {
+            let mut v: Vec<(Role, String)> = (r.parts.iter())
+                .filter(|q| q.role.is_tree() || q.role == Role::NamesFrom)
+                .map(|q| (q.role, q.text.clone()))
+                .collect();
+            v.dedup();
+            v
+        };
+        if r2.is_known()
+            && paths == paths2
+            && !paths.contains(w.text.as_str())
+            && r.runs == r2.runs
+            && roles(&r) == roles(&r2)
+        {
+            out.push(w.text.clone());
+        }
+    }
+    out
+}
+
 /// Whether the only word of R the table does not know is its subcommand.
 fn unknown_subcommand_only(r: &Reading) -> bool {
     match r.unknown.as_slice() {

@@ -567,8 +567,14 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         all.extend(typed.into_iter().filter(|t| seen.insert(t.clone())));
         (super::Known::Unknown, all, roles)
     };
+    // A glob that is data to the program (`echo .*`) names no path; a name it makes
+    // that starts with `-` is still looked for (`prepare::words`).
+    let data_globs = match program {
+        super::Known::Known | super::Known::Named => known::data_globs(words, &argv),
+        _ => Vec::new(),
+    };
     let mut paths = st.path_words;
-    paths.extend(typed);
+    paths.extend(typed.into_iter().filter(|t| !data_globs.contains(t)));
     let mut forms = st.forms;
     if forms.first() != Some(&st.written) {
         forms.insert(0, st.written.clone());
@@ -593,6 +599,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         roles,
         follows,
         place: None,
+        data_globs,
     });
 }
 
@@ -641,8 +648,10 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
 /// Parse S, a string run by `sh` (dash on Debian), as bash reads it and again as dash
 /// reads it where the two differ: dash has no `$'...'`, `$"..."` or `&>`, so `sh -c
 /// "echo $'a\\'<newline>rm y ..."` runs `rm y`, and `sh -c 'true &>f rm x'` runs `rm x`
-/// (`true &`, then `>f rm x`).
+/// (`true &`, then `>f rm x`); its globs match `.` and `..` (see
+/// [`super::CommandLine::dash_globs`]).
 fn posix_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
+    cx.out.dash_globs = true;
     shell_string(cx, fr, s, st);
     let dash = as_dash(s);
     if dash != s {
