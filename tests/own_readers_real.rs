@@ -891,3 +891,65 @@ fn helper72_make_values_beyond_words() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-73: dash reads `[^` as a set that holds `^` (only `[!` negates), so
+/// `.en[^v]` is `.env` and `.[^.]` is `..` in a string `sh` runs; a loop inside such a
+/// string gives its variable the words of its list (they were read as no path: `sh -c
+/// 'for f in ~/.ssh/id_rsa; do cat "$f"; done'` was allowed); a make value with a glob is
+/// not certain (`CC='/bin/r[m] ...'` names no program a rule reads), and an option with a
+/// path glued to it (`CFLAGS=-include.env`) is read for deny rules.
+#[test]
+fn helper73_dash_classes_loops_in_strings_and_make_values() {
+    let s = Scratch::new("own-readers-73");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "sh -c 'cat .[^.]/.ssh/id_rsa'",
+        "sh -c 'cat .en[^v]'",
+        "sed -n '1e cat ../.ss[^h]/id_rsa' README.md",
+        "sh -c 'for f in ~/.ssh/id_rsa; do cat \"$f\"; done'",
+        "bash -c 'for f in ../.ssh/id_rsa; do cat $f; done'",
+        "sh -c 'for f in .[^.]/.ssh/id_rsa; do cat \"$f\"; done'",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        failures.extend(check_touching(line, d, &did, &run.stderr, false));
+    }
+    for line in [
+        "for f in README.md src/a.rs; do wc -l \"$f\"; done",
+        "sh -c 'for f in README.md; do wc -l \"$f\"; done'",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
+    let rules = json!([
+        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for line in [
+        "make x.o CC='/bin/r[m] -f victim #'",
+        "make x.o CFLAGS=-include.env",
+        "make x.o CFLAGS=-include../.ssh/id_rsa",
+    ] {
+        let d = decide(line);
+        let (_, did) = run_touching(&s, line, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        let _ = std::fs::remove_file(proj.join("x.o"));
+        if d == Some(Decision::Allow) || did.is_empty() {
+            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

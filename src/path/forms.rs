@@ -499,16 +499,17 @@ pub struct Expansion {
 /// HOME and CWD. With DOTS, a pattern matches names that start with `.` too (as
 /// under `shopt -s dotglob`: for a line whose shell options the reading does not
 /// know, which only widens what deny rules see); without, only a pattern part that
-/// starts with `.` does, as bash's defaults have it (`*` is not `.env`). With
-/// DOT_DIRS, such a part matches `.` and `..` too, as dash's globs (and bash's
-/// without `globskipdots`) do.
+/// starts with `.` does, as bash's defaults have it (`*` is not `.env`). With DASH,
+/// the names dash's globs match too: a part that starts with `.` matches `.` and `..`
+/// (as bash's do without `globskipdots`), and `[^` is no negation (`.en[^v]` is
+/// `.env` to dash: only `[!` negates).
 /// Each directory read spends the decision's file-system budget.
 pub fn expand_glob(
     word: &str,
     home: Option<&str>,
     cwd: Option<&str>,
     case_fold: bool,
-    (dots, dot_dirs): (bool, bool),
+    (dots, dash): (bool, bool),
 ) -> Expansion {
     let mut out = Expansion::default();
     if word.len() > super::MAX_PATH_BYTES {
@@ -565,23 +566,36 @@ pub fn expand_glob(
             ));
             return out;
         }
-        let matcher = match pattern {
-            true => globset::GlobBuilder::new(&part)
+        let build = |part: &str| {
+            globset::GlobBuilder::new(part)
                 .literal_separator(true)
+                .backslash_escape(true)
                 .case_insensitive(case_fold)
                 .build()
                 .ok()
-                .map(|g| g.compile_matcher()),
+                .map(|g| g.compile_matcher())
+        };
+        let matcher = match pattern {
+            true => build(&part),
             false => None,
+        };
+        // dash reads `[^` as a set that holds `^`.
+        let dash_matcher = match pattern && dash && part.contains("[^") {
+            true => build(&part.replace("[^", "[\\^")),
+            false => None,
+        };
+        let matches = |name: &str| {
+            matcher.as_ref().is_some_and(|m| m.is_match(name))
+                || dash_matcher.as_ref().is_some_and(|m| m.is_match(name))
         };
         for base in &found {
             if !pattern {
                 next.push(format!("{base}/{part}"));
                 continue;
             }
-            let Some(matcher) = &matcher else {
+            if matcher.is_none() && dash_matcher.is_none() {
                 continue;
-            };
+            }
             let dir = if base.is_empty() { "/" } else { base.as_str() };
             if !super::spend(1) {
                 out.incomplete
@@ -591,8 +605,8 @@ pub fn expand_glob(
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
-            if dot_dirs && part.starts_with('.') {
-                for name in [".", ".."].into_iter().filter(|n| matcher.is_match(n)) {
+            if dash && part.starts_with('.') {
+                for name in [".", ".."].into_iter().filter(|n| matches(n)) {
                     next.push(format!("{base}/{name}"));
                 }
             }
@@ -611,7 +625,7 @@ pub fn expand_glob(
                 if !dots && name.starts_with('.') && !part.starts_with('.') {
                     continue;
                 }
-                if matcher.is_match(&name) {
+                if matches(&name) {
                     if next.len() >= MAX_GLOB_MATCHES {
                         out.incomplete.get_or_insert_with(|| {
                             format!("the glob `{word}` names more than {MAX_GLOB_MATCHES} files")
@@ -766,5 +780,39 @@ mod tests {
         ] {
             assert_eq!(classes_as_any(text), want, "{text}");
         }
+    }
+}
+
+#[cfg(test)]
+mod dash_tests {
+    use super::expand_glob;
+
+    #[test]
+    fn dash_globs_match_dot_dirs_and_read_caret_as_a_member() {
+        let dir = std::env::temp_dir().join(format!("grh-dash-globs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for f in [".env", "^x", "a"] {
+            std::fs::write(dir.join(f), "").expect("write");
+        }
+        let d = dir.to_string_lossy().into_owned();
+        let names = |word: &str, dash: bool| {
+            let mut found: Vec<String> = expand_glob(word, None, Some(&d), false, (false, dash))
+                .found
+                .iter()
+                .map(|f| f.rsplit('/').next().unwrap_or("").to_string())
+                .collect();
+            found.sort();
+            found
+        };
+        assert_eq!(names(".*", false), [".env"]);
+        assert_eq!(names(".*", true), [".", "..", ".env"]);
+        assert_eq!(names(".[^.]", false), Vec::<String>::new());
+        assert_eq!(names(".[^.]", true), [".."]);
+        assert_eq!(names(".en[^v]", false), Vec::<String>::new());
+        assert_eq!(names(".en[^v]", true), [".env"]);
+        assert_eq!(names("[^a]*", false), ["^x"]);
+        assert_eq!(names("[^a]*", true), ["^x", "a"]);
+        assert_eq!(names(".[!.]*", true), [".env"]);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -32,12 +32,13 @@ use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::fs;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 mod anchor;
 mod forms;
+mod home;
 mod pattern;
 mod read;
 pub use read::{absent, is_special, is_terminal, read_small};
@@ -47,6 +48,8 @@ pub use forms::{
     diff_targets, expand_glob, fallback_forms, reading_process, readings, Expansion, Process,
     Readings,
 };
+use home::{env_home, passwd_home, path_str, plausible_user};
+pub use home::{user_home, user_shell};
 pub use pattern::{glob, parse_pattern, parse_pattern_with, PathPattern};
 
 /// What normalization needs to know about the call.
@@ -196,11 +199,6 @@ pub const MAX_SYMLINK_HOPS: usize = 40;
 /// command is not read as a path: it counts as matching every deny-side path rule.
 pub const MAX_PATH_BYTES: usize = 4096;
 
-/// Largest `/etc/passwd` read for `~user`.
-const MAX_PASSWD_BYTES: u64 = 16 << 20;
-
-const PASSWD: &str = "/etc/passwd";
-
 /// True on systems whose file systems usually ignore case (macOS, Windows).
 pub fn default_case_fold() -> bool {
     cfg!(any(target_os = "macos", target_os = "ios", windows))
@@ -337,86 +335,6 @@ fn fold_glob(s: &str) -> String {
         }
     }
     out
-}
-
-// ---------------------------------------------------------------------------
-// Home directories
-
-fn path_str<'a>(p: &'a Path, what: &str) -> Result<&'a str, PathError> {
-    let s = p
-        .to_str()
-        .ok_or_else(|| error(format!("the {what} `{}` is not UTF-8", p.display())))?;
-    check_text(s, what)?;
-    if !s.starts_with('/') {
-        return Err(error(format!("the {what} `{}` is not absolute", show(s))));
-    }
-    Ok(s)
-}
-
-fn env_home(env: &PathEnv) -> Result<&str, PathError> {
-    match &env.home {
-        Some(h) => path_str(h, "home directory"),
-        None => Err(error("`~` needs a home directory and none is known".into())),
-    }
-}
-
-/// The home directory of USER, from `/etc/passwd`, if it has one there.
-pub fn user_home(user: &str) -> Option<String> {
-    passwd_home(user).ok()
-}
-
-/// The home directory of USER, from `/etc/passwd`.
-fn passwd_home(user: &str) -> Result<String, PathError> {
-    if user.contains(':') || user.contains('/') {
-        return Err(error(format!("unknown user `{}`", show(user))));
-    }
-    let mut text = String::new();
-    fs::File::open(PASSWD)
-        .and_then(|f| f.take(MAX_PASSWD_BYTES).read_to_string(&mut text))
-        .map_err(|e| error(format!("`~{}`: cannot read {PASSWD}: {e}", show(user))))?;
-    for line in text.lines() {
-        let fields: Vec<&str> = line.split(':').collect();
-        if fields.len() >= 6 && fields[0] == user {
-            let dir = fields[5];
-            if !dir.starts_with('/') || dir.chars().any(forbidden) {
-                return Err(error(format!(
-                    "`~{}`: home directory `{}` in {PASSWD} is not absolute",
-                    show(user),
-                    show(dir)
-                )));
-            }
-            return Ok(dir.to_string());
-        }
-    }
-    Err(error(format!(
-        "unknown user `{}` (not in {PASSWD})",
-        show(user)
-    )))
-}
-
-/// The login shell of USER, from `/etc/passwd` (its seventh field, as written; empty
-/// when the field is: `/bin/sh` then).
-pub fn user_shell(user: &str) -> Option<String> {
-    if user.contains(':') || user.contains('/') {
-        return None;
-    }
-    let mut text = String::new();
-    fs::File::open(PASSWD)
-        .and_then(|f| f.take(MAX_PASSWD_BYTES).read_to_string(&mut text))
-        .ok()?;
-    text.lines().find_map(|line| {
-        let fields: Vec<&str> = line.split(':').collect();
-        (fields.len() >= 7 && fields[0] == user).then(|| fields[6].to_string())
-    })
-}
-
-/// A user name as `~user` in a pattern: portable login-name characters.
-fn plausible_user(user: &str) -> bool {
-    !user.is_empty()
-        && !user.starts_with('-')
-        && user
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
 }
 
 // ---------------------------------------------------------------------------

@@ -5,10 +5,15 @@
 //! -o.env; sort *.*` wrote `.env`). A command with a glob after an earlier command of
 //! its line writes a path whose name starts with `-` is not certain. (A tree copied,
 //! moved or unpacked earlier makes what lies below it uncertain anyway: see `changes`.)
+//! So is a command whose glob of data (`echo *`, see `data_glob_names`) names a file
+//! that starts with `-` now.
 
+use super::dirs::with_dirs;
 use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
-use super::Prepared;
+use super::{places, Prepared};
+use crate::index::BitSet;
+use crate::path;
 use crate::shell;
 
 impl Prepared<'_> {
@@ -61,6 +66,67 @@ impl Prepared<'_> {
             }
         }
         out.extend(more);
+    }
+}
+
+impl Prepared<'_> {
+    /// The names the data glob W of the command at AT makes where it runs (PLACE; see
+    /// [`shell::SimpleCommand::data_globs`]): no path candidates, but one that starts
+    /// with `-` is an option to the program (`date *` beside a file `-f.env` reads
+    /// `.env`), which makes the command uncertain, as it does for any glob
+    /// ([`Prepared::word_cands`]); so does an expansion past a bound. GLOBS: how its
+    /// globs match dotfiles (see [`path::expand_glob`]).
+    pub(super) fn data_glob_names(
+        &self,
+        out: &mut Vec<PathCand>,
+        key: &str,
+        w: &str,
+        place: &places::Dirs,
+        at: (usize, usize),
+        globs: (bool, bool),
+    ) {
+        let (home, cwd) = self.home_and_cwd();
+        let relative = !w.starts_with('/') && !w.starts_with('~');
+        let mut bases: Vec<Option<String>> = Vec::new();
+        if place.0 || !relative {
+            bases.push(cwd);
+        }
+        if relative {
+            bases.extend(place.1.iter().cloned().map(Some));
+        }
+        let show = |t: &str| t.chars().take(100).collect::<String>();
+        for base in &bases {
+            let text = with_dirs(w, home.as_deref(), base.as_deref());
+            let expansion = path::expand_glob(
+                &text,
+                home.as_deref(),
+                base.as_deref(),
+                self.path_env().case_fold,
+                globs,
+            );
+            let dashed = (expansion.found.iter())
+                .filter_map(|f| f.rsplit('/').next())
+                .find(|n| n.starts_with('-'));
+            let why = match (dashed, expansion.incomplete) {
+                (Some(name), _) => format!(
+                    "the glob `{}` names `{}`, which the program reads as an option",
+                    show(w),
+                    show(name)
+                ),
+                (None, Some(why)) => format!(
+                    "whether the glob `{}` names a file that starts with `-` is not known: {why}",
+                    show(w)
+                ),
+                (None, None) => continue,
+            };
+            let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
+            marker.hits = BitSet::new(self.n());
+            marker.lexical_hits = BitSet::new(self.n());
+            marker.cmds = vec![at];
+            marker.uncertain = Some(why);
+            out.push(marker);
+            return;
+        }
     }
 }
 

@@ -2,11 +2,27 @@
 //! rules: a loop variable alone (`for f in build/*.o; do rm -f "$f"; done`) with the
 //! words of its list, and a variable given a plain value (`d=build; rm -rf "$d/x"`).
 
+use super::paths::{PathCand, PathSource};
 use super::Prepared;
+use crate::index::BitSet;
 use crate::rule::Arg;
 use crate::shell;
 
 impl Prepared<'_> {
+    /// A candidate that makes the command at AT uncertain: its word W (under KEY) holds
+    /// a variable whose values the reading did not find, and names no path of its own.
+    pub(super) fn unread_value(&self, key: &str, w: &str, at: (usize, usize)) -> PathCand {
+        let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
+        marker.hits = BitSet::new(self.n());
+        marker.lexical_hits = BitSet::new(self.n());
+        marker.cmds = vec![at];
+        marker.uncertain = Some(format!(
+            "the values of `{}` are not read (a loop inside a string a shell runs)",
+            w.chars().take(100).collect::<String>()
+        ));
+        marker
+    }
+
     /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
     /// words of its list, when the line is certain (where such a word is a loop
     /// variable that nothing else gives a value) and the lists are plain text: no
@@ -30,7 +46,12 @@ impl Prepared<'_> {
                 if out.contains_key(w) || !plain_lists(text, name) {
                     continue;
                 }
-                let values = shell::values::values_of(text, name);
+                // A loop inside a string a shell runs is in no word of the line's
+                // own: its list's words, read from the text (plain, so as written).
+                let mut values = shell::values::values_of(text, name);
+                if values.is_empty() {
+                    values = list_words(text, name);
+                }
                 if !values.is_empty() {
                     out.insert(w.clone(), values);
                 }
@@ -85,19 +106,37 @@ pub(super) fn loop_name(w: &str) -> Option<&str> {
 /// Whether every `for NAME in` list of TEXT is plain text up to its end (`;`, a newline
 /// or `do`): no quote, escape, `$`, backquote or brace, and there is one at least.
 pub(super) fn plain_lists(text: &str, name: &str) -> bool {
-    let head = format!("for {name} in ");
-    let mut found = false;
-    for (at, _) in text.match_indices(&head) {
-        let list = &text[at + head.len()..];
-        let end = list.find([';', '\n']).unwrap_or(list.len());
-        let list = &list[..end];
-        let list = list.split(" do ").next().unwrap_or(list);
-        if list.contains([
+    let lists = lists(text, name);
+    let plain = lists.iter().all(|list| {
+        !list.contains([
             '"', '\'', '\\', '$', '`', '{', '}', '(', ')', '&', '|', '<', '>',
-        ]) {
-            return false;
+        ])
+    });
+    !lists.is_empty() && plain && text.matches(&format!("{name}=")).count() == 0
+}
+
+/// The words of every `for NAME in` list of TEXT (see [`plain_lists`]), split at blanks.
+fn list_words(text: &str, name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for list in lists(text, name) {
+        for w in list.split_whitespace() {
+            if !out.iter().any(|o| o == w) {
+                out.push(w.to_string());
+            }
         }
-        found = true;
     }
-    found && text.matches(&format!("{name}=")).count() == 0
+    out
+}
+
+/// The text of every `for NAME in` list of TEXT, up to its end (`;`, a newline or `do`).
+fn lists<'t>(text: &'t str, name: &str) -> Vec<&'t str> {
+    let head = format!("for {name} in ");
+    text.match_indices(&head)
+        .map(|(at, _)| {
+            let list = &text[at + head.len()..];
+            let end = list.find([';', '\n']).unwrap_or(list.len());
+            let list = &list[..end];
+            list.split(" do ").next().unwrap_or(list)
+        })
+        .collect()
 }

@@ -149,6 +149,13 @@ impl Prepared<'_> {
                         }
                         None => {
                             let word = plain.get(word).unwrap_or(word);
+                            // A loop's variable whose values were not found in the
+                            // line's text (a loop inside a string a shell runs: `sh -c
+                            // 'for f in ~/.ssh/x; do cat "$f"; done'`): not certain.
+                            let loop_var = super::line_values::loop_name(word).is_some();
+                            if loop_var && !loop_words.contains_key(word) {
+                                out.push(self.unread_value(&cand.key, word, (ci, i)));
+                            }
                             words.operand(out, word, &loop_words, one, budget);
                         }
                     },
@@ -157,7 +164,8 @@ impl Prepared<'_> {
             words.unsure = None;
             let place = &words.sets[set_of[i]];
             for g in &c.data_globs {
-                self.data_glob_names(out, &cand.key, g, place, (ci, i), budget);
+                let globs = (budget.dots, budget.dots || budget.dash_globs);
+                self.data_glob_names(out, &cand.key, g, place, (ci, i), globs);
             }
             self.role_cands(out, &cand.key, c, place, (ci, i), budget);
             self.followed_links(
@@ -587,66 +595,6 @@ impl Prepared<'_> {
             for d in dirs {
                 out.push(self.path_cand_at(source(), w, Some(d)));
             }
-        }
-    }
-}
-
-impl Prepared<'_> {
-    /// The names the data glob W of the command at AT makes where it runs (PLACE; see
-    /// [`shell::SimpleCommand::data_globs`]): no path candidates, but one that starts
-    /// with `-` is an option to the program (`date *` beside a file `-f.env` reads
-    /// `.env`), which makes the command uncertain, as it does for any glob
-    /// ([`Prepared::word_cands`]); so does an expansion past a bound.
-    fn data_glob_names(
-        &self,
-        out: &mut Vec<PathCand>,
-        key: &str,
-        w: &str,
-        place: &places::Dirs,
-        at: (usize, usize),
-        budget: &WordBudget,
-    ) {
-        let (home, cwd) = self.home_and_cwd();
-        let relative = !w.starts_with('/') && !w.starts_with('~');
-        let mut bases: Vec<Option<String>> = Vec::new();
-        if place.0 || !relative {
-            bases.push(cwd);
-        }
-        if relative {
-            bases.extend(place.1.iter().cloned().map(Some));
-        }
-        let show = |t: &str| t.chars().take(100).collect::<String>();
-        for base in &bases {
-            let text = with_dirs(w, home.as_deref(), base.as_deref());
-            let expansion = path::expand_glob(
-                &text,
-                home.as_deref(),
-                base.as_deref(),
-                self.path_env().case_fold,
-                (budget.dots, budget.dots || budget.dash_globs),
-            );
-            let dashed = (expansion.found.iter())
-                .filter_map(|f| f.rsplit('/').next())
-                .find(|n| n.starts_with('-'));
-            let why = match (dashed, expansion.incomplete) {
-                (Some(name), _) => format!(
-                    "the glob `{}` names `{}`, which the program reads as an option",
-                    show(w),
-                    show(name)
-                ),
-                (None, Some(why)) => format!(
-                    "whether the glob `{}` names a file that starts with `-` is not known: {why}",
-                    show(w)
-                ),
-                (None, None) => continue,
-            };
-            let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
-            marker.hits = BitSet::new(self.n());
-            marker.lexical_hits = BitSet::new(self.n());
-            marker.cmds = vec![at];
-            marker.uncertain = Some(why);
-            out.push(marker);
-            return;
         }
     }
 }

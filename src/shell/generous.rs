@@ -17,6 +17,9 @@ use super::{CommandLine, SimpleCommand};
 /// pieces and shell strings read, nested ones included); past it the line is truncated.
 pub const MAX_GENEROUS_BYTES: usize = 1 << 20;
 
+/// Most pieces of one option word read as paths glued to it (see `generous_of`).
+const MAX_GLUED_PIECES: usize = 8;
+
 /// How deep quoted operands are read as shell strings inside one another.
 const MAX_GENEROUS_DEPTH: usize = 3;
 
@@ -225,6 +228,17 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
             .split(['=', '@', '<', ':', ';'])
             .filter(|p| !p.is_empty() && *p != w)
             .collect();
+        // An option with a path glued to it (`-include.env`, `-I../x`, `-Wl,~/x`): the
+        // rest from each `.`, `/` or `~` on (a few).
+        let mut pieces = pieces;
+        if w.starts_with('-') {
+            let glued = (w.char_indices().skip(1))
+                .filter(|(_, c)| matches!(c, '.' | '/' | '~'))
+                .map(|(k, _)| &w[k..])
+                .filter(|rest| !pieces.contains(rest))
+                .take(MAX_GLUED_PIECES);
+            pieces.extend(glued.collect::<Vec<_>>());
+        }
         if !widening.take(pieces.iter().map(|p| p.len()).sum()) {
             return None;
         }

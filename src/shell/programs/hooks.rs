@@ -2,8 +2,6 @@
 //! options move them to, whether they follow symbolic links in the trees they walk, and
 //! whether they read the names of the files they open from data.
 
-use std::collections::VecDeque;
-
 // ---------------------------------------------------------------------------------------
 // Options as getopt_long reads them.
 
@@ -419,157 +417,6 @@ fn find_follows(args: &[String]) -> bool {
     false
 }
 
-/// The words GNU `env -S STR` (`--split-string=STR`) splits STR into: blanks separate
-/// them; single quotes keep all but `\\` and `\'`; double quotes keep blanks; a
-/// backslash outside single quotes escapes `\\ \' \" # $ _ c f n r t v` (`\_` separates
-/// words outside quotes and is a space inside; `\c` ends the string); a `#` that starts a
-/// word ends it; `${NAME}` is kept as written (env puts the variable's value there, not
-/// split). Each word with whether it holds a `${NAME}`. An escape env refuses is read as
-/// the character it escapes: the reading is for deny rules only, and env then runs
-/// nothing.
-pub(crate) fn env_split_string(s: &str) -> Vec<(String, bool)> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    // A word was started (`''` is an empty word), and it holds `${NAME}`.
-    let (mut started, mut dynamic) = (false, false);
-    let (mut sq, mut dq) = (false, false);
-    let mut chars = s.chars().peekable();
-    let mut end = |word: &mut String, started: &mut bool, dynamic: &mut bool| {
-        if *started {
-            out.push((std::mem::take(word), *dynamic));
-        }
-        *started = false;
-        *dynamic = false;
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c' if !sq && !dq => {
-                end(&mut word, &mut started, &mut dynamic)
-            }
-            '\'' if !dq => {
-                sq = !sq;
-                started = true;
-            }
-            '"' if !sq => {
-                dq = !dq;
-                started = true;
-            }
-            '#' if !sq && !dq && !started => break,
-            '$' if !sq && chars.peek() == Some(&'{') => {
-                word.push('$');
-                dynamic = true;
-                started = true;
-            }
-            '\\' if sq && !matches!(chars.peek(), Some('\\' | '\'')) => {
-                word.push(c);
-            }
-            '\\' => {
-                let Some(e) = chars.next() else {
-                    word.push(c);
-                    started = true;
-                    break;
-                };
-                match e {
-                    '_' if !dq => {
-                        end(&mut word, &mut started, &mut dynamic);
-                        continue;
-                    }
-                    '_' => word.push(' '),
-                    'c' if !dq => break,
-                    'f' => word.push('\x0c'),
-                    'n' => word.push('\n'),
-                    'r' => word.push('\r'),
-                    't' => word.push('\t'),
-                    'v' => word.push('\x0b'),
-                    e => word.push(e),
-                }
-                started = true;
-            }
-            c => {
-                word.push(c);
-                started = true;
-            }
-        }
-    }
-    end(&mut word, &mut started, &mut dynamic);
-    out
-}
-
-/// FORM (`env` and its words) with the string of each `-S`/`--split-string` (bundled,
-/// glued, abbreviated: `-iS STR`, `-SSTR`, `--sp=STR`) put in its place as the words it
-/// splits into, as GNU env reads them (`env -S '-C .. cat x'` is `env -C .. cat x`).
-/// The options end at the first operand or `--`.
-pub(crate) fn env_split_form(form: &[String]) -> Vec<String> {
-    let mut out: Vec<String> = form.iter().take(1).cloned().collect();
-    let mut words: VecDeque<String> = form.iter().skip(1).cloned().collect();
-    let mut splits = 0;
-    while let Some(w) = words.pop_front() {
-        if w == "--" || !w.starts_with('-') || w == "-" || splits >= MAX_ENV_SPLITS {
-            out.push(w);
-            break;
-        }
-        let mut string = None;
-        if let Some(l) = w.strip_prefix("--") {
-            let (name, value) = match l.split_once('=') {
-                Some((n, v)) => (n, Some(v.to_owned())),
-                None => (l, None),
-            };
-            // Only `--split-string` starts with `s`.
-            if !name.is_empty() && "split-string".starts_with(name) {
-                string = Some(value.or_else(|| words.pop_front()).unwrap_or_default());
-            } else {
-                // Long options of env that take the next word as their value.
-                let valued = ["unset", "chdir", "argv0"]
-                    .iter()
-                    .any(|n| !name.is_empty() && n.starts_with(name));
-                out.push(w.clone());
-                if valued && value.is_none() {
-                    out.extend(words.pop_front());
-                }
-            }
-        } else {
-            let body = &w[1..];
-            let mut head = String::from("-");
-            let mut value_next = false;
-            for (at, ch) in body.char_indices() {
-                let rest = &body[at + ch.len_utf8()..];
-                if ch == 'S' {
-                    string = Some(if rest.is_empty() {
-                        words.pop_front().unwrap_or_default()
-                    } else {
-                        rest.to_owned()
-                    });
-                    break;
-                }
-                head.push(ch);
-                if "uCa".contains(ch) {
-                    head.push_str(rest);
-                    value_next = rest.is_empty();
-                    break;
-                }
-            }
-            if head.len() > 1 {
-                out.push(head);
-            }
-            if value_next {
-                out.extend(words.pop_front());
-            }
-        }
-        if let Some(s) = string {
-            splits += 1;
-            for (w, _) in env_split_string(&s).into_iter().rev() {
-                words.push_front(w);
-            }
-        }
-    }
-    out.extend(words);
-    out
-}
-
-/// Most `-S` strings of one `env` split by [`env_split_form`]; past them the words are
-/// left as they are (the line is outside the certain subset anyway).
-const MAX_ENV_SPLITS: usize = 64;
-
 /// The directories the options of FORM (a command's words, its name a basename) move
 /// it to: `env -C DIR`/`--chdir=DIR`, `sudo -D DIR`/`--chdir=DIR`, `git -C DIR`,
 /// `make -C DIR`/`--directory=DIR`, `tar -C DIR`/`--directory=DIR`, `ninja -C DIR`,
@@ -606,7 +453,7 @@ pub fn chdir_options(form: &[String]) -> Vec<String> {
     };
     let split;
     let form = if form.first().is_some_and(|n| n == "env") {
-        split = env_split_form(form);
+        split = super::env_split::env_split_form(form);
         &split[..]
     } else {
         form
@@ -793,74 +640,6 @@ pub(super) fn less_commands(r: &mut super::Reading) {
         }
     }
     r.runs.extend(hidden.into_iter().map(Run::Hidden));
-}
-
-/// make: every operand with a `=` is a line of makefile it reads, a variable defined as
-/// make's `parse_variable_definition` reads it: the name up to the operator (`=`, `:=`,
-/// `::=`, `:::=`, `+=`, `?=`, `!=`), blanks around it dropped (`SHELL:=/bin/rm`, `'SHELL
-/// =x'` set `SHELL` as `SHELL=x` does). Read here in every spelling: `SHELL` and `MAKE`
-/// set plainly (`=`, `:=`...) name the program make runs (a command of the line); any
-/// other definition of them, `.SHELLFLAGS`, `MAKEFLAGS`, `MFLAGS`, `GNUMAKEFLAGS` and
-/// `MAKEFILES` (whose words are makefiles it reads: paths too), `NAME!=CMD` (runs CMD),
-/// a value with a `$` (`$(shell CMD)`, `$(file <F)`), a name make may read otherwise (a
-/// blank or a `$` inside it: make expands names) and a variable that changes what the
-/// recipes run (`PATH`, `LD_PRELOAD`: make exports its command line's variables) are never
-/// certain; the words of `MAKEFILES` and `.SHELLFLAGS` are paths too (`NAME!=CMD`'s CMD is read as a shell string for
-/// deny rules). Every value is make code besides (see `make_code.rs`): its `$(shell CMD)`
-/// calls are commands of the line, and the value one a recipe may run.
-/// (`NAME=VALUE` with a plain operator is read by the table's `assign` list as well.)
-pub(super) fn make_assignments(r: &mut super::Reading) {
-    use super::{Kind, Part, Role, Run};
-    let mut runs = Vec::new();
-    let mut paths = Vec::new();
-    for p in r.parts.iter_mut() {
-        if p.kind != Kind::Operand {
-            continue;
-        }
-        let Some((head, value)) = p.text.split_once('=') else {
-            continue;
-        };
-        let op_at = head.trim_end_matches([':', '+', '?', '!']).len();
-        let (name, op) = (head[..op_at].trim(), &head[op_at..]);
-        let plain = matches!(op, "" | ":" | "::" | ":::");
-        let flags = matches!(
-            name,
-            ".SHELLFLAGS" | "MAKEFLAGS" | "MFLAGS" | "GNUMAKEFLAGS" | "MAKEFILES"
-        );
-        let hidden = value.contains('$')
-            || !(plain || op == "+" || op == "?")
-            // make expands a name too (`SHE$()LL=x` sets `SHELL`).
-            || name.contains(['$', ' ', '\t'])
-            || flags
-            // Exported to every recipe's shell (`PATH=`, `LD_PRELOAD=`, `BASH_ENV=`).
-            || crate::shell::is_dangerous_env(name)
-            || (matches!(name, "SHELL" | "MAKE") && !plain);
-        if matches!(name, "MAKEFILES" | ".SHELLFLAGS") {
-            paths.extend(value.split_whitespace().map(str::to_owned));
-        }
-        // The value is text a recipe may run, and its `$(shell CMD)` calls run CMD
-        // (helper-69: `make CC='rm -f x;' x.o`): read for deny rules (`make_code.rs`).
-        runs.push(Run::Code(value.to_owned()));
-        if hidden {
-            p.role = Role::Hidden;
-            runs.push(if op == "!" {
-                // `x!=CMD`: a shell command.
-                Run::Hidden(value.to_owned())
-            } else {
-                Run::Starts(format!("the makefile line of its operand `{}`", p.text))
-            });
-        } else if matches!(name, "SHELL" | "MAKE") && head != name {
-            // `SHELL:=/bin/x`, `SHELL =/bin/x` (`SHELL=/bin/x` is the table's `assign`).
-            p.role = Role::Argv;
-            runs.push(Run::Argv(vec![value.trim().to_owned()]));
-        }
-    }
-    r.runs.extend(runs);
-    r.parts.extend(paths.into_iter().map(|text| Part {
-        text,
-        kind: Kind::Implied,
-        role: Role::Read,
-    }));
 }
 
 /// sqlite3: without SQL among its operands it reads its SQL (and dot-commands such as

@@ -20,12 +20,16 @@ mod curl_glob;
 mod dest;
 mod dev;
 mod dev_opts;
+mod dev_subs;
 mod download;
+mod env_split;
 mod file_opts;
 mod git;
 mod git_object;
 mod git_opts;
+mod git_other_opts;
 mod git_plumbing;
+mod git_rev_opts;
 mod git_store;
 mod git_tools;
 mod git_tree;
@@ -44,6 +48,7 @@ mod text_opts;
 pub use builtins::BASH_BUILTINS;
 pub use code::read_code;
 pub use dev::LESS_HOME;
+pub(crate) use env_split::env_split_string;
 pub(crate) use git_object::{
     index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
 };
@@ -51,7 +56,7 @@ pub use git_opts::{inert_config, INERT_CONFIG};
 pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
-pub(crate) use hooks::{env_split_string, git_subcommand, is_tar, options, TAR_VALUED};
+pub(crate) use hooks::{git_subcommand, is_tar, options, TAR_VALUED};
 pub(crate) use login::{SUDO_LONG_VALUED, SUDO_VALUED, SU_LONG_VALUED, SU_VALUED};
 pub use read::{Given, Kind, Part, Reading, Run};
 

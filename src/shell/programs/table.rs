@@ -599,7 +599,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         }
         .or(".", Read),
         effects: &[Effect::ProjectCode],
-        reading_hook: Some(super::hooks::make_assignments),
+        reading_hook: Some(super::make_code::make_assignments),
         examples: &[
             ex("make -j4 test", &["."]),
             Example {
