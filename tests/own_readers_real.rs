@@ -953,3 +953,79 @@ fn helper73_dash_classes_loops_in_strings_and_make_values() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-74 and helper-75: a loop inside a string a shell runs gets the words of every
+/// list of its name (an outer `for f in README.md` gave it its values); a make value's
+/// commands joined by commas (gcc's `-wrapper`) and its strings run where make's `-C`
+/// moves it are read for deny rules; the word bash hands a program from a glob starts
+/// with `-` where its first name does (`*/.ssh/id_rsa` beside a directory `-f..`); a
+/// quoted `^` first in a bracket is a member; `.*` may be `..` (bash before 5.2).
+#[test]
+fn helper74_loops_of_one_name_commas_and_handed_words() {
+    let s = Scratch::new("own-readers-74");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for (line, undecided_ok) in [
+        (
+            "for f in README.md; do :; done; sh -c 'for f in .env; do cat \"$f\"; done'",
+            false,
+        ),
+        (
+            "for f in README.md; do sh -c 'for f in ../.ssh/id_rsa; do cat \"$f\"; done'; done",
+            false,
+        ),
+        ("cat .en[\\^v]", true),
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        failures.extend(check_touching(line, d, &did, &run.stderr, undecided_ok));
+    }
+    // `date -f FILE` prints each line of FILE it cannot read as a date.
+    std::fs::create_dir_all(proj.join("-f../.ssh")).expect("make -f../.ssh");
+    std::fs::write(proj.join("-f../.ssh/id_rsa"), "x\n").expect("write a decoy");
+    let line = "date */.ssh/id_rsa";
+    let d = decide(line);
+    let (run, did) = run_touching(&s, line, &home, &proj);
+    failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    std::fs::remove_dir_all(proj.join("-f..")).expect("remove -f..");
+    for line in [
+        "cat .*/.ssh/id_rsa",
+        "git -c core.pager='cat .*/.ssh/id_rsa #' log",
+        "python3 tool.py ~/.ssh/*",
+    ] {
+        let d = decide(line);
+        if !matches!(d, Some(Decision::Deny | Decision::Ask)) {
+            failures.push(format!("`{line}`: {d:?}, not denied"));
+        }
+    }
+    failures.extend(everyday_run(&s, &decide, "echo *.md", &home, &proj));
+    std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
+    let rules = json!([
+        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let rules = rule::rules_from_value(&rules).expect("rules read");
+    let options = Options {
+        home: Some(home.clone()),
+        ..Options::default()
+    };
+    let p = compile::compile(rules, options).expect("policy compiles");
+    let decide = |line: &str| {
+        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for line in [
+        "make x.o 'CFLAGS=-wrapper cat,.env,--'",
+        "make -C .. proj/x.o 'CC=cat .ssh/id_rsa #'",
+    ] {
+        let d = decide(line);
+        let (_, did) = run_touching(&s, line, &home, &proj);
+        let _ = std::fs::remove_file(proj.join("x.o"));
+        if d == Some(Decision::Allow) || did.is_empty() {
+            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -489,20 +489,45 @@ impl Walker {
 /// What expanding a shell glob found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Expansion {
-    /// The files it names now (at most [`MAX_GLOB_MATCHES`]).
+    /// The files it names now (at most [`MAX_GLOB_MATCHES`], and `.` and `..`), absolute.
     pub found: Vec<String>,
     /// Why the expansion is incomplete, if it is: a bound was reached.
     pub incomplete: Option<String>,
+    /// How many leading names of each of `found` are the directory a relative glob was
+    /// expanded in (0 for an absolute one): bash hands the program the rest.
+    cwd_parts: usize,
+}
+
+impl Expansion {
+    /// The first word bash hands the program that starts with `-`, which the program
+    /// reads as an option (`date */.ssh/id_rsa` beside a directory `-f..` is `date
+    /// -f../.ssh/id_rsa`).
+    pub fn dashed(&self) -> Option<String> {
+        self.found
+            .iter()
+            .map(|f| self.handed(f))
+            .find(|h| h.starts_with('-'))
+    }
+
+    /// The word bash hands the program for FOUND, one of `found`: relative to the
+    /// directory it was expanded in where the glob is relative.
+    pub fn handed(&self, found: &str) -> String {
+        if self.cwd_parts == 0 {
+            return found.to_string();
+        }
+        let names: Vec<&str> = found.split('/').filter(|n| !n.is_empty()).collect();
+        names.get(self.cwd_parts..).unwrap_or_default().join("/")
+    }
 }
 
 /// The files a shell glob WORD names now, as bash would expand it against
 /// HOME and CWD. With DOTS, a pattern matches names that start with `.` too (as
 /// under `shopt -s dotglob`: for a line whose shell options the reading does not
 /// know, which only widens what deny rules see); without, only a pattern part that
-/// starts with `.` does, as bash's defaults have it (`*` is not `.env`). With DASH,
-/// the names dash's globs match too: a part that starts with `.` matches `.` and `..`
-/// (as bash's do without `globskipdots`), and `[^` is no negation (`.en[^v]` is
-/// `.env` to dash: only `[!` negates).
+/// starts with `.` does, as bash's defaults have it (`*` is not `.env`); such a part
+/// matches `.` and `..` too, as bash's globs do before 5.2 (or without `globskipdots`)
+/// and dash's do. With DASH, the names dash's globs match too: `[^` is no negation
+/// there (`.en[^v]` is `.env` to dash: only `[!` negates).
 /// Each directory read spends the decision's file-system budget.
 pub fn expand_glob(
     word: &str,
@@ -529,7 +554,10 @@ pub fn expand_glob(
         text
     } else {
         match cwd {
-            Some(c) => format!("{}/{text}", c.trim_end_matches('/')),
+            Some(c) => {
+                out.cwd_parts = c.split('/').filter(|n| !n.is_empty()).count();
+                format!("{}/{text}", c.trim_end_matches('/'))
+            }
             None => return out,
         }
     };
@@ -605,7 +633,8 @@ pub fn expand_glob(
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
-            if dash && part.starts_with('.') {
+            // bash before 5.2 (no `globskipdots`) and dash match `.` and `..` too.
+            if part.starts_with('.') && next.len() < MAX_GLOB_MATCHES {
                 for name in [".", ".."].into_iter().filter(|n| matches(n)) {
                     next.push(format!("{base}/{name}"));
                 }
@@ -804,7 +833,8 @@ mod dash_tests {
             found.sort();
             found
         };
-        assert_eq!(names(".*", false), [".env"]);
+        // `.` and `..` whichever shell (bash before 5.2 matches them too).
+        assert_eq!(names(".*", false), [".", "..", ".env"]);
         assert_eq!(names(".*", true), [".", "..", ".env"]);
         assert_eq!(names(".[^.]", false), Vec::<String>::new());
         assert_eq!(names(".[^.]", true), [".."]);

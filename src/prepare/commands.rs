@@ -291,7 +291,7 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
         if !super::line_values::plain_lists(text, &name) {
             continue;
         }
-        let values = shell::values::values_of(text, &name);
+        let values = super::line_values::loop_values(text, &name);
         if values.is_empty() {
             continue;
         }

@@ -12,7 +12,6 @@ use super::dirs::with_dirs;
 use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
 use super::{places, Prepared};
-use crate::index::BitSet;
 use crate::path;
 use crate::shell;
 
@@ -104,14 +103,11 @@ impl Prepared<'_> {
                 self.path_env().case_fold,
                 globs,
             );
-            let dashed = (expansion.found.iter())
-                .filter_map(|f| f.rsplit('/').next())
-                .find(|n| n.starts_with('-'));
-            let why = match (dashed, expansion.incomplete) {
+            let why = match (expansion.dashed(), expansion.incomplete) {
                 (Some(name), _) => format!(
                     "the glob `{}` names `{}`, which the program reads as an option",
                     show(w),
-                    show(name)
+                    show(&name)
                 ),
                 (None, Some(why)) => format!(
                     "whether the glob `{}` names a file that starts with `-` is not known: {why}",
@@ -119,12 +115,7 @@ impl Prepared<'_> {
                 ),
                 (None, None) => continue,
             };
-            let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
-            marker.hits = BitSet::new(self.n());
-            marker.lexical_hits = BitSet::new(self.n());
-            marker.cmds = vec![at];
-            marker.uncertain = Some(why);
-            out.push(marker);
+            out.push(self.uncertain_marker(key, w, at, why));
             return;
         }
     }

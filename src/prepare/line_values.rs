@@ -2,9 +2,8 @@
 //! rules: a loop variable alone (`for f in build/*.o; do rm -f "$f"; done`) with the
 //! words of its list, and a variable given a plain value (`d=build; rm -rf "$d/x"`).
 
-use super::paths::{PathCand, PathSource};
+use super::paths::PathCand;
 use super::Prepared;
-use crate::index::BitSet;
 use crate::rule::Arg;
 use crate::shell;
 
@@ -12,15 +11,11 @@ impl Prepared<'_> {
     /// A candidate that makes the command at AT uncertain: its word W (under KEY) holds
     /// a variable whose values the reading did not find, and names no path of its own.
     pub(super) fn unread_value(&self, key: &str, w: &str, at: (usize, usize)) -> PathCand {
-        let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
-        marker.hits = BitSet::new(self.n());
-        marker.lexical_hits = BitSet::new(self.n());
-        marker.cmds = vec![at];
-        marker.uncertain = Some(format!(
-            "the values of `{}` are not read (a loop inside a string a shell runs)",
+        let why = format!(
+            "the values of `{}` are not read (its loop's list is not plain text as written, or not found)",
             w.chars().take(100).collect::<String>()
-        ));
-        marker
+        );
+        self.uncertain_marker(key, w, at, why)
     }
 
     /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
@@ -46,12 +41,7 @@ impl Prepared<'_> {
                 if out.contains_key(w) || !plain_lists(text, name) {
                     continue;
                 }
-                // A loop inside a string a shell runs is in no word of the line's
-                // own: its list's words, read from the text (plain, so as written).
-                let mut values = shell::values::values_of(text, name);
-                if values.is_empty() {
-                    values = list_words(text, name);
-                }
+                let values = loop_values(text, name);
                 if !values.is_empty() {
                     out.insert(w.clone(), values);
                 }
@@ -113,6 +103,21 @@ pub(super) fn plain_lists(text: &str, name: &str) -> bool {
         ])
     });
     !lists.is_empty() && plain && text.matches(&format!("{name}=")).count() == 0
+}
+
+/// The values the `for NAME in` loops of TEXT give NAME, its lists being plain (see
+/// [`plain_lists`]): those of the line's own words, and, for a loop inside a string a
+/// shell runs, which is in no word of the line's own, the words of every list of that
+/// name read from the text (plain, so as written), whichever loop a use is in
+/// (helper-74: an outer `for f in README.md` gave an inner `for f in .env` its values).
+pub(super) fn loop_values(text: &str, name: &str) -> Vec<String> {
+    let mut values = shell::values::values_of(text, name);
+    for w in list_words(text, name) {
+        if !values.contains(&w) {
+            values.push(w);
+        }
+    }
+    values
 }
 
 /// The words of every `for NAME in` list of TEXT (see [`plain_lists`]), split at blanks.

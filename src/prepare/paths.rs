@@ -250,6 +250,23 @@ impl Prepared<'_> {
         self.path_cand_at(source, raw, None)
     }
 
+    /// A candidate that names no path but makes the command at AT (its word W under
+    /// KEY) uncertain, for WHY.
+    pub(super) fn uncertain_marker(
+        &self,
+        key: &str,
+        w: &str,
+        at: (usize, usize),
+        why: String,
+    ) -> PathCand {
+        let mut marker = self.path_cand(PathSource::Word(key.to_string()), w);
+        marker.hits = BitSet::new(self.n());
+        marker.lexical_hits = BitSet::new(self.n());
+        marker.cmds = vec![at];
+        marker.uncertain = Some(why);
+        marker
+    }
+
     /// The candidate for RAW in a shell whose directory is DIR (the request's
     /// when None): what `/proc/self/cwd` is there.
     pub(super) fn path_cand_at(

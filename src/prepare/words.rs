@@ -560,10 +560,11 @@ impl Prepared<'_> {
                 );
                 for found in &expansion.found {
                     let mut cand = self.path_cand(source(), found);
-                    // A name that starts with `-` is an option to the program that
-                    // gets it (`diff [-]* f` with a file `--from-file=.env`): what the
-                    // command does is not what its written words say.
-                    let name = found.rsplit('/').next().unwrap_or(found);
+                    // A word bash hands that starts with `-` is an option to the
+                    // program that gets it (`diff [-]* f` with a file
+                    // `--from-file=.env`): what the command does is not what its
+                    // written words say.
+                    let name = expansion.handed(found);
                     if name.starts_with('-') && cand.uncertain.is_none() {
                         cand.uncertain = Some(format!(
                             "the glob `{}` names `{}`, which the program reads as an option",

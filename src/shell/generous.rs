@@ -157,7 +157,20 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                     why: why.clone(),
                     ..generous
                 });
-                strings.extend(texts.drain(..).map(|t| (t, why.clone())));
+                // Where its options move it (`make -C ..`, `env -C ..`), its strings run
+                // there too (helper-74: `make -C .. x.o 'CC=cat .ssh/id_rsa #'`).
+                let mut moved = String::new();
+                for form in &c.forms {
+                    for d in super::chdir_options(form) {
+                        moved.push_str(&format!("cd '{}' && ", d.replace('\'', "'\\''")));
+                    }
+                }
+                for t in texts.drain(..) {
+                    if !moved.is_empty() {
+                        strings.push((format!("{moved}{t}"), why.clone()));
+                    }
+                    strings.push((t, why.clone()));
+                }
             }
             None => {
                 over = true;
@@ -198,6 +211,30 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     out
 }
 
+/// The paths an option word W may have glued to it (`-include.env`, `-I../x`,
+/// `-Lsecrets/x`, `-Wl,~/x`): after a single-dash option's letter, and the rest from
+/// each `.` or `~` on, and from a `/` that follows the option's name (a few).
+fn glued(w: &str) -> Vec<&str> {
+    let Some(rest) = w.strip_prefix('-') else {
+        return Vec::new();
+    };
+    let mut out: Vec<&str> = Vec::new();
+    if !rest.starts_with('-') {
+        out.extend(w.get(2..).filter(|v| !v.is_empty()));
+    }
+    let name_end = rest
+        .find(|c: char| !c.is_ascii_alphanumeric() && c != '-')
+        .map_or(w.len(), |k| k + 1);
+    for (k, c) in w.char_indices().skip(1) {
+        let starts = matches!(c, '.' | '~') || (c == '/' && k == name_end);
+        if starts && !out.contains(&&w[k..]) {
+            out.push(&w[k..]);
+        }
+    }
+    out.truncate(MAX_GLUED_PIECES);
+    out
+}
+
 /// The generous reading of ARGV (its `why` to be set) and the texts of its words to read
 /// as shell strings; None past the bound of WIDENING.
 fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Vec<String>)> {
@@ -228,16 +265,11 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
             .split(['=', '@', '<', ':', ';'])
             .filter(|p| !p.is_empty() && *p != w)
             .collect();
-        // An option with a path glued to it (`-include.env`, `-I../x`, `-Wl,~/x`): the
-        // rest from each `.`, `/` or `~` on (a few).
         let mut pieces = pieces;
-        if w.starts_with('-') {
-            let glued = (w.char_indices().skip(1))
-                .filter(|(_, c)| matches!(c, '.' | '/' | '~'))
-                .map(|(k, _)| &w[k..])
-                .filter(|rest| !pieces.contains(rest))
-                .take(MAX_GLUED_PIECES);
-            pieces.extend(glued.collect::<Vec<_>>());
+        for g in glued(w) {
+            if !pieces.contains(&g) {
+                pieces.push(g);
+            }
         }
         if !widening.take(pieces.iter().map(|p| p.len()).sum()) {
             return None;
@@ -254,6 +286,14 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
                 return None;
             }
             texts.push(text.to_string());
+        }
+        // A program and its words joined by commas (gcc's `-wrapper sh,-c,CMD`, `-Wl,`
+        // lists): read as a line of those words too.
+        if w.contains(',') {
+            if !widening.take(w.len()) {
+                return None;
+            }
+            texts.push(w.replace(',', " "));
         }
     }
     let generous = Generous {

@@ -233,9 +233,9 @@ pub struct CommandLine {
     /// Why every match in this line is unsure, when the line is a generous reading (a
     /// quoted operand of a program the table does not know, read as a shell string).
     pub unsure: Option<Unsure>,
-    /// Some of its commands are read from a string dash runs (`sh -c`, sed's `e`,
-    /// make's `$(shell)`): their globs match `.` and `..` too (`.*/.ssh/id_rsa` is
-    /// `../.ssh/id_rsa` to dash; bash 5.2's `globskipdots` skips both).
+    /// Some of its commands are read from a string a shell runs (`sh -c`, `bash -c`,
+    /// sed's `e`, make's `$(shell)`), which may be dash: their globs are read as dash's
+    /// too (`[^` is no negation there: `.en[^v]` is `.env`).
     pub dash_globs: bool,
 }
 

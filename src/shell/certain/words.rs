@@ -160,7 +160,17 @@ impl Reader<'_> {
                 w.unquoted_prefix = w.word.text.len();
             }
         }
-        self.word_value(&mut w.word, &self.src[start..self.i]);
+        // A quoted `!` or `^` first in a bracket expression is a member, not a negation
+        // (`.en[\^v]` matches `.env`): the glob as read here would negate it.
+        let raw = &self.src[start..self.i];
+        if w.word.glob
+            && ["[\\!", "[\\^", "['!", "['^", "[\"!", "[\"^"]
+                .iter()
+                .any(|q| raw.contains(q))
+        {
+            return Err(self.outside("a quoted `!` or `^` first in a bracket expression"));
+        }
+        self.word_value(&mut w.word, raw);
         Ok(w)
     }
 

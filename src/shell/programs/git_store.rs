@@ -506,13 +506,22 @@ fn revisions_are_commits(r: &Reading) -> bool {
 /// grep KEY HEAD` searches HEAD's tree below the directory it runs in: `.` too, unless
 /// `--` gives pathspecs).
 fn grep(r: &mut Reading) {
+    // Whether the long option LONG is given (git takes a unique prefix of three letters
+    // or more).
+    let given = |long: &str| {
+        r.parts.iter().any(|p| {
+            let name = p.text.strip_prefix("--").unwrap_or_default();
+            let name = name.split('=').next().unwrap_or(name);
+            p.kind == Kind::Option && name.len() > 2 && long.starts_with(name)
+        })
+    };
     // `--recurse-submodules` prints the files of submodules too, which the index of the
     // repository does not list: a walk of every file.
-    let recurse = r.parts.iter().any(|p| {
-        let long = p.text.strip_prefix("--").unwrap_or_default();
-        let name = long.split('=').next().unwrap_or(long);
-        p.kind == Kind::Option && name.len() > 2 && "recurse-submodules".starts_with(name)
-    });
+    let recurse = given("recurse-submodules");
+    // `--untracked` adds the untracked files git does not ignore (the ignored ones too
+    // with `--no-exclude-standard`; `--no-index` reads them all).
+    let unignored =
+        given("untracked") && !given("no-index") && !given("no-exclude-standard") && !recurse;
     let role = if recurse {
         Role::Walk
     } else {
@@ -525,16 +534,7 @@ fn grep(r: &mut Reading) {
             tracked = true;
         }
     }
-    // `--untracked` adds the untracked files git does not ignore (the ignored ones too
-    // with `--no-exclude-standard`; `--no-index` reads them all).
-    let given = |long: &str| {
-        r.parts.iter().any(|p| {
-            let name = p.text.strip_prefix("--").unwrap_or_default();
-            let name = name.split('=').next().unwrap_or(name);
-            p.kind == Kind::Option && name.len() > 2 && long.starts_with(name)
-        })
-    };
-    if given("untracked") && !given("no-index") && !given("no-exclude-standard") && !recurse {
+    if unignored {
         for p in r.parts.iter_mut() {
             if p.role == Role::Walk {
                 p.role = Role::WalkUnignored;

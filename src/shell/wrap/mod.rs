@@ -571,8 +571,9 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
     };
     // A glob that is data to the program (`echo .*`) names no path; a name it makes
     // that starts with `-` is still looked for (`prepare::words`).
+    // (Not for a program that runs the project's code, which may open its data.)
     let data_globs = match program {
-        super::Known::Known | super::Known::Named => known::data_globs(words, &argv),
+        super::Known::Known => known::data_globs(words, &argv),
         _ => Vec::new(),
     };
     let mut paths = st.path_words;
@@ -624,7 +625,10 @@ fn sudo_shell_line(words: &[Word]) -> String {
     words.iter().map(escape).collect::<Vec<_>>().join(" ")
 }
 
+/// (Whichever shell runs it, its globs are read as bash's and dash's: see
+/// [`super::CommandLine::dash_globs`].)
 fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
+    cx.out.dash_globs = true;
     let inner = fr.inside(Outer {
         written: st.written.clone(),
         privileged: st.privileged,
@@ -650,10 +654,8 @@ fn shell_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
 /// Parse S, a string run by `sh` (dash on Debian), as bash reads it and again as dash
 /// reads it where the two differ: dash has no `$'...'`, `$"..."` or `&>`, so `sh -c
 /// "echo $'a\\'<newline>rm y ..."` runs `rm y`, and `sh -c 'true &>f rm x'` runs `rm x`
-/// (`true &`, then `>f rm x`); its globs match `.` and `..` (see
-/// [`super::CommandLine::dash_globs`]).
+/// (`true &`, then `>f rm x`).
 fn posix_string(cx: &mut Cx, fr: &Frame, s: &str, st: &State) {
-    cx.out.dash_globs = true;
     shell_string(cx, fr, s, st);
     let dash = as_dash(s);
     if dash != s {
