@@ -959,7 +959,8 @@ fn helper73_dash_classes_loops_in_strings_and_make_values() {
 /// commands joined by commas (gcc's `-wrapper`) and its strings run where make's `-C`
 /// moves it are read for deny rules; the word bash hands a program from a glob starts
 /// with `-` where its first name does (`*/.ssh/id_rsa` beside a directory `-f..`); a
-/// quoted `^` first in a bracket is a member; `.*` may be `..` (bash before 5.2).
+/// quoted `^` first in a bracket is a member; `.*` may be `..` (bash before 5.2); a
+/// loop's variable as a redirection target is each word of its list (helper-76).
 #[test]
 fn helper74_loops_of_one_name_commas_and_handed_words() {
     let s = Scratch::new("own-readers-74");
@@ -976,6 +977,12 @@ fn helper74_loops_of_one_name_commas_and_handed_words() {
             false,
         ),
         ("cat .en[\\^v]", true),
+        // helper-76: the variable as a redirection target.
+        (
+            "bash -c 'for f in ../.ssh/id_rsa; do cat < \"$f\"; done'",
+            false,
+        ),
+        ("sh -c 'for f in .env; do wc -l < $f; done'", false),
     ] {
         let d = decide(line);
         let (run, did) = run_touching(&s, line, &home, &proj);
@@ -1000,6 +1007,13 @@ fn helper74_loops_of_one_name_commas_and_handed_words() {
         }
     }
     failures.extend(everyday_run(&s, &decide, "echo *.md", &home, &proj));
+    failures.extend(everyday_run(
+        &s,
+        &decide,
+        "for f in a.log b.log; do echo x > \"$f\"; done",
+        &home,
+        &proj,
+    ));
     std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
     let rules = json!([
         {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},

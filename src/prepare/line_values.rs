@@ -34,7 +34,7 @@ impl Prepared<'_> {
             return out;
         }
         for c in &cand.line.commands {
-            for w in &c.paths {
+            for w in c.paths.iter().chain(&c.redirects) {
                 let Some(name) = loop_name(w) else {
                     continue;
                 };

@@ -112,6 +112,19 @@ impl Prepared<'_> {
                     (&[one.0][..], one.1)
                 };
                 let first = out.len();
+                // A loop's variable as the target (helper-76: `bash -c 'for f in .env;
+                // do cat < "$f"; done'`): each word of its list, as for an operand.
+                match loop_words.get(target) {
+                    Some(list) => {
+                        for v in list {
+                            words.push(out, true, v, cmds, set, budget);
+                        }
+                    }
+                    None if super::line_values::loop_name(target).is_some() => {
+                        out.push(self.unread_value(&cand.key, target, (ci, i)));
+                    }
+                    None => {}
+                }
                 words.push(out, true, target, cmds, set, budget);
                 mark_terminals(&mut out[first..], &bases);
             }
