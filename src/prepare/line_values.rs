@@ -18,6 +18,22 @@ impl Prepared<'_> {
         self.uncertain_marker(key, w, at, why)
     }
 
+    /// Whether the word W of CAND's line is the variable of a `for` loop in the call's
+    /// text (`for f`, however spaced), one whose values must then be found.
+    pub(super) fn names_a_loop(&self, cand: &super::CmdCand, w: &str) -> bool {
+        let (Some(name), Some(Arg::Str(text))) = (loop_name(w), self.call.arg(&cand.key)) else {
+            return false;
+        };
+        text.match_indices("for").any(|(at, _)| {
+            let rest = &text[at + 3..];
+            let after = rest.trim_start_matches([' ', '\t', '\n']);
+            after.len() < rest.len()
+                && after.strip_prefix(name).is_some_and(|r| {
+                    !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                })
+        })
+    }
+
     /// The words of CAND's line that are a loop variable alone (`"$f"`), each with the
     /// words of its list, when the line is certain (where such a word is a loop
     /// variable that nothing else gives a value) and the lists are plain text: no

@@ -120,7 +120,7 @@ impl Prepared<'_> {
                             words.push(out, true, v, cmds, set, budget);
                         }
                     }
-                    None if super::line_values::loop_name(target).is_some() => {
+                    None if self.names_a_loop(cand, target) => {
                         out.push(self.unread_value(&cand.key, target, (ci, i)));
                     }
                     None => {}
@@ -165,8 +165,7 @@ impl Prepared<'_> {
                             // A loop's variable whose values were not found in the
                             // line's text (a loop inside a string a shell runs: `sh -c
                             // 'for f in ~/.ssh/x; do cat "$f"; done'`): not certain.
-                            let loop_var = super::line_values::loop_name(word).is_some();
-                            if loop_var && !loop_words.contains_key(word) {
+                            if !loop_words.contains_key(word) && self.names_a_loop(cand, word) {
                                 out.push(self.unread_value(&cand.key, word, (ci, i)));
                             }
                             words.operand(out, word, &loop_words, one, budget);
