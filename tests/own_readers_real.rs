@@ -47,12 +47,38 @@ fn project(s: &Scratch) -> (std::path::PathBuf, std::path::PathBuf) {
 
 /// Deny `~/.ssh/**`, `**/.env` and `rm`; allow git and every other command.
 fn decider(home: &Path, proj: &Path) -> impl Fn(&str) -> Option<Decision> {
-    let rules = json!([
-        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
-        {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
-        {"id": "git", "tool": "shell", "command-prefix": ["git", "make test"], "decision": "allow"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
+    decider_with(
+        home,
+        proj,
+        json!([
+            {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+            {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
+            {"id": "git", "tool": "shell", "command-prefix": ["git", "make test"], "decision": "allow"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        ]),
+    )
+}
+
+/// A rule that allows make and one that allows every other command, after RULES.
+fn make_decider(
+    home: &Path,
+    proj: &Path,
+    rules: &[serde_json::Value],
+) -> impl Fn(&str) -> Option<Decision> {
+    let mut all = rules.to_vec();
+    all.push(
+        json!({"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"}),
+    );
+    all.push(json!({"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}));
+    decider_with(home, proj, serde_json::Value::Array(all))
+}
+
+/// RULES, with HOME, deciding shell calls run in PROJ.
+fn decider_with(
+    home: &Path,
+    proj: &Path,
+    rules: serde_json::Value,
+) -> impl Fn(&str) -> Option<Decision> {
     let rules = rule::rules_from_value(&rules).expect("rules read");
     let options = Options {
         home: Some(home.to_path_buf()),
@@ -114,6 +140,14 @@ fn check_touching(
     }
     let ok = matches!(d, Some(Decision::Deny | Decision::Ask)) || (undecided_ok && d.is_none());
     (!ok).then(|| format!("`{line}`: {d:?}, but the run did {did:?}"))
+}
+
+/// The failure of LINE, decided D, whose run did DID: it must have done something the
+/// rules are about (else the case proves nothing) and not been allowed (an undecided
+/// line is left to gptel's own confirmation).
+fn check_not_allowed(line: &str, d: Option<Decision>, did: &[String]) -> Option<String> {
+    (d == Some(Decision::Allow) || did.is_empty())
+        .then(|| format!("`{line}`: {d:?}, and the run did {did:?}"))
 }
 
 /// The failures of the everyday LINES, which DECIDE must allow.
@@ -752,21 +786,11 @@ fn helper69_make_runs_values_of_the_line() {
     let s = Scratch::new("own-readers-69-make");
     let (home, proj) = project(&s);
     std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
-    let rules = json!([
-        {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
-        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let options = Options {
-        home: Some(home.clone()),
-        ..Options::default()
-    };
-    let p = compile::compile(rules, options).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[json!({"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"})],
+    );
     let mut failures = Vec::new();
     for line in [
         "make CC='rm -f victim;' x.o",
@@ -852,20 +876,7 @@ fn helper72_make_values_beyond_words() {
     let s = Scratch::new("own-readers-72-make");
     let (home, proj) = project(&s);
     std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
-    let rules = json!([
-        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let options = Options {
-        home: Some(home.clone()),
-        ..Options::default()
-    };
-    let p = compile::compile(rules, options).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = make_decider(&home, &proj, &[]);
     let mut failures = Vec::new();
     for line in [
         // `rm -f victim`, in base64.
@@ -876,9 +887,7 @@ fn helper72_make_values_beyond_words() {
         let (_, did) = run_touching(&s, line, &home, &proj);
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         let _ = std::fs::remove_file(proj.join("x.o"));
-        if d == Some(Decision::Allow) || did.is_empty() {
-            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
-        }
+        failures.extend(check_not_allowed(line, d, &did));
     }
     for line in [
         "make -n CC=clang-16 x.o",
@@ -923,21 +932,13 @@ fn helper73_dash_classes_loops_in_strings_and_make_values() {
         failures.extend(everyday_run(&s, &decide, line, &home, &proj));
     }
     std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
-    let rules = json!([
-        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
-        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let options = Options {
-        home: Some(home.clone()),
-        ..Options::default()
-    };
-    let p = compile::compile(rules, options).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[
+            json!({"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"}),
+        ],
+    );
     for line in [
         "make x.o CC='/bin/r[m] -f victim #'",
         "make x.o CFLAGS=-include.env",
@@ -947,9 +948,7 @@ fn helper73_dash_classes_loops_in_strings_and_make_values() {
         let (_, did) = run_touching(&s, line, &home, &proj);
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         let _ = std::fs::remove_file(proj.join("x.o"));
-        if d == Some(Decision::Allow) || did.is_empty() {
-            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
-        }
+        failures.extend(check_not_allowed(line, d, &did));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -1015,21 +1014,13 @@ fn helper74_loops_of_one_name_commas_and_handed_words() {
         &proj,
     ));
     std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
-    let rules = json!([
-        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
-        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
-        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
-    ]);
-    let rules = rule::rules_from_value(&rules).expect("rules read");
-    let options = Options {
-        home: Some(home.clone()),
-        ..Options::default()
-    };
-    let p = compile::compile(rules, options).expect("policy compiles");
-    let decide = |line: &str| {
-        let value = json!({"name": "shell", "args": {"command": line}, "cwd": &proj});
-        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
-    };
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[
+            json!({"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"}),
+        ],
+    );
     for line in [
         "make x.o 'CFLAGS=-wrapper cat,.env,--'",
         "make -C .. proj/x.o 'CC=cat .ssh/id_rsa #'",
@@ -1037,9 +1028,7 @@ fn helper74_loops_of_one_name_commas_and_handed_words() {
         let d = decide(line);
         let (_, did) = run_touching(&s, line, &home, &proj);
         let _ = std::fs::remove_file(proj.join("x.o"));
-        if d == Some(Decision::Allow) || did.is_empty() {
-            failures.push(format!("`{line}`: {d:?}, and the run did {did:?}"));
-        }
+        failures.extend(check_not_allowed(line, d, &did));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

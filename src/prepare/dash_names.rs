@@ -8,11 +8,9 @@
 //! So is a command whose glob of data (`echo *`, see `data_glob_names`) names a file
 //! that starts with `-` now.
 
-use super::dirs::with_dirs;
 use super::facts::Facts;
 use super::paths::{PathCand, PathSource};
 use super::{places, Prepared};
-use crate::path;
 use crate::shell;
 
 impl Prepared<'_> {
@@ -74,7 +72,7 @@ impl Prepared<'_> {
     /// with `-` is an option to the program (`date *` beside a file `-f.env` reads
     /// `.env`), which makes the command uncertain, as it does for any glob
     /// ([`Prepared::word_cands`]); so does an expansion past a bound. GLOBS: how its
-    /// globs match dotfiles (see [`path::expand_glob`]).
+    /// globs match dotfiles (see [`crate::path::expand_glob`]).
     pub(super) fn data_glob_names(
         &self,
         out: &mut Vec<PathCand>,
@@ -84,25 +82,8 @@ impl Prepared<'_> {
         at: (usize, usize),
         globs: (bool, bool),
     ) {
-        let (home, cwd) = self.home_and_cwd();
-        let relative = !w.starts_with('/') && !w.starts_with('~');
-        let mut bases: Vec<Option<String>> = Vec::new();
-        if place.0 || !relative {
-            bases.push(cwd);
-        }
-        if relative {
-            bases.extend(place.1.iter().cloned().map(Some));
-        }
         let show = |t: &str| t.chars().take(100).collect::<String>();
-        for base in &bases {
-            let text = with_dirs(w, home.as_deref(), base.as_deref());
-            let expansion = path::expand_glob(
-                &text,
-                home.as_deref(),
-                base.as_deref(),
-                self.path_env().case_fold,
-                globs,
-            );
+        for expansion in self.glob_expansions(w, place.0, &place.1, globs) {
             let why = match (expansion.dashed(), expansion.incomplete) {
                 (Some(name), _) => format!(
                     "the glob `{}` names `{}`, which the program reads as an option",

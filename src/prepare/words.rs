@@ -499,6 +499,39 @@ impl Prepared<'_> {
         }
     }
 
+    /// What the glob W expands to in each directory bash may expand it in: the
+    /// request's directory (when HERE, or W names no directory of the line's) and each
+    /// of DIRS (W relative, or naming the directory: `$PWD/*`, `~+/*`). GLOBS: how its
+    /// globs match (see [`path::expand_glob`]).
+    pub(super) fn glob_expansions(
+        &self,
+        w: &str,
+        here: bool,
+        dirs: &[String],
+        globs: (bool, bool),
+    ) -> Vec<path::Expansion> {
+        let (home, cwd) = self.home_and_cwd();
+        let relative = !w.starts_with('/') && !w.starts_with('~');
+        let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
+            .iter()
+            .any(|v| w.contains(v));
+        let mut bases = match here || !(relative || names_dir) {
+            true => vec![cwd],
+            false => Vec::new(),
+        };
+        if relative || names_dir {
+            bases.extend(dirs.iter().cloned().map(Some));
+        }
+        bases
+            .iter()
+            .map(|base| {
+                let text = with_dirs(w, home.as_deref(), base.as_deref());
+                let case_fold = self.path_env().case_fold;
+                path::expand_glob(&text, home.as_deref(), base.as_deref(), case_fold, globs)
+            })
+            .collect()
+    }
+
     /// The candidates of one command word W (a redirection target when
     /// REDIRECT) of command argument KEY: as written (when HERE: its command may run in
     /// the request's directory, or W is absolute), its glob's matches, and relative to
@@ -549,27 +582,8 @@ impl Prepared<'_> {
         // The shell expands globs before the program runs (in a redirection target
         // too), in whichever directory the line is in.
         if w.contains(['*', '?', '[']) {
-            let (home, cwd) = self.home_and_cwd();
-            let case_fold = self.path_env().case_fold;
-            let names_dir = ["$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "~+", "~-"]
-                .iter()
-                .any(|v| w.contains(v));
-            let mut bases = match here || !(relative || names_dir) {
-                true => vec![cwd],
-                false => Vec::new(),
-            };
-            if relative || names_dir {
-                bases.extend(dirs.iter().cloned().map(Some));
-            }
-            for base in &bases {
-                let text = with_dirs(w, home.as_deref(), base.as_deref());
-                let expansion = path::expand_glob(
-                    &text,
-                    home.as_deref(),
-                    base.as_deref(),
-                    case_fold,
-                    (budget.dots, budget.dots || budget.dash_globs),
-                );
+            let globs = (budget.dots, budget.dots || budget.dash_globs);
+            for expansion in self.glob_expansions(w, here, dirs, globs) {
                 for found in &expansion.found {
                     let mut cand = self.path_cand(source(), found);
                     // A word bash hands that starts with `-` is an option to the

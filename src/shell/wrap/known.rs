@@ -118,6 +118,16 @@ pub(super) fn data_globs(words: &[Word], argv: &[String]) -> Vec<String> {
     let Some((p, r)) = reading(argv) else {
         return Vec::new();
     };
+    let roles = |r: &Reading| -> Vec<(Role, String)> {
+        let mut v: Vec<(Role, String)> = (r.parts.iter())
+            .filter(|q| q.role.is_tree() || q.role == Role::NamesFrom)
+            .map(|q| (q.role, q.text.clone()))
+            .collect();
+        v.dedup();
+        v
+    };
+    let paths: std::collections::BTreeSet<&str> = r.paths().into_iter().collect();
+    let own_roles = roles(&r);
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate().skip(1) {
         if !(w.is_static && w.pattern) || w.text.starts_with('-') || out.contains(&w.text) {
@@ -127,21 +137,12 @@ pub(super) fn data_globs(words: &[Word], argv: &[String]) -> Vec<String> {
         let mut twice = args.to_vec();
         twice.insert(i - 1, w.text.clone());
         let r2 = read(p, &twice);
-        let paths: std::collections::BTreeSet<&str> = r.paths().into_iter().collect();
         let paths2: std::collections::BTreeSet<&str> = r2.paths().into_iter().collect();
-        let roles = |r: &Reading| -> Vec<(Role, String)> {
-            let mut v: Vec<(Role, String)> = (r.parts.iter())
-                .filter(|q| q.role.is_tree() || q.role == Role::NamesFrom)
-                .map(|q| (q.role, q.text.clone()))
-                .collect();
-            v.dedup();
-            v
-        };
         if r2.is_known()
             && paths == paths2
             && !paths.contains(w.text.as_str())
             && r.runs == r2.runs
-            && roles(&r) == roles(&r2)
+            && own_roles == roles(&r2)
         {
             out.push(w.text.clone());
         }
