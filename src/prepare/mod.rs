@@ -28,6 +28,7 @@ mod paths;
 mod places;
 mod rg_types;
 mod rg_walk;
+mod role_cands;
 mod walk_stalls;
 mod walks;
 mod words;

@@ -4,13 +4,12 @@
 //! paths a decision reads.
 
 use super::dirs::*;
-use super::git_tops::{git_top, git_tops, repo_stops, RepoStops};
+use super::git_tops::{git_tops, repo_stops, RepoStops};
 use super::kernel_words::{mark_terminals, nobodys_file};
 use super::made_links::Links;
 use super::paths::*;
 use super::walks;
 use super::{places, CmdCand, Prepared};
-use crate::index::BitSet;
 use crate::path;
 use crate::shell;
 
@@ -257,244 +256,6 @@ impl Prepared<'_> {
                     self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds);
                 made.unsure.clone_from(&unsure);
                 out.push(made);
-            }
-        }
-    }
-
-    /// The candidates of what command C (at AT) walks and reads names from (its
-    /// [`shell::SimpleCommand::roles`]): a walked directory meets every deny-side rule
-    /// whose glob starts at a directory the walk reaches, or starts above it and
-    /// reaches deep enough (`~/.ssh/**` and `grep -r x ~`). A glob that matches a name
-    /// in any directory (`.env`) meets a walk that opens the files below it when the
-    /// directory holds such a file (see `walks`): unsure when the command's patterns
-    /// choose the files it opens (`grep -r x --exclude=.env .`) or the directory is too
-    /// large to look through; a walk of names only (`find . -name .env`) does not meet
-    /// it. A file of names meets every deny-side path rule, unsure.
-    pub(super) fn role_cands(
-        &self,
-        out: &mut Vec<PathCand>,
-        key: &str,
-        c: &shell::SimpleCommand,
-        place: &places::Dirs,
-        at: (usize, usize),
-        budget: &mut WordBudget,
-    ) {
-        // Where C runs: the request's directory (HERE) and DIRS.
-        let (here, dirs) = (place.0, &place.1[..]);
-        let deny_side = |r: usize| self.policy.rules.get(r).is_some_and(|x| !x.allow_side);
-        let no_index = self.implied_no_index(key, c, here, dirs);
-        for (role, w) in c.roles.iter().chain(&no_index) {
-            if budget.exceeded.is_some() {
-                return;
-            }
-            if *role == shell::Role::NamesFrom {
-                let why = format!("`{w}` names the files the command opens");
-                let mut cand = self.unchecked(PathSource::Word(key.to_string()), why, vec![at]);
-                let mut hits = BitSet::new(self.n());
-                for r in (0..self.n()).filter(|&r| deny_side(r)) {
-                    hits.set(r);
-                }
-                cand.hits = hits;
-                cand.unsure = Some(shell::Unsure::NamesFrom(w.clone()));
-                out.push(cand);
-                continue;
-            }
-            if self.policy.path_anchors.is_empty() {
-                continue;
-            }
-            let cwd = self.path_env().cwd.as_ref().map(|p| p.to_string_lossy());
-            // git's top, looked for from where C runs.
-            let (from, above) = match (here, dirs.split_first()) {
-                (true, _) | (false, None) => (cwd.as_deref(), dirs),
-                (false, Some((first, rest))) => (Some(first.as_str()), rest),
-            };
-            let mut made = Vec::new();
-            for w in git_top(w, from, above, budget.repo_stops) {
-                self.word_cands(&mut made, key, false, &w, dirs, here, budget);
-            }
-            let fold = self.path_env().case_fold;
-            // Rules that match a name in any directory: a walk that opens the files
-            // below it meets them when it holds one (see `walks`).
-            let mut anywhere = BitSet::new(self.n());
-            if walks::opens_files(*role) {
-                for a in self.policy.path_anchors.anywhere() {
-                    if deny_side(a.rule) {
-                        anywhere.set(a.rule);
-                    }
-                }
-            }
-            // What the command's options choose of the files its walk opens; not what
-            // its ignore files choose, when the line may change them before it.
-            let mut filters = walks::Filters::of(c);
-            if filters.as_ref().is_ok_and(|f| f.reads_ignores(*role))
-                && self.ignores_change_before(out, at)
-            {
-                filters = Err(());
-            }
-            if let Ok(f) = &mut filters {
-                if f.pathspecs.is_some() && self.pathspecs_may_fold() {
-                    f.pathspecs = None;
-                }
-                if let Some(p) = &mut f.pathspecs {
-                    p.set_root(w);
-                }
-            }
-            // git's tracked files where git finds no repository: none, git stops
-            // (helper-66: `git -C .. grep KEY` outside any repository).
-            let tracked = matches!(
-                role,
-                shell::Role::WalkTracked | shell::Role::ShowTracked | shell::Role::WriteTracked
-            );
-            let is_git = c.argv.first().is_some_and(|n| n == "git");
-            if tracked && is_git {
-                let stops = budget.repo_stops;
-                made.retain(|m| {
-                    m.norm
-                        .as_ref()
-                        .map_or(true, |n| !stops.at(std::path::Path::new(n)))
-                });
-            }
-            let tilde = made.iter().find_map(|m| match &m.unsure {
-                Some(u @ shell::Unsure::QuotedTilde(_)) => Some(u.clone()),
-                _ => None,
-            });
-            let start = out.len();
-            for m in made {
-                let mut reached = BitSet::new(self.n());
-                // A walked directory the reading cannot resolve (`lnk/..`: the kernel
-                // goes up from the link's target; a name Emacs would read otherwise)
-                // meets every rule, unsure: no rule's directory is known to be apart
-                // from it. (A word with `$` is read with the values the line gives it.)
-                let unread = m.norm.is_err() && !m.raw.contains('$');
-                if unread && walks::opens_files(*role) {
-                    let mut hits = BitSet::new(self.n());
-                    for r in (0..self.n()).filter(|&r| deny_side(r)) {
-                        hits.set(r);
-                    }
-                    out.push(PathCand {
-                        source: m.source.clone(),
-                        raw: m.raw.clone(),
-                        norm: m.norm.clone(),
-                        lexical: m.lexical.clone(),
-                        hits,
-                        lexical_hits: BitSet::new(self.n()),
-                        cmds: vec![at],
-                        uncertain: None,
-                        unsure: Some(shell::Unsure::UnreadWalk(m.raw.clone())),
-                    });
-                }
-                // git's store is looked at for every deny-side rule: a link in the
-                // work tree can lead its walk anywhere.
-                let store = *role == shell::Role::ShowTracked;
-                if anywhere.iter().next().is_some() || store {
-                    if let Ok(dir) = &m.norm {
-                        let seen = filters.as_ref().ok();
-                        // Options not read here may bring dotfiles back (rg's `-g '*'`,
-                        // `-t`): the look then sees every file, and a match is unsure.
-                        let look = match *role {
-                            shell::Role::WalkVisible | shell::Role::WalkUnignored
-                                if filters.is_err() =>
-                            {
-                                shell::Role::Walk
-                            }
-                            r => r,
-                        };
-                        // The same words with or without their filters trusted.
-                        let root = filters
-                            .as_ref()
-                            .ok()
-                            .and_then(|f| f.pathspecs.as_ref())
-                            .and_then(|p| p.root().map(str::to_string));
-                        let key = (dir.clone(), look, filters.is_ok(), c.argv.clone(), root);
-                        // git's index as it is now is not the one a git command
-                        // before it in the line leaves (`git add -N . && git diff`).
-                        let stale =
-                            walks::opens_tracked(look) && self.index_changes_before(out, at);
-                        let found = match budget.walked.get(&key) {
-                            _ if stale => walks::Walked::Unread(shell::Unsure::GitStore(
-                                "a command before it in the line may change git's index".into(),
-                            )),
-                            Some(found) => found.clone(),
-                            None => {
-                                let found = self.walk_meets(
-                                    dir,
-                                    look,
-                                    &anywhere,
-                                    seen.unwrap_or(&walks::Filters::default()),
-                                    &mut budget.walk_left,
-                                );
-                                budget.walked.insert(key, found.clone());
-                                found
-                            }
-                        };
-                        let (met, unsure) = match found {
-                            walks::Walked::Meets(met) if filters.is_err() => {
-                                (met, Some(shell::Unsure::Filtered(dir.clone())))
-                            }
-                            walks::Walked::Meets(met) => {
-                                reached.union_with(&met);
-                                (BitSet::new(self.n()), None)
-                            }
-                            walks::Walked::TooLarge => (
-                                anywhere.clone(),
-                                Some(shell::Unsure::LargeWalk(dir.clone())),
-                            ),
-                            walks::Walked::Unread(why) => (anywhere.clone(), Some(why)),
-                            walks::Walked::Leaves(why) => {
-                                let mut every = BitSet::new(self.n());
-                                for r in (0..self.n()).filter(|&r| deny_side(r)) {
-                                    every.set(r);
-                                }
-                                (every, Some(why))
-                            }
-                        };
-                        if met.iter().next().is_some() {
-                            out.push(PathCand {
-                                source: m.source.clone(),
-                                raw: m.raw.clone(),
-                                norm: m.norm.clone(),
-                                lexical: m.lexical.clone(),
-                                hits: met,
-                                lexical_hits: BitSet::new(self.n()),
-                                cmds: vec![at],
-                                uncertain: None,
-                                unsure,
-                            });
-                        }
-                    }
-                }
-                let forms = m.norm.iter().chain(m.lexical.iter());
-                for form in forms {
-                    let form = if fold {
-                        form.to_lowercase()
-                    } else {
-                        form.clone()
-                    };
-                    self.policy
-                        .path_anchors
-                        .reaching(&form, cwd.as_deref(), |a| {
-                            if deny_side(a.rule) {
-                                reached.set(a.rule);
-                            }
-                        });
-                }
-                if reached.iter().next().is_none() {
-                    continue;
-                }
-                let mut hits = m.hits;
-                hits.union_with(&reached);
-                out.push(PathCand {
-                    hits,
-                    cmds: vec![at],
-                    ..m
-                });
-            }
-            // A word whose `~` may be quoted (see `literal_tilde`): every match of its
-            // walks is unsure, either reading may be the one bash makes (helper-68).
-            if let Some(why) = &tilde {
-                for p in &mut out[start..] {
-                    p.unsure.get_or_insert_with(|| why.clone());
-                }
             }
         }
     }
@@ -833,7 +594,7 @@ impl<'w, 'p> LineWords<'w, 'p> {
 
 /// A walk looked at once per call: its directory, role, whether its filters are
 /// trusted, the command's words, and the root word where pathspecs choose by it.
-type WalkKey = (String, shell::Role, bool, Vec<String>, Option<String>);
+pub(super) type WalkKey = (String, shell::Role, bool, Vec<String>, Option<String>);
 
 /// How many command words a call may have checked as paths.
 #[derive(Default)]
@@ -845,7 +606,7 @@ pub(super) struct WordBudget {
     /// What the request's directory adds to each relative word it reads.
     cwd: usize,
     /// Why some words were not checked, once a bound is reached.
-    exceeded: Option<String>,
+    pub(super) exceeded: Option<String>,
     /// Whether the globs of the line being read match names that start with `.` (see
     /// [`path::expand_glob`]): yes, unless the line is certain (bash reads it with its
     /// default options, no `dotglob`).
@@ -854,11 +615,11 @@ pub(super) struct WordBudget {
     dash_globs: bool,
     /// Whether git stops where it finds no repository in the line being read: nothing
     /// of the line can make one before it runs (see [`repo_stops`]).
-    repo_stops: RepoStops,
+    pub(super) repo_stops: RepoStops,
     /// What the walks of the call found, by (directory, role, command words), and how
     /// many directory entries they may still look at (see `walks`).
-    walked: std::collections::HashMap<WalkKey, walks::Walked>,
-    walk_left: usize,
+    pub(super) walked: std::collections::HashMap<WalkKey, walks::Walked>,
+    pub(super) walk_left: usize,
     /// What looking for symbolic links found (see `links`).
     links: super::links::Looks,
 }

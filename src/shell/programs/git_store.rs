@@ -229,8 +229,33 @@ pub(super) fn store(r: &mut Reading) {
     let subs: Vec<&str> = subs.iter().map(String::as_str).collect();
     let options = sub_options(r);
     let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    // `git grep` prints lines of the files git tracks (not with `--untracked` or
+    // `--no-index`, which read the directory: a walk of its own).
+    if subs == ["grep"] {
+        grep(r);
+        return;
+    }
+    if !prints(r, &subs, &options) {
+        // `git diff --stat` (names and counts) compares the files git tracks, as a
+        // patch does: not the untracked ones below its pathspecs (helper-52: `git diff
+        // --stat -- .` was denied in a project with an untracked `.env`).
+        if subs == ["diff"] && !options.contains(&"--no-index") {
+            for p in r.parts.iter_mut() {
+                if p.kind == Kind::Operand && p.role == Role::Walk {
+                    p.role = Role::WalkTracked;
+                }
+            }
+        }
+        return;
+    }
+    shown(r, &subs, &options);
+}
+
+/// Whether the git subcommand SUBS, given OPTIONS (as written), prints or writes out
+/// what the store holds.
+fn prints(r: &Reading, subs: &[&str], options: &[&str]) -> bool {
     let has = |long: &str| options.iter().any(|o| o.strip_prefix("--") == Some(long));
-    let prints = match subs.as_slice() {
+    match subs {
         // `--no-index` compares two files outside the store, as written.
         ["diff"] => !has("no-index") && !names_only(&options),
         // `git stash list` takes log's options (`git stash list -p`); the pickaxe
@@ -253,9 +278,7 @@ pub(super) fn store(r: &mut Reading) {
         // (`git for-each-ref --format=%(raw)`, also `tag -l`/`branch`): any tracked
         // file's contents, now or in a later call.
         // Also among other short options (`-fC OBJ`).
-        ["notes"] => {
-            given(&options, 'C', "reuse-message") || given(&options, 'c', "reedit-message")
-        }
+        ["notes"] => given(options, 'C', "reuse-message") || given(options, 'c', "reedit-message"),
         ["replace"] => !options
             .iter()
             .any(|o| matches!(*o, "-l" | "--list" | "-d" | "--delete")),
@@ -298,42 +321,28 @@ pub(super) fn store(r: &mut Reading) {
         ["cat-file"] => !options
             .iter()
             .any(|o| matches!(*o, "-t" | "-s" | "-e") || o.starts_with("--batch")),
-        // `git grep` prints lines of the files git tracks (not with `--untracked` or
-        // `--no-index`, which read the directory: a walk of its own).
-        ["grep"] => {
-            grep(r);
-            return;
-        }
         // The changes shown to be chosen (`git add -p`, `git checkout -p`) or under
         // the message (`git status -v`, `git commit -v --dry-run`).
-        ["status"] => given(&options, 'v', "verbose"),
+        ["status"] => given(options, 'v', "verbose"),
         ["commit"] => ["verbose", "patch", "interactive"]
             .iter()
-            .any(|l| given(&options, l.chars().next().unwrap_or('-'), l)),
+            .any(|l| given(options, l.chars().next().unwrap_or('-'), l)),
         // `git add -e` writes the diff to `.git/ADD_EDIT.patch` for an editor.
         ["add"] => ["patch", "interactive", "edit"]
             .iter()
-            .any(|l| given(&options, l.chars().next().unwrap_or('-'), l)),
+            .any(|l| given(options, l.chars().next().unwrap_or('-'), l)),
         ["checkout" | "reset" | "restore" | "stash"] | ["stash", "push" | "save"] => {
-            given(&options, 'p', "patch") || given(&options, 'i', "interactive")
+            given(options, 'p', "patch") || given(options, 'i', "interactive")
         }
         // `--lost-found` writes the blobs no ref reaches into `.git/lost-found/`.
-        ["fsck"] => given(&options, '\0', "lost-found"),
+        ["fsck"] => given(options, '\0', "lost-found"),
         _ => false,
-    };
-    if !prints {
-        // `git diff --stat` (names and counts) compares the files git tracks, as a
-        // patch does: not the untracked ones below its pathspecs (helper-52: `git diff
-        // --stat -- .` was denied in a project with an untracked `.env`).
-        if subs.as_slice() == ["diff"] && !has("no-index") {
-            for p in r.parts.iter_mut() {
-                if p.kind == Kind::Operand && p.role == Role::Walk {
-                    p.role = Role::WalkTracked;
-                }
-            }
-        }
-        return;
     }
+}
+
+/// Mark what the printing subcommand SUBS (given OPTIONS) shows of the store as
+/// [`Role::ShowTracked`]: its pathspecs, or the top of the work tree.
+fn shown(r: &mut Reading, subs: &[&str], options: &[&str]) {
     let end = r.parts.iter().position(|p| p.kind == Kind::End);
     let after_end = |k: usize| end.is_some_and(|e| k > e);
     // Without `--`, an operand git takes for a revision prints the whole tree; one no
@@ -346,7 +355,7 @@ pub(super) fn store(r: &mut Reading) {
         .peekable();
     // `diff-files` takes no revision, `diff-index` one, read as data: the words in a
     // path role are pathspecs.
-    let only_pathspecs = matches!(subs.as_slice(), ["diff-files"] | ["diff-index"]);
+    let only_pathspecs = matches!(subs, ["diff-files"] | ["diff-index"]);
     let sure = operands.peek().is_some()
         && (only_pathspecs || (end.is_none() && operands.all(|p| no_rev(&p.text))));
     // Without `--`, git takes revisions first and the rest for paths: an operand no
