@@ -1032,3 +1032,63 @@ fn helper74_loops_of_one_name_commas_and_handed_words() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-77: a word made of a variable's value that starts with `-` is an option to
+/// the program (`d=-r; grep "$d" SECRET ..` walks `..`; `--from-file=.env` reads it),
+/// which the reading of the words as written (an operand with a `$`) did not show: not
+/// certain; a command the table reads as unknown until the value is in (`git $d`) is
+/// read again with it (`d=grep; git $d --no-index SECRET` walks the directory).
+#[test]
+fn helper77_values_that_are_options_or_subcommands() {
+    let s = Scratch::new("own-readers-77");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "for f in --from-file=.env; do diff \"$f\" README.md; done",
+        "for f in --from-file=../.ssh/id_rsa; do diff \"$f\" README.md; done",
+        "d=-r; grep \"$d\" SECRET ..",
+        "for f in -r; do grep \"$f\" SECRET ..; done",
+        "for f in --pre=rm; do rg \"$f\" x victim; done",
+        "sh -c 'for f in -f.env; do grep \"$f\" README.md; done'",
+        "d=grep; git $d --no-index SECRET",
+        "for s in grep; do git \"$s\" --no-index SECRET; done",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    }
+    for line in [
+        "d=src; ls \"$d\"",
+        "for t in log; do git $t -1; done",
+        "for f in README.md src/a.rs; do grep -c x \"$f\"; done",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    // make's own rules join several values into one command (`$(CC) $(CFLAGS) ...`).
+    std::fs::write(proj.join("x.c"), "int main(void) { return 0; }\n").expect("write x.c");
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[
+            json!({"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"}),
+            json!({"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"}),
+        ],
+    );
+    let line = "make x.o CC=env 'CFLAGS=-Srm -f victim --'";
+    let d = decide(line);
+    let (_, did) = run_touching(&s, line, &home, &proj);
+    std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+    failures.extend(check_not_allowed(line, d, &did));
+    // (grep's walk opens names relative to the directory it reads: not in the trace.)
+    let line = "make x.o CC=grep 'CFLAGS=-r SECRET ..'";
+    if decide(line) == Some(Decision::Allow) {
+        failures.push(format!("`{line}`: allowed"));
+    }
+    let line = "make x.o CC=cc 'CFLAGS=-O2 -Wall'";
+    if decide(line) != Some(Decision::Allow) {
+        failures.push(format!("`{line}`: not allowed"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

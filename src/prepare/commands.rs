@@ -255,7 +255,9 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
             }
         }
     };
+    let (mut why, mut more) = (None, Vec::new());
     for c in &mut line.commands {
+        let before = c.argv.clone();
         put(&mut c.argv);
         put(&mut c.written);
         put(&mut c.paths);
@@ -263,7 +265,70 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
         for form in &mut c.forms {
             put(form);
         }
+        why = why.or(settle(c, &before, &mut more));
     }
+    line.commands.extend(more);
+    if let Some(why) = why {
+        line.uncertain.get_or_insert(why);
+    }
+}
+
+/// Read C again, whose words were BEFORE and now hold the values the line gives its
+/// variables, where its reading as written may not be the one bash's words get: a word
+/// that becomes an option (helper-77: `d=-r; grep "$d" x ..`, `for f in --pre=rm; do rg
+/// "$f" x .; done`) makes the line uncertain (why, returned); a command read as unknown
+/// (`git $d` is no subcommand the table knows) is read from its words again (`d=grep; git
+/// $d --no-index x` is git grep's walk), the commands it runs added to MORE.
+fn settle(
+    c: &mut SimpleCommand,
+    before: &[String],
+    more: &mut Vec<SimpleCommand>,
+) -> Option<String> {
+    if let Some(why) = option_from_value(before, &c.argv) {
+        return Some(why);
+    }
+    if c.argv == before
+        || !matches!(
+            c.program,
+            shell::Known::Unknown | shell::Known::UnknownOption
+        )
+    {
+        return None;
+    }
+    let again = shell::from_argv(&c.argv);
+    if !again.is_certain() {
+        return Some(format!(
+            "`{}` with the values the line gives its words is not certain",
+            c.argv.join(" ").chars().take(200).collect::<String>()
+        ));
+    }
+    let (first, rest) = again.commands.split_first()?;
+    let (redirects, place) = (std::mem::take(&mut c.redirects), c.place.take());
+    *c = first.clone();
+    c.redirects = redirects;
+    c.place = place;
+    more.extend(rest.iter().cloned().map(|mut x| {
+        x.place = None;
+        x
+    }));
+    None
+}
+
+/// Why a command is not certain whose words were BEFORE and, with the values the line
+/// gives its variables put in, are AFTER: a word that becomes an option (helper-77: `d=-r;
+/// grep "$d" x ..`, `for f in --pre=rm; do rg "$f" x .; done`), which the program's
+/// reading of the words as written (an operand with a `$`) does not show.
+fn option_from_value(before: &[String], after: &[String]) -> Option<String> {
+    let (was, is) = before
+        .iter()
+        .zip(after)
+        .skip(1)
+        .find(|(was, is)| was != is && is.starts_with('-') && !was.starts_with('-'))?;
+    Some(format!(
+        "`{}` is `{}`, which the program reads as an option",
+        was.chars().take(100).collect::<String>(),
+        is.chars().take(100).collect::<String>()
+    ))
 }
 
 /// Most values of a `for` loop put into the commands of its body, per command; past it
@@ -279,7 +344,8 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
     if !line.is_certain() || !text.contains("for ") {
         return;
     }
-    let mut copies = Vec::new();
+    let (mut copies, mut more) = (Vec::new(), Vec::new());
+    let mut option = None;
     for c in &mut line.commands {
         let Some(name) = c
             .argv
@@ -321,11 +387,18 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
         for v in values.iter().skip(1) {
             let mut copy = with(v);
             copy.place = None;
+            option = option.or(settle(&mut copy, &c.argv, &mut more));
             copies.push(copy);
         }
         if let Some(first) = values.first() {
-            *c = with(first);
+            let mut put = with(first);
+            option = option.or(settle(&mut put, &c.argv, &mut more));
+            *c = put;
         }
     }
     line.commands.extend(copies);
+    line.commands.extend(more);
+    if let Some(why) = option {
+        line.uncertain.get_or_insert(why);
+    }
 }

@@ -24,6 +24,7 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
     use super::{Kind, Part, Role, Run};
     let mut runs = Vec::new();
     let mut paths = Vec::new();
+    let mut given = Vec::new();
     for p in r.parts.iter_mut() {
         if p.kind != Kind::Operand {
             continue;
@@ -52,6 +53,9 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         // The value is text a recipe may run, and its `$(shell CMD)` calls run CMD
         // (helper-69: `make CC='rm -f x;' x.o`): read for deny rules (`make_code.rs`).
         runs.push(Run::Code(value.to_owned()));
+        if op != "!" {
+            given.push((name.to_owned(), value.to_owned()));
+        }
         if hidden {
             p.role = Role::Hidden;
             runs.push(if op == "!" {
@@ -66,6 +70,9 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
             runs.push(Run::Argv(vec![value.trim().to_owned()]));
         }
     }
+    // The commands make's own rules build of several values (helper-77: `CC=env
+    // 'CFLAGS=-Srm -f x --'` runs `env -Srm -f x -- -c ...`), read as values are.
+    runs.extend(built_in_commands(&given).into_iter().map(Run::Code));
     r.runs.extend(runs);
     r.parts.extend(paths.into_iter().map(|text| Part {
         text,
@@ -92,6 +99,135 @@ pub(super) fn read(value: &str) -> CodeReading {
         unknown,
         ..CodeReading::default()
     }
+}
+
+/// The recipes of make's built-in rules (GNU make 4.3, `make -p -f /dev/null`), each
+/// with the variables of its commands put in down to those no other variable of the
+/// database makes (`$(COMPILE.c)` is `$(CC) $(CFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c`):
+/// what a variable given on the command line may run with the others. Checked against
+/// the installed make by `built_in_recipes_are_makes`.
+const BUILT_IN_RECIPES: &[&str] = &[
+    "$(AR) $(ARFLAGS) $@ $<",
+    "$(AS) $(ASFLAGS) $(TARGET_MACH) -o $@ $<",
+    "$(CC) $(ASFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_MACH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(CC) $(ASFLAGS) $(CPPFLAGS) $(TARGET_MACH) -c -o $@ $<",
+    "$(CC) $(ASFLAGS) $(LDFLAGS) $(TARGET_MACH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(CC) $(CFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(CC) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(CC) -E $(CPPFLAGS) $< > $@",
+    "$(CO) $(COFLAGS) $< $@",
+    "$(CTANGLE) $< - $@",
+    "$(CTANGLE) $^ $@",
+    "$(CWEAVE) $< - $@",
+    "$(CWEAVE) $^ $@",
+    "$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(FC) $(FFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(FC) $(FFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -F $(OUTPUT_OPTION) $<",
+    "$(FC) $(FFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(FC) $(FFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(FC) $(FFLAGS) $(RFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(FC) $(FFLAGS) $(RFLAGS) $(TARGET_ARCH) -F $(OUTPUT_OPTION) $<",
+    "$(FC) $(FFLAGS) $(RFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(FC) $(FFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(GET) $(GFLAGS) $(SCCS_OUTPUT_OPTION) $<",
+    "$(LEX) $(LFLAGS) -t $< > $*.c",
+    "$(LEX) $(LFLAGS) -t $< > $@",
+    "$(LINT) $(LINTFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -C$* $<",
+    "$(LINT) $(LINTFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -C$* y.tab.c",
+    "$(LINT) $(LINTFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -i $*.c -o $@",
+    "$(M2C) $(M2FLAGS) $(DEFFLAGS) $(TARGET_ARCH) -o $@ $<",
+    "$(M2C) $(M2FLAGS) $(MODFLAGS) $(TARGET_ARCH) -o $@ $<",
+    "$(M2C) $(M2FLAGS) $(MODFLAGS) $(TARGET_ARCH) -o $@ -e $@ $^",
+    "$(MAKEINFO) $(MAKEINFO_FLAGS) $< -o $@",
+    "$(OBJC) $(OBJCFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(OBJC) $(OBJCFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(PC) $(PFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $^ $(LOADLIBES) $(LDLIBS) -o $@",
+    "$(PC) $(PFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $<",
+    "$(RM) $*.c",
+    "$(RM) $@",
+    "$(RM) y.tab.c",
+    "$(TANGLE) $<",
+    "$(TEX) $<",
+    "$(TEXI2DVI) $(TEXI2DVI_FLAGS) $<",
+    "$(WEAVE) $<",
+    "$(YACC) $(YFLAGS) $<",
+];
+
+/// The values make's database gives the variables of [`BUILT_IN_RECIPES`] (the rest
+/// are empty).
+const BUILT_IN_VALUES: &[(&str, &str)] = &[
+    ("AR", "ar"),
+    ("ARFLAGS", "rv"),
+    ("AS", "as"),
+    ("CC", "cc"),
+    ("CO", "co"),
+    ("CTANGLE", "ctangle"),
+    ("CWEAVE", "cweave"),
+    ("CXX", "g++"),
+    ("FC", "f77"),
+    ("GET", "get"),
+    ("LEX", "lex"),
+    ("LINT", "lint"),
+    ("M2C", "m2c"),
+    ("MAKEINFO", "makeinfo"),
+    ("OBJC", "cc"),
+    ("OUTPUT_OPTION", "-o $@"),
+    ("PC", "pc"),
+    ("RM", "rm -f"),
+    ("TANGLE", "tangle"),
+    ("TEX", "tex"),
+    ("TEXI2DVI", "texi2dvi"),
+    ("WEAVE", "weave"),
+    ("YACC", "yacc"),
+];
+
+/// The commands of [`BUILT_IN_RECIPES`] that use a variable GIVEN (name, value) sets,
+/// with every variable's value put in (the given one, else the database's) and the
+/// automatic variables (`$@`, `$<`...) a name `x`; up to a redirection (`> $@`), which
+/// writes the target. At most one per recipe; none when nothing is given.
+fn built_in_commands(given: &[(String, String)]) -> Vec<String> {
+    let value = |name: &str| {
+        given
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .or_else(|| {
+                BUILT_IN_VALUES
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| *v)
+            })
+            .unwrap_or("")
+    };
+    let mut out = Vec::new();
+    for recipe in BUILT_IN_RECIPES {
+        let command = recipe.split(" > ").next().unwrap_or(recipe);
+        let names = recipe_names(command);
+        if !names.iter().any(|n| given.iter().any(|(g, _)| g == n)) {
+            continue;
+        }
+        let mut text = command.to_string();
+        for name in names {
+            text = text.replace(&format!("$({name})"), value(name));
+        }
+        for auto in ["$@", "$<", "$^", "$*"] {
+            text = text.replace(auto, "x");
+        }
+        out.push(text);
+    }
+    out
+}
+
+/// The names of the variables `$(NAME)` RECIPE uses.
+fn recipe_names(recipe: &str) -> Vec<&str> {
+    recipe
+        .split("$(")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(name, _)| name))
+        .collect()
 }
 
 /// What makes a shell line more than a command's words: lists, pipes, redirections,
@@ -150,6 +286,107 @@ mod tests {
         assert_eq!(shell_calls("$(shell rm z"), ["rm z"]);
         assert!(shell_calls("$(shellx) $(SHELL) $$(shell rm) plain").len() <= 1);
         assert!(shell_calls("gcc -O2").is_empty());
+    }
+
+    #[test]
+    fn built_in_commands_join_the_values_given() {
+        let given = |pairs: &[(&str, &str)]| {
+            let pairs: Vec<(String, String)> = pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect();
+            super::built_in_commands(&pairs)
+        };
+        let made = given(&[("CC", "env"), ("CFLAGS", "-Srm -f victim --")]);
+        assert!(
+            made.contains(&"env -Srm -f victim --   -c -o x x".to_string()),
+            "{made:?}"
+        );
+        let made = given(&[("CPPFLAGS", "-DX")]);
+        assert!(made.contains(&"cc -E -DX x".to_string()), "{made:?}");
+        assert!(made.iter().all(|m| !m.contains(['$', '>'])), "{made:?}");
+        assert!(given(&[("PREFIX", "/usr")]).is_empty());
+        assert!(given(&[]).is_empty());
+    }
+
+    /// [`super::BUILT_IN_RECIPES`] and [`super::BUILT_IN_VALUES`] are what the
+    /// installed make's database says (`make -p -f /dev/null`), its variables put in.
+    #[test]
+    fn built_in_recipes_are_makes() {
+        let out = std::process::Command::new("make")
+            .args(["-p", "-f", "/dev/null"])
+            .env("LC_ALL", "C")
+            .output()
+            .expect("run make -p (make deps installs make)");
+        let db = String::from_utf8_lossy(&out.stdout);
+        let mut values = std::collections::HashMap::new();
+        let mut recipes = std::collections::BTreeSet::new();
+        for line in db.lines() {
+            if let Some(recipe) = line.strip_prefix('\t') {
+                recipes.insert(
+                    recipe
+                        .trim()
+                        .trim_start_matches(['@', '+', '-'])
+                        .to_string(),
+                );
+            } else if let Some((name, value)) = line.split_once(" = ").or(line.split_once(" := ")) {
+                if !name.contains([' ', '#', ':']) {
+                    values.insert(name.to_string(), value.to_string());
+                }
+            }
+        }
+        let expand = |text: &str| {
+            let mut text = text.to_string();
+            for _ in 0..8 {
+                let names: Vec<String> = super::recipe_names(&text)
+                    .into_iter()
+                    .map(str::to_string)
+                    .collect();
+                let mut changed = false;
+                for name in names {
+                    if let Some(v) = values.get(&name).filter(|v| v.contains("$(")) {
+                        text = text.replace(&format!("$({name})"), v);
+                        changed = true;
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            text
+        };
+        let mut found = std::collections::BTreeSet::new();
+        for recipe in &recipes {
+            let mut made = expand(recipe)
+                .trim_start_matches(['@', '+', '-'])
+                .to_string();
+            // `+$(if $(wildcard $@),,$(CO) $(COFLAGS) $< $@)`: the command it runs.
+            if let Some(inner) = made.strip_prefix("$(if $(wildcard $@),,") {
+                made = inner.trim_end_matches(')').to_string();
+            }
+            if made.contains("$(") {
+                found.insert(made);
+            }
+        }
+        let table: std::collections::BTreeSet<String> = super::BUILT_IN_RECIPES
+            .iter()
+            .map(|r| r.to_string())
+            .collect();
+        assert_eq!(found, table, "make's built-in recipes");
+        for (name, value) in super::BUILT_IN_VALUES {
+            assert_eq!(
+                values.get(*name).map(String::as_str),
+                Some(*value),
+                "{name}"
+            );
+        }
+        for recipe in super::BUILT_IN_RECIPES {
+            for name in super::recipe_names(recipe) {
+                let known = super::BUILT_IN_VALUES.iter().any(|(n, _)| *n == name);
+                let empty = values.get(name).is_none_or(|v| v.is_empty());
+                assert!(known || empty, "{name} has a value in make's database");
+            }
+        }
     }
 
     #[test]
