@@ -599,6 +599,12 @@ fn git_in_a_project_is_not_blocked() {
             "git log --notes -1",
             "git log --decorate-refs=tags/v* --oneline",
             "git diff --color-words HEAD~1",
+            // helper-78: where git prints no file's contents, a pattern names the files
+            // it matches, not the ignored `.env` beside them.
+            "git log --oneline -- '*.rs'",
+            "git log --stat -- 'src/*.c'",
+            "git diff --stat -- '*.rs'",
+            "git log --name-only -- '*.rs'",
         ] {
             assert_eq!(decide(cwd, line), Some(Allow), "{line} (from {cwd})");
         }
@@ -630,6 +636,8 @@ fn git_in_a_project_is_not_blocked() {
             Some(Deny)
         );
         assert_ne!(decide(cwd, "git ls-files --eol '*.c'"), Some(Allow));
+        // Where git prints contents, the history may hold other files: not certain.
+        assert_ne!(decide(cwd, "git log -p -- '*.rs'"), Some(Allow));
     }
     assert_eq!(decide("proj", "cd sub && git status"), Some(Allow));
     // From the home, which is in no repository, git stops at once (`not a git
@@ -1047,4 +1055,20 @@ fn globs_that_are_data() {
         assert_eq!(decide(command), None, "{command}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// helper-78: a parameter's value changed by an operator (`${PWD##*/}`, the project's
+/// name) is one only the running shell knows: a match on it is unsure, never a
+/// certain deny of every path rule.
+#[test]
+fn operated_parameters_match_unsure() {
+    for line in [
+        "echo \"${PWD##*/}\"",
+        "name=${PWD##*/}; echo \"$name\"",
+        "printf '%s\\n' \"${PWD##*/}\"",
+    ] {
+        assert_ne!(decision("proj", line), Some(Deny), "{line}");
+    }
+    // A path the word names whatever the operator leaves is still denied.
+    assert_eq!(decision("proj", "cat ~/.ssh/id_rsa"), Some(Deny));
 }

@@ -1417,7 +1417,7 @@ fn git_pathspec_patterns_are_not_certain() {
         r"git grep --no-index . -- '\.env'",
         "git add '*id_rsa'",
         r"git clean -fx -- '.en\v'",
-        "git log -- 'src/*.rs'",
+        "git log -p -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
         "git diff --no-index '*.env' x",
         // git diff runs as --no-index by itself given a path outside the repository.
@@ -1431,6 +1431,10 @@ fn git_pathspec_patterns_are_not_certain() {
     for line in [
         "git add src/main.rs",
         "git log -- README.md",
+        // Where git prints no file's contents, what the pattern matches below where it
+        // starts is read (`prepare/git_pathspecs.rs`; helper-78).
+        "git log -- 'src/*.rs'",
+        "git diff --stat -- '*.rs'",
         r"git grep -e 'a\|b'",
         r"git grep 'foo\.bar' -- src",
         // Over the files git tracks, walked from where the pattern starts; over every

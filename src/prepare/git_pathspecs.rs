@@ -10,6 +10,9 @@
 //! `git_tree::patterns`) then opens only the files some pattern starting there matches.
 //! Checked against git by `tests/name_globs_real.rs`.
 //!
+//! So are those of a subcommand that prints no file's contents (`git log --oneline --
+//! '*.rs'`, `git diff --stat -- '*.rs'`: see `git_store::quiet_patterns`).
+//!
 //! Read only where every pathspec is such a pattern: a plain one (`src`) walks its
 //! directory whole, and magic (`:!x`, `:(icase)`, `:/`) is not read here. Patterns in
 //! any case (`--icase-pathspecs`, `GIT_ICASE_PATHSPECS`) are not read either.
@@ -34,7 +37,17 @@ impl Pathspecs {
     /// pattern read here.
     pub(super) fn of(c: &shell::SimpleCommand, r: &shell::Reading) -> Option<Pathspecs> {
         let k = shell::git_subcommand(&c.argv)?;
-        if c.argv.get(k).map(String::as_str) != Some("grep") {
+        let sub = c.argv.get(k).map(String::as_str)?;
+        let options: Vec<&str> = c
+            .argv
+            .get(k + 1..)
+            .unwrap_or_default()
+            .iter()
+            .map(String::as_str)
+            .take_while(|a| *a != "--")
+            .filter(|a| a.starts_with('-'))
+            .collect();
+        if sub != "grep" && !shell::quiet_patterns(sub, &options) {
             return None;
         }
         // `git --icase-pathspecs grep`.
@@ -45,9 +58,16 @@ impl Pathspecs {
         {
             return None;
         }
+        // `git grep`'s operands that open files; the pathspecs of a subcommand that
+        // prints none (after `--`, when it is given: revisions come before it).
+        let end = r.parts.iter().position(|p| p.kind == Kind::End);
         let mut patterns = Vec::new();
-        for part in &r.parts {
-            if part.kind != Kind::Operand || !super::walks::opens_files(part.role) {
+        for (at, part) in r.parts.iter().enumerate() {
+            let spec = match sub {
+                "grep" => super::walks::opens_files(part.role),
+                _ => part.role.is_path() && end.is_none_or(|e| at > e),
+            };
+            if part.kind != Kind::Operand || !spec {
                 continue;
             }
             let start = start(&part.text)?;

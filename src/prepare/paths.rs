@@ -676,6 +676,22 @@ pub(super) fn shell_value(
     let plain = !name.is_empty()
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
         && !name.starts_with(|c: char| c.is_ascii_digit());
-    (plain && !matches!(name, "HOME" | "PWD" | "OLDPWD"))
+    (operated_parameter(raw) || (plain && !matches!(name, "HOME" | "PWD" | "OLDPWD")))
         .then(|| shell::Unsure::ShellValue(raw.to_string()))
+}
+
+/// Whether RAW is one parameter's value changed by an operator, the whole word
+/// (`${PWD##*/}`, `${f%.c}`): what it is only the running shell knows, whatever the
+/// parameter (helper-78: `echo "${PWD##*/}"` was denied for certain by a rule for
+/// `~/.ssh`, `cd "${PWD%/*}"` too).
+pub(super) fn operated_parameter(raw: &str) -> bool {
+    let Some(inner) = raw.strip_prefix("${").and_then(|r| r.strip_suffix('}')) else {
+        return false;
+    };
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && !inner.contains(['{', '}', '$', '`'])
+        && inner
+            .trim_start_matches(ident)
+            .starts_with(['#', '%', '/', ':', '^', ','])
 }

@@ -814,6 +814,14 @@ const GIT_READS: &[&str] = &[
     "diff-tree",
     "for-each-ref",
     "name-rev",
+    // helper-78: `git diff $(git merge-base HEAD main)` was unsure.
+    "merge-base",
+    "show-ref",
+    "show-branch",
+    "count-objects",
+    "cherry",
+    "check-ignore",
+    "check-attr",
 ];
 
 /// Whether the command C writes or copies a whole tree (its reading has a role that

@@ -54,12 +54,12 @@ mod wrap;
 
 pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
-pub(crate) use programs::git_subcommand;
 pub use programs::{
     chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
     Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
     Verified, BASH_BUILTINS, INERT_CONFIG, LESS_HOME, MERGE_STRATEGIES,
 };
+pub(crate) use programs::{git_subcommand, quiet_patterns};
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
 pub use values::value_words;

@@ -243,6 +243,8 @@ pub(super) static PROGRAMS: &[Program] = &[
         examples: &[
             ex("python3 script.py --out .env", &["script.py"]),
             ex("python3.12 -m pytest -q", &[]),
+            ex("python3 -m pytest --maxfail=1 -q tests", &[]),
+            ex("python -c 'import sys' --x .env", &[]),
             ex("python -c 'print(1)' a b", &[]),
             ex("python3 -u -W ignore tool.py", &["tool.py"]),
         ],

@@ -288,8 +288,8 @@ pub(super) const NPX: &[Opt] = &[
 /// python's options: `-c CODE` and `-m MODULE` end them (the words after are the
 /// program's `sys.argv`).
 pub(super) const PYTHON: &[Opt] = &[
-    val("c", "", Code),
-    val("m", "", Code),
+    val("c", "", Code).does(Does::Ends),
+    val("m", "", Code).does(Does::Ends),
     flag("b", ""),
     flag("B", ""),
     flag("d", ""),

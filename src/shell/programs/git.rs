@@ -596,7 +596,6 @@ const OWN_SUBS: &[Program] = &[
             "name-rev",
             "count-objects",
             "var",
-            "reflog",
         ],
         PLUMBING,
         Data,
@@ -604,6 +603,18 @@ const OWN_SUBS: &[Program] = &[
         &[
             ex("git rev-list --count HEAD", &[]),
             ex("git for-each-ref --format=%(refname) refs/heads", &[]),
+        ],
+    ),
+    // `git reflog` is `git reflog show`, `git log -g`: log's options (helper-78: `git
+    // reflog -5`); its patches are the store's (`git_store.rs`).
+    sub(
+        &["reflog"],
+        REVS,
+        Data,
+        &[],
+        &[
+            ex("git reflog -5", &[]),
+            ex("git reflog show --oneline -3 main", &[]),
         ],
     ),
     sub(

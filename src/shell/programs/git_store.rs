@@ -156,6 +156,23 @@ fn prints_patch(opt: &str) -> bool {
     false
 }
 
+/// Whether git's subcommand SUB, given OPTIONS (as written), prints no file's contents
+/// whatever its pathspecs match: the history's names and messages (`git log --oneline`,
+/// `shortlog`, `rev-list`), a diff's names or counts (`git diff --stat`). A pathspec
+/// pattern there is read as the files it matches below where it starts, now
+/// (`prepare/git_pathspecs.rs`): where git prints contents the history may hold others,
+/// and the line is not certain (helper-78: `git log --oneline -- '*.rs'` was denied).
+pub(crate) fn quiet_patterns(sub: &str, options: &[&str]) -> bool {
+    match sub {
+        "diff" => names_only(options),
+        "log" | "whatchanged" | "diff-tree" => !options
+            .iter()
+            .any(|o| prints_patch(o) || searches_contents(o)),
+        "shortlog" | "rev-list" => true,
+        _ => false,
+    }
+}
+
 /// Options of `git diff`/`git show` after which they print names, counts or messages,
 /// not contents (`git show -s`, `git diff --stat`).
 const NAMES_ONLY: &[&str] = &[
@@ -257,22 +274,21 @@ fn prints(r: &Reading, subs: &[&str], options: &[&str]) -> bool {
     let has = |long: &str| options.iter().any(|o| o.strip_prefix("--") == Some(long));
     match subs {
         // `--no-index` compares two files outside the store, as written.
-        ["diff"] => !has("no-index") && !names_only(&options),
+        ["diff"] => !has("no-index") && !names_only(options),
         // `git stash list` takes log's options (`git stash list -p`); the pickaxe
         // (`-S`, `-G`, `--find-object`) searches every file's contents and names the
         // commits and files that hold a string: an oracle of what they hold.
         // The plumbing diffs take the same options (`git diff-tree -p --root HEAD`).
-        ["log" | "whatchanged" | "diff-tree" | "diff-index" | "diff-files"] | ["stash", "list"] => {
-            options
-                .iter()
-                .any(|o| prints_patch(o) || searches_contents(o))
-        }
+        ["log" | "whatchanged" | "diff-tree" | "diff-index" | "diff-files" | "reflog"]
+        | ["stash", "list"] => options
+            .iter()
+            .any(|o| prints_patch(o) || searches_contents(o)),
         // And what writes the store's contents out whole: a stream (`fast-export`,
         // `pack-objects --stdout`, `bundle create`), a merge's result (`merge-tree`),
         // a blob into a file (`unpack-file`), a diff of ranges or by a tool.
         // `git show` prints a blob whole whatever its options (`git show -s BLOB`):
         // names only when every revision is surely a commit.
-        ["show"] => !names_only(&options) || !revisions_are_commits(r),
+        ["show"] => !names_only(options) || !revisions_are_commits(r),
         // Copying an object into a note (`git notes add -C BLOB`), putting one object
         // in another's place (`git replace`), or printing what refs point to whole
         // (`git for-each-ref --format=%(raw)`, also `tag -l`/`branch`): any tracked

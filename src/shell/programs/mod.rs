@@ -53,6 +53,7 @@ pub(crate) use git_object::{
     index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
 };
 pub use git_opts::{inert_config, INERT_CONFIG};
+pub(crate) use git_store::quiet_patterns;
 pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
@@ -308,6 +309,10 @@ pub enum Does {
     /// It reads the names of the files it opens from its standard input (`zip -@`): a
     /// [`Role::NamesFrom`] part `-` is added.
     NamesFromStdin,
+    /// The words after it are the operands of what its value names, none an option of
+    /// the program's (`python -m MOD ARGS`, `python -c CODE ARGS`: helper-78's `python3
+    /// -m pytest --maxfail=1` is no option of python's).
+    Ends,
     /// Given twice or more (`rg -uu`, `rg -u -u`), as [`Does::Operands`] with ROLE; once,
     /// nothing (`rg -u` is `--no-ignore` only: dotfiles stay skipped).
     Twice(Role),

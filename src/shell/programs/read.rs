@@ -350,6 +350,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 k += take_value(o, glued, args, k, out, true);
                 out.note_given(o, at);
                 effects.extend(effect(o, out.parts.get(at)));
+                done |= o.does == Does::Ends;
                 continue;
             }
             // A bundle of short options.
@@ -370,6 +371,7 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
                 k += take_value(o, glued, args, k, out, false);
                 out.note_given(o, at);
                 effects.extend(effect(o, out.parts.get(at)));
+                done |= o.does == Does::Ends;
                 break;
             }
             continue;
@@ -511,7 +513,7 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
             does => does,
         };
         match does {
-            Does::Nothing | Does::Twice(_) => {}
+            Does::Nothing | Does::Twice(_) | Does::Ends => {}
             Does::Operands(role, _) => {
                 // The role it changes: a read into a walk, a write into a tree's, a
                 // walk into one that sees more (`rg --hidden`, `rg -L`).

@@ -5,8 +5,8 @@
 
 use super::*;
 use crate::shell::programs::{
-    git_subcommand, index_path, inert_config, is_tar, object_path, options, ObjectPath,
-    INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS, TAR_VALUED,
+    git_subcommand, index_path, inert_config, is_tar, object_path, options, quiet_patterns,
+    ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS, TAR_VALUED,
 };
 
 /// Whether the program NAME (a basename) has options that give it a command to run,
@@ -336,7 +336,15 @@ fn pathspec_words(
             "no-exclude-standard",
         ]);
     let tracked_patterns = tracked_walk || sub == "rm";
-    let walked_patterns = sub == "grep" || sub == "rm";
+    // So does a subcommand that prints no file's contents (`git log --oneline`, `git diff
+    // --stat`): what the pattern chooses of the walk where it starts is read.
+    let options: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .take_while(|a| *a != "--")
+        .filter(|a| a.starts_with('-'))
+        .collect();
+    let walked_patterns = sub == "grep" || sub == "rm" || quiet_patterns(sub, &options);
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
