@@ -247,22 +247,7 @@ fn wrapper_step(
         "timeout" => after_operand(words, &TIMEOUT, &[]),
         "chrt" => after_operand(words, &CHRT, &["p", "pid", "m", "max"]),
         "taskset" => after_operand(words, &TASKSET, &["p", "pid"]),
-        "chroot" => match after_operand(words, &CHROOT, &[]) {
-            Step::Itself => Step::Opaque("`chroot` without a command starts a shell".into()),
-            // Its command's paths are below the new root, and the new root's programs
-            // run: read exactly only for `/` (it moves there: see `chdir_options`).
-            Step::Inner(n) => {
-                let root = n.checked_sub(1).and_then(|k| words.get(k));
-                if !root.is_some_and(|r| r.is_static && r.text.chars().all(|c| c == '/')) {
-                    note(
-                        &mut st.opaque,
-                        "`chroot` runs its command under another root directory",
-                    );
-                }
-                Step::Inner(n)
-            }
-            s => s,
-        },
+        "chroot" => chroot(words, st),
         "ionice" => simple_wrapper(words, &IONICE).map_or_else(Step::from, |o| {
             if o.has(&["p", "P", "u", "pid", "pgid", "uid"]) {
                 Step::Itself
@@ -294,49 +279,7 @@ fn wrapper_step(
             options::option_code(cx, fr, words, st, base);
             Step::Itself
         }
-        "sudo" => {
-            st.privileged_here();
-            // `-b`: its command runs in the background.
-            let o = simple_wrapper(words, &SUDO);
-            if o.as_ref().is_ok_and(|o| o.has(&["b", "background"])) {
-                cx.out.concurrent = true;
-            }
-            // `-R DIR` (`--chroot`): as `chroot DIR`, its command's paths are below
-            // another root (helper-40: `sudo -R /root cat /.ssh/id_rsa`).
-            let new_root = o.as_ref().is_ok_and(|o| {
-                o.list.iter().any(|(n, v)| {
-                    matches!(n.as_str(), "R" | "chroot")
-                        && !v
-                            .as_deref()
-                            .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '/'))
-                })
-            });
-            if new_root {
-                note(
-                    &mut st.opaque,
-                    "`sudo -R` runs its command under another root directory",
-                );
-            }
-            let step = sudo(cx, fr, words, st);
-            // With `-s` or `-i` sudo gives its command to a shell, each character but
-            // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a
-            // word is expanded there (`sudo -s cat '.env$X'` reads `.env`).
-            let shell = o.is_ok_and(|o| o.has(&["s", "shell", "i", "login"]));
-            match (step, shell) {
-                (Step::Inner(j), true)
-                    if words
-                        .get(j..)
-                        .unwrap_or(&[])
-                        .iter()
-                        .any(|w| w.text.contains('$')) =>
-                {
-                    let line = sudo_shell_line(words.get(j..).unwrap_or(&[]));
-                    shell_string(cx, fr, &line, st);
-                    Step::Done
-                }
-                (step, _) => step,
-            }
-        }
+        "sudo" => sudo_step(cx, fr, words, st),
         "sudoedit" => {
             st.privileged_here();
             Step::Itself
@@ -371,6 +314,73 @@ fn wrapper_step(
         }
         b if super::shell_named(b).is_some() => other_shell(cx, fr, words, st, b, hops),
         _ => Step::Itself,
+    }
+}
+
+/// sudo: privileged; `-b` runs its command in the background, `-R DIR` under another
+/// root, and with `-s` or `-i` its words go to a shell (see [`sudo_shell_line`]).
+fn sudo_step(cx: &mut Cx, fr: &Frame, words: &[Word], st: &mut State) -> Step {
+    st.privileged_here();
+    // `-b`: its command runs in the background.
+    let o = simple_wrapper(words, &SUDO);
+    if o.as_ref().is_ok_and(|o| o.has(&["b", "background"])) {
+        cx.out.concurrent = true;
+    }
+    // `-R DIR` (`--chroot`): as `chroot DIR`, its command's paths are below
+    // another root (helper-40: `sudo -R /root cat /.ssh/id_rsa`).
+    let new_root = o.as_ref().is_ok_and(|o| {
+        o.list.iter().any(|(n, v)| {
+            matches!(n.as_str(), "R" | "chroot")
+                && !v
+                    .as_deref()
+                    .is_some_and(|v| !v.is_empty() && v.chars().all(|c| c == '/'))
+        })
+    });
+    if new_root {
+        note(
+            &mut st.opaque,
+            "`sudo -R` runs its command under another root directory",
+        );
+    }
+    let step = sudo(cx, fr, words, st);
+    // With `-s` or `-i` sudo gives its command to a shell, each character but
+    // letters, digits, `_`, `-` and `$` escaped with a backslash: a `$` in a
+    // word is expanded there (`sudo -s cat '.env$X'` reads `.env`).
+    let shell = o.is_ok_and(|o| o.has(&["s", "shell", "i", "login"]));
+    match (step, shell) {
+        (Step::Inner(j), true)
+            if words
+                .get(j..)
+                .unwrap_or(&[])
+                .iter()
+                .any(|w| w.text.contains('$')) =>
+        {
+            let line = sudo_shell_line(words.get(j..).unwrap_or(&[]));
+            shell_string(cx, fr, &line, st);
+            Step::Done
+        }
+        (step, _) => step,
+    }
+}
+
+/// chroot: its command's paths are below the new root, and the new root's programs
+/// run: read exactly only for `/` (it moves there: see `chdir_options`).
+fn chroot(words: &[Word], st: &mut State) -> Step {
+    match after_operand(words, &CHROOT, &[]) {
+        Step::Itself => Step::Opaque("`chroot` without a command starts a shell".into()),
+        // Its command's paths are below the new root, and the new root's programs
+        // run: read exactly only for `/` (it moves there: see `chdir_options`).
+        Step::Inner(n) => {
+            let root = n.checked_sub(1).and_then(|k| words.get(k));
+            if !root.is_some_and(|r| r.is_static && r.text.chars().all(|c| c == '/')) {
+                note(
+                    &mut st.opaque,
+                    "`chroot` runs its command under another root directory",
+                );
+            }
+            Step::Inner(n)
+        }
+        s => s,
     }
 }
 

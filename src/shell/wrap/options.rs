@@ -289,6 +289,29 @@ fn command_options(sub: &str) -> &'static [(char, &'static str)] {
     }
 }
 
+/// The objects `git config --blob=REV:PATH` (or `--bl REV:PATH`: git takes a unique
+/// prefix) reads as configuration, where SUB is `config` and ARGS its words.
+fn config_blobs<'a>(sub: &str, args: &'a [String]) -> Vec<&'a str> {
+    let mut blobs: Vec<&str> = Vec::new();
+    if sub != "config" {
+        return blobs;
+    }
+    let mut words = args.iter();
+    while let Some(a) = words.next() {
+        let Some(long) = a.strip_prefix("--") else {
+            continue;
+        };
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        if name.len() >= 2 && "blob".starts_with(name) {
+            blobs.extend(value.or_else(|| words.next().map(String::as_str)));
+        }
+    }
+    blobs
+}
+
 /// The paths git's pathspecs and `REV:PATH` objects name (FORM: git's words, the
 /// subcommand SUB at AT, ARGS after it; TREES: its `--work-tree`s), for ST's path words;
 /// a pathspec that git matches as a pattern makes the command uncertain.
@@ -371,24 +394,7 @@ fn pathspec_words(
             st.path_words.push(unescaped);
         }
     }
-    // `git config --blob=REV:PATH` (or `--bl REV:PATH`: git takes a unique prefix) reads
-    // that file of the store as configuration.
-    let mut blobs: Vec<&str> = Vec::new();
-    if sub == "config" {
-        let mut words = args.iter();
-        while let Some(a) = words.next() {
-            let Some(long) = a.strip_prefix("--") else {
-                continue;
-            };
-            let (name, value) = match long.split_once('=') {
-                Some((n, v)) => (n, Some(v)),
-                None => (long, None),
-            };
-            if name.len() >= 2 && "blob".starts_with(name) {
-                blobs.extend(value.or_else(|| words.next().map(String::as_str)));
-            }
-        }
-    }
+    let blobs = config_blobs(sub, args);
     if OBJECT_SUBCOMMANDS.contains(&sub) || !blobs.is_empty() {
         let operands = args
             .iter()
