@@ -1092,3 +1092,59 @@ fn helper77_values_that_are_options_or_subcommands() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-79: a command whose words hold the values the line gives its variables is
+/// read again with them, roles and all: a directory it walks (`d=..; grep -r KEY $d`),
+/// a pathspec (`git grep KEY -- $d`), sed's script (`d=r../.ssh/id_rsa; sed $d f`);
+/// make's targets are files its rules may write, an archive member's files too (`make
+/// 'x.a(../.ssh/id_rsa)'` runs `ar rv x.a ../.ssh/id_rsa`).
+#[test]
+fn helper79_values_read_again_and_make_targets() {
+    let s = Scratch::new("own-readers-79");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
+    for line in [
+        "d=r../.ssh/id_rsa; sed $d README.md",
+        "for d in r.env; do sed \"$d\" README.md; done",
+        "d=w.env; sed -n $d README.md",
+    ] {
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    }
+    trace::git(&proj, &["checkout", "-q", "--", ".env"]);
+    // (Walks open names relative to the directory they read: not in the trace.)
+    for line in [
+        "d=..; grep -r SECRET $d",
+        "for d in ..; do grep -r SECRET \"$d\"; done",
+        "d=.; git grep SECRET -- $d",
+        "d=.; tar czf /tmp/x.tgz $d",
+    ] {
+        if decide(line) == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed"));
+        }
+    }
+    for line in [
+        "d=src; ls \"$d\"",
+        "for f in README.md; do sed -n 1p \"$f\"; done",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[
+            json!({"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"}),
+        ],
+    );
+    let line = "make 'x.a(../.ssh/id_rsa)'";
+    let d = decide(line);
+    let (_, did) = run_touching(&s, line, &home, &proj);
+    failures.extend(check_not_allowed(line, d, &did));
+    let line = "make .env";
+    if decide(line) == Some(Decision::Allow) {
+        failures.push(format!("`{line}`: allowed"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

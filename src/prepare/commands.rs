@@ -274,11 +274,12 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
 }
 
 /// Read C again, whose words were BEFORE and now hold the values the line gives its
-/// variables, where its reading as written may not be the one bash's words get: a word
-/// that becomes an option (helper-77: `d=-r; grep "$d" x ..`, `for f in --pre=rm; do rg
-/// "$f" x .; done`) makes the line uncertain (why, returned); a command read as unknown
-/// (`git $d` is no subcommand the table knows) is read from its words again (`d=grep; git
-/// $d --no-index x` is git grep's walk), the commands it runs added to MORE.
+/// variables: its reading as written is not the one bash's words get. A word that
+/// becomes an option (helper-77: `d=-r; grep "$d" x ..`, `for f in --pre=rm; do rg "$f"
+/// x .; done`) makes the line uncertain (why, returned); otherwise the command is read
+/// from its words again, roles and all (`d=grep; git $d --no-index x` is git grep's
+/// walk; helper-79: `d=..; grep -r KEY $d` walks `..`, `d=r../.ssh/id_rsa; sed $d f` is
+/// sed's script), the commands it runs added to MORE.
 fn settle(
     c: &mut SimpleCommand,
     before: &[String],
@@ -287,12 +288,7 @@ fn settle(
     if let Some(why) = option_from_value(before, &c.argv) {
         return Some(why);
     }
-    if c.argv == before
-        || !matches!(
-            c.program,
-            shell::Known::Unknown | shell::Known::UnknownOption
-        )
-    {
+    if c.argv == before {
         return None;
     }
     let again = shell::from_argv(&c.argv);

@@ -25,11 +25,13 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
     let mut runs = Vec::new();
     let mut paths = Vec::new();
     let mut given = Vec::new();
+    let mut targets = Vec::new();
     for p in r.parts.iter_mut() {
         if p.kind != Kind::Operand {
             continue;
         }
         let Some((head, value)) = p.text.split_once('=') else {
+            targets.extend(target_files(&p.text));
             continue;
         };
         let op_at = head.trim_end_matches([':', '+', '?', '!']).len();
@@ -79,6 +81,30 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         kind: Kind::Implied,
         role: Role::Read,
     }));
+    r.parts.extend(targets.into_iter().map(|(text, role)| Part {
+        text,
+        kind: Kind::Implied,
+        role,
+    }));
+}
+
+/// The files make's rules may make of the target WORD (written) and read to make it:
+/// the target itself, which a built-in rule writes (helper-79: `make .env` beside
+/// `.env.sh` ran `cat .env.sh >.env`), and for an archive member `LIB(MEMBERS)` the
+/// archive, written, and each member, read (`make 'x.a(../.ssh/id_rsa)'` ran `ar rv x.a
+/// ../.ssh/id_rsa`).
+fn target_files(word: &str) -> Vec<(String, super::Role)> {
+    use super::Role::{Read, Write};
+    let member = word
+        .strip_suffix(')')
+        .and_then(|w| w.split_once('('))
+        .filter(|(lib, _)| !lib.is_empty());
+    match member {
+        Some((lib, members)) => std::iter::once((lib.to_string(), Write))
+            .chain(members.split_whitespace().map(|m| (m.to_string(), Read)))
+            .collect(),
+        None => vec![(word.to_string(), Write)],
+    }
 }
 
 /// The reading of VALUE, a make variable's value: its `$(shell ...)` calls are

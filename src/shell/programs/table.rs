@@ -601,10 +601,11 @@ pub(super) static PROGRAMS: &[Program] = &[
         effects: &[Effect::ProjectCode],
         reading_hook: Some(super::make_code::make_assignments),
         examples: &[
-            ex("make -j4 test", &["."]),
+            ex("make -j4 test", &[".", "test"]),
+            ex("make 'x.a(a.o b.o)'", &[".", "x.a", "a.o", "b.o"]),
             Example {
                 line: "make test 'SHE$()LL=/bin/x' PATH=/tmp/b:/usr/bin",
-                paths: &["."],
+                paths: &[".", "test"],
                 runs: &[
                     "the makefile line of its operand `SHE$()LL=/bin/x`",
                     "the makefile line of its operand `PATH=/tmp/b:/usr/bin`",
@@ -613,36 +614,36 @@ pub(super) static PROGRAMS: &[Program] = &[
             },
             Example {
                 line: "make test SHELL:=/bin/x 'SHELL =/bin/y'",
-                paths: &["."],
+                paths: &[".", "test"],
                 runs: &["/bin/x", "/bin/y"],
                 unknown: &[],
             },
             Example {
                 line: "make test 'x:=$(shell rm -f y)'",
-                paths: &["."],
+                paths: &[".", "test"],
                 runs: &["the makefile line of its operand `x:=$(shell rm -f y)`"],
                 unknown: &[],
             },
             Example {
                 line: "make test 'x!=rm -f y' MAKEFILES=/tmp/m.mk",
-                paths: &[".", "/tmp/m.mk"],
+                paths: &[".", "/tmp/m.mk", "test"],
                 runs: &[
                     "rm -f y",
                     "the makefile line of its operand `MAKEFILES=/tmp/m.mk`",
                 ],
                 unknown: &[],
             },
-            ex("make -C sub all", &["sub", "."]),
+            ex("make -C sub all", &["sub", ".", "all"]),
             ex("make CC=clang", &["."]),
             Example {
                 line: "make SHELL=/tmp/x all",
-                paths: &["."],
+                paths: &[".", "all"],
                 runs: &["/tmp/x"],
                 unknown: &[],
             },
             Example {
                 line: "make --eval='x:;rm -rf y' x",
-                paths: &["."],
+                paths: &[".", "x"],
                 runs: &["x:;rm -rf y"],
                 unknown: &[],
             },
