@@ -309,6 +309,61 @@ fn all_flags(program: &Program, word: &str) -> bool {
             .all(|c| short_opt(program, c).is_some_and(|o| o.value == Value::None))
 }
 
+/// Read the option word W of PROGRAM into OUT, with ARGS from K the words after it:
+/// its value, taken from them where it takes one, and its effect, added to EFFECTS. How
+/// many of them it took, and whether it ends the program's options ([`Does::Ends`]).
+fn read_option(
+    program: &Program,
+    w: &str,
+    args: &[String],
+    k: usize,
+    out: &mut Reading,
+    effects: &mut Vec<Does>,
+) -> (usize, bool) {
+    let single = program.style == Style::SingleDash;
+    if let Some(long) = w.strip_prefix("--").or(single.then(|| &w[1..])) {
+        let (name, glued) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        let found = long_opt(program, long)
+            .map(|o| (o, None))
+            .or_else(|| long_opt(program, name).map(|o| (o, glued)));
+        let Some((o, glued)) = found else {
+            out.push(w, Kind::Option, Role::Data);
+            out.unknown.push(w.to_string());
+            return (0, false);
+        };
+        out.push(w, Kind::Option, Role::Data);
+        let at = out.parts.len();
+        let took = take_value(o, glued, args, k, out, true);
+        out.note_given(o, at);
+        effects.extend(effect(o, out.parts.get(at)));
+        return (took, o.does == Does::Ends);
+    }
+    // A bundle of short options.
+    out.push(w, Kind::Option, Role::Data);
+    for (at, ch) in w.char_indices().skip(1) {
+        let rest = &w[at + ch.len_utf8()..];
+        let Some(o) = short_opt(program, ch) else {
+            out.unknown.push(format!("-{ch}"));
+            break;
+        };
+        if o.value == Value::None {
+            out.note_given(o, out.parts.len());
+            effects.extend(effect(o, None));
+            continue;
+        }
+        let glued = (!rest.is_empty()).then_some(rest);
+        let at = out.parts.len();
+        let took = take_value(o, glued, args, k, out, false);
+        out.note_given(o, at);
+        effects.extend(effect(o, out.parts.get(at)));
+        return (took, o.does == Does::Ends);
+    }
+    (0, false)
+}
+
 fn read_into(program: &Program, args: &[String], out: &mut Reading) {
     let mut operands: Vec<usize> = Vec::new();
     // The options of this level are those noted from here on (a subcommand's are read
@@ -331,49 +386,9 @@ fn read_into(program: &Program, args: &[String], out: &mut Reading) {
             continue;
         }
         if !done && dashed && (style != Style::Loose || all_flags(program, w)) {
-            let single = style == Style::SingleDash;
-            if let Some(long) = w.strip_prefix("--").or(single.then(|| &w[1..])) {
-                let (name, glued) = match long.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
-                    None => (long, None),
-                };
-                let found = long_opt(program, long)
-                    .map(|o| (o, None))
-                    .or_else(|| long_opt(program, name).map(|o| (o, glued)));
-                let Some((o, glued)) = found else {
-                    out.push(w, Kind::Option, Role::Data);
-                    out.unknown.push(w.clone());
-                    continue;
-                };
-                out.push(w, Kind::Option, Role::Data);
-                let at = out.parts.len();
-                k += take_value(o, glued, args, k, out, true);
-                out.note_given(o, at);
-                effects.extend(effect(o, out.parts.get(at)));
-                done |= o.does == Does::Ends;
-                continue;
-            }
-            // A bundle of short options.
-            out.push(w, Kind::Option, Role::Data);
-            for (at, ch) in w.char_indices().skip(1) {
-                let rest = &w[at + ch.len_utf8()..];
-                let Some(o) = short_opt(program, ch) else {
-                    out.unknown.push(format!("-{ch}"));
-                    break;
-                };
-                if o.value == Value::None {
-                    out.note_given(o, out.parts.len());
-                    effects.extend(effect(o, None));
-                    continue;
-                }
-                let glued = (!rest.is_empty()).then_some(rest);
-                let at = out.parts.len();
-                k += take_value(o, glued, args, k, out, false);
-                out.note_given(o, at);
-                effects.extend(effect(o, out.parts.get(at)));
-                done |= o.does == Does::Ends;
-                break;
-            }
+            let (took, ends) = read_option(program, w, args, k, out, &mut effects);
+            k += took;
+            done |= ends;
             continue;
         }
         // An operand.
