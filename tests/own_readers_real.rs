@@ -1146,5 +1146,25 @@ fn helper79_values_read_again_and_make_targets() {
     if decide(line) == Some(Decision::Allow) {
         failures.push(format!("`{line}`: allowed"));
     }
+    // helper-80: read again, a command would lose its wrappers (`sudo`, `xargs -a F`).
+    let decide = decider_with(
+        &home,
+        &proj,
+        json!([
+            {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+            {"id": "sudo", "tool": "shell", "command-prefix": ["sudo"], "decision": "deny"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        ]),
+    );
+    for line in [
+        "d=x; sudo rm \"$d\"",
+        "for f in a b; do sudo rm $f; done",
+        "d=x; xargs -a ~/.ssh/id_rsa echo $d",
+        "d=id_rsa; env -C ~/.ssh cat $d",
+    ] {
+        if decide(line) == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1418,6 +1418,8 @@ fn git_pathspec_patterns_are_not_certain() {
         "git add '*id_rsa'",
         r"git clean -fx -- '.en\v'",
         "git log -p -- 'src/*.rs'",
+        // `--check` prints the added lines with whitespace errors (helper-80).
+        "git log --check -- 'src/*.rs'",
         "git --icase-pathspecs add .ENV",
         "git diff --no-index '*.env' x",
         // git diff runs as --no-index by itself given a path outside the repository.

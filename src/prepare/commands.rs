@@ -255,9 +255,10 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
             }
         }
     };
-    let (mut why, mut more) = (None, Vec::new());
+    let mut why = None;
     for c in &mut line.commands {
         let before = c.argv.clone();
+        let wrapped = wrapped(c);
         put(&mut c.argv);
         put(&mut c.written);
         put(&mut c.paths);
@@ -265,9 +266,8 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
         for form in &mut c.forms {
             put(form);
         }
-        why = why.or(settle(c, &before, &mut more));
+        why = why.or(settle(c, &before, wrapped));
     }
-    line.commands.extend(more);
     if let Some(why) = why {
         line.uncertain.get_or_insert(why);
     }
@@ -279,35 +279,53 @@ fn put_plain_values(line: &mut CommandLine, text: &str) {
 /// x .; done`) makes the line uncertain (why, returned); otherwise the command is read
 /// from its words again, roles and all (`d=grep; git $d --no-index x` is git grep's
 /// walk; helper-79: `d=..; grep -r KEY $d` walks `..`, `d=r../.ssh/id_rsa; sed $d f` is
-/// sed's script), the commands it runs added to MORE.
-fn settle(
-    c: &mut SimpleCommand,
-    before: &[String],
-    more: &mut Vec<SimpleCommand>,
-) -> Option<String> {
+/// sed's script).
+fn settle(c: &mut SimpleCommand, before: &[String], wrapped: bool) -> Option<String> {
     if let Some(why) = option_from_value(before, &c.argv) {
         return Some(why);
     }
     if c.argv == before {
         return None;
     }
+    let shown = c.argv.join(" ").chars().take(200).collect::<String>();
+    // A glob among the values is read where the paths are (its names, each tested for a
+    // leading `-`: see `Prepared::glob_expansions`); the words as written stay (helper-80).
+    let globbed = c
+        .argv
+        .iter()
+        .zip(before)
+        .any(|(is, was)| is != was && is.contains(['*', '?', '[']));
+    if globbed {
+        return None;
+    }
+    // Read again, the command would lose what its wrappers and assignments say (helper-80:
+    // `d=x; sudo rm "$d"` would be `rm x`): its reading as written stays.
+    if wrapped {
+        return None;
+    }
     let again = shell::from_argv(&c.argv);
-    if !again.is_certain() {
+    let Some((first, rest)) = again.commands.split_first().filter(|_| again.is_certain()) else {
         return Some(format!(
-            "`{}` with the values the line gives its words is not certain",
-            c.argv.join(" ").chars().take(200).collect::<String>()
+            "`{shown}` with the values the line gives its words is not certain"
+        ));
+    };
+    // Commands it runs would be read out of their place in the line.
+    if !rest.is_empty() {
+        return Some(format!(
+            "`{shown}` with the values the line gives its words runs other commands"
         ));
     }
-    let (first, rest) = again.commands.split_first()?;
     let (redirects, place) = (std::mem::take(&mut c.redirects), c.place.take());
     *c = first.clone();
     c.redirects = redirects;
     c.place = place;
-    more.extend(rest.iter().cloned().map(|mut x| {
-        x.place = None;
-        x
-    }));
     None
+}
+
+/// Whether C runs behind wrappers or assignments (`sudo`, `env -C`, `FOO=1`, `xargs -a
+/// F`): its words as written are more than the command's.
+fn wrapped(c: &SimpleCommand) -> bool {
+    c.written != c.argv || c.privileged || c.forms.len() > 1
 }
 
 /// Why a command is not certain whose words were BEFORE and, with the values the line
@@ -340,7 +358,7 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
     if !line.is_certain() || !text.contains("for ") {
         return;
     }
-    let (mut copies, mut more) = (Vec::new(), Vec::new());
+    let mut copies = Vec::new();
     let mut option = None;
     for c in &mut line.commands {
         let Some(name) = c
@@ -380,20 +398,20 @@ fn put_loop_values(line: &mut CommandLine, text: &str) {
             }
             copy
         };
+        let wrapped = wrapped(c);
         for v in values.iter().skip(1) {
             let mut copy = with(v);
             copy.place = None;
-            option = option.or(settle(&mut copy, &c.argv, &mut more));
+            option = option.or(settle(&mut copy, &c.argv, wrapped));
             copies.push(copy);
         }
         if let Some(first) = values.first() {
             let mut put = with(first);
-            option = option.or(settle(&mut put, &c.argv, &mut more));
+            option = option.or(settle(&mut put, &c.argv, wrapped));
             *c = put;
         }
     }
     line.commands.extend(copies);
-    line.commands.extend(more);
     if let Some(why) = option {
         line.uncertain.get_or_insert(why);
     }

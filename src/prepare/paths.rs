@@ -689,9 +689,12 @@ pub(super) fn operated_parameter(raw: &str) -> bool {
         return false;
     };
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    inner.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+    let name_len = inner.len() - inner.trim_start_matches(ident).len();
+    let (name, op) = inner.split_at(name_len);
+    // `${HOME:?}`, `${PWD:-x}`: the value the path rules read, when it is set (helper-80).
+    let kept = matches!(name, "HOME" | "PWD" | "OLDPWD") && op.starts_with(':');
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && !inner.contains(['{', '}', '$', '`'])
-        && inner
-            .trim_start_matches(ident)
-            .starts_with(['#', '%', '/', ':', '^', ','])
+        && op.starts_with(['#', '%', '/', ':', '^', ','])
+        && !kept
 }

@@ -125,6 +125,9 @@ const PATCH_LONG: &[&str] = &[
     "diff-merges",
     "ext-diff",
     "textconv",
+    // The added lines with whitespace errors (helper-80), and `--dd`.
+    "check",
+    "dd",
 ];
 
 /// Short options of `git log` that print a patch (`-U3` and `-L1,5:f` with a value).

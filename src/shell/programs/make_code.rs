@@ -2,7 +2,9 @@
 //! text make puts in the recipes that name it, so a recipe may run it as a command
 //! (`make CC='rm -f x;' x.o`: make's own rule for `.o` runs `$(CC)`), and each
 //! `$(shell CMD)` in it runs CMD when make expands it (`make 'x := $(shell rm x)'`,
-//! `.DEFAULT_GOAL=$(shell ...)`).
+//! `.DEFAULT_GOAL=$(shell ...)`); the commands make's built-in rules build of several
+//! such values ([`BUILT_IN_RECIPES`], checked against `make -p`); and the files its
+//! targets name (`target_files`).
 
 use super::CodeReading;
 
@@ -56,7 +58,12 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         // (helper-69: `make CC='rm -f x;' x.o`): read for deny rules (`make_code.rs`).
         runs.push(Run::Code(value.to_owned()));
         if op != "!" {
-            given.push((name.to_owned(), value.to_owned()));
+            // `NAME+=VALUE` adds VALUE to what NAME holds (helper-80: `RM+=-r`).
+            let value = match (op, built_in_value(name)) {
+                ("+", Some(was)) => format!("{was} {value}"),
+                _ => value.to_owned(),
+            };
+            given.push((name.to_owned(), value));
         }
         if hidden {
             p.role = Role::Hidden;
@@ -88,20 +95,20 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
     }));
 }
 
-/// The files make's rules may make of the target WORD (written) and read to make it:
-/// the target itself, which a built-in rule writes (helper-79: `make .env` beside
-/// `.env.sh` ran `cat .env.sh >.env`), and for an archive member `LIB(MEMBERS)` the
-/// archive, written, and each member, read (`make 'x.a(../.ssh/id_rsa)'` ran `ar rv x.a
-/// ../.ssh/id_rsa`).
+/// The files make's rules may make of the target WORD, written: the target itself,
+/// which a built-in rule writes (helper-79: `make .env` beside `.env.sh` wrote `.env`
+/// with `cat .env.sh`), and for an archive member `LIB(MEMBERS)` the archive and each
+/// member, which make reads and may make too (`make 'x.a(../.ssh/id_rsa)'` ran `ar rv
+/// x.a ../.ssh/id_rsa`).
 fn target_files(word: &str) -> Vec<(String, super::Role)> {
-    use super::Role::{Read, Write};
+    use super::Role::Write;
     let member = word
         .strip_suffix(')')
         .and_then(|w| w.split_once('('))
         .filter(|(lib, _)| !lib.is_empty());
     match member {
         Some((lib, members)) => std::iter::once((lib.to_string(), Write))
-            .chain(members.split_whitespace().map(|m| (m.to_string(), Read)))
+            .chain(members.split_whitespace().map(|m| (m.to_string(), Write)))
             .collect(),
         None => vec![(word.to_string(), Write)],
     }
@@ -220,12 +227,7 @@ fn built_in_commands(given: &[(String, String)]) -> Vec<String> {
             .rev()
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
-            .or_else(|| {
-                BUILT_IN_VALUES
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, v)| *v)
-            })
+            .or_else(|| built_in_value(name))
             .unwrap_or("")
     };
     let mut out = Vec::new();
@@ -245,6 +247,14 @@ fn built_in_commands(given: &[(String, String)]) -> Vec<String> {
         out.push(text);
     }
     out
+}
+
+/// The value make's database gives NAME (see [`BUILT_IN_VALUES`]).
+fn built_in_value(name: &str) -> Option<&'static str> {
+    BUILT_IN_VALUES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
 }
 
 /// The names of the variables `$(NAME)` RECIPE uses.
