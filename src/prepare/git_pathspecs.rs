@@ -38,16 +38,7 @@ impl Pathspecs {
     pub(super) fn of(c: &shell::SimpleCommand, r: &shell::Reading) -> Option<Pathspecs> {
         let k = shell::git_subcommand(&c.argv)?;
         let sub = c.argv.get(k).map(String::as_str)?;
-        let options: Vec<&str> = c
-            .argv
-            .get(k + 1..)
-            .unwrap_or_default()
-            .iter()
-            .map(String::as_str)
-            .take_while(|a| *a != "--")
-            .filter(|a| a.starts_with('-'))
-            .collect();
-        if sub != "grep" && !shell::quiet_patterns(sub, &options) {
+        if sub != "grep" && !shell::quiet_patterns(sub, c.argv.get(k + 1..).unwrap_or_default()) {
             return None;
         }
         // `git --icase-pathspecs grep`.

@@ -159,21 +159,34 @@ fn prints_patch(opt: &str) -> bool {
     false
 }
 
-/// Whether git's subcommand SUB, given OPTIONS (as written), prints no file's contents
-/// whatever its pathspecs match: the history's names and messages (`git log --oneline`,
-/// `shortlog`, `rev-list`), a diff's names or counts (`git diff --stat`). A pathspec
-/// pattern there is read as the files it matches below where it starts, now
-/// (`prepare/git_pathspecs.rs`): where git prints contents the history may hold others,
-/// and the line is not certain (helper-78: `git log --oneline -- '*.rs'` was denied).
-pub(crate) fn quiet_patterns(sub: &str, options: &[&str]) -> bool {
+/// Whether git's subcommand SUB, given ARGS (its words after it, as written), prints no
+/// file's contents whatever its pathspecs match: the history's names and messages (`git
+/// log --oneline`, `shortlog`, `rev-list`), a diff's names or counts (`git diff
+/// --stat`). A pathspec pattern there is read as the files it matches below where it
+/// starts, now (`prepare/git_pathspecs.rs`): where git prints contents the history may
+/// hold others, and the line is not certain (helper-78: `git log --oneline -- '*.rs'`
+/// was denied).
+pub(crate) fn quiet_patterns<S: AsRef<str>>(sub: &str, args: &[S]) -> bool {
+    let options: Vec<&str> = args
+        .iter()
+        .map(AsRef::as_ref)
+        .take_while(|a| *a != "--")
+        .filter(|a| a.starts_with('-'))
+        .collect();
     match sub {
-        "diff" => names_only(options),
-        "log" | "whatchanged" | "diff-tree" => !options
-            .iter()
-            .any(|o| prints_patch(o) || searches_contents(o)),
+        "diff" => names_only(&options),
+        "log" | "whatchanged" | "diff-tree" => !log_prints(&options),
         "shortlog" | "rev-list" => true,
         _ => false,
     }
+}
+
+/// Whether OPTIONS (as written) make `git log` (and the subcommands that take its
+/// options) print contents: a patch, or the pickaxe's search of every file.
+fn log_prints(options: &[&str]) -> bool {
+    options
+        .iter()
+        .any(|o| prints_patch(o) || searches_contents(o))
 }
 
 /// Options of `git diff`/`git show` after which they print names, counts or messages,
@@ -283,9 +296,7 @@ fn prints(r: &Reading, subs: &[&str], options: &[&str]) -> bool {
         // commits and files that hold a string: an oracle of what they hold.
         // The plumbing diffs take the same options (`git diff-tree -p --root HEAD`).
         ["log" | "whatchanged" | "diff-tree" | "diff-index" | "diff-files" | "reflog"]
-        | ["stash", "list"] => options
-            .iter()
-            .any(|o| prints_patch(o) || searches_contents(o)),
+        | ["stash", "list"] => log_prints(options),
         // And what writes the store's contents out whole: a stream (`fast-export`,
         // `pack-objects --stdout`, `bundle create`), a merge's result (`merge-tree`),
         // a blob into a file (`unpack-file`), a diff of ranges or by a tool.

@@ -361,13 +361,7 @@ fn pathspec_words(
     let tracked_patterns = tracked_walk || sub == "rm";
     // So does a subcommand that prints no file's contents (`git log --oneline`, `git diff
     // --stat`): what the pattern chooses of the walk where it starts is read.
-    let options: Vec<&str> = args
-        .iter()
-        .map(String::as_str)
-        .take_while(|a| *a != "--")
-        .filter(|a| a.starts_with('-'))
-        .collect();
-    let walked_patterns = sub == "grep" || sub == "rm" || quiet_patterns(sub, &options);
+    let walked_patterns = sub == "grep" || sub == "rm" || quiet_patterns(sub, args);
     for spec in pathspecs(sub, args) {
         if literal || spec.starts_with(':') {
             continue;
