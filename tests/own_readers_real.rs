@@ -142,6 +142,36 @@ fn check_touching(
     (!ok).then(|| format!("`{line}`: {d:?}, but the run did {did:?}"))
 }
 
+/// The failures of LINES, each decided by DECIDE and run for real in PROJ with HOME (AT):
+/// see [`check_touching`].
+fn check_lines(
+    s: &Scratch,
+    decide: &impl Fn(&str) -> Option<Decision>,
+    lines: &[&str],
+    at: (&Path, &Path),
+    undecided_ok: bool,
+) -> Vec<String> {
+    let (home, proj) = at;
+    lines
+        .iter()
+        .filter_map(|line| {
+            let d = decide(line);
+            let (run, did) = run_touching(s, line, home, proj);
+            check_touching(line, d, &did, &run.stderr, undecided_ok)
+        })
+        .collect()
+}
+
+/// The failures of LINES that DECIDE allows (each does what a rule is about, shown
+/// where a real run's trace cannot: a walk opens names relative to its directory).
+fn not_allowed(decide: &impl Fn(&str) -> Option<Decision>, lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|line| decide(line) == Some(Decision::Allow))
+        .map(|line| format!("`{line}`: allowed"))
+        .collect()
+}
+
 /// The failure of LINE, decided D, whose run did DID: it must have done something the
 /// rules are about (else the case proves nothing) and not been allowed (an undecided
 /// line is left to gptel's own confirmation).
@@ -405,25 +435,27 @@ fn helper63_doubled_slashes_and_tests_after_the_action() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "grep -r SECRET ~//",
-        "grep -r SECRET .//",
-        "grep -r SECRET \"$HOME//\"",
-        "grep -rl SECRET ~/.//",
-        "rg -uu SECRET ~//",
-        "rg --hidden SECRET .//",
-        "find ~// -type f -exec cat {} +",
-        "cd ~ && grep -r SECRET .//.ssh",
-        "tar cf - ~// 2>/dev/null | tar tvf - >/dev/null",
-        "git grep --no-index SECRET .//",
-        "find . -type f -exec cat {} + -name '*.md'",
-        "find . -type f -exec cat {} \\; -name '*.md'",
-        "find . -exec grep -l SECRET {} + -type d",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "grep -r SECRET ~//",
+            "grep -r SECRET .//",
+            "grep -r SECRET \"$HOME//\"",
+            "grep -rl SECRET ~/.//",
+            "rg -uu SECRET ~//",
+            "rg --hidden SECRET .//",
+            "find ~// -type f -exec cat {} +",
+            "cd ~ && grep -r SECRET .//.ssh",
+            "tar cf - ~// 2>/dev/null | tar tvf - >/dev/null",
+            "git grep --no-index SECRET .//",
+            "find . -type f -exec cat {} + -name '*.md'",
+            "find . -type f -exec cat {} \\; -name '*.md'",
+            "find . -exec grep -l SECRET {} + -type d",
+        ],
+        (&home, &proj),
+        false,
+    ));
     // The everyday forms stay allowed.
     failures.extend(everyday(
         &decide,
@@ -630,11 +662,10 @@ fn helper67_implied_no_index_checks_tilde_directories_and_exported_commands() {
         failures.extend(check_touching(line, d, &did, &run.stderr, true));
     }
     // Never certain: the helpers print the passwords they keep.
-    for line in ["git credential fill", "git credential-cache get"] {
-        if decide(line) == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: allowed"));
-        }
-    }
+    failures.extend(not_allowed(
+        &decide,
+        &["git credential fill", "git credential-cache get"],
+    ));
     // The everyday forms, where `.env` is untracked and ignored.
     std::fs::write(proj.join(".gitignore"), "/.env\n").expect("write .gitignore");
     trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
@@ -827,18 +858,20 @@ fn helper72_dash_globs_and_words_above_the_top() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "sh -c 'cat .*/.ssh/id_rsa'",
-        "sh -c 'cat .[.]/.ssh/id_rsa'",
-        "dash -c 'cat ..*/.ssh/id_rsa'",
-        "sed -n '1e cat .?/.ssh/id_rsa' README.md",
-        "find . -maxdepth 0 -exec sh -c 'cat .*/.ssh/id_rsa' \\;",
-        "sh -c 'grep -r SSH-SECRET .*'",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "sh -c 'cat .*/.ssh/id_rsa'",
+            "sh -c 'cat .[.]/.ssh/id_rsa'",
+            "dash -c 'cat ..*/.ssh/id_rsa'",
+            "sed -n '1e cat .?/.ssh/id_rsa' README.md",
+            "find . -maxdepth 0 -exec sh -c 'cat .*/.ssh/id_rsa' \\;",
+            "sh -c 'grep -r SSH-SECRET .*'",
+        ],
+        (&home, &proj),
+        false,
+    ));
     failures.extend(everyday_run(
         &s,
         &decide,
@@ -848,16 +881,18 @@ fn helper72_dash_globs_and_words_above_the_top() {
     ));
     let repo = ignored_env_repo(&home, "above");
     let decide = decider(&home, &repo);
-    for line in [
-        "git diff src ../above",
-        "git diff ./../above/src .",
-        "git grep --no-index KEY -- ':!*.c'",
-        "git grep --untracked --no-exclude-standard KEY",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &repo);
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "git diff src ../above",
+            "git diff ./../above/src .",
+            "git grep --no-index KEY -- ':!*.c'",
+            "git grep --untracked --no-exclude-standard KEY",
+        ],
+        (&home, &repo),
+        false,
+    ));
     for line in [
         "git diff HEAD -- src",
         "git grep --untracked -l main",
@@ -913,18 +948,20 @@ fn helper73_dash_classes_loops_in_strings_and_make_values() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "sh -c 'cat .[^.]/.ssh/id_rsa'",
-        "sh -c 'cat .en[^v]'",
-        "sed -n '1e cat ../.ss[^h]/id_rsa' README.md",
-        "sh -c 'for f in ~/.ssh/id_rsa; do cat \"$f\"; done'",
-        "bash -c 'for f in ../.ssh/id_rsa; do cat $f; done'",
-        "sh -c 'for f in .[^.]/.ssh/id_rsa; do cat \"$f\"; done'",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "sh -c 'cat .[^.]/.ssh/id_rsa'",
+            "sh -c 'cat .en[^v]'",
+            "sed -n '1e cat ../.ss[^h]/id_rsa' README.md",
+            "sh -c 'for f in ~/.ssh/id_rsa; do cat \"$f\"; done'",
+            "bash -c 'for f in ../.ssh/id_rsa; do cat $f; done'",
+            "sh -c 'for f in .[^.]/.ssh/id_rsa; do cat \"$f\"; done'",
+        ],
+        (&home, &proj),
+        false,
+    ));
     for line in [
         "for f in README.md src/a.rs; do wc -l \"$f\"; done",
         "sh -c 'for f in README.md; do wc -l \"$f\"; done'",
@@ -1104,27 +1141,28 @@ fn helper79_values_read_again_and_make_targets() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "d=r../.ssh/id_rsa; sed $d README.md",
-        "for d in r.env; do sed \"$d\" README.md; done",
-        "d=w.env; sed -n $d README.md",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        failures.extend(check_touching(line, d, &did, &run.stderr, true));
-    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "d=r../.ssh/id_rsa; sed $d README.md",
+            "for d in r.env; do sed \"$d\" README.md; done",
+            "d=w.env; sed -n $d README.md",
+        ],
+        (&home, &proj),
+        true,
+    ));
     trace::git(&proj, &["checkout", "-q", "--", ".env"]);
     // (Walks open names relative to the directory they read: not in the trace.)
-    for line in [
-        "d=..; grep -r SECRET $d",
-        "for d in ..; do grep -r SECRET \"$d\"; done",
-        "d=.; git grep SECRET -- $d",
-        "d=.; tar czf /tmp/x.tgz $d",
-    ] {
-        if decide(line) == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: allowed"));
-        }
-    }
+    failures.extend(not_allowed(
+        &decide,
+        &[
+            "d=..; grep -r SECRET $d",
+            "for d in ..; do grep -r SECRET \"$d\"; done",
+            "d=.; git grep SECRET -- $d",
+            "d=.; tar czf /tmp/x.tgz $d",
+        ],
+    ));
     for line in [
         "d=src; ls \"$d\"",
         "for f in README.md; do sed -n 1p \"$f\"; done",
@@ -1156,15 +1194,84 @@ fn helper79_values_read_again_and_make_targets() {
             {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
         ]),
     );
+    failures.extend(not_allowed(
+        &decide,
+        &[
+            "d=x; sudo rm \"$d\"",
+            "for f in a b; do sudo rm $f; done",
+            "d=x; xargs -a ~/.ssh/id_rsa echo $d",
+            "d=id_rsa; env -C ~/.ssh cat $d",
+        ],
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-81: a command given the line's values behind a wrapper (`nice`, `timeout`,
+/// `command`) is read again with its wrappers (`d=e; nice sed $d` runs sed's `e`; `d=log;
+/// timeout 5 git $d -p` prints the store); the values a string a shell runs gives its own
+/// variables are put in (`sh -c 'd=.env; cat $d'` read `$d` as no file); make looks for
+/// the targets and members it does not find in `VPATH` (`make 'x.a(.ssh/id_rsa)'
+/// VPATH=..` ran `ar rv x.a ../.ssh/id_rsa`).
+#[test]
+fn helper81_values_behind_wrappers_in_strings_and_vpath() {
+    let s = Scratch::new("own-readers-81");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = Vec::new();
     for line in [
-        "d=x; sudo rm \"$d\"",
-        "for f in a b; do sudo rm $f; done",
-        "d=x; xargs -a ~/.ssh/id_rsa echo $d",
-        "d=id_rsa; env -C ~/.ssh cat $d",
+        "d=e; echo rm -f victim | nice sed $d",
+        "sh -c 'd=e; echo rm -f victim | nice sed $d'",
+        "d=r../.ssh/id_rsa; timeout 5 sed $d README.md",
+        "sh -c 'd=.env; cat $d'",
+        "bash -c 'd=.ssh/id_rsa; cd ..; cat \"$d\"'",
+        "d=grep; timeout 5 git $d --no-index ENV-SECRET",
+        "d=show; command git $d HEAD:.env",
     ] {
-        if decide(line) == Some(Decision::Allow) {
-            failures.push(format!("`{line}`: allowed"));
-        }
+        let d = decide(line);
+        let (run, did) = run_touching(&s, line, &home, &proj);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        failures.extend(check_touching(line, d, &did, &run.stderr, true));
+    }
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &["d=w.env; timeout 5 sed -n $d README.md"],
+        (&home, &proj),
+        true,
+    ));
+    trace::git(&proj, &["checkout", "-q", "--", ".env"]);
+    // (Walks open names relative to the directory they read: not in the trace.)
+    failures.extend(not_allowed(
+        &decide,
+        &[
+            "d=..; timeout 5 grep -r SECRET $d",
+            "sh -c 'd=..; grep -r SECRET $d'",
+            "sh -c 'd=-r; grep $d SECRET ..'",
+            "d=..; timeout 5 cp -r $d /tmp/x",
+        ],
+    ));
+    for line in [
+        "d=src; timeout 10 grep -rn main $d",
+        "sh -c 'd=src; ls \"$d\"'",
+        "for f in README.md; do nice wc -l \"$f\"; done",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    let decide = make_decider(
+        &home,
+        &proj,
+        &[
+            json!({"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"}),
+        ],
+    );
+    for line in [
+        "make 'x.a(.ssh/id_rsa)' VPATH=..",
+        "make 'x.a(.ssh/id_rsa)' VPATH=src:..",
+    ] {
+        let d = decide(line);
+        let (_, did) = run_touching(&s, line, &home, &proj);
+        let _ = std::fs::remove_file(proj.join("x.a"));
+        failures.extend(check_not_allowed(line, d, &did));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -1184,6 +1184,17 @@ mod shortcut {
             "nohup setsid chroot /mnt rm -rf /",
             "time -- rm -rf x",
             "sudo && time -p -- sudo",
+            "bash /mnt && sudo > /mnt",
+            "bash /mnt; cat x > /mnt",
+            "bash /mnt > /mnt",
+            "cat x > /mnt; bash /mnt",
+            "{ cat x; } > /mnt; bash /mnt",
+            "{ bash /mnt; } > /mnt",
+            "bash /mnt && { cat x > /mnt; }",
+            "echo $(cat x > /mnt) && bash /mnt",
+            "bash /mnt $(cat x > /mnt)",
+            "bash s && cat x > s && bash s",
+            "cat /mnt | bash /mnt > /o; cat x > /mnt",
         ] {
             assert_eq!(parse(line), parse_slow(line), "line {line:?}");
         }

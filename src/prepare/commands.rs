@@ -1,7 +1,7 @@
 //! The command lines of a call's command arguments, parsed once, and the
 //! command-prefix and command-regexp rules each simple command hits.
 
-use super::Prepared;
+use super::{put_values, Prepared};
 use crate::index::{regex_hits, BitSet};
 use crate::rule::Arg;
 use crate::shell::{self, CommandLine, SimpleCommand};
@@ -80,8 +80,8 @@ impl Prepared<'_> {
                     Arg::Null => continue,
                     Arg::Str(s) => {
                         let (mut main, second) = shell::read_for_rules(s);
-                        put_plain_values(&mut main, s);
-                        put_loop_values(&mut main, s);
+                        put_values::put_plain_values(&mut main, s);
+                        put_values::put_loop_values(&mut main, s);
                         lines.push((main, false));
                         lines.extend(second.into_iter().map(|l| (l, true)));
                     }
@@ -233,186 +233,5 @@ impl Prepared<'_> {
             regex_hits(&self.policy.cmd_regexps, &words.join(" "), &mut regexp);
         }
         (prefix, regexp)
-    }
-}
-
-/// In LINE, a certain reading of TEXT, each word that expands a variable the line gives a
-/// plain value (`d=build; rm -rf "$d"`: see [`shell::plain_values`]) with the
-/// value put in, as bash runs it: every rule sees the words that run (`d=-rf; rm $d x`
-/// is `rm -rf x`, `d=push; git $d` is `git push`).
-fn put_plain_values(line: &mut CommandLine, text: &str) {
-    if !line.is_certain() || !text.contains('$') {
-        return;
-    }
-    let values = shell::plain_values(text);
-    if values.is_empty() {
-        return;
-    }
-    let put = |words: &mut Vec<String>| {
-        for w in words.iter_mut() {
-            if let Some(with) = shell::values::put_values(w, &values) {
-                *w = with;
-            }
-        }
-    };
-    let mut why = None;
-    for c in &mut line.commands {
-        let before = c.argv.clone();
-        let wrapped = wrapped(c);
-        put(&mut c.argv);
-        put(&mut c.written);
-        put(&mut c.paths);
-        put(&mut c.redirects);
-        for form in &mut c.forms {
-            put(form);
-        }
-        why = why.or(settle(c, &before, wrapped));
-    }
-    if let Some(why) = why {
-        line.uncertain.get_or_insert(why);
-    }
-}
-
-/// Read C again, whose words were BEFORE and now hold the values the line gives its
-/// variables: its reading as written is not the one bash's words get. A word that
-/// becomes an option (helper-77: `d=-r; grep "$d" x ..`, `for f in --pre=rm; do rg "$f"
-/// x .; done`) makes the line uncertain (why, returned); otherwise the command is read
-/// from its words again, roles and all (`d=grep; git $d --no-index x` is git grep's
-/// walk; helper-79: `d=..; grep -r KEY $d` walks `..`, `d=r../.ssh/id_rsa; sed $d f` is
-/// sed's script).
-fn settle(c: &mut SimpleCommand, before: &[String], wrapped: bool) -> Option<String> {
-    if let Some(why) = option_from_value(before, &c.argv) {
-        return Some(why);
-    }
-    if c.argv == before {
-        return None;
-    }
-    let shown = c.argv.join(" ").chars().take(200).collect::<String>();
-    // A glob among the values is read where the paths are (its names, each tested for a
-    // leading `-`: see `Prepared::glob_expansions`); the words as written stay (helper-80).
-    let globbed = c
-        .argv
-        .iter()
-        .zip(before)
-        .any(|(is, was)| is != was && is.contains(['*', '?', '[']));
-    if globbed {
-        return None;
-    }
-    // Read again, the command would lose what its wrappers and assignments say (helper-80:
-    // `d=x; sudo rm "$d"` would be `rm x`): its reading as written stays.
-    if wrapped {
-        return None;
-    }
-    let again = shell::from_argv(&c.argv);
-    let Some((first, rest)) = again.commands.split_first().filter(|_| again.is_certain()) else {
-        return Some(format!(
-            "`{shown}` with the values the line gives its words is not certain"
-        ));
-    };
-    // Commands it runs would be read out of their place in the line.
-    if !rest.is_empty() {
-        return Some(format!(
-            "`{shown}` with the values the line gives its words runs other commands"
-        ));
-    }
-    let (redirects, place) = (std::mem::take(&mut c.redirects), c.place.take());
-    *c = first.clone();
-    c.redirects = redirects;
-    c.place = place;
-    None
-}
-
-/// Whether C runs behind wrappers or assignments (`sudo`, `env -C`, `FOO=1`, `xargs -a
-/// F`): its words as written are more than the command's.
-fn wrapped(c: &SimpleCommand) -> bool {
-    c.written != c.argv || c.privileged || c.forms.len() > 1
-}
-
-/// Why a command is not certain whose words were BEFORE and, with the values the line
-/// gives its variables put in, are AFTER: a word that becomes an option (helper-77: `d=-r;
-/// grep "$d" x ..`, `for f in --pre=rm; do rg "$f" x .; done`), which the program's
-/// reading of the words as written (an operand with a `$`) does not show.
-fn option_from_value(before: &[String], after: &[String]) -> Option<String> {
-    let (was, is) = before
-        .iter()
-        .zip(after)
-        .skip(1)
-        .find(|(was, is)| was != is && is.starts_with('-') && !was.starts_with('-'))?;
-    Some(format!(
-        "`{}` is `{}`, which the program reads as an option",
-        was.chars().take(100).collect::<String>(),
-        is.chars().take(100).collect::<String>()
-    ))
-}
-
-/// Most values of a `for` loop put into the commands of its body, per command; past it
-/// the line is not certain.
-const MAX_LOOP_VALUES: usize = 64;
-
-/// In LINE, a certain reading of TEXT, each command with a word that is a `for` loop's
-/// variable over a plain list (`for o in -rf -f; do rm $o x; done`) read once for each
-/// of its values, as bash runs it: the command with the first value put in, and a copy
-/// for each other value. Command rules then see the words that run (`rm -rf x`), as path
-/// rules already do.
-fn put_loop_values(line: &mut CommandLine, text: &str) {
-    if !line.is_certain() || !text.contains("for ") {
-        return;
-    }
-    let mut copies = Vec::new();
-    let mut option = None;
-    for c in &mut line.commands {
-        let Some(name) = c
-            .argv
-            .iter()
-            .find_map(|w| super::line_values::loop_name(w).map(str::to_owned))
-        else {
-            continue;
-        };
-        if !super::line_values::plain_lists(text, &name) {
-            continue;
-        }
-        let values = super::line_values::loop_values(text, &name);
-        if values.is_empty() {
-            continue;
-        }
-        if values.len() > MAX_LOOP_VALUES {
-            line.uncertain.get_or_insert_with(|| {
-                format!("a `for` loop of more than {MAX_LOOP_VALUES} values in a command's words")
-            });
-            return;
-        }
-        let with = |value: &str| {
-            let pair = [(name.clone(), value.to_owned())];
-            let mut copy = c.clone();
-            let put = |words: &mut Vec<String>| {
-                for w in words.iter_mut() {
-                    if let Some(v) = shell::values::put_values(w, &pair) {
-                        *w = v;
-                    }
-                }
-            };
-            put(&mut copy.argv);
-            put(&mut copy.written);
-            for form in &mut copy.forms {
-                put(form);
-            }
-            copy
-        };
-        let wrapped = wrapped(c);
-        for v in values.iter().skip(1) {
-            let mut copy = with(v);
-            copy.place = None;
-            option = option.or(settle(&mut copy, &c.argv, wrapped));
-            copies.push(copy);
-        }
-        if let Some(first) = values.first() {
-            let mut put = with(first);
-            option = option.or(settle(&mut put, &c.argv, wrapped));
-            *c = put;
-        }
-    }
-    line.commands.extend(copies);
-    if let Some(why) = option {
-        line.uncertain.get_or_insert(why);
     }
 }

@@ -26,6 +26,7 @@ mod lookups;
 mod made_links;
 mod paths;
 mod places;
+mod put_values;
 mod rg_types;
 mod rg_walk;
 mod role_cands;

@@ -159,14 +159,20 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
         .spend_certain(src)
         .and_then(|()| certain::read(src));
     match certain {
-        Ok(line) if !cx.no_shortcut => {
+        Ok(mut line) if !cx.no_shortcut => {
+            if fr.depth > 0 {
+                put_values(&mut line);
+            }
             cx.out.inputs.extend(
                 line.redirects
                     .iter()
                     .filter(|r| !line.outputs.contains(r))
                     .cloned(),
             );
-            cx.out.redirects.extend(line.redirects);
+            // The line's redirections, in the order bash meets them: each command's
+            // before its words are read (a script file is checked against the targets
+            // written before it: `bash s && cat x > s` writes `s` after running it).
+            let mut redirects = line.redirects.into_iter().peekable();
             cx.out.concurrent |= line.concurrent;
             // The command each certain command pushed last with a place, by its index.
             let mut placed: Vec<Option<usize>> = Vec::new();
@@ -190,6 +196,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                         pattern: w.glob,
                     })
                     .collect();
+                put_redirects(cx, &mut redirects, &c.redirects);
                 let own = std::mem::take(&mut cx.own_redirects);
                 for r in c.redirects {
                     if !cx.own_redirects.contains(&r.text) {
@@ -213,6 +220,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                 cx.run_after(this, after);
                 placed.push(this);
             }
+            cx.out.redirects.extend(redirects);
             return;
         }
         Ok(_) => {}
@@ -254,6 +262,54 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
             cx.line_opaque(why.clone());
             cx.unplaced(|cx| fallback_tokens(cx, fr, &tokens, &why));
         }
+    }
+}
+
+/// In LINE, a text nested in another (a string a shell runs, `eval`'s words), each word
+/// and redirection target that expands a variable the text gives a plain value (`sh -c
+/// 'd=.env; cat $d'`) with the value put in, as bash runs it: the program's reading of
+/// its words then reads the value (helper-82: `cat $d` read as written opened no file
+/// of a rule's). The line's own text is put in where its commands are prepared (see
+/// `prepare::put_values`), where a command rule sees them too.
+fn put_values(line: &mut certain::CertainLine) {
+    if line.values.is_empty() {
+        return;
+    }
+    let values = std::mem::take(&mut line.values);
+    let put = |w: &mut certain::CWord| {
+        if w.plain_vars.is_empty() {
+            return;
+        }
+        if let Some(text) = super::values::put_values(&w.text, &values) {
+            w.dynamic = text.contains('$');
+            w.text = text;
+        }
+    };
+    for c in &mut line.commands {
+        c.words.iter_mut().for_each(put);
+        c.redirects.iter_mut().for_each(put);
+    }
+    for r in line.redirects.iter_mut().chain(&mut line.outputs) {
+        if let Some(text) = super::values::put_values(r, &values) {
+            *r = text;
+        }
+    }
+}
+
+/// Put into CX's redirections those of REDIRECTS (the certain line's, in order) that
+/// the command with OWN redirections meets: the next ones while they are its own; all
+/// the rest when one of its own is not next (the order is then not known, and every
+/// target counts as written before it).
+fn put_redirects(
+    cx: &mut Cx,
+    redirects: &mut std::iter::Peekable<std::vec::IntoIter<String>>,
+    own: &[certain::CWord],
+) {
+    while let Some(r) = redirects.next_if(|r| own.iter().any(|o| o.text == *r)) {
+        cx.out.redirects.push(r);
+    }
+    if own.iter().any(|o| !cx.out.redirects.contains(&o.text)) {
+        cx.out.redirects.extend(redirects);
     }
 }
 

@@ -79,6 +79,22 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
             runs.push(Run::Argv(vec![value.trim().to_owned()]));
         }
     }
+    // make looks for a target or member it does not find in the directories of `VPATH`
+    // (helper-81: `make 'x.a(.ssh/id_rsa)' VPATH=..` ran `ar rv x.a ../.ssh/id_rsa`).
+    let dirs: Vec<&str> = given
+        .iter()
+        .filter(|(name, _)| matches!(name.as_str(), "VPATH" | "GPATH"))
+        .flat_map(|(_, v)| v.split([':', ' ', '\t']).filter(|d| !d.is_empty()))
+        .collect();
+    let found: Vec<(String, Role)> = targets
+        .iter()
+        .filter(|(t, _)| !t.starts_with('/'))
+        .flat_map(|(t, role)| {
+            dirs.iter()
+                .map(move |d| (format!("{}/{t}", d.trim_end_matches('/')), *role))
+        })
+        .collect();
+    targets.extend(found);
     // The commands make's own rules build of several values (helper-77: `CC=env
     // 'CFLAGS=-Srm -f x --'` runs `env -Srm -f x -- -c ...`), read as values are.
     runs.extend(built_in_commands(&given).into_iter().map(Run::Code));
