@@ -121,7 +121,24 @@ decides! {
     cd_in_eval: "", "eval 'cd proj' && rm -rf build" => Deny;
     cd_in_subshell_then: "", "(cd proj && make) && rm -rf build" => Deny;
     cd_in_string: "", "bash -c 'cd proj' && rm -rf build" => Deny;
-    cd_to_variable: "", "d=proj; cd $d && rm -rf build" => Deny;
+    // The line gives `d` its value (helper-83: `cd "$d"` was a directory not known).
+    cd_to_variable: "", "d=proj; cd $d && rm -rf build" => Allow;
+    cd_to_output: "", "d=$(echo proj); cd $d && rm -rf build" => Deny;
+    // helper-83: a variable's name inside a path or a long option is no other
+    // assignment of it; plain values are put in where the line is read, at every level.
+    name_in_path: "proj", "out=build/out; rm -rf \"$out\"" => Allow;
+    name_in_value: "proj", "build=build; rm -rf \"$build\"" => Allow;
+    name_in_long_option: "proj", "color=auto; ls --color=\"$color\"" => Allow;
+    name_after_dot: "proj", "log=build/cargo.log; ls 2> \"$log\"; tail -2 \"$log\"" => Allow;
+    name_in_arithmetic: "proj", "n=5; echo $((10/n--)); rm -rf \"$n\"" => Ask;
+    value_of_cd_and_env_c: "proj", "d=build; mkdir -p \"$d\" && cd \"$d\" && ls" => Allow;
+    value_of_env_c: "proj", "dir=sub; env -C \"$dir\" ls" => Allow;
+    value_of_make_c: "proj", "d=sub; make -C \"$d\" -n" => Allow;
+    value_in_a_string: "proj", "f=build/a.o; sh -c \"wc -l $f\"" => Allow;
+    value_in_a_string_own: "proj", "sh -c 'd=build; rm -rf \"$d\"'" => Allow;
+    value_in_a_string_outside: "proj", "sh -c 'd=/etc; rm -rf \"$d\"'" => Deny;
+    test_in_a_string: "proj", "bash -c 'd=build; [ -d \"$d\" ] || mkdir \"$d\"'" => Allow;
+    printf_of_a_value: "proj", "d=build; printf '%s\\n' \"$d\"" => Allow;
     rm_outside_after_cd: "proj", "cd /tmp && rm -rf x" => Deny;
     cd_then_subshell: "", "cd proj && (cd /tmp; rm -rf x)" => Deny;
     cd_then_group: "proj", "cd /tmp && { rm -rf x; }" => Deny;

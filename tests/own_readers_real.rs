@@ -1275,3 +1275,140 @@ fn helper81_values_behind_wrappers_in_strings_and_vpath() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// helper-82: file names a program builds from its words. gzip looks for a name to
+/// decompress with its suffixes (`zcat dump.sql` opens `dump.sql.gz`; `-S` any text),
+/// unzip with `.zip`; make's built-in rules read a target's sources (`make secret` runs
+/// `cat secret.sh >secret`) and remake a missing makefile (`Makefile.sh`).
+#[test]
+fn helper82_names_programs_build() {
+    let s = Scratch::new("own-readers-82");
+    let (home, proj) = project(&s);
+    let run = |args: &[&str]| {
+        let ok = std::process::Command::new(args[0])
+            .args(&args[1..])
+            .current_dir(&proj)
+            .status()
+            .expect("run a setup command")
+            .success();
+        assert!(ok, "{args:?}");
+    };
+    std::fs::write(proj.join("dump.sql"), "DB-SECRET\n").expect("write dump.sql");
+    run(&["gzip", "-f", "dump.sql"]);
+    std::fs::write(proj.join("k.txt"), "ZIP-SECRET\n").expect("write k.txt");
+    run(&["zip", "-q", "keys.zip", "k.txt"]);
+    std::fs::remove_file(proj.join("k.txt")).expect("remove k.txt");
+    std::fs::write(proj.join("secret.sh"), "echo MAKE-SECRET\n").expect("write secret.sh");
+    std::os::unix::fs::symlink("../.ssh/id_rsa", proj.join("notes.sh")).expect("link notes.sh");
+    let nomk = proj.join("nomk");
+    std::fs::create_dir_all(&nomk).expect("make nomk");
+    std::os::unix::fs::symlink("../../.ssh/id_rsa", nomk.join("Makefile.sh"))
+        .expect("link Makefile.sh");
+    let rules = json!([
+        {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env", "**/*.sql.gz", "**/keys.zip", "**/secret.sh"], "decision": "deny"},
+        {"id": "make", "tool": "shell", "command-prefix": ["make"], "decision": "allow"},
+        {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+    ]);
+    let decide = decider_with(&home, &proj, rules.clone());
+    let mut failures = check_lines(
+        &s,
+        &decide,
+        &[
+            "zcat -f -S nv .e",
+            "zcat -f -S sh/id_rsa ../.s",
+            "gzip -dcf -S nv .e",
+            "zcat dump.sql",
+            "gunzip -c dump.sql",
+            "unzip -p keys",
+            "make secret && cat secret",
+            "make notes && cat notes",
+        ],
+        (&home, &proj),
+        false,
+    );
+    let decide_nomk = decider_with(&home, &nomk, rules);
+    failures.extend(check_lines(
+        &s,
+        &decide_nomk,
+        &["make; cat Makefile"],
+        (&home, &nomk),
+        false,
+    ));
+    for line in [
+        "zcat -f README.md",
+        "gzip -c README.md > /dev/null",
+        "make test",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-84: a builtin given a variable's name by an expansion sets a variable the
+/// text does not name (`x=d; printf -v $x %s .env; cat $d`): not certain; `cp --parents`
+/// puts each source's whole path in the destination; gzip strips a suffix in any case
+/// (`gunzip -f .env.GZ` writes `.env`) and `q/.gz` has none (`zcat q/.gz` reads
+/// `q/.gz.gz`).
+#[test]
+fn helper84_names_from_expansions_parents_and_suffix_cases() {
+    let s = Scratch::new("own-readers-84");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let mut failures = check_lines(
+        &s,
+        &decide,
+        &[
+            "d=README.md; x=d; printf -v $x %s .env; cat $d",
+            "d=README.md; x=d; read $x <<< .env; cat \"$d\"",
+            "d=README.md; x=d; export $x=.env; cat \"$d\"",
+            "d=README.md; x=-vd; printf $x %s .env; cat \"$d\"",
+            "sh -c 'd=README.md; x=d; export $x=.env; cat \"$d\"'",
+        ],
+        (&home, &proj),
+        true,
+    );
+    std::fs::create_dir_all(proj.join(".ssh")).expect("make proj/.ssh");
+    std::fs::write(proj.join(".ssh/authorized_keys"), "ssh-rsa X\n").expect("write keys");
+    std::fs::create_dir_all(proj.join("q")).expect("make q");
+    std::os::unix::fs::symlink("../../.ssh/id_rsa.gz", proj.join("q/.gz.gz"))
+        .expect("link q/.gz.gz");
+    let key = std::fs::read(home.join(".ssh/id_rsa")).expect("read the key");
+    let gz = |path: &Path, data: &[u8]| {
+        let mut child = std::process::Command::new("gzip")
+            .arg("-c")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::fs::File::create(path).expect("create a .gz"))
+            .spawn()
+            .expect("run gzip");
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .expect("gzip's input")
+            .write_all(data)
+            .expect("write to gzip");
+        assert!(child.wait().expect("gzip ends").success());
+    };
+    gz(&home.join(".ssh/id_rsa.gz"), &key);
+    gz(&proj.join(".env.GZ"), b"PWNED=1\n");
+    failures.extend(check_lines(
+        &s,
+        &decide,
+        &[
+            "cp --parents .ssh/authorized_keys ..",
+            "gunzip -f .env.GZ",
+            "zcat q/.gz",
+        ],
+        (&home, &proj),
+        true,
+    ));
+    trace::git(&proj, &["checkout", "-q", "--", ".env"]);
+    failures.extend(everyday_run(
+        &s,
+        &decide,
+        "d=README.md; printf '%s\\n' \"$d\"",
+        &home,
+        &proj,
+    ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -36,7 +36,7 @@ fn examples_read_as_written() {
                 continue;
             };
             let r = read(found, &w[1..]);
-            let paths = r.paths();
+            let paths = r.written_paths();
             let runs = r.shown_runs();
             let want = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
             if paths != e.paths {

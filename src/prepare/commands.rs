@@ -80,7 +80,6 @@ impl Prepared<'_> {
                     Arg::Null => continue,
                     Arg::Str(s) => {
                         let (mut main, second) = shell::read_for_rules(s);
-                        put_values::put_plain_values(&mut main, s);
                         put_values::put_loop_values(&mut main, s);
                         lines.push((main, false));
                         lines.extend(second.into_iter().map(|l| (l, true)));

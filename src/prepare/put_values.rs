@@ -1,46 +1,10 @@
-//! The values a certain line gives its variables put into its commands' words, as bash
-//! runs them, so that command rules see the words that run (`d=-rf; rm $d x` is `rm -rf
-//! x`, `for o in -rf -f; do rm $o x; done` is both): a plain value (`d=build`) and a
-//! `for` loop's plain list; a command whose words change is read again with them
-//! ([`settle`]).
+//! The values of a `for` loop over a plain list put into its commands' words, as bash
+//! runs them, so that command rules see the words that run (`for o in -rf -f; do rm $o
+//! x; done` is both `rm -rf x` and `rm -f x`); a command whose words change is read
+//! again with them ([`settle`]). (Plain values, `d=build`, are put in where the line is
+//! read: `shell::walk`.)
 
 use crate::shell::{self, CommandLine, SimpleCommand};
-
-/// In LINE, a certain reading of TEXT, each word that expands a variable the line gives a
-/// plain value (`d=build; rm -rf "$d"`: see [`shell::plain_values`]) with the
-/// value put in, as bash runs it: every rule sees the words that run (`d=-rf; rm $d x`
-/// is `rm -rf x`, `d=push; git $d` is `git push`).
-pub(super) fn put_plain_values(line: &mut CommandLine, text: &str) {
-    if !line.is_certain() || !text.contains('$') {
-        return;
-    }
-    let values = shell::plain_values(text);
-    if values.is_empty() {
-        return;
-    }
-    let put = |words: &mut Vec<String>| {
-        for w in words.iter_mut() {
-            if let Some(with) = shell::values::put_values(w, &values) {
-                *w = with;
-            }
-        }
-    };
-    let mut why = None;
-    for c in &mut line.commands {
-        let before = c.argv.clone();
-        put(&mut c.argv);
-        put(&mut c.written);
-        put(&mut c.paths);
-        put(&mut c.redirects);
-        for form in &mut c.forms {
-            put(form);
-        }
-        why = why.or(settle(c, &before));
-    }
-    if let Some(why) = why {
-        line.uncertain.get_or_insert(why);
-    }
-}
 
 /// Read C again, whose words were BEFORE and now hold the values the line gives its
 /// variables: its reading as written is not the one bash's words get. A word that

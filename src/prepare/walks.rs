@@ -55,6 +55,44 @@ pub(super) struct Filters {
     handed_trees: bool,
 }
 
+/// Whether the options of the program NAME, read as R, choose the files it walks in a
+/// way the filters do not read: find's `-o`, parentheses, `-prune` and tests other than
+/// names and types, a negation, tar's `--anchored`, rg's `--glob-case-insensitive`.
+fn chosen_otherwise(name: &str, r: &shell::Reading) -> bool {
+    // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
+    // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
+    // cats every file): its names and types are then not read.
+    if name == "find"
+        && r.parts
+            .iter()
+            .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")" | "-prune"))
+    {
+        return true;
+    }
+    // find's other tests (`-size`, `-empty`, `-mindepth`, `-newer`, `-false`,
+    // `-quit`...) choose what its actions get in ways not read here (helper-61: each
+    // was read as passing every file): only those known to pass every file, and
+    // `-name`, `-iname`, `-type` (read below), leave the walk read.
+    if name == "find"
+        && r.given
+            .iter()
+            .any(|g| !FIND_PASSES.contains(&g.long) && !FIND_READ.contains(&g.long))
+    {
+        return true;
+    }
+    // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
+    // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
+    // name; rg's `--glob-case-insensitive` its `-g` globs more.
+    if r.parts.iter().any(|q| q.text == "!" || q.text == "-not")
+        || ["anchored", "no-wildcards", "glob-case-insensitive"]
+            .iter()
+            .any(|o| r.has_option(o))
+    {
+        return true;
+    }
+    false
+}
+
 impl Filters {
     /// The filters of C's words; Err when some option chooses the files in a way not
     /// read here (a pattern option other than these, or a glob that does not compile).
@@ -74,35 +112,7 @@ impl Filters {
         if p.name() == "git" {
             out.pathspecs = Pathspecs::of(c, &r);
         }
-        // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
-        // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
-        // cats every file): its names and types are then not read.
-        if p.name() == "find"
-            && r.parts
-                .iter()
-                .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")" | "-prune"))
-        {
-            return Err(());
-        }
-        // find's other tests (`-size`, `-empty`, `-mindepth`, `-newer`, `-false`,
-        // `-quit`...) choose what its actions get in ways not read here (helper-61: each
-        // was read as passing every file): only those known to pass every file, and
-        // `-name`, `-iname`, `-type` (read below), leave the walk read.
-        if p.name() == "find"
-            && r.given
-                .iter()
-                .any(|g| !FIND_PASSES.contains(&g.long) && !FIND_READ.contains(&g.long))
-        {
-            return Err(());
-        }
-        // A negation (`find ! -name '*.rs'`) turns an include into an exclude; tar's
-        // `--anchored` and `--no-wildcards` make its `--exclude` match less than a base
-        // name; rg's `--glob-case-insensitive` its `-g` globs more.
-        if r.parts.iter().any(|p| p.text == "!" || p.text == "-not")
-            || ["anchored", "no-wildcards", "glob-case-insensitive"]
-                .iter()
-                .any(|o| r.has_option(o))
-        {
+        if chosen_otherwise(p.name(), &r) {
             return Err(());
         }
         // GNU tar's `--exclude` applies to the names after it only (`tar cf a.tar .

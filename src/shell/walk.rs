@@ -160,9 +160,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
         .and_then(|()| certain::read(src));
     match certain {
         Ok(mut line) if !cx.no_shortcut => {
-            if fr.depth > 0 {
-                put_values(&mut line);
-            }
+            put_values(&mut line);
             cx.out.inputs.extend(
                 line.redirects
                     .iter()
@@ -265,12 +263,11 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
     }
 }
 
-/// In LINE, a text nested in another (a string a shell runs, `eval`'s words), each word
-/// and redirection target that expands a variable the text gives a plain value (`sh -c
-/// 'd=.env; cat $d'`) with the value put in, as bash runs it: the program's reading of
-/// its words then reads the value (helper-82: `cat $d` read as written opened no file
-/// of a rule's). The line's own text is put in where its commands are prepared (see
-/// `prepare::put_values`), where a command rule sees them too.
+/// In LINE, each word and redirection target that expands a variable the text gives a
+/// plain value (`d=build; rm -rf "$d"`, `sh -c 'd=.env; cat $d'`: see `certain::Plain`)
+/// with the value put in, as bash runs it: the program's reading of its words then reads
+/// the value, roles and all (`d=-r; grep "$d" KEY ..` walks `..`, `d=e; nice sed $d` runs
+/// sed's `e`, `d=src; cd "$d"` goes to `src`), and every rule sees the words that run.
 fn put_values(line: &mut certain::CertainLine) {
     if line.values.is_empty() {
         return;

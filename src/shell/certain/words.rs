@@ -26,16 +26,7 @@ impl Reader<'_> {
                 b'\'' => {
                     unquoted = false;
                     w.quoted = true;
-                    self.i += 1;
-                    let Some(len) = self.bytes[self.i..].iter().position(|&b| b == b'\'') else {
-                        return Err("an unterminated single quote".into());
-                    };
-                    let text = &self.src[self.i..self.i + len];
-                    if let Some(c) = crate::shell::guard::hidden(text, true) {
-                        return Err(format!("a quoted character U+{:04X}", u32::from(c)));
-                    }
-                    w.word.text.push_str(text);
-                    self.i += len + 1;
+                    self.single_quoted(&mut w.word)?;
                 }
                 b'"' => {
                     unquoted = false;
@@ -43,22 +34,12 @@ impl Reader<'_> {
                     self.i += 1;
                     self.double_quoted(&mut w.word)?;
                 }
-                b'\\' => match self.peek_at(1) {
-                    Some(b'\n') => self.i += 2,
-                    Some(_) => {
-                        unquoted = false;
-                        w.quoted = true;
-                        self.i += 1;
-                        let ch = self.char_here();
-                        if (ch.is_control() && ch != '\t') || crate::shell::guard::is_invisible(ch)
-                        {
-                            return Err(self.outside("a control or invisible character"));
-                        }
-                        w.word.text.push(ch);
-                        self.i += ch.len_utf8();
-                    }
-                    None => return Err("a backslash at the end of the text".into()),
-                },
+                b'\\' if self.peek_at(1) == Some(b'\n') => self.i += 2,
+                b'\\' => {
+                    unquoted = false;
+                    w.quoted = true;
+                    self.escaped(&mut w.word)?;
+                }
                 // A `$` at the end of a word is itself (`NAME$`, `cur:\\$ x`).
                 b'$' if ends_word(self.peek_at(1)) && self.peek_at(1) != Some(b'(') => {
                     unquoted = false;
@@ -172,6 +153,37 @@ impl Reader<'_> {
         }
         self.word_value(&mut w.word, raw);
         Ok(w)
+    }
+
+    /// The single-quoted text at the quote here, into W: as written.
+    fn single_quoted(&mut self, w: &mut CWord) -> Result<(), String> {
+        self.i += 1;
+        let Some(len) = self.bytes[self.i..].iter().position(|&b| b == b'\'') else {
+            return Err("an unterminated single quote".into());
+        };
+        let text = &self.src[self.i..self.i + len];
+        if let Some(c) = crate::shell::guard::hidden(text, true) {
+            return Err(format!("a quoted character U+{:04X}", u32::from(c)));
+        }
+        w.text.push_str(text);
+        self.i += len + 1;
+        Ok(())
+    }
+
+    /// The character the backslash here escapes, into W (not a newline: a line
+    /// continuation, skipped by the caller).
+    fn escaped(&mut self, w: &mut CWord) -> Result<(), String> {
+        self.i += 1;
+        if self.peek().is_none() {
+            return Err("a backslash at the end of the text".into());
+        }
+        let ch = self.char_here();
+        if (ch.is_control() && ch != '\t') || crate::shell::guard::is_invisible(ch) {
+            return Err(self.outside("a control or invisible character"));
+        }
+        w.text.push(ch);
+        self.i += ch.len_utf8();
+        Ok(())
     }
 
     /// Whether the value of W, written RAW, is known. `$?`, `$#`, `$$`, `$!` and `$-`

@@ -53,9 +53,13 @@ fn decompressed(name: &str, suffix: &str) -> Option<String> {
         (".tgz", ".tar"),
         (".taz", ".tar"),
     ] {
-        if let Some(stem) = name
-            .strip_suffix(s)
-            .filter(|st| !st.is_empty() && !s.is_empty())
+        // gzip matches a suffix in any case (`.env.GZ` is `.env`), after a name that is
+        // more than a directory (`q/.gz` has none: gzip looks for `q/.gz.gz`).
+        let lower = name.to_ascii_lowercase();
+        if let Some(stem) = lower
+            .strip_suffix(&s.to_ascii_lowercase())
+            .map(|st| &name[..st.len()])
+            .filter(|st| !st.is_empty() && !st.ends_with('/') && !s.is_empty())
         {
             return Some(format!("{stem}{to}"));
         }
@@ -95,13 +99,58 @@ fn outputs(r: &mut Reading, decompress: bool) {
     }
 }
 
+/// The suffixes gzip tries, after the `-S` one, on a name it is to decompress, test
+/// or list that does not exist and has no suffix it knows (`zcat dump.sql` opens
+/// `dump.sql.gz`; strace of gzip 1.12: `.gz`, `.z`, `-z`, `.Z`).
+const LOOKED_UP: &[&str] = &[".gz", ".z", "-z", ".Z"];
+
+/// The files gzip may open for R's operands when it decompresses, tests or lists
+/// (DECOMPRESS, or `-d`, `-t`, `-l`): each name with the suffixes it tries (helper-82:
+/// `zcat -f -S nv .e` printed `.env`, `zcat dump.sql` printed `dump.sql.gz`), read.
+fn looked_up(r: &mut Reading, decompress: bool) {
+    let decompress = decompress
+        || [
+            ('d', "decompress"),
+            ('d', "uncompress"),
+            ('t', "test"),
+            ('l', "list"),
+        ]
+        .iter()
+        .any(|(short, long)| given(r, *short, long));
+    if !decompress {
+        return;
+    }
+    let given_suffix = suffix(r);
+    let suffixes: Vec<&str> = given_suffix
+        .iter()
+        .map(String::as_str)
+        .chain(LOOKED_UP.iter().copied())
+        .collect();
+    let tried: Vec<String> = r
+        .parts
+        .iter()
+        .filter(|p| p.kind == Kind::Operand && p.role.is_path() && p.text != "-")
+        .filter(|p| decompressed(&p.text, given_suffix.as_deref().unwrap_or("")).is_none())
+        // A directory (`zcat -r . ~`) has no twin.
+        .filter(|p| !matches!(p.text.rsplit('/').next(), Some("" | "." | ".." | "~")))
+        .flat_map(|p| suffixes.iter().map(move |s| format!("{}{s}", p.text)))
+        .collect();
+    r.parts.extend(tried.into_iter().map(|text| Part {
+        text,
+        kind: Kind::Implied,
+        role: Role::Read,
+    }));
+}
+
 /// `gzip`: compresses, or decompresses with `-d`.
 pub(super) fn gzip_outputs(r: &mut Reading) {
+    looked_up(r, false);
     outputs(r, false);
 }
 
 /// `gunzip`: decompresses.
 pub(super) fn gunzip_outputs(r: &mut Reading) {
+    looked_up(r, true);
     outputs(r, true);
 }
 
@@ -109,6 +158,7 @@ pub(super) fn gunzip_outputs(r: &mut Reading) {
 /// printing those that are not compressed as they are with `-f` (helper-61: `zcat -rf ~`
 /// printed `~/.ssh/id_rsa`); without `-f` it still opens each one.
 pub(super) fn zcat_walks(r: &mut Reading) {
+    looked_up(r, true);
     if !given(r, 'r', "recursive") {
         return;
     }

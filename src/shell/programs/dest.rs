@@ -11,18 +11,23 @@
 
 use super::{Kind, Part, Reading, Role};
 
-/// The written parts for SOURCES (operand texts and roles) put in DIR.
-fn into(dir: &str, sources: &[(String, Role)]) -> Vec<Part> {
+/// The written parts for SOURCES (operand texts and roles) put in DIR: each source's
+/// last name, or with PARENTS (`cp --parents`) its whole path as written (helper-84:
+/// `cp --parents .ssh/authorized_keys ..` wrote `../.ssh/authorized_keys`).
+fn into(dir: &str, sources: &[(String, Role)], parents: bool) -> Vec<Part> {
     let dir = dir.trim_end_matches('/');
     sources
         .iter()
         .filter(|(s, _)| s != "-")
         .map(|(source, role)| {
-            let base = source
-                .trim_end_matches('/')
-                .rsplit('/')
-                .next()
-                .unwrap_or("");
+            let base = match parents {
+                true => source.trim_start_matches('/').trim_end_matches('/'),
+                false => source
+                    .trim_end_matches('/')
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(""),
+            };
             // A tree copied, or moved whole: what is below it is written too.
             let tree = role.is_tree() || *role == Role::Write || matches!(base, "" | "." | "..");
             let text = match base {
@@ -49,6 +54,8 @@ fn add(r: &mut Reading, one_here: bool) {
         return;
     }
     let target = target_directory(r);
+    // `cp --parents` wants a directory, and puts each source's path in it.
+    let parents = r.has_option("parents");
     let operands: Vec<(String, Role)> = r
         .parts
         .iter()
@@ -56,10 +63,12 @@ fn add(r: &mut Reading, one_here: bool) {
         .map(|p| (p.text.clone(), p.role))
         .collect();
     let added = match (target, operands.split_last()) {
-        (Some(dir), _) => into(&dir, &operands),
-        (None, Some((_, []))) if one_here => into(".", &operands),
-        (None, Some((dest, sources))) if !sources.is_empty() && names_a_directory(&dest.0) => {
-            into(&dest.0, sources)
+        (Some(dir), _) => into(&dir, &operands, parents),
+        (None, Some((_, []))) if one_here => into(".", &operands, false),
+        (None, Some((dest, sources)))
+            if !sources.is_empty() && (parents || names_a_directory(&dest.0)) =>
+        {
+            into(&dest.0, sources, parents)
         }
         _ => Vec::new(),
     };

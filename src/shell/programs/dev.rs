@@ -487,18 +487,34 @@ pub(super) static PROGRAMS: &[Program] = &[
         // (`-p`, `-c`) write no file.
         links_unless: &["l", "v", "z", "t", "p", "c"],
         args_hook: Some(super::archive::unzip_words),
+        reading_hook: Some(super::hooks::unzip_suffix),
         examples: &[
-            ex("unzip -o a.zip -d out", &["out", "a.zip"]),
-            ex("unzip -l a.zip", &["a.zip"]),
-            ex("unzip -q a.zip 'src/*' -x '*.o'", &["a.zip"]),
+            ex(
+                "unzip -o a.zip -d out",
+                &["out", "a.zip", "a.zip.zip", "a.zip.ZIP"],
+            ),
+            ex("unzip -l a", &["a", "a.zip", "a.ZIP"]),
+            ex(
+                "unzip -q a.zip 'src/*' -x '*.o'",
+                &["a.zip", "a.zip.zip", "a.zip.ZIP"],
+            ),
             // Options end at the archive: `-x` before it is a flag, a dashed word after
             // it a member name, but `-d DIR` is read there too.
-            ex("unzip -x k.zip", &["k.zip"]),
-            ex("unzip a.zip -l", &["a.zip"]),
-            ex("unzip a.zip 'src/*' -x '*.o' -d out", &["out", "a.zip"]),
-            ex("unzip -qd out a.zip", &["out", "a.zip"]),
-            ex("unzip a.zip -dout", &["out", "a.zip"]),
-            ex("unzip -- -a.zip", &["-a.zip"]),
+            ex("unzip -x k.zip", &["k.zip", "k.zip.zip", "k.zip.ZIP"]),
+            ex("unzip a.zip -l", &["a.zip", "a.zip.zip", "a.zip.ZIP"]),
+            ex(
+                "unzip a.zip 'src/*' -x '*.o' -d out",
+                &["out", "a.zip", "a.zip.zip", "a.zip.ZIP"],
+            ),
+            ex(
+                "unzip -qd out a.zip",
+                &["out", "a.zip", "a.zip.zip", "a.zip.ZIP"],
+            ),
+            ex(
+                "unzip a.zip -dout",
+                &["out", "a.zip", "a.zip.zip", "a.zip.ZIP"],
+            ),
+            ex("unzip -- -a.zip", &["-a.zip", "-a.zip.zip", "-a.zip.ZIP"]),
         ],
         ..BASE
     },

@@ -682,6 +682,25 @@ pub(super) fn jq_args(r: &mut super::Reading) {
     }
 }
 
+/// unzip: an archive named that does not exist is looked for with `.zip` and `.ZIP`
+/// added (helper-82: `unzip -p keys` printed `keys.zip`; strace of UnZip 6.0).
+pub(super) fn unzip_suffix(r: &mut super::Reading) {
+    use super::{Kind, Part, Role};
+    let Some(archive) = r
+        .parts
+        .iter()
+        .find(|p| p.kind == Kind::Operand && p.role.is_path())
+        .map(|p| p.text.clone())
+    else {
+        return;
+    };
+    r.parts.extend([".zip", ".ZIP"].iter().map(|s| Part {
+        text: format!("{archive}{s}"),
+        kind: Kind::Implied,
+        role: Role::Read,
+    }));
+}
+
 /// zip: a pattern list `-x@FILE` (`-i@FILE`) is read from FILE. An archive named
 /// without a `.` gets `.zip` added (`zip out d` writes `out.zip`);
 /// with `-f` (`--freshen`), `-u` (`--update`) or `-FS` (`--filesync`) it opens the files

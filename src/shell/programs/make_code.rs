@@ -95,6 +95,40 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         })
         .collect();
     targets.extend(found);
+    // The files make's built-in rules may read to make each target and makefile
+    // (helper-82: `make secret` ran `cat secret.sh >secret`, plain `make` remade a
+    // missing `Makefile` from `Makefile.sh`).
+    let given_files: Vec<String> = ["file", "makefile"]
+        .iter()
+        .flat_map(|o| r.option_values(o))
+        .map(str::to_owned)
+        .collect();
+    let makefiles = match given_files {
+        files if files.is_empty() => ["GNUmakefile", "makefile", "Makefile"]
+            .map(str::to_owned)
+            .to_vec(),
+        files => files,
+    };
+    let names: Vec<String> = targets
+        .iter()
+        .map(|(t, _)| t.clone())
+        .chain(makefiles)
+        .collect();
+    let mut sources: Vec<(String, Role)> = Vec::new();
+    for name in &names {
+        for source in built_in_sources(name) {
+            if !sources.contains(&source) {
+                sources.push(source);
+            }
+        }
+        if sources.len() > MAX_SOURCES {
+            r.unknown.push(format!(
+                "more than {MAX_SOURCES} files make's built-in rules may read"
+            ));
+            sources.clear();
+            break;
+        }
+    }
     // The commands make's own rules build of several values (helper-77: `CC=env
     // 'CFLAGS=-Srm -f x --'` runs `env -Srm -f x -- -c ...`), read as values are.
     runs.extend(built_in_commands(&given).into_iter().map(Run::Code));
@@ -109,6 +143,152 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
         kind: Kind::Implied,
         role,
     }));
+    r.parts.extend(sources.into_iter().map(|(text, role)| Part {
+        text,
+        kind: Kind::Found,
+        role,
+    }));
+}
+
+/// Most files make's built-in rules may read that a command's reading lists; past it,
+/// the command is not certain.
+const MAX_SOURCES: usize = 160;
+
+/// The pattern rules of make's database with prerequisites (GNU make 4.3, `make -p -f
+/// /dev/null`), as (target, prerequisites): what make may read to make a file it has no
+/// rule for (`%: %.sh` makes `x` by `cat x.sh >x`). Checked against the installed make
+/// by `built_in_sources_are_makes`.
+const BUILT_IN_RULES: &[(&str, &[&str])] = &[
+    ("%.c", &["%.l"]),
+    ("%.c", &["%.w"]),
+    ("%.c", &["%.w", "%.ch"]),
+    ("%.c", &["%.y"]),
+    ("%.dvi", &["%.tex"]),
+    ("%.dvi", &["%.texi"]),
+    ("%.dvi", &["%.texinfo"]),
+    ("%.dvi", &["%.txinfo"]),
+    ("%.f", &["%.F"]),
+    ("%.f", &["%.r"]),
+    ("%.info", &["%.texi"]),
+    ("%.info", &["%.texinfo"]),
+    ("%.info", &["%.txinfo"]),
+    ("%.ln", &["%.c"]),
+    ("%.ln", &["%.l"]),
+    ("%.ln", &["%.y"]),
+    ("%.m", &["%.ym"]),
+    ("%.o", &["%.C"]),
+    ("%.o", &["%.F"]),
+    ("%.o", &["%.S"]),
+    ("%.o", &["%.c"]),
+    ("%.o", &["%.cc"]),
+    ("%.o", &["%.cpp"]),
+    ("%.o", &["%.f"]),
+    ("%.o", &["%.m"]),
+    ("%.o", &["%.mod"]),
+    ("%.o", &["%.p"]),
+    ("%.o", &["%.r"]),
+    ("%.o", &["%.s"]),
+    ("%.out", &["%"]),
+    ("%.p", &["%.web"]),
+    ("%.r", &["%.l"]),
+    ("%.s", &["%.S"]),
+    ("%.sym", &["%.def"]),
+    ("%.tex", &["%.w"]),
+    ("%.tex", &["%.w", "%.ch"]),
+    ("%.tex", &["%.web"]),
+    ("%", &["%.C"]),
+    ("%", &["%.F"]),
+    ("%", &["%.S"]),
+    ("%", &["%.c"]),
+    ("%", &["%.cc"]),
+    ("%", &["%.cpp"]),
+    ("%", &["%.f"]),
+    ("%", &["%.m"]),
+    ("%", &["%.mod"]),
+    ("%", &["%.o"]),
+    ("%", &["%.p"]),
+    ("%", &["%.r"]),
+    ("%", &["%.s"]),
+    ("%", &["%.sh"]),
+];
+
+/// The terminal rules of make's database (`%:: RCS/%,v`): any file may be checked out
+/// of these by `co` or `get`.
+const CHECKOUTS: &[&str] = &["%,v", "RCS/%", "RCS/%,v", "SCCS/s.%", "s.%"];
+
+/// make's `.SUFFIXES`: a file with one of them gets no rule whose target is `%` alone
+/// (make's dummy rules for them keep those off).
+const SUFFIXES: &[&str] = &[
+    ".out", ".a", ".ln", ".o", ".c", ".cc", ".C", ".cpp", ".p", ".f", ".F", ".m", ".r", ".y", ".l",
+    ".ym", ".yl", ".s", ".S", ".mod", ".sym", ".def", ".h", ".info", ".dvi", ".tex", ".texinfo",
+    ".texi", ".txinfo", ".w", ".ch", ".web", ".sh", ".elc", ".el",
+];
+
+/// The files make's built-in rules may read to make NAME (which has no rule of its
+/// own), as globs of the files that exist: every rule of [`BUILT_IN_RULES`] keeps the
+/// stem (`x` of `x.o`, or NAME itself without a suffix of [`SUFFIXES`]) and adds a
+/// suffix that starts with `.` (or none: `%.out: %`), however deep a chain goes (`x`
+/// from `x.o` from `x.c` from `x.y`), and [`CHECKOUTS`] put `,v`, `s.`, `RCS/`,
+/// `SCCS/` around any of them: the stem and `*` after `.` or `,`, `s.`, `RCS/` and
+/// `SCCS/s.` before it, in NAME's directory (make matches a pattern without `/` to the
+/// name's last part). Checked by `built_in_sources_of_a_target`.
+fn built_in_sources(name: &str) -> Vec<(String, super::Role)> {
+    use super::Role;
+    let (dir, base) = match name.rsplit_once('/') {
+        Some((d, b)) => (format!("{d}/"), b),
+        None => (String::new(), name),
+    };
+    if base.is_empty() || base == "." || base == ".." {
+        return Vec::new();
+    }
+    let stem = SUFFIXES
+        .iter()
+        .filter_map(|s| base.strip_suffix(s).filter(|st| !st.is_empty()))
+        .min_by_key(|st| st.len())
+        .unwrap_or(base);
+    let s: String = stem
+        .chars()
+        .map(|c| match c {
+            '*' | '?' | '[' | ']' | '\\' => format!("[{c}]"),
+            c => c.to_string(),
+        })
+        .collect();
+    let dir: String = dir
+        .chars()
+        .map(|c| match c {
+            '*' | '?' | '[' | ']' | '\\' => format!("[{c}]"),
+            c => c.to_string(),
+        })
+        .collect();
+    // What the rules' prerequisites make of the stem: itself (`%.out: %`), or it and a
+    // suffix (`%: %.sh`).
+    let prerequisites = || BUILT_IN_RULES.iter().flat_map(|(_, p)| p.iter());
+    let mut globs: Vec<String> = Vec::new();
+    if prerequisites().any(|p| *p == "%") {
+        globs.push(s.clone());
+    }
+    if prerequisites().any(|p| p.starts_with("%.")) {
+        globs.push(format!("{s}.*"));
+    }
+    // What a checkout makes of any of those (`RCS/%,v` of `x.c` is `RCS/x.c,v`), but
+    // for one another covers (`RCS/x*` covers `RCS/x*,v`).
+    let checkouts: Vec<String> = CHECKOUTS
+        .iter()
+        .map(|c| c.replace('%', &format!("{s}*")))
+        .collect();
+    for c in &checkouts {
+        if !c
+            .strip_suffix(",v")
+            .is_some_and(|bare| checkouts.iter().any(|o| o == bare))
+        {
+            globs.push(c.clone());
+        }
+    }
+    globs
+        .into_iter()
+        .map(|g| (format!("{dir}{g}"), Role::Read))
+        .filter(|(p, _)| p != name)
+        .collect()
 }
 
 /// The files make's rules may make of the target WORD, written: the target itself,
@@ -456,5 +636,107 @@ mod tests {
         for v in ["gcc", "-O2 -g -Wall", "-DNAME=\"x\"", "/usr/bin/clang-16"] {
             assert!(super::read(v).unknown.is_none(), "{v}");
         }
+    }
+
+    /// The pattern rules, checkouts and suffixes of [`super::BUILT_IN_RULES`],
+    /// [`super::CHECKOUTS`] and [`super::SUFFIXES`] are those of the installed make's
+    /// database, no more and no fewer.
+    #[test]
+    fn built_in_sources_are_makes() {
+        let out = std::process::Command::new("make")
+            .args(["-p", "-f", "/dev/null"])
+            .env("LC_ALL", "C")
+            .output()
+            .expect("run make -p (make deps installs make)");
+        let db = String::from_utf8_lossy(&out.stdout);
+        let mut rules = std::collections::BTreeSet::new();
+        let mut checkouts = std::collections::BTreeSet::new();
+        let mut suffixes = Vec::new();
+        let mut implicit = false;
+        for line in db.lines() {
+            if line.starts_with("# Implicit Rules") {
+                implicit = true;
+            } else if line.starts_with("# ") && line.ends_with("Variables") {
+                implicit = false;
+            }
+            if let Some(list) = line.strip_prefix(".SUFFIXES: ") {
+                suffixes = list.split_whitespace().map(str::to_owned).collect();
+            }
+            if !implicit || !line.starts_with('%') || line.contains('=') {
+                continue;
+            }
+            if let Some((_, p)) = line.split_once(":: ") {
+                checkouts.insert(p.trim().to_string());
+            } else if let Some((t, p)) = line.split_once(": ") {
+                let p: Vec<String> = p.split_whitespace().map(str::to_owned).collect();
+                rules.insert((t.to_string(), p));
+            }
+        }
+        let ours: std::collections::BTreeSet<(String, Vec<String>)> = super::BUILT_IN_RULES
+            .iter()
+            .map(|(t, p)| (t.to_string(), p.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        assert_eq!(ours, rules);
+        let ours: std::collections::BTreeSet<String> =
+            super::CHECKOUTS.iter().map(|c| c.to_string()).collect();
+        assert_eq!(ours, checkouts);
+        assert_eq!(super::SUFFIXES, suffixes.as_slice());
+    }
+
+    #[test]
+    fn built_in_sources_of_a_target() {
+        // Every rule keeps the stem and adds `.` and a suffix, or nothing: a chain of
+        // them, however deep, names `STEM` or `STEM.…`; a checkout wraps any of those.
+        for (target, prerequisites) in super::BUILT_IN_RULES {
+            let suffix = target.strip_prefix('%').expect("a pattern");
+            assert!(
+                suffix.is_empty() || super::SUFFIXES.contains(&suffix),
+                "{target}"
+            );
+            for p in prerequisites.iter() {
+                let rest = p.strip_prefix('%').expect("a pattern");
+                assert!(rest.is_empty() || super::SUFFIXES.contains(&rest), "{p}");
+            }
+        }
+        for c in super::CHECKOUTS {
+            assert!(
+                ["%,v", "RCS/%", "RCS/%,v", "SCCS/s.%", "s.%"].contains(c),
+                "{c}"
+            );
+        }
+        let globs = |name: &str| -> Vec<globset::GlobMatcher> {
+            super::built_in_sources(name)
+                .iter()
+                .map(|(g, _)| {
+                    globset::GlobBuilder::new(g)
+                        .literal_separator(true)
+                        .build()
+                        .expect("a glob")
+                        .compile_matcher()
+                })
+                .collect()
+        };
+        let covered = |name: &str, file: &str| globs(name).iter().any(|g| g.is_match(file));
+        for (name, file) in [
+            ("src/x", "src/x.sh"),
+            ("src/x", "src/x.c"),
+            ("src/x", "src/x.y"),
+            ("src/x", "src/RCS/x,v"),
+            ("src/x", "src/RCS/x.c,v"),
+            ("src/x", "src/SCCS/s.x.c"),
+            ("src/x", "src/s.x.l"),
+            ("src/x", "src/x.c,v"),
+            ("x.o", "x.c"),
+            ("x.o", "x.w"),
+            ("x.out", "x"),
+            ("Makefile", "Makefile.sh"),
+            (".env", ".env.sh"),
+            ("a[1]", "a[1].c"),
+        ] {
+            assert!(covered(name, file), "{name}: {file}");
+        }
+        assert!(!covered("src/x", "src/y.c"));
+        assert!(!covered("src/x", "x.c"));
+        assert!(!covered("a[1]", "a1.c"));
     }
 }

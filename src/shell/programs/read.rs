@@ -18,6 +18,10 @@ pub enum Kind {
     /// No word: a path the program opens that the words imply (the `.` that `ls` lists
     /// when given no operand, the temporary file `sed -i` writes beside its file).
     Implied,
+    /// No word: a file the program looks for by a name it builds from a word, which it
+    /// opens where it exists (make's built-in rules: `x.sh` for a target `x`). Not in
+    /// the table's examples (see [`Reading::written_paths`]).
+    Found,
 }
 
 /// One word of a command, or one value split off a word, with what it is.
@@ -77,6 +81,16 @@ impl Reading {
         self.parts
             .iter()
             .filter(|p| p.role.is_path())
+            .map(|p| p.text.as_str())
+            .collect()
+    }
+
+    /// The words in path roles, in order, but for those the program looks for by a
+    /// name it builds ([`Kind::Found`]): what a table's example lists.
+    pub fn written_paths(&self) -> Vec<&str> {
+        self.parts
+            .iter()
+            .filter(|p| p.role.is_path() && p.kind != Kind::Found)
             .map(|p| p.text.as_str())
             .collect()
     }

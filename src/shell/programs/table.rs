@@ -543,9 +543,16 @@ pub(super) static PROGRAMS: &[Program] = &[
             ex("gzip -9 f", &["f", "f.gz"]),
             ex("gzip -S .x -k f", &["f", "f.x"]),
             ex("gzip -c f", &["f"]),
+            // `c` does not exist: gzip tries `c.gz`, `c.z`, `c-z`, `c.Z` (and writes `c`).
             ex(
                 "gzip -dk a.tgz b-gz c",
-                &["a.tgz", "b-gz", "c", "a.tar", "b", "c.gz"],
+                &[
+                    "a.tgz", "b-gz", "c", "c.gz", "c.z", "c-z", "c.Z", "a.tar", "b", "c.gz",
+                ],
+            ),
+            ex(
+                "gzip -l dump",
+                &["dump", "dump.gz", "dump.z", "dump-z", "dump.Z"],
             ),
             ex("gzip -r d", &["d", "d.gz"]),
         ],
@@ -576,6 +583,11 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: all(Read),
         examples: &[
             ex("zcat f.gz", &["f.gz"]),
+            // The `-S` suffix first (helper-82: `zcat -f -S nv .e` printed `.env`).
+            ex(
+                "zcat -f -S nv .e",
+                &[".e", ".env", ".e.gz", ".e.z", ".e-z", ".e.Z"],
+            ),
             // Every file below `.` and `~`, the uncompressed ones printed with `-f`.
             ex("zcat -rf . ~", &[".", "~"]),
         ],

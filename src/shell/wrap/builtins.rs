@@ -42,13 +42,6 @@ pub(super) fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: Sta
                 }
             }
         }
-        "mapfile" | "readarray" => {
-            let (values, operands) = builtin_args(args, "CcdnOsu", &mut st);
-            if values.iter().any(|(o, _)| *o == 'C') {
-                note(&mut st.opaque, format!("`{base} -C` runs a callback"));
-            }
-            check_names(&operands, base, &mut st);
-        }
         // Where later relative words are read: a directory the reading cannot know
         // makes every one of them uncertain.
         // `cd -` goes back to `$OLDPWD`, which may come from the environment.
@@ -123,38 +116,8 @@ pub(super) fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: Sta
         "declare" | "typeset" | "local" | "readonly" | "export" => {
             declare_like(base, args, &mut st, &mut strings)
         }
-        "read" => {
-            let (values, operands) = builtin_args(args, "adinNptu", &mut st);
-            let named: Vec<Word> = values
-                .into_iter()
-                .filter(|(o, _)| *o == 'a')
-                .map(|(_, w)| w)
-                .chain(operands)
-                .collect();
-            check_names(&named, base, &mut st);
-        }
-        "unset" => {
-            let (_, operands) = builtin_args(args, "", &mut st);
-            check_names(&operands, base, &mut st);
-        }
-        "printf" | "wait" => {
-            let (values, _) = builtin_args(args, if base == "printf" { "v" } else { "p" }, &mut st);
-            let named: Vec<Word> = values.into_iter().map(|(_, w)| w).collect();
-            check_names(&named, base, &mut st);
-        }
-        "getopts" => {
-            let (_, operands) = builtin_args(args, "", &mut st);
-            check_names(operands.get(1..2).unwrap_or(&[]), base, &mut st);
-        }
-        "test" | "[" => {
-            for pair in args.windows(2) {
-                if let [op, name] = pair {
-                    if op.text == "-v" || op.text == "-R" {
-                        check_names(std::slice::from_ref(name), base, &mut st);
-                    }
-                }
-            }
-        }
+        "mapfile" | "readarray" | "read" | "unset" | "printf" | "wait" | "getopts" | "test"
+        | "[" => set_names(base, args, &mut st),
         _ => {}
     }
     // What the command runs is read with its state: a copy is kept only when
@@ -169,6 +132,54 @@ pub(super) fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: Sta
         for s in strings {
             shell_string(cx, fr, &s, outer);
         }
+    }
+}
+
+/// The builtins BASE that set or test variables named by their words (`read`, `unset`,
+/// `printf -v`, `mapfile`, `test -v`...) with ARGS: a name that evaluates code (an
+/// array subscript) makes ST opaque (see [`check_names`]).
+fn set_names(base: &str, args: &[Word], st: &mut State) {
+    match base {
+        "mapfile" | "readarray" => {
+            let (values, operands) = builtin_args(args, "CcdnOsu", st);
+            if values.iter().any(|(o, _)| *o == 'C') {
+                note(&mut st.opaque, format!("`{base} -C` runs a callback"));
+            }
+            check_names(&operands, base, st);
+        }
+        "read" => {
+            let (values, operands) = builtin_args(args, "adinNptu", st);
+            let named: Vec<Word> = values
+                .into_iter()
+                .filter(|(o, _)| *o == 'a')
+                .map(|(_, w)| w)
+                .chain(operands)
+                .collect();
+            check_names(&named, base, st);
+        }
+        "unset" => {
+            let (_, operands) = builtin_args(args, "", st);
+            check_names(&operands, base, st);
+        }
+        "printf" | "wait" => {
+            let (values, _) = builtin_args(args, if base == "printf" { "v" } else { "p" }, st);
+            let named: Vec<Word> = values.into_iter().map(|(_, w)| w).collect();
+            check_names(&named, base, st);
+        }
+        "getopts" => {
+            let (_, operands) = builtin_args(args, "", st);
+            check_names(operands.get(1..2).unwrap_or(&[]), base, st);
+        }
+        "test" | "[" => {
+            for pair in args.windows(2) {
+                if let [op, name] = pair {
+                    if op.text == "-v" || op.text == "-R" {
+                        check_names(std::slice::from_ref(name), base, st);
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }
 
