@@ -151,15 +151,33 @@ fn check_lines(
     at: (&Path, &Path),
     undecided_ok: bool,
 ) -> Vec<String> {
+    check_lines_restoring(s, decide, lines, at, undecided_ok, &|| ())
+}
+
+/// [`check_lines`], calling RESTORE after each run (to put back what it changed).
+fn check_lines_restoring(
+    s: &Scratch,
+    decide: &impl Fn(&str) -> Option<Decision>,
+    lines: &[&str],
+    at: (&Path, &Path),
+    undecided_ok: bool,
+    restore: &dyn Fn(),
+) -> Vec<String> {
     let (home, proj) = at;
     lines
         .iter()
         .filter_map(|line| {
             let d = decide(line);
             let (run, did) = run_touching(s, line, home, proj);
+            restore();
             check_touching(line, d, &did, &run.stderr, undecided_ok)
         })
         .collect()
+}
+
+/// A RESTORE for [`check_lines_restoring`]: the project's `victim` file written again.
+fn victim_again(proj: &Path) -> impl Fn() + '_ {
+    move || std::fs::write(proj.join("victim"), "x\n").expect("write victim")
 }
 
 /// The failures of LINES that DECIDE allows (each does what a rule is about, shown
@@ -478,21 +496,23 @@ fn helper64_builtins_that_load_include_and_replay() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "enable ~/.ssh/id_rsa",
-        "enable -n ./.env",
-        "enable -- ../.ssh/id_rsa",
-        "bind '$include ~/.ssh/id_rsa' 2>&1",
-        "bind -p '$include ../.ssh/id_rsa' >/dev/null 2>&1",
-        "echo '$include ~/.ssh/id_rsa' > n.txt; bind -f n.txt 2>&1",
-        "history -s cat ~/.ssh/id_rsa; fc -s",
-        "history -s rm -f victim; fc -s",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "enable ~/.ssh/id_rsa",
+            "enable -n ./.env",
+            "enable -- ../.ssh/id_rsa",
+            "bind '$include ~/.ssh/id_rsa' 2>&1",
+            "bind -p '$include ../.ssh/id_rsa' >/dev/null 2>&1",
+            "echo '$include ~/.ssh/id_rsa' > n.txt; bind -f n.txt 2>&1",
+            "history -s cat ~/.ssh/id_rsa; fc -s",
+            "history -s rm -f victim; fc -s",
+        ],
+        (&home, &proj),
+        false,
+        &victim_again(&proj),
+    ));
     // Certain without `fc` or a bind that is opaque anyway: the readings themselves.
     for line in [
         "history -s cat ~/.ssh/id_rsa",
@@ -823,20 +843,24 @@ fn helper69_make_runs_values_of_the_line() {
         &[json!({"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"})],
     );
     let mut failures = Vec::new();
-    for line in [
-        "make CC='rm -f victim;' x.o",
-        "make -n 'x := $(shell rm -f victim)'",
-        "make -n '.DEFAULT_GOAL=$(shell rm -f victim)'",
-        "CC='rm -f victim;' make x.o",
-        "export CC='rm -f victim;'; make x.o",
-        "MAKEFLAGS='--eval=x:=$(shell rm -f victim)' make -n",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
-        let _ = std::fs::remove_file(proj.join("x.o"));
-        failures.extend(check_touching(line, d, &did, &run.stderr, false));
-    }
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "make CC='rm -f victim;' x.o",
+            "make -n 'x := $(shell rm -f victim)'",
+            "make -n '.DEFAULT_GOAL=$(shell rm -f victim)'",
+            "CC='rm -f victim;' make x.o",
+            "export CC='rm -f victim;'; make x.o",
+            "MAKEFLAGS='--eval=x:=$(shell rm -f victim)' make -n",
+        ],
+        (&home, &proj),
+        false,
+        &|| {
+            victim_again(&proj)();
+            let _ = std::fs::remove_file(proj.join("x.o"));
+        },
+    ));
     for line in [
         "make -n CC=cc x.o",
         "make -n CFLAGS='-O2 -g' x.o",
@@ -1081,21 +1105,23 @@ fn helper77_values_that_are_options_or_subcommands() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "for f in --from-file=.env; do diff \"$f\" README.md; done",
-        "for f in --from-file=../.ssh/id_rsa; do diff \"$f\" README.md; done",
-        "d=-r; grep \"$d\" SECRET ..",
-        "for f in -r; do grep \"$f\" SECRET ..; done",
-        "for f in --pre=rm; do rg \"$f\" x victim; done",
-        "sh -c 'for f in -f.env; do grep \"$f\" README.md; done'",
-        "d=grep; git $d --no-index SECRET",
-        "for s in grep; do git \"$s\" --no-index SECRET; done",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
-        failures.extend(check_touching(line, d, &did, &run.stderr, true));
-    }
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "for f in --from-file=.env; do diff \"$f\" README.md; done",
+            "for f in --from-file=../.ssh/id_rsa; do diff \"$f\" README.md; done",
+            "d=-r; grep \"$d\" SECRET ..",
+            "for f in -r; do grep \"$f\" SECRET ..; done",
+            "for f in --pre=rm; do rg \"$f\" x victim; done",
+            "sh -c 'for f in -f.env; do grep \"$f\" README.md; done'",
+            "d=grep; git $d --no-index SECRET",
+            "for s in grep; do git \"$s\" --no-index SECRET; done",
+        ],
+        (&home, &proj),
+        true,
+        &victim_again(&proj),
+    ));
     for line in [
         "d=src; ls \"$d\"",
         "for t in log; do git $t -1; done",
@@ -1218,20 +1244,22 @@ fn helper81_values_behind_wrappers_in_strings_and_vpath() {
     let (home, proj) = project(&s);
     let decide = decider(&home, &proj);
     let mut failures = Vec::new();
-    for line in [
-        "d=e; echo rm -f victim | nice sed $d",
-        "sh -c 'd=e; echo rm -f victim | nice sed $d'",
-        "d=r../.ssh/id_rsa; timeout 5 sed $d README.md",
-        "sh -c 'd=.env; cat $d'",
-        "bash -c 'd=.ssh/id_rsa; cd ..; cat \"$d\"'",
-        "d=grep; timeout 5 git $d --no-index ENV-SECRET",
-        "d=show; command git $d HEAD:.env",
-    ] {
-        let d = decide(line);
-        let (run, did) = run_touching(&s, line, &home, &proj);
-        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
-        failures.extend(check_touching(line, d, &did, &run.stderr, true));
-    }
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "d=e; echo rm -f victim | nice sed $d",
+            "sh -c 'd=e; echo rm -f victim | nice sed $d'",
+            "d=r../.ssh/id_rsa; timeout 5 sed $d README.md",
+            "sh -c 'd=.env; cat $d'",
+            "bash -c 'd=.ssh/id_rsa; cd ..; cat \"$d\"'",
+            "d=grep; timeout 5 git $d --no-index ENV-SECRET",
+            "d=show; command git $d HEAD:.env",
+        ],
+        (&home, &proj),
+        true,
+        &victim_again(&proj),
+    ));
     failures.extend(check_lines(
         &s,
         &decide,

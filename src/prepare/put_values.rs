@@ -63,7 +63,6 @@ fn read_again(c: &mut SimpleCommand, before: &[String]) -> Option<String> {
         ));
     }
     let mut n = first.clone();
-    let k = k.min(c.forms.len());
     // The paths and roles of what lies outside the form (`env -C DIR sh -c ..`): those
     // that are not the program's own words.
     if k > 0 {

@@ -61,7 +61,7 @@ mod redirect;
 mod settings;
 mod words;
 
-use names::{assigned_elsewhere, names_from_expansions, shell_string_at};
+use names::{assigned_elsewhere, may_make_references, names_from_expansions, shell_string_at};
 pub(crate) use settings::charset;
 use settings::{assignment_name, names_a_file, shell_options, subscript_expands};
 
@@ -216,15 +216,16 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
             ));
         }
     }
+    let references = may_make_references(src);
     for name in &r.loop_uses {
-        if let Some(why) = assigned_elsewhere(src, name, &r.headers) {
+        if let Some(why) = assigned_elsewhere(src, references, name, &r.headers) {
             return Err(why);
         }
     }
     let mut values = Vec::new();
     for name in &r.plain_uses {
         if let Some(p) = r.plain.iter().find(|p| &p.name == name) {
-            if let Some(why) = assigned_elsewhere(src, name, &[p.at]) {
+            if let Some(why) = assigned_elsewhere(src, references, name, &[p.at]) {
                 return Err(why);
             }
             values.push((p.name.clone(), p.value.clone()));

@@ -4,6 +4,14 @@
 
 use super::CWord;
 
+/// Whether SRC may make a name after `=` a reference to the variable of that name:
+/// only `declare -n`, `typeset -n` and `local -n` do.
+pub(super) fn may_make_references(src: &str) -> bool {
+    ["declare", "typeset", "local"]
+        .iter()
+        .any(|w| src.contains(w))
+}
+
 /// Why NAME, a loop variable (or one given a plain value) used in SRC, may hold a value
 /// that is not a word of a `for` list (or that value): SRC names it other than as
 /// `$NAME`, `${NAME}` or `for NAME` (`read NAME`, `NAME=...`, `printf -vNAME`, `unset
@@ -11,13 +19,15 @@ use super::CWord;
 /// may end counts, inside other words or quotes too, but for a part of a path or a long
 /// option, where no builtin or arithmetic takes a name (helper-83: `tmp=/tmp/x; rm -rf
 /// "$tmp"`, `log=build/cargo.log`, `since=2.weeks; git log --since="$since"`, `src=src`).
-pub(super) fn assigned_elsewhere(src: &str, name: &str, headers: &[usize]) -> Option<String> {
+/// REFERENCES: whether SRC may make references ([`may_make_references`]).
+pub(super) fn assigned_elsewhere(
+    src: &str,
+    references: bool,
+    name: &str,
+    headers: &[usize],
+) -> Option<String> {
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = src.as_bytes();
-    // Only `declare -n`, `typeset -n` and `local -n` make a name after `=` a reference.
-    let references = ["declare", "typeset", "local"]
-        .iter()
-        .any(|w| src.contains(w));
     for (at, _) in src.match_indices(name) {
         let end = at + name.len();
         if bytes.get(end).copied().is_some_and(ident) || headers.contains(&at) {

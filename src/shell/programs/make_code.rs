@@ -224,6 +224,16 @@ const SUFFIXES: &[&str] = &[
     ".texi", ".txinfo", ".w", ".ch", ".web", ".sh", ".elc", ".el",
 ];
 
+/// TEXT as a glob that matches only TEXT: each glob character in a class of its own.
+fn literal(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '*' | '?' | '[' | ']' | '\\' => format!("[{c}]"),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// The files make's built-in rules may read to make NAME (which has no rule of its
 /// own), as globs of the files that exist: every rule of [`BUILT_IN_RULES`] keeps the
 /// stem (`x` of `x.o`, or NAME itself without a suffix of [`SUFFIXES`]) and adds a
@@ -246,20 +256,8 @@ fn built_in_sources(name: &str) -> Vec<(String, super::Role)> {
         .filter_map(|s| base.strip_suffix(s).filter(|st| !st.is_empty()))
         .min_by_key(|st| st.len())
         .unwrap_or(base);
-    let s: String = stem
-        .chars()
-        .map(|c| match c {
-            '*' | '?' | '[' | ']' | '\\' => format!("[{c}]"),
-            c => c.to_string(),
-        })
-        .collect();
-    let dir: String = dir
-        .chars()
-        .map(|c| match c {
-            '*' | '?' | '[' | ']' | '\\' => format!("[{c}]"),
-            c => c.to_string(),
-        })
-        .collect();
+    let s = literal(stem);
+    let dir = literal(&dir);
     // What the rules' prerequisites make of the stem: itself (`%.out: %`), or it and a
     // suffix (`%: %.sh`).
     let prerequisites = || BUILT_IN_RULES.iter().flat_map(|(_, p)| p.iter());
@@ -541,16 +539,22 @@ mod tests {
         assert!(given(&[]).is_empty());
     }
 
-    /// [`super::BUILT_IN_RECIPES`] and [`super::BUILT_IN_VALUES`] are what the
-    /// installed make's database says (`make -p -f /dev/null`), its variables put in.
-    #[test]
-    fn built_in_recipes_are_makes() {
+    /// The installed make's database of built-in rules and variables (`make -p -f
+    /// /dev/null`, in the C locale).
+    fn make_database() -> String {
         let out = std::process::Command::new("make")
             .args(["-p", "-f", "/dev/null"])
             .env("LC_ALL", "C")
             .output()
             .expect("run make -p (make deps installs make)");
-        let db = String::from_utf8_lossy(&out.stdout);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// [`super::BUILT_IN_RECIPES`] and [`super::BUILT_IN_VALUES`] are what the
+    /// installed make's database says (`make -p -f /dev/null`), its variables put in.
+    #[test]
+    fn built_in_recipes_are_makes() {
+        let db = make_database();
         let mut values = std::collections::HashMap::new();
         let mut recipes = std::collections::BTreeSet::new();
         for line in db.lines() {
@@ -643,12 +647,7 @@ mod tests {
     /// database, no more and no fewer.
     #[test]
     fn built_in_sources_are_makes() {
-        let out = std::process::Command::new("make")
-            .args(["-p", "-f", "/dev/null"])
-            .env("LC_ALL", "C")
-            .output()
-            .expect("run make -p (make deps installs make)");
-        let db = String::from_utf8_lossy(&out.stdout);
+        let db = make_database();
         let mut rules = std::collections::BTreeSet::new();
         let mut checkouts = std::collections::BTreeSet::new();
         let mut suffixes = Vec::new();
