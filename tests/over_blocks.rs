@@ -1089,3 +1089,92 @@ fn operated_parameters_match_unsure() {
     // A path the word names whatever the operator leaves is still denied.
     assert_eq!(decision("proj", "cat ~/.ssh/id_rsa"), Some(Deny));
 }
+
+/// helper-86's everyday lines in a project with a `.env`: a `*` in code the table reads
+/// whole (jq, awk) or reads generously (`python3 -c`, `node -e`: no shell's `*` matches
+/// `.env` unless the text says so), a pipeline beside git (its project code makes no
+/// link the rules do not already allow it), find's tests that only narrow what its
+/// names pass, `make -r`, and `xargs rm -rf` (the names of its input, not `.`).
+#[test]
+fn helper86_code_stars_pipes_and_narrowing_tests() {
+    let dir = common::process_dir("gptel-rust-hooks-over-86");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("data")).expect("make data");
+    std::fs::write(dir.join(".env"), "SECRET=1\n").expect("write .env");
+    std::fs::write(dir.join("data/users.json"), "[]\n").expect("write users.json");
+    let policy = with_home(
+        json!([
+            {"id": "no-env", "tool": "shell", "path": "**/.env", "decision": "deny"},
+            {"id": "allow-all", "tool": "shell", "command-regexp": "", "decision": "allow"},
+            {"id": "tools", "tool": "shell", "decision": "allow",
+             "command-prefix": ["git", "make", "python3", "node", "cargo", "npm"]}
+        ]),
+        None,
+    );
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": &dir});
+        eval::evaluate(&policy, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for (command, want) in [
+        ("jq '.[] | .score * 10' data/users.json", Some(Allow)),
+        ("jq -n '[1,2,3] | map(. * 2)'", Some(Allow)),
+        ("awk -F, 'NR>1 {print $4 * 2}' data/users.json", Some(Allow)),
+        ("python3 -c 'print(2 * 3)'", Some(Allow)),
+        ("node -e 'console.log([1,2].map(x => x * 2))'", Some(Allow)),
+        ("git log --oneline | tee build/log.txt", Some(Allow)),
+        ("git status | tee build/status.txt", Some(Allow)),
+        (
+            "find . -maxdepth 1 -name '*.json' -exec cat {} +",
+            Some(Allow),
+        ),
+        (
+            "find . -type d -name __pycache__ -prune -exec rm -rf {} +",
+            Some(Allow),
+        ),
+        ("find . -name '*.pyc' -mtime +1 -delete", Some(Allow)),
+        (
+            "find . -name '*.py' -newer data/users.json -exec wc -l {} +",
+            Some(Allow),
+        ),
+        // What the names pass may be `.env`: unsure, asked.
+        ("find . -maxdepth 1 -name '.e*' -exec cat {} +", Some(Ask)),
+        ("find . -type f -size -1k -exec cat {} +", Some(Ask)),
+        // A string it may give a shell: its `*` is not `.env`, unless the text sets
+        // `dotglob` for that shell.
+        (
+            "python3 -c 'import sys,os; os.system(sys.argv[1])' 'cat *'",
+            Some(Allow),
+        ),
+        (
+            "python3 -c 'import sys,os; os.system(sys.argv[1])' 'shopt -s dotglob; cat *'",
+            Some(Ask),
+        ),
+        ("jq . .env", Some(Deny)),
+        // A variable before a program that runs the project's code, which may do what
+        // it says with any of its words; not one the shell or the loader reads, one a
+        // program runs as a command, or one of more than a word.
+        ("PYTHONPATH=src python3 -m pytest -q", Some(Allow)),
+        ("RUSTFLAGS=-Dwarnings cargo build", None),
+        ("FOO=1 git status", None),
+        ("PORT=3000 node server.js", Some(Allow)),
+        ("FOO=1 make test", Some(Allow)),
+        ("PORT=3000 npm start", None),
+        ("PYTHONPATH=.env python3 -m pytest", Some(Deny)),
+        ("FOO=1 cat data/users.json", None),
+        ("PATH=. make", None),
+        ("LD_PRELOAD=./x.so make", None),
+        ("GIT_EXTERNAL_DIFF=rm git diff", None),
+        ("NODE_OPTIONS='--require ./.env' node -e 1", None),
+        ("PYTHONPATH=src:../x python3 -m pytest", None),
+        ("PYTHONPATH=src", None),
+        // The names xargs gives rm are not known: not allowed, not denied.
+        ("printf 'build\\n' | xargs rm -rf", None),
+    ] {
+        assert_eq!(decide(command), want, "{command}");
+    }
+    // What make's built-in rules read (`cat secret.sh >secret`), but under `-r`.
+    std::os::unix::fs::symlink(".env", dir.join("secret.sh")).expect("link secret.sh");
+    assert_eq!(decide("make secret"), Some(Deny));
+    assert_eq!(decide("make -r secret"), Some(Allow));
+    let _ = std::fs::remove_dir_all(&dir);
+}

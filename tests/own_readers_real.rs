@@ -101,7 +101,7 @@ fn touched(run: &trace::Run, home: &Path, proj: &Path) -> Vec<String> {
         .filter(|e| e.ok || e.op == Op::Exec)
         .filter(|e| match e.op {
             Op::Exec => e.path.ends_with("/rm"),
-            Op::Read | Op::Write | Op::Chmod => {
+            Op::Read | Op::Write | Op::Chmod | Op::RenameTo => {
                 e.path == ssh || e.path.starts_with(&format!("{ssh}/")) || e.path == env
             }
             _ => false,
@@ -1438,5 +1438,118 @@ fn helper84_names_from_expansions_parents_and_suffix_cases() {
         &home,
         &proj,
     ));
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-85's round: a destination that is a directory however it is spelled (`cp
+/// .ssh-copy "$HOME"` writes `$HOME/NAME`), a tree's contents copied into one (`cp -rT
+/// k ..`, `cp -r k/. "$HOME"`), `diff` of directories (it compares their files) or of
+/// a file and a directory (`diff id_rsa ~/.ssh` opens `~/.ssh/id_rsa`), and the backups
+/// `cp`, `mv` and `ln` make (`cp -b -S v x .en` renames `.en` to `.env`).
+#[test]
+fn helper85_destinations_diff_and_backups() {
+    let s = Scratch::new("own-readers-85");
+    let (home, proj) = project(&s);
+    let decide = decider(&home, &proj);
+    let key = home.join(".ssh/id_rsa");
+    let restore = || {
+        std::fs::write(&key, "SSH-SECRET\n").expect("write the key");
+        let _ = std::fs::remove_file(home.join(".ssh/authorized_keys"));
+        let _ = std::fs::remove_dir_all(proj.join("k"));
+        let _ = std::fs::remove_dir_all(home.join("o"));
+        let _ = std::fs::remove_file(proj.join(".en"));
+        trace::git(&proj, &["checkout", "-q", "--", ".env"]);
+    };
+    let mut failures = check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "mkdir -p k/.ssh && echo ssh-rsa X > k/.ssh/authorized_keys && cp -r k/.ssh \"$HOME\"",
+            "mkdir -p k/.ssh && echo X > k/.ssh/id_rsa && cp -rT k ..",
+            "mkdir -p k/.ssh && echo X > k/.ssh/id_rsa && cp -r k/. \"$HOME\"",
+            "mkdir -p ../o && echo X > ../o/.env && diff ../proj ../o",
+            "mkdir -p ../o && echo X > ../o/.env && diff \"$PWD\" ~/o",
+            "echo API=x > .en && cp -b -S v README.md .en",
+            "echo API=x > .en && mv -b --suffix=v README.md .en; git checkout -q README.md",
+            "echo API=x > .en && ln -fb -Sv README.md .en",
+        ],
+        (&home, &proj),
+        true,
+        &restore,
+    );
+    // A rule on the key alone (not the directory): the name the program builds.
+    let decide = decider_with(
+        &home,
+        &proj,
+        json!([
+            {"id": "key", "tool": "shell", "path": ["~/.ssh/id_rsa"], "decision": "deny"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        ]),
+    );
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "echo X > id_rsa && diff id_rsa ~/.ssh; rm -f id_rsa",
+            "echo X > id_rsa && cp id_rsa ~/.ssh; rm -f id_rsa",
+            "echo X > id_rsa && mv id_rsa ../.ssh",
+        ],
+        (&home, &proj),
+        true,
+        &restore,
+    ));
+    for line in [
+        "cp README.md src",
+        "cp -r src src-copy",
+        "diff -u README.md src/a.rs; true",
+        "diff -q src src; true",
+    ] {
+        failures.extend(everyday_run(&s, &decider(&home, &proj), line, &home, &proj));
+        let _ = std::fs::remove_file(proj.join("src/README.md"));
+        let _ = std::fs::remove_dir_all(proj.join("src-copy"));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-87's round: a tree copied with backups renames files below the destination
+/// (`cp -rT -S v t .` renamed `./.en` to `./.env`), `diff --from-file=DIR` compares DIR's
+/// files (`-N` prints those only there), and the string literals of code no reader reads
+/// are read as shell strings for deny rules (`python3 -c 'import os; os.system("cat
+/// .env")'`, with a rule that names python3).
+#[test]
+fn helper87_tree_backups_diff_from_file_and_code_strings() {
+    let s = Scratch::new("own-readers-87");
+    let (home, proj) = project(&s);
+    let decide = decider_with(
+        &home,
+        &proj,
+        json!([
+            {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+            {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
+            {"id": "python", "tool": "shell", "command-prefix": ["python3"], "decision": "allow"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        ]),
+    );
+    let restore = || {
+        let _ = std::fs::remove_dir_all(proj.join("t"));
+        let _ = std::fs::remove_file(proj.join(".en"));
+        let _ = std::fs::remove_file(proj.join(".en~"));
+        trace::git(&proj, &["checkout", "-q", "--", ".env"]);
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+    };
+    let failures = check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "mkdir t && echo A=1 > t/.en && echo B=2 > .en && cp -rT -S v t .",
+            "diff -rN --from-file=.. src",
+            "python3 -c 'import os; os.system(\"cat .env\")'",
+            "python3 -c 'import os; os.system(\"rm -f victim\")'",
+            "python3 -c 'import subprocess; subprocess.run([\"cat\", \".env\"])'",
+        ],
+        (&home, &proj),
+        true,
+        &restore,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -517,7 +517,6 @@ mod tests {
             ("mv -T --suffix=.bak e d/sub", "d"),
             ("ln -sTb zz /tmp/fh", "/tmp"),
             ("mv --backup=t -T e sub", "."),
-            ("cp -a -S .x -T k h", "."),
             ("rsync -avb a b", "."),
         ] {
             let Some(Change::Moves { changed, .. }) = change_of(&argv(line)) else {
@@ -525,6 +524,11 @@ mod tests {
             };
             assert!(changed.iter().any(|c| c == parent), "{line}: {changed:?}");
         }
+        // A tree copied with backups is not read (`dest.rs`): the whole tree.
+        assert!(matches!(
+            change_of(&argv("cp -a -S .x -T k h")),
+            Some(Change::Tree)
+        ));
         let Some(Change::Moves { changed, .. }) = change_of(&argv("mv -T e sub")) else {
             panic!("mv is a mover");
         };

@@ -136,6 +136,8 @@ impl Prepared<'_> {
                         if *dangerous {
                             shell::note_opaque(&mut line, why);
                         }
+                        // A shell the environment changes may match `.` names.
+                        line.dot_globs = true;
                         if line.uncertain.is_none() {
                             line.uncertain = Some(why.clone());
                         }

@@ -117,6 +117,8 @@ impl Prepared<'_> {
         left: &mut usize,
     ) -> Option<String> {
         let mut trees: Vec<String> = Vec::new();
+        // Whether a word is a glob in the directory it runs in (`*`).
+        let mut globbed = false;
         for w in words {
             // A glob (`src/*`): the directory it expands in, which holds what it names.
             let literal: Vec<&str> = w
@@ -126,7 +128,10 @@ impl Prepared<'_> {
             let w = &match literal.join("/") {
                 s if s.len() == w.len() => s,
                 s if s.is_empty() && w.starts_with('/') => "/".to_string(),
-                s if s.is_empty() => continue,
+                s if s.is_empty() => {
+                    globbed = true;
+                    continue;
+                }
                 s => s,
             };
             let mut cands = Vec::new();
@@ -149,9 +154,10 @@ impl Prepared<'_> {
                 }
             }
         }
-        // No word names a directory (`grep -R x`, `rg -L x`, or only a glob): the one
-        // it runs in, which holds what a glob there expands to.
-        if trees.is_empty() {
+        // No word (`grep -R x`, `rg -L x`), or a glob: the directory it runs in, which
+        // holds what a glob there expands to. Words that are files only (`diff a b`)
+        // walk no tree.
+        if trees.is_empty() && (globbed || words.is_empty()) {
             let mut cwd: Vec<String> = dirs.to_vec();
             if here {
                 match &self.path_env().cwd {

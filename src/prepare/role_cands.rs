@@ -298,7 +298,7 @@ impl Prepared<'_> {
             }
         };
         match found {
-            Walked::Meets(met) if filters.is_none() => {
+            Walked::Meets(met) if filters.is_none_or(|f| f.narrowed) => {
                 (met, Some(Unsure::Filtered(dir.to_string())))
             }
             Walked::Meets(met) => {

@@ -53,30 +53,37 @@ pub(super) struct Filters {
     /// directory it is given (`find . -type d -name __pycache__ -exec rm -rf {} +`): a
     /// directory they pass is opened whole, a file they pass is opened, nothing else.
     handed_trees: bool,
+    /// find's tests not read here (`-size`, `-mtime`, `-maxdepth`, `-prune`...) in an
+    /// expression of tests joined by `-a` alone: each may only reject what the names
+    /// and types read pass, so a file they pass is opened or not (an unsure match), and
+    /// one they reject is not (helper-86: `find . -maxdepth 1 -name '*.json' -exec cat
+    /// {} +` was asked where `.env` is).
+    pub(super) narrowed: bool,
+}
+
+/// Whether find's words, read as R, hold tests other than names and types (`-size`,
+/// `-empty`, `-mindepth`, `-newer`, `-false`, `-quit`, `-prune`...): in an expression
+/// without `-o`, `,`, parentheses or a negation (see [`chosen_otherwise`]) each may only
+/// reject more (helper-61: read as passing every file, `find . -type f -empty -exec cat
+/// {} +` was a certain deny where `.env` is not empty).
+fn narrows(r: &shell::Reading) -> bool {
+    r.given
+        .iter()
+        .any(|g| !FIND_PASSES.contains(&g.long) && !FIND_READ.contains(&g.long))
 }
 
 /// Whether the options of the program NAME, read as R, choose the files it walks in a
-/// way the filters do not read: find's `-o`, parentheses, `-prune` and tests other than
-/// names and types, a negation, tar's `--anchored`, rg's `--glob-case-insensitive`.
+/// way the filters do not read: find's `-o`, `,` and parentheses, a negation, tar's
+/// `--anchored`, rg's `--glob-case-insensitive`.
 fn chosen_otherwise(name: &str, r: &shell::Reading) -> bool {
     // find's `-o`, `,`, parentheses and `-prune` make what `-exec` is given other than
     // what the tests before it accept (helper-56: `find . -type d -o -exec cat {} +`
     // cats every file): its names and types are then not read.
+    // (`-prune` alone only keeps find out of what it passes: see `narrows`.)
     if name == "find"
         && r.parts
             .iter()
-            .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")" | "-prune"))
-    {
-        return true;
-    }
-    // find's other tests (`-size`, `-empty`, `-mindepth`, `-newer`, `-false`,
-    // `-quit`...) choose what its actions get in ways not read here (helper-61: each
-    // was read as passing every file): only those known to pass every file, and
-    // `-name`, `-iname`, `-type` (read below), leave the walk read.
-    if name == "find"
-        && r.given
-            .iter()
-            .any(|g| !FIND_PASSES.contains(&g.long) && !FIND_READ.contains(&g.long))
+            .any(|q| matches!(q.text.as_str(), "-o" | "-or" | "," | "(" | ")"))
     {
         return true;
     }
@@ -115,6 +122,7 @@ impl Filters {
         if chosen_otherwise(p.name(), &r) {
             return Err(());
         }
+        out.narrowed = p.name() == "find" && narrows(&r);
         // GNU tar's `--exclude` applies to the names after it only (`tar cf a.tar .
         // --exclude=.env` reads .env; tar says the option "has no effect"): one after
         // the first name skips nothing read here.
@@ -219,6 +227,7 @@ impl Filters {
                 rg_ignores: out.rg_ignores,
                 rg_reads: out.rg_reads,
                 overrides: out.overrides,
+                narrowed: out.narrowed,
                 ..Filters::default()
             });
         }
@@ -708,6 +717,10 @@ const FIND_PASSES: &[&str] = &[
     "L",
     "P",
     "D",
+    "O0",
+    "O1",
+    "O2",
+    "O3",
     "print",
     "print0",
     "ls",

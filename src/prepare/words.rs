@@ -79,9 +79,7 @@ impl Prepared<'_> {
         budget: &mut WordBudget,
     ) {
         let line = &cand.line;
-        budget.dots = line.uncertain.is_some()
-            || line.opaque.is_some()
-            || line.commands.iter().any(|c| c.opaque.is_some());
+        budget.dots = line.may_glob_dots();
         budget.dash_globs = line.dash_globs;
         budget.repo_stops = repo_stops(line);
         let all: Vec<(usize, usize)> = (0..line.commands.len()).map(|i| (ci, i)).collect();

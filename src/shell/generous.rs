@@ -42,6 +42,9 @@ pub struct Generous {
 pub struct Widening {
     left: usize,
     depth: usize,
+    /// Whether the line being widened may make globs match `.` names: the strings
+    /// read from it may too (an exported `BASHOPTS` reaches the shell a program starts).
+    dots: bool,
 }
 
 impl Default for Widening {
@@ -49,6 +52,7 @@ impl Default for Widening {
         Widening {
             left: MAX_GENEROUS_BYTES,
             depth: 0,
+            dots: false,
         }
     }
 }
@@ -84,9 +88,11 @@ pub fn runs_nothing(name: &str) -> bool {
     STILL_LISTED.contains(&name) || super::lookup(name).is_some_and(|p| p.runs_nothing())
 }
 
-/// Whether the known command ARGV runs code of its program's own language (`awk
-/// PROGRAM`, `python -c`, `sqlite3 DB SQL`): the deny side reads its words generously
-/// too, its code as shell strings (`awk 'BEGIN{system("rm x")}'`).
+/// Whether the known command ARGV runs code of its program's own language that the
+/// table's reader does not read whole (`python -c`, `sqlite3 DB SQL`, an awk program
+/// that calls `system`, a make value a recipe runs): the deny side reads its words
+/// generously too, its code as shell strings. Code read whole (`jq '.[] | .a * 2'`,
+/// `awk '{print $4 * 2}'`) is read by its reader only.
 fn runs_code(argv: &[String]) -> bool {
     let Some(p) = argv.first().and_then(|n| super::lookup(n)) else {
         return false;
@@ -94,11 +100,14 @@ fn runs_code(argv: &[String]) -> bool {
     super::read(p, argv.get(1..).unwrap_or(&[]))
         .runs
         .iter()
-        .any(|r| matches!(r, super::Run::Code(_)))
+        .any(|r| matches!(r, super::Run::Code(text) if !super::read_whole(p.name(), text)))
 }
 
 /// The strings the code the command ARGV runs may give a shell, as its language's
-/// reader finds them (an awk program's strings, when it calls `system` or pipes).
+/// reader finds them (an awk program's strings, when it calls `system` or pipes); for
+/// code no reader reads (`python -c`, `node -e`), its string literals, each and all of
+/// them joined (helper-87: `os.system("rm -rf x")`, `subprocess.run(["cat", ".env"])`:
+/// the code as a whole does not parse as a shell line).
 fn code_strings(argv: &[String]) -> Vec<String> {
     let Some(p) = argv.first().and_then(|n| super::lookup(n)) else {
         return Vec::new();
@@ -106,12 +115,44 @@ fn code_strings(argv: &[String]) -> Vec<String> {
     super::read(p, argv.get(1..).unwrap_or(&[]))
         .runs
         .iter()
-        .filter_map(|r| match r {
-            super::Run::Code(text) => super::read_code(p.name(), text),
-            _ => None,
+        .flat_map(|r| match r {
+            super::Run::Code(text) => match super::read_code(p.name(), text) {
+                Some(c) => c.maybe,
+                None => {
+                    let mut all = literals(text);
+                    if all.len() > 1 {
+                        all.push(all.join(" "));
+                    }
+                    all
+                }
+            },
+            _ => Vec::new(),
         })
-        .flat_map(|c| c.maybe)
         .collect()
+}
+
+/// The string literals of TEXT, code in a language the table has no reader for: what
+/// lies between two `'`, `"` or `` ` `` (a backslash keeps the character after it).
+fn literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if !matches!(c, '\'' | '"' | '`') {
+            continue;
+        }
+        let mut s = String::new();
+        while let Some(d) = chars.next() {
+            match d {
+                '\\' => s.extend(chars.next()),
+                d if d == c => break,
+                d => s.push(d),
+            }
+        }
+        if !s.trim().is_empty() {
+            out.push(s);
+        }
+    }
+    out
 }
 
 /// Why the command C is read generously, if it is: the program table did not read all
@@ -144,6 +185,9 @@ fn unknown(c: &SimpleCommand) -> Option<Unsure> {
 /// read as shell strings, whose lines (read generously too, each marked unsure) are
 /// returned. Past the bound of WIDENING, LINE is truncated.
 pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine> {
+    if widening.depth == 0 {
+        widening.dots = line.may_glob_dots();
+    }
     let mut strings: Vec<(String, Unsure)> = Vec::new();
     let mut over = false;
     for c in &mut line.commands {
@@ -186,11 +230,14 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
             read.unsure = Some(why);
             // A program may give it to `/bin/sh`: dash's globs.
             read.dash_globs = true;
+            read.dot_globs = widening.dots || may_glob_dots(&text, &read);
             // A string that is not a whole shell line (`-m "don't"`) is no bound
             // reached: its guessed commands are all the generous reading needs.
             read.truncated = None;
             // A string the reading cannot split is still read as words (guessed).
+            let outer = std::mem::replace(&mut widening.dots, read.dot_globs);
             let more = widen(&mut read, widening);
+            widening.dots = outer;
             out.push(read);
             out.extend(more);
             if widening.left == 0 {
@@ -209,6 +256,43 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         line.truncated.get_or_insert(why);
     }
     out
+}
+
+/// Whether the globs of TEXT, a string some shell may run (READ: its reading), may
+/// match names that start with `.`: no shell's do by default (bash, dash, zsh, ksh,
+/// fish, busybox), only where an option or variable says so, which TEXT would name
+/// (bash's `dotglob`, `GLOBIGNORE` and `BASHOPTS`, zsh's `GLOB_DOTS`, ksh's `FIGNORE`,
+/// `BASH_ENV`, in any case, with or without `_` or `-`: zsh's `--glob-dots`) or set through a command that changes
+/// options or runs text the reading does not see (`shopt`, `setopt`, `set`,
+/// `emulate`, `.`, `source`, `eval`, or a command named by an expansion).
+pub fn may_glob_dots(text: &str, read: &CommandLine) -> bool {
+    let folded: String = text
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    let named = [
+        "dotglob",
+        "globdots",
+        "globignore",
+        "bashopts",
+        "fignore",
+        "bashenv",
+    ]
+    .iter()
+    .any(|w| folded.contains(w));
+    // (A command the reading could not parse is opaque, and sets nothing: a shell runs
+    // no line it cannot parse.)
+    named
+        || read.commands.iter().any(|c| {
+            c.argv.first().is_none_or(|n| {
+                n.contains('$')
+                    || matches!(
+                        basename(n),
+                        "shopt" | "setopt" | "set" | "emulate" | "." | "source" | "eval"
+                    )
+            })
+        })
 }
 
 /// The paths an option word W may have glued to it (`-include.env`, `-I../x`,
@@ -302,4 +386,23 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
         paths,
     };
     Some((generous, texts))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::literals;
+
+    #[test]
+    fn literals_of_code() {
+        assert_eq!(
+            literals(r#"import os; os.system("cat .env"); print('a \'b\'')"#),
+            ["cat .env", "a 'b'"]
+        );
+        assert_eq!(
+            literals(r#"subprocess.run(["cat", ".env"]); x = `ls ~`"#),
+            ["cat", ".env", "ls ~"]
+        );
+        assert!(literals("print(2 * 3)").is_empty());
+        assert!(literals("x = '' + \" \"").is_empty());
+    }
 }

@@ -55,9 +55,9 @@ mod wrap;
 pub use generous::{widen, Generous, Widening, MAX_GENEROUS_BYTES};
 pub use looks::{scripts, second_looks, substitution_regions, Looks, Scripts, Spent};
 pub use programs::{
-    chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code, table,
-    Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run, Style, Value,
-    Verified, BASH_BUILTINS, INERT_CONFIG, LESS_HOME, MERGE_STRATEGIES,
+    chdir_options, follows_links, inert_config, lookup, names_from_data, read, read_code,
+    read_whole, table, Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run,
+    Style, Value, Verified, BASH_BUILTINS, INERT_CONFIG, LESS_HOME, MERGE_STRATEGIES,
 };
 pub(crate) use programs::{git_subcommand, quiet_patterns};
 pub(crate) use shells::shell_named;
@@ -237,6 +237,10 @@ pub struct CommandLine {
     /// sed's `e`, make's `$(shell)`), which may be dash: their globs are read as dash's
     /// too (`[^` is no negation there: `.en[^v]` is `.env`).
     pub dash_globs: bool,
+    /// For a line read generously (`unsure`): whether its text, or a line it is read
+    /// from, may make its globs match names that start with `.` (see
+    /// [`generous::may_glob_dots`]).
+    pub dot_globs: bool,
 }
 
 /// How many times a command may run.
@@ -278,6 +282,18 @@ impl CommandLine {
     /// True when the reading is certain and static: what an allow rule may allow.
     pub fn is_certain(&self) -> bool {
         self.uncertain.is_none() && self.is_static()
+    }
+
+    /// Whether the line's globs may match names that start with `.` (as under bash's
+    /// `dotglob`): where its shell's options are not known (the reading is not certain,
+    /// or not static). A line read generously is text a program the table does not
+    /// know may give some shell, whose reading is rarely certain (`print(2 * 3)`):
+    /// there only where [`CommandLine::dot_globs`] says so.
+    pub fn may_glob_dots(&self) -> bool {
+        match self.unsure {
+            Some(_) => self.dot_globs,
+            None => !self.is_certain(),
+        }
     }
 }
 

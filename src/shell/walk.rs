@@ -8,8 +8,8 @@ use super::guess::{fallback_raw, fallback_tokens};
 use super::scan;
 use super::state::{note, Budget, Cx, Frame, MAX_AST_DEPTH, TOKENIZE_ERROR};
 use super::word::{
-    arith_is_literal, command_values, is_dangerous_var, is_inert_var_name, show,
-    subscript_is_literal, Word,
+    arith_is_literal, command_values, is_dangerous_var, is_inert_var_name, is_loader_var,
+    is_one_word_value, show, subscript_is_literal, takes_any_environment, Word,
 };
 use super::{wrap, CommandLine, Runs, MAX_DEPTH};
 use brush_parser::ast;
@@ -580,8 +580,20 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     let timed = std::mem::take(&mut cx.timed_first);
     let mut hazard = None;
     let mut words = Vec::new();
+    let any_env = s
+        .word_or_name
+        .as_ref()
+        .is_some_and(|n| takes_any_environment(&n.value));
     for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
-        item_into(cx, fr, item, &mut words, &mut hazard, true, d);
+        item_into(
+            cx,
+            fr,
+            item,
+            &mut words,
+            &mut hazard,
+            Item::Prefix { any_env },
+            d,
+        );
         if let ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) = item {
             assigned_code(cx, fr, a);
         }
@@ -593,7 +605,7 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
         }
     }
     for item in s.suffix.iter().flat_map(|p| p.0.iter()) {
-        item_into(cx, fr, item, &mut words, &mut hazard, false, d);
+        item_into(cx, fr, item, &mut words, &mut hazard, Item::Suffix, d);
     }
     if words.is_empty() {
         // Only assignments and redirections: they change the shell itself.
@@ -632,13 +644,21 @@ fn stdin_texts(fr: &Frame, s: &ast::SimpleCommand) -> Vec<String> {
     texts
 }
 
+/// Where an item of a simple command stands: before its name (with whether its program
+/// takes any variable: see [`takes_any_environment`]) or after it.
+#[derive(Clone, Copy)]
+enum Item {
+    Prefix { any_env: bool },
+    Suffix,
+}
+
 fn item_into(
     cx: &mut Cx,
     fr: &Frame,
     item: &ast::CommandPrefixOrSuffixItem,
     words: &mut Vec<Word>,
     hazard: &mut Option<String>,
-    in_prefix: bool,
+    at: Item,
     d: usize,
 ) {
     match item {
@@ -658,8 +678,9 @@ fn item_into(
             words.extend(expand_word(cx, fr, &w.value, hazard));
         }
         ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => {
-            let w = assignment(cx, fr, a, hazard);
-            if !in_prefix {
+            let any_env = matches!(at, Item::Prefix { any_env: true });
+            let w = assignment(cx, fr, a, hazard, any_env);
+            if matches!(at, Item::Suffix) {
                 words.push(w);
             }
         }
@@ -730,8 +751,15 @@ fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
     }
 }
 
-/// An assignment `NAME=VALUE` or `NAME[SUB]=VALUE`, as a word.
-fn assignment(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, h: &mut Option<String>) -> Word {
+/// An assignment `NAME=VALUE` or `NAME[SUB]=VALUE`, as a word; ANY_ENV: it stands before
+/// a program that takes any variable ([`takes_any_environment`]).
+fn assignment(
+    cx: &mut Cx,
+    fr: &Frame,
+    a: &ast::Assignment,
+    h: &mut Option<String>,
+    any_env: bool,
+) -> Word {
     let (name, shown) = match &a.name {
         ast::AssignmentName::VariableName(n) => (n.as_str(), n.clone()),
         ast::AssignmentName::ArrayElementName(n, sub) => {
@@ -739,9 +767,7 @@ fn assignment(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, h: &mut Option<Strin
             (n.as_str(), format!("{n}[{sub}]"))
         }
     };
-    if is_dangerous_var(name) {
-        note(h, format!("assignment to `{name}` can change what runs"));
-    }
+    let dangerous = is_dangerous_var(name);
     let (value, is_static) = match &a.value {
         ast::AssignmentValue::Scalar(w) => {
             let w = word(cx, fr, &w.value, h);
@@ -768,6 +794,15 @@ fn assignment(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, h: &mut Option<Strin
             (format!("({})", parts.join(" ")), is_static)
         }
     };
+    // Before a program that takes any variable, one that is no loader's, whose value is
+    // one word no program runs (as the certain subset reads it: `certain::simple`).
+    let taken = any_env
+        && !is_loader_var(name)
+        && is_one_word_value(&value)
+        && command_values(name, &value).is_empty();
+    if dangerous && !taken {
+        note(h, format!("assignment to `{name}` can change what runs"));
+    }
     let op = if a.append { "+=" } else { "=" };
     Word {
         text: format!("{shown}{op}{value}"),

@@ -277,6 +277,68 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
         || PREFIX.iter().any(|p| name.starts_with(p))
 }
 
+/// Variables that change what the shell runs or what every program loads (`PATH`,
+/// `BASH_ENV`, `LD_PRELOAD`, a function by environment): never assigned before a
+/// command whose reading is certain, whatever the program (see [`takes_any_environment`]).
+pub(crate) fn is_loader_var(name: &str) -> bool {
+    const EXACT: &[&str] = &[
+        "PATH",
+        "CDPATH",
+        "BASH_ENV",
+        "ENV",
+        "IFS",
+        "PS1",
+        "PS2",
+        "PS3",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "BASH_LOADABLES_PATH",
+        "EXECIGNORE",
+        "PROMPT",
+        "TAR_OPTIONS",
+        "LESSOPEN",
+        "LESSCLOSE",
+    ];
+    EXACT.contains(&name)
+        || ["BASH_FUNC_", "LD_", "DYLD_"]
+            .iter()
+            .any(|p| name.starts_with(p))
+}
+
+/// Whether VALUE, given to a variable no list knows, is one plain word that a deny
+/// rule reads whole as the path it may be: letters, digits, `_`, `.`, `/`, `+`, `-`,
+/// and after a leading `-` none that starts a path (`-Dwarnings`, not `-r./.env`).
+pub(crate) fn is_one_word_value(value: &str) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '/' | '+' | '-');
+    match value.strip_prefix('-') {
+        Some(rest) => rest
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-')),
+        None => !value.is_empty() && value.chars().all(plain),
+    }
+}
+
+/// Whether the program NAME takes any variable in its environment as it takes any of
+/// its words: it runs the project's code ([`crate::shell::Effect::ProjectCode`]: make,
+/// python, node, pytest, go...), so only a rule that names it allows it, and that code
+/// may do whatever a variable makes it do (`PYTHONPATH=src python3 -m pytest`, `PORT=3000
+/// node server.js`); but not one whose configuration the table reads from a place a
+/// variable moves (git's `$GIT_DIR/` and `~/.gitconfig`, cargo's `~/.cargo/`, npm's
+/// `~/.npmrc`: `HOME=/tmp/x git status`, `CARGO_HOME=/tmp/x cargo build` read another).
+/// Not a variable of [`is_loader_var`]; one a program runs as a command is still read
+/// as one ([`command_values`]).
+pub(crate) fn takes_any_environment(name: &str) -> bool {
+    crate::shell::lookup(name).is_some_and(|p| {
+        p.effects.contains(&crate::shell::Effect::ProjectCode)
+            && !p.config.iter().any(|c| {
+                ["~/", "$XDG_CONFIG_HOME/", "$GIT_DIR/"]
+                    .iter()
+                    .any(|moved| c.starts_with(moved))
+            })
+    })
+}
+
 /// Variables whose value is a command a program runs: an editor, pager, browser,
 /// askpass program, remote shell or proxy (read for deny rules by [`command_values`]).
 const COMMAND_VARS: &[&str] = &[

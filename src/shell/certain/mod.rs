@@ -66,7 +66,9 @@ pub(crate) use settings::charset;
 use settings::{assignment_name, names_a_file, shell_options, subscript_expands};
 
 use super::state::RESERVED;
-use super::word::is_assignable;
+use super::word::{
+    command_values, is_assignable, is_loader_var, is_one_word_value, takes_any_environment,
+};
 use super::MAX_DEPTH;
 
 /// A word of a certain line.
@@ -700,21 +702,7 @@ impl Reader<'_> {
                 return Err(self.outside("a command name from a variable"));
             }
             if let Some(name) = assignment_name(&word) {
-                // `IFS= read -r line`: before `read`, a builtin that is not special,
-                // the assignment changes only how `read` splits the line it reads (bash
-                // restores `IFS` after it); checked at the command's name.
-                if name == "IFS" {
-                    command.assignments.push(word.word);
-                    continue;
-                }
-                if !is_assignable(name) {
-                    return Err(format!(
-                        "an assignment to `{name}`, which may change what runs"
-                    ));
-                }
-                if let Some(why) = names_a_file(name, &word.word) {
-                    return Err(why);
-                }
+                assignment_in_subset(name, &word.word)?;
                 command.assignments.push(word.word);
                 continue;
             }
@@ -756,6 +744,13 @@ impl Reader<'_> {
             if word.text != "read" && sets_ifs(&command) {
                 return Err("an assignment to `IFS`, which may change what runs".into());
             }
+            if let Some(name) = other_variable(&command) {
+                if !takes_any_environment(&word.text) {
+                    return Err(format!(
+                        "an assignment to `{name}`, which may change what runs"
+                    ));
+                }
+            }
             command.words.push(word);
         }
     }
@@ -791,6 +786,11 @@ impl Reader<'_> {
             if sets_ifs(&command) {
                 return Err("an assignment to `IFS`, which may change what runs".into());
             }
+            if let Some(name) = other_variable(&command) {
+                return Err(format!(
+                    "an assignment to `{name}`, which may change what runs"
+                ));
+            }
             if !command.redirects.is_empty() || !heredocs.is_empty() || !command.stdin.is_empty() {
                 return Err("a command of redirections only".into());
             }
@@ -814,6 +814,43 @@ impl Reader<'_> {
         }
         Ok(end)
     }
+}
+
+/// Why the assignment WORD to NAME before a command is outside the subset, if it is.
+/// `IFS= read -r line`: before `read`, a builtin that is not special, the assignment
+/// changes only how `read` splits the line it reads (bash restores `IFS` after it);
+/// checked at the command's name. Another variable is only before a program that takes
+/// any (checked at its name: see `other_variable`), and not one whose value a program
+/// runs as a command (`GIT_EXTERNAL_DIFF=rm git diff`, `CC=x make`), nor one with more
+/// than one word or path in it (`NODE_OPTIONS='--require ./.env'`, `PYTHONPATH=src:../x`):
+/// its value is read as one path.
+fn assignment_in_subset(name: &str, word: &CWord) -> Result<(), String> {
+    if name == "IFS" {
+        return Ok(());
+    }
+    let value = word.text.split_once('=').map_or("", |(_, v)| v);
+    let runs = !command_values(name, value).is_empty();
+    if !is_assignable(name) && (is_loader_var(name) || runs || !is_one_word_value(value)) {
+        return Err(format!(
+            "an assignment to `{name}`, which may change what runs"
+        ));
+    }
+    match names_a_file(name, word) {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
+}
+
+/// The first variable COMMAND's assignments give that is neither assignable anywhere
+/// ([`is_assignable`]) nor one the shell or loader reads: one only a program that takes
+/// any variable may be given (`PYTHONPATH=src python3`).
+fn other_variable(command: &CertainCommand) -> Option<&str> {
+    command
+        .assignments
+        .iter()
+        .filter_map(|a| a.text.split_once('=').map(|(n, _)| n))
+        .map(|n| n.trim_end_matches('+'))
+        .find(|n| !is_assignable(n) && *n != "IFS")
 }
 
 /// Whether COMMAND's assignments set `IFS` (which the subset allows only before `read`).

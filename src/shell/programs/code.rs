@@ -18,6 +18,13 @@ pub fn read_code(name: &str, text: &str) -> Option<CodeReading> {
     }
 }
 
+/// Whether the table's reader of NAME's language reads the code TEXT whole: it knows
+/// what the code opens and runs, and the code gives no string that may run as a shell
+/// line (an awk program that calls `system`, a make value a recipe may run).
+pub fn read_whole(name: &str, text: &str) -> bool {
+    read_code(name, text).is_some_and(|c| c.unknown.is_none() && c.maybe.is_empty())
+}
+
 /// The first of WORDS that stands in TEXT as a word of its own (letters, digits and
 /// `_`), wherever it is: strings and comments included. A run that starts with a digit
 /// is a number, which ends where the lexer says (awk reads `1system("x")` as `1` and a

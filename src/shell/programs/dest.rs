@@ -1,13 +1,14 @@
 //! The files `cp`, `mv` and `ln` make in a destination directory: `cp x/.bashrc ~`
 //! writes `~/.bashrc`, a name that is no word of the line. The reading adds `DEST/NAME`
-//! for each source NAME as a written [`Kind::Implied`] part when the words say DEST is a
-//! directory: `-t DIR`, a destination that ends with `/`, `.`, `..`, `~` (not with
-//! `-T`). A source whose name is `.` (`cp -r x/. ~`) puts its contents in DEST itself.
-//!
-//! A destination written as a plain name (`cp x/.bashrc ~/.config`) is a directory or
-//! not only when the command runs: its `DEST/NAME` is not added (it would be a path
-//! in a directory that may not exist, which every path rule meets unsure), and a rule
-//! on a file in it (`~/.config/.bashrc`) does not see the copy.
+//! for each source NAME as a written [`Kind::Implied`] part, for `-t DIR` and for the
+//! last of two or more operands, whatever its spelling: whether `"$HOME"`, `.git` or
+//! `/abs/dir` is a directory is known only when the command runs (helper-85: `cp
+//! .bashrc "$HOME"` wrote `~/.bashrc`), so both DEST and DEST/NAME are read as written.
+//! A source whose name is `.` (`cp -r x/. ~`), and every source under `-T`, puts its
+//! contents in DEST itself: a tree copied so writes all below DEST (`cp -rT k ..`).
+//! A backup (`-b`, `--backup`, `-S SUF`, which implies it) renames what was at each
+//! destination to its name and the suffix (`~` unless `-S` says otherwise): `cp -b -S v
+//! x .en` renamed `.en` to `.env`.
 
 use super::{Kind, Part, Reading, Role};
 
@@ -46,13 +47,11 @@ fn into(dir: &str, sources: &[(String, Role)], parents: bool) -> Vec<Part> {
         .collect()
 }
 
-/// Add to R what its sources become in its destination directory: the value of `-t DIR`,
-/// else the last of two or more operands; with ONE_HERE, a lone operand is put in the
-/// current directory (`ln -s /x/y` makes `./y`).
+/// Add to R what its sources become in its destination: in the directory `-t DIR`
+/// names, else in the last of two or more operands (which may be one: see the module's
+/// words), or that operand itself under `-T`; with ONE_HERE, a lone operand is put in
+/// the current directory (`ln -s /x/y` makes `./y`). And the backups of them all.
 fn add(r: &mut Reading, one_here: bool) {
-    if r.has_option("no-target-directory") {
-        return;
-    }
     let target = target_directory(r);
     // `cp --parents` wants a directory, and puts each source's path in it.
     let parents = r.has_option("parents");
@@ -62,21 +61,72 @@ fn add(r: &mut Reading, one_here: bool) {
         .filter(|p| p.kind == Kind::Operand && p.role.is_path())
         .map(|p| (p.text.clone(), p.role))
         .collect();
-    let added = match (target, operands.split_last()) {
+    let mut added = match (target, operands.split_last()) {
         (Some(dir), _) => into(&dir, &operands, parents),
         (None, Some((_, []))) if one_here => into(".", &operands, false),
-        (None, Some((dest, sources)))
-            if !sources.is_empty() && (parents || names_a_directory(&dest.0)) =>
-        {
-            into(&dest.0, sources, parents)
+        // A tree's contents put in DEST itself (`cp -rT k ..`, `mv -T k d`).
+        (None, Some((dest, sources))) if r.has_option("no-target-directory") => {
+            let tree = sources
+                .iter()
+                .any(|(_, role)| role.is_tree() || *role == Role::Write);
+            let whole = Part {
+                text: dest.0.clone(),
+                kind: Kind::Implied,
+                role: Role::WriteTree,
+            };
+            tree.then_some(whole).into_iter().collect()
         }
+        (None, Some((dest, sources))) if !sources.is_empty() => into(&dest.0, sources, parents),
         _ => Vec::new(),
     };
+    // A tree copied with backups renames what it replaces below the destination to names
+    // no word gives (helper-87: `cp -r -S v t d` renamed `d/t/.en` to `d/t/.env`).
+    if backs_up(r) && operands.iter().any(|(_, role)| role.is_tree()) {
+        r.unknown
+            .push("a tree copied with backups: the names of the backups below".into());
+    }
+    if backs_up(r) {
+        let suffix = r
+            .option_values("suffix")
+            .last()
+            .map_or("~".to_owned(), |s| (*s).to_owned());
+        let written = operands
+            .last()
+            .filter(|_| operands.len() > 1 && !r.has_option("target-directory"))
+            .map(|(dest, _)| (dest.clone(), Role::Write));
+        let backups: Vec<Part> = added
+            .iter()
+            .map(|p| (p.text.clone(), p.role))
+            .chain(written)
+            .filter(|(text, _)| !text.ends_with('/') && !text.is_empty())
+            .map(|(text, role)| Part {
+                text: format!("{text}{suffix}"),
+                kind: Kind::Implied,
+                role,
+            })
+            .collect();
+        added.extend(backups);
+    }
     for p in added {
-        if !r.parts.iter().any(|q| q.text == p.text && q.role == p.role) {
+        // A path written already is written whole (`cp -rT k ..`: `..` and below).
+        let upgrade = |q: &Part| q.text == p.text && q.role == Role::Write;
+        if p.role == Role::WriteTree && r.parts.iter().any(upgrade) {
+            for q in r.parts.iter_mut().filter(|q| upgrade(q)) {
+                q.role = Role::WriteTree;
+            }
+        } else if !r.parts.iter().any(|q| q.text == p.text && q.role == p.role) {
             r.parts.push(p);
         }
     }
+}
+
+/// Whether R makes backups of what it replaces: `-b`, `--backup[=CONTROL]`, or `-S
+/// SUF`, which implies `-b` (coreutils 9.1); none with `--backup=none` or `off`.
+fn backs_up(r: &Reading) -> bool {
+    // `none` and `off` make none whatever else is given (`never` is `simple`).
+    let control = r.option_values("backup");
+    let off = control.last().is_some_and(|c| matches!(*c, "none" | "off"));
+    !off && (r.has_option("backup") || r.has_option("b") || r.has_option("suffix"))
 }
 
 /// Whether WORD, a destination, is a directory by its text alone.
@@ -131,15 +181,15 @@ fn link_targets(r: &mut Reading) {
                 Some((d, _)) => d.to_owned(),
                 None => String::new(),
             };
-            // A destination that may be a directory only when the command runs is read
-            // as the link itself (a link in it, `DEST/NAME`, is in a directory that may
-            // not exist, which would make every such line uncertain); what is read
-            // through that link later in the line is the line's own change (see
-            // `prepare::changes`), which reads the target from both.
-            let bases = if !no_dir && (names_a_directory(&dest) || targets.len() > 1) {
+            // A destination that may be a directory only when the command runs holds
+            // the link (`DEST/NAME`, its target read from DEST) or is the link (its
+            // target read from DEST's directory): both are read.
+            let bases = if no_dir {
+                vec![parent]
+            } else if names_a_directory(&dest) || targets.len() > 1 {
                 vec![dest]
             } else {
-                vec![parent]
+                vec![dest, parent]
             };
             (targets, bases)
         }

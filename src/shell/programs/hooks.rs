@@ -267,8 +267,8 @@ pub fn names_from_data(form: &[String]) -> Option<String> {
 /// in the tree, which the line does not show (`grep -R x .` reads `~/.ssh` through a link
 /// to it). `grep -R`, `rg -L`, `find -L`/`-follow` and `find -exec` without `-type`,
 /// `ls -RL`, `du -L`, `cp -rL`, `tar -h`, `rsync -L`/`-k`/`-K`, `chmod`/`chown`/`chgrp
-/// -RL`, `tree -l`, `zip -r` without `-y`, `diff -r`/`-N` or of a directory without
-/// `--no-dereference`, `gzip`/`gunzip -r` with `-c` or `-f` and `zcat -r`; long options
+/// -RL`, `tree -l`, `zip -r` without `-y`, `diff` without `--no-dereference` (any of
+/// its operands may be a directory, whose files it opens through links: helper-85), `gzip`/`gunzip -r` with `-c` or `-f` and `zcat -r`; long options
 /// abbreviated too (`--deref`).
 pub fn follows_links(form: &[String]) -> Option<String> {
     let name = form.first()?.as_str();
@@ -318,17 +318,8 @@ pub fn follows_links(form: &[String]) -> Option<String> {
                 && !args.iter().any(|a| a == "--symlinks")
         }
         // GNU diff reads through links in the directories it compares, at the top too
-        // (`diff . /tmp/x` reads `./x`): recursively, with `-N`, or given a directory
-        // the words show.
-        "diff" => {
-            (has('r', "recursive")
-                || has('N', "new-file")
-                || has('\0', "unidirectional-new-file")
-                || args
-                    .iter()
-                    .any(|a| is_dir_word(a.rsplit('=').next().unwrap_or(a))))
-                && !has('\0', "no-dereference")
-        }
+        // (`diff . /tmp/x` reads `./x`), and any operand may be one (`diff ../a ../b`).
+        "diff" => !has('\0', "no-dereference"),
         _ => false,
     };
     follows.then(|| {
@@ -336,15 +327,6 @@ pub fn follows_links(form: &[String]) -> Option<String> {
             "`{name}` follows symbolic links in the tree it walks: what it reads depends on them"
         )
     })
-}
-
-/// WORD names a directory whatever the file system holds: `.`, `..`, `~`, `/`, a
-/// trailing `/`, `/.` or `/..`.
-fn is_dir_word(word: &str) -> bool {
-    matches!(word, "." | ".." | "~" | "/")
-        || word.ends_with('/')
-        || word.ends_with("/.")
-        || word.ends_with("/..")
 }
 
 /// Whether `find` with ARGS (its words after its name) follows symbolic links: `-L`,

@@ -109,10 +109,14 @@ pub(super) fn make_assignments(r: &mut super::Reading) {
             .to_vec(),
         files => files,
     };
+    // `-r` takes the built-in rules away, and `-R` does too (GNU make 4.3: `make -R
+    // x` beside `x.sh` has no rule to make `x`).
+    let built_in = !r.has_option("no-builtin-rules") && !r.has_option("no-builtin-variables");
     let names: Vec<String> = targets
         .iter()
         .map(|(t, _)| t.clone())
         .chain(makefiles)
+        .filter(|_| built_in)
         .collect();
     let mut sources: Vec<(String, Role)> = Vec::new();
     for name in &names {
@@ -680,6 +684,24 @@ mod tests {
             super::CHECKOUTS.iter().map(|c| c.to_string()).collect();
         assert_eq!(ours, checkouts);
         assert_eq!(super::SUFFIXES, suffixes.as_slice());
+    }
+
+    /// `-r` and `-R` take the built-in rules away: no source of theirs is read.
+    #[test]
+    fn no_built_in_rules_no_sources() {
+        let make = crate::shell::lookup("make").expect("make is in the table");
+        let found = |args: &[&str]| {
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            crate::shell::read(make, &args)
+                .parts
+                .iter()
+                .filter(|p| p.kind == crate::shell::Kind::Found)
+                .count()
+        };
+        assert!(found(&["secret"]) > 0);
+        assert_eq!(found(&["-r", "secret"]), 0);
+        assert_eq!(found(&["-Rn", "secret"]), 0);
+        assert_eq!(found(&["--no-builtin-rules", "secret"]), 0);
     }
 
     #[test]

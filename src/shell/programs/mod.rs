@@ -46,7 +46,7 @@ mod table;
 mod text_opts;
 
 pub use builtins::BASH_BUILTINS;
-pub use code::read_code;
+pub use code::{read_code, read_whole};
 pub use dev::LESS_HOME;
 pub(crate) use env_split::env_split_string;
 pub(crate) use git_object::{
@@ -297,8 +297,9 @@ pub enum Does {
     /// The operands it reads become ROLE when ROLE walks (`grep -r`, `cp -r`: `cp`'s
     /// destination stays written), the operands it writes become ROLE when it is
     /// [`Role::WriteTree`] (`rm -r`); with no operand in a path role the program works
-    /// on `.` in that role (`grep -r x` walks the cwd). With VALUES, only when the
-    /// option's value is one of them (`grep -d recurse`).
+    /// on `.` in that role (`grep -r x` walks the cwd), but a tree written is only one
+    /// the program works on anyway (`find -delete`; `rm -r` alone removes nothing).
+    /// With VALUES, only when the option's value is one of them (`grep -d recurse`).
     Operands(Role, &'static [&'static str]),
     /// The operands in path roles are written in place, through a file named TEMPLATE
     /// (`?`: any character) made beside each and renamed over it (`sed -i`): the
@@ -566,26 +567,24 @@ impl Program {
     }
 
     /// Whether it may make or move a symbolic link given ARGS (its words after its
-    /// name): it runs the project's code ([`Effect::ProjectCode`]: a recipe may), code
-    /// of its own or text the reading does not read (`sed 'e ln -s ..'`, `make --eval`);
-    /// or it has [`Effect::Links`] (of the subcommand ARGS name when it has subcommands:
-    /// an unknown one may), with [`Program::links_with`] and [`Program::links_unless`]
-    /// read as the program reads its words (`tar xzf` is `tar -x -z -f`, `cp --arch` is
-    /// `--archive`); an option the table does not know may be one of them. The commands
-    /// it runs (`find -exec ln`) are read as commands of their own.
+    /// name): it runs code of its own or text the reading does not read (`sed 'e ln -s
+    /// ..'`, `make --eval`); or it has [`Effect::Links`] (of the subcommand ARGS name
+    /// when it has subcommands: an unknown one may), with [`Program::links_with`] and
+    /// [`Program::links_unless`] read as the program reads its words (`tar xzf` is `tar
+    /// -x -z -f`, `cp --arch` is `--archive`); an option the table does not know may be
+    /// one of them. The commands it runs (`find -exec ln`) are read as commands of their
+    /// own. The project's code it runs ([`Effect::ProjectCode`]: a recipe, a hook, git's
+    /// `core.fsmonitor`) is not counted: only a rule that names the program allows it,
+    /// and that code may open any file itself, so a link it makes for another command
+    /// of the line gives it nothing more (helper-86: `git log --oneline | tee
+    /// build/log.txt` was not certain: git may make `build` a link first).
     pub fn may_make_links(&self, args: &[String]) -> bool {
-        if self.effects.contains(&Effect::ProjectCode) {
-            return true;
-        }
         let r = read(self, args);
         // Code its reader reads whole makes none: the shell lines it runs (`sed 'e ln
         // -s ..'`) are commands of their own (helper-70: `... | xargs sed -i 's/a/b/'`
         // was read as one that may).
-        let code_links = |text: &str| {
-            read_code(self.name(), text).is_none_or(|c| c.unknown.is_some() || !c.maybe.is_empty())
-        };
         if r.runs.iter().any(|x| match x {
-            Run::Code(text) => code_links(text),
+            Run::Code(text) => !read_whole(self.name(), text),
             Run::Hidden(_) | Run::Starts(_) => true,
             Run::Argv(_) | Run::Shell(_) => false,
         }) {
@@ -601,7 +600,7 @@ impl Program {
                 }
             }
             return match sub {
-                Some(s) => s.has(Effect::Links) || s.has(Effect::ProjectCode),
+                Some(s) => s.has(Effect::Links),
                 // A subcommand the table does not know, or none.
                 None => !r.is_known() || self.effects.contains(&Effect::Links),
             };

@@ -411,8 +411,10 @@ pub(super) const DIFF: &[Opt] = &[
     val("x", "exclude", Pattern),
     val("X", "exclude-from", Read),
     val("S", "starting-file", D),
-    val("", "from-file", Read),
-    val("", "to-file", Read),
+    // Compared with each operand, a directory's files too (helper-87: `diff -rN
+    // --from-file=.. src`).
+    val("", "from-file", Walk),
+    val("", "to-file", Walk),
     flag("i", "ignore-case"),
     flag("E", "ignore-tab-expansion"),
     flag("Z", "ignore-trailing-space"),

@@ -566,7 +566,15 @@ fn apply(program: &Program, operands: &[usize], effects: &[Does], out: &mut Read
                         p.role = role;
                     }
                 }
-                implicit = Some((".", role));
+                implicit = match (role, implicit) {
+                    // A program that writes a tree works on none it is not given
+                    // (`rm -r` alone removes nothing; `xargs rm -rf` removes the names
+                    // of its input, not `.`), but for one that works on `.` unless
+                    // given a path (`find -delete`).
+                    (Role::WriteTree, None) => None,
+                    (Role::WriteTree, Some((word, _))) => Some((word, role)),
+                    _ => Some((".", role)),
+                };
             }
             Does::Beside(template) => {
                 let mut dirs: Vec<String> = Vec::new();

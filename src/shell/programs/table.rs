@@ -284,7 +284,10 @@ pub(super) static PROGRAMS: &[Program] = &[
     Program {
         names: &["diff"],
         opts: DIFF,
-        operands: all(Read),
+        // Any operand may be a directory, whose files it compares (`diff ../a ../b`
+        // opens `../a/.env`), or the directory of the other's name (`diff id_rsa
+        // ~/.ssh` opens `~/.ssh/id_rsa`): each is read as a tree (helper-85).
+        operands: all(Walk),
         examples: &[
             ex("diff -u a b", &["a", "b"]),
             ex("diff -ru -x .env old new", &["old", "new"]),
@@ -365,10 +368,26 @@ pub(super) static PROGRAMS: &[Program] = &[
             "suffix",
         ],
         examples: &[
-            ex("cp .env /tmp", &[".env", "/tmp"]),
+            ex("cp .env /tmp", &[".env", "/tmp", "/tmp/.env"]),
             ex("cp .env /tmp/", &[".env", "/tmp/", "/tmp/.env"]),
             ex("cp -r src -t /tmp/x", &["src", "/tmp/x", "/tmp/x/src"]),
-            ex("cp -a src ~/backup", &["src", "~/backup"]),
+            ex("cp -a src ~/backup", &["src", "~/backup", "~/backup/src"]),
+            ex(
+                "cp .bashrc \"$HOME\"",
+                &[".bashrc", "$HOME", "$HOME/.bashrc"],
+            ),
+            ex("cp -rT k ..", &["k", ".."]),
+            ex(
+                "cp -b -S v README.md .en",
+                &[
+                    "README.md",
+                    ".en",
+                    ".en/README.md",
+                    ".en/README.mdv",
+                    ".env",
+                ],
+            ),
+            ex("cp --backup a b", &["a", "b", "b/a", "b/a~", "b~"]),
             ex("cp -a src ~/backup/", &["src", "~/backup/", "~/backup/src"]),
             ex("cp x/.bashrc ~/", &["x/.bashrc", "~/", "~/.bashrc"]),
             ex("cp -r x/. d/", &["x/.", "d/", "d"]),
@@ -383,7 +402,7 @@ pub(super) static PROGRAMS: &[Program] = &[
         operands: all(Write),
         effects: &[Effect::Links, Effect::Dirs],
         examples: &[
-            ex("mv -f a b", &["a", "b"]),
+            ex("mv -f a b", &["a", "b", "b/a"]),
             ex("mv x/.bashrc ~", &["x/.bashrc", "~", "~/.bashrc"]),
             ex("mv -t /tmp a d/", &["/tmp", "a", "d/", "/tmp/a", "/tmp/d"]),
             ex("mv -T a b", &["a", "b"]),
@@ -402,24 +421,39 @@ pub(super) static PROGRAMS: &[Program] = &[
         },
         effects: &[Effect::Links],
         examples: &[
-            ex("ln -sf target name", &["target", "name"]),
+            ex(
+                "ln -sf target name",
+                &["target", "name", "name/target", "name/target"],
+            ),
             ex("ln -s /x/.bashrc", &["/x/.bashrc", ".bashrc"]),
             ex("ln -s a/b c/d ~/", &["~/", "~/b", "~/d", "~/a/b", "~/c/d"]),
             ex("ln -sfT target name", &["target", "name"]),
             ex(
                 "ln -s ../src build/src-link",
-                &["build/src-link", "build/../src"],
+                &[
+                    "build/src-link",
+                    "build/src-link/src",
+                    "build/src-link/../src",
+                    "build/../src",
+                ],
             ),
             ex("ln -sT ../x d/l", &["d/l", "d/../x"]),
             ex(
                 "ln -s -t /opt/b ../lib/x",
                 &["/opt/b", "/opt/b/x", "/opt/b/../lib/x"],
             ),
-            ex("ln -sr ../src build/l", &["../src", "build/l"]),
-            ex("ln -s --re ../src build/l", &["../src", "build/l"]),
+            ex(
+                "ln -sr ../src build/l",
+                &["../src", "build/l", "build/l/src"],
+            ),
+            ex(
+                "ln -s --re ../src build/l",
+                &["../src", "build/l", "build/l/src"],
+            ),
             ex("ln -s --t=a/b ../../x", &["a/b", "a/b/x", "a/b/../../x"]),
             ex("ln -vsta/b ../../x", &["a/b", "a/b/x", "a/b/../../x"]),
-            ex("ln ../src build/l", &["../src", "build/l"]),
+            ex("ln ../src build/l", &["../src", "build/l", "build/l/src"]),
+            ex("ln -fb -Sv x .en", &["x", ".en", ".en/x", ".en/xv", ".env"]),
         ],
         reading_hook: Some(super::dest::links_into_directory),
         ..BASE
@@ -791,6 +825,11 @@ const FIND: &[super::Opt] = {
         flag("", "L"),
         flag("", "P"),
         val("", "D", Data),
+        // The optimisation levels: the order find evaluates its tests in.
+        flag("", "O0"),
+        flag("", "O1"),
+        flag("", "O2"),
+        flag("", "O3"),
         val("", "name", OnlyName),
         val("", "iname", OnlyNameAnyCase),
         val("", "path", Pattern),
