@@ -8,8 +8,8 @@ use super::guess::{fallback_raw, fallback_tokens};
 use super::scan;
 use super::state::{note, Budget, Cx, Frame, MAX_AST_DEPTH, TOKENIZE_ERROR};
 use super::word::{
-    arith_is_literal, command_values, is_dangerous_var, is_inert_var_name, is_loader_var,
-    is_one_word_value, show, subscript_is_literal, takes_any_environment, Word,
+    arith_is_literal, command_values, given_any_program, is_dangerous_var, is_inert_var_name, show,
+    subscript_is_literal, takes_any_environment, Word,
 };
 use super::{wrap, CommandLine, Runs, MAX_DEPTH};
 use brush_parser::ast;
@@ -767,7 +767,6 @@ fn assignment(
             (n.as_str(), format!("{n}[{sub}]"))
         }
     };
-    let dangerous = is_dangerous_var(name);
     let (value, is_static) = match &a.value {
         ast::AssignmentValue::Scalar(w) => {
             let w = word(cx, fr, &w.value, h);
@@ -794,13 +793,8 @@ fn assignment(
             (format!("({})", parts.join(" ")), is_static)
         }
     };
-    // Before a program that takes any variable, one that is no loader's, whose value is
-    // one word no program runs (as the certain subset reads it: `certain::simple`).
-    let taken = any_env
-        && !is_loader_var(name)
-        && is_one_word_value(&value)
-        && command_values(name, &value).is_empty();
-    if dangerous && !taken {
+    // Before a program that takes any variable, as the certain subset reads it.
+    if is_dangerous_var(name) && !(any_env && given_any_program(name, &value)) {
         note(h, format!("assignment to `{name}` can change what runs"));
     }
     let op = if a.append { "+=" } else { "=" };

@@ -224,21 +224,6 @@ pub(crate) fn subscript_is_literal(sub: &str) -> bool {
 /// what a command name runs.
 pub(crate) fn is_dangerous_var(name: &str) -> bool {
     const EXACT: &[&str] = &[
-        "PATH",
-        "CDPATH",
-        "BASH_ENV",
-        "ENV",
-        "PS1",
-        "PS2",
-        "PS3",
-        "PS4",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "BASH_LOADABLES_PATH",
-        "EXECIGNORE",
-        "TAR_OPTIONS",
-        "LESSOPEN",
-        "LESSCLOSE",
         "PYTHONSTARTUP",
         "PYTHONPATH",
         "PYTHONHOME",
@@ -251,9 +236,7 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
         "NODE_PATH",
         "JAVA_TOOL_OPTIONS",
         "_JAVA_OPTIONS",
-        "PROMPT",
     ];
-    const PREFIX: &[&str] = &["BASH_FUNC_", "LD_", "DYLD_", "GIT_"];
     // Git variables that only label or trace; the others can name hooks, editors,
     // pagers, ssh commands or configuration.
     const GIT_INERT: &[&str] = &[
@@ -272,21 +255,27 @@ pub(crate) fn is_dangerous_var(name: &str) -> bool {
     if GIT_INERT.contains(&name) {
         return false;
     }
-    EXACT.contains(&name)
+    is_shell_or_loader_var(name)
+        || EXACT.contains(&name)
         || COMMAND_VARS.contains(&name)
-        || PREFIX.iter().any(|p| name.starts_with(p))
+        || name.starts_with("GIT_")
 }
 
 /// Variables that change what the shell runs or what every program loads (`PATH`,
-/// `BASH_ENV`, `LD_PRELOAD`, a function by environment): never assigned before a
-/// command whose reading is certain, whatever the program (see [`takes_any_environment`]).
+/// `BASH_ENV`, `LD_PRELOAD`, a function by environment), and those whose values tar and
+/// less run: never assigned before a command whose reading is certain, whatever the
+/// program (see [`takes_any_environment`]); `IFS` too, but before `read`.
 pub(crate) fn is_loader_var(name: &str) -> bool {
+    name == "IFS" || is_shell_or_loader_var(name)
+}
+
+/// The variables of [`is_loader_var`] but `IFS`, each also one of [`is_dangerous_var`].
+fn is_shell_or_loader_var(name: &str) -> bool {
     const EXACT: &[&str] = &[
         "PATH",
         "CDPATH",
         "BASH_ENV",
         "ENV",
-        "IFS",
         "PS1",
         "PS2",
         "PS3",
@@ -304,6 +293,15 @@ pub(crate) fn is_loader_var(name: &str) -> bool {
         || ["BASH_FUNC_", "LD_", "DYLD_"]
             .iter()
             .any(|p| name.starts_with(p))
+}
+
+/// Whether NAME=VALUE may stand before a program that takes any variable
+/// ([`takes_any_environment`]) with the line still certain: NAME is no variable of
+/// [`is_loader_var`], VALUE is one word ([`is_one_word_value`]), and no program runs it
+/// as a command ([`command_values`]: `GIT_EXTERNAL_DIFF=rm`, make's `CC=x`). The
+/// certain subset and the walk of the syntax tree both ask it.
+pub(crate) fn given_any_program(name: &str, value: &str) -> bool {
+    !is_loader_var(name) && is_one_word_value(value) && command_values(name, value).is_empty()
 }
 
 /// Whether VALUE, given to a variable no list knows, is one plain word that a deny

@@ -66,9 +66,7 @@ pub(crate) use settings::charset;
 use settings::{assignment_name, names_a_file, shell_options, subscript_expands};
 
 use super::state::RESERVED;
-use super::word::{
-    command_values, is_assignable, is_loader_var, is_one_word_value, takes_any_environment,
-};
+use super::word::{given_any_program, is_assignable, takes_any_environment};
 use super::MAX_DEPTH;
 
 /// A word of a certain line.
@@ -829,8 +827,7 @@ fn assignment_in_subset(name: &str, word: &CWord) -> Result<(), String> {
         return Ok(());
     }
     let value = word.text.split_once('=').map_or("", |(_, v)| v);
-    let runs = !command_values(name, value).is_empty();
-    if !is_assignable(name) && (is_loader_var(name) || runs || !is_one_word_value(value)) {
+    if !is_assignable(name) && !given_any_program(name, value) {
         return Err(format!(
             "an assignment to `{name}`, which may change what runs"
         ));
