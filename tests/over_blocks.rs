@@ -990,9 +990,9 @@ fn find_hands_on_the_trees_its_tests_pass() {
     }
 }
 
-/// helper-70: git's subcommands that write only what git tracks, or remove only what it
-/// does not ignore, meet no rule for an ignored `.env`: `restore` (without `--source`),
-/// `checkout -- PATHS`, `clean` (without `-x`, `-X` or `-ff`), `stash -u` (not `-a`).
+/// helper-70: git's subcommands that write only what git tracks (or a revision's files),
+/// or remove only what it does not ignore, meet no rule for an ignored `.env`:
+/// `restore`, `checkout [REV] -- PATHS`, `clean` (without `-x`, `-X` or `-ff`), `stash -u` (not `-a`).
 /// Where `.env` is neither tracked nor ignored, `clean` and `stash -u` take it.
 #[test]
 fn git_writes_what_it_tracks() {
@@ -1023,10 +1023,14 @@ fn git_writes_what_it_tracks() {
         ("git clean -fd", Allow),
         ("git stash -u", Allow),
         ("git stash push -- src", Allow),
-        ("git restore --source=HEAD~1 .", Deny),
-        // From HEAD, whose files the index may not list.
-        ("git restore --staged --worktree .", Deny),
-        ("git checkout HEAD~1 -- .", Deny),
+        // From a revision's tree, read from git's store (`git_objects`): HEAD's holds
+        // no `.env`, and a repository of one commit has no `HEAD~1` (git stops).
+        // (Where a revision holds one: own_readers_real.rs `helper90_*`.)
+        ("git restore --source=HEAD~1 .", Allow),
+        ("git restore --staged --worktree .", Allow),
+        ("git checkout HEAD~1 -- .", Allow),
+        ("git checkout HEAD -- .", Allow),
+        ("git reset --hard", Allow),
         ("git clean -fdX", Deny),
         ("git clean -fdx", Deny),
         ("git clean -ffd", Deny),
@@ -1164,7 +1168,11 @@ fn helper86_code_stars_pipes_and_narrowing_tests() {
         ("PATH=. make", None),
         ("LD_PRELOAD=./x.so make", None),
         ("GIT_EXTERNAL_DIFF=rm git diff", None),
-        ("NODE_OPTIONS='--require ./.env' node -e 1", None),
+        // Not certain (two words); its value read generously, as text the project's code
+        // may run, meets `.env`: an unsure match (helper-89's round).
+        ("NODE_OPTIONS='--require ./.env' node -e 1", Some(Ask)),
+        ("CC=clang make", Some(Allow)),
+        ("VPATH=.. make", None),
         ("PYTHONPATH=src:../x python3 -m pytest", None),
         ("PYTHONPATH=src", None),
         // The names xargs gives rm are not known: not allowed, not denied.
@@ -1176,5 +1184,50 @@ fn helper86_code_stars_pipes_and_narrowing_tests() {
     std::os::unix::fs::symlink(".env", dir.join("secret.sh")).expect("link secret.sh");
     assert_eq!(decide("make secret"), Some(Deny));
     assert_eq!(decide("make -r secret"), Some(Allow));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// helper-90's user: code read whole that writes nothing writes none of its words
+/// (`awk ... /etc/passwd | head` was undecided: `head` may read `/etc` as it starts);
+/// `git checkout .` writes tracked files only; a compiler named before make.
+#[test]
+fn helper90_everyday_lines() {
+    let dir = common::process_dir("gptel-rust-hooks-helper90");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("src")).expect("make the repository");
+    std::fs::write(dir.join("src/a.c"), "int main() {}\n").expect("write a.c");
+    std::fs::write(dir.join(".gitignore"), ".env\n").expect("write .gitignore");
+    repo::git(&dir, &["init", "-q"]);
+    repo::git(&dir, &["add", "."]);
+    repo::git(&dir, &["commit", "-qm", "init"]);
+    std::fs::write(dir.join(".env"), "KEY=1\n").expect("write .env");
+    let p = with_home(
+        json!([
+            {"id": "dotenv", "tool": "shell", "path": "**/.env", "decision": "deny"},
+            {"id": "named", "tool": "shell", "command-prefix": ["git", "make"], "decision": "allow"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"}
+        ]),
+        None,
+    );
+    let decide = |command: &str| {
+        let value = json!({"name": "shell", "args": {"command": command}, "cwd": &dir});
+        eval::evaluate(&p, &Call::from_value(&value).expect("call reads")).decision
+    };
+    for line in [
+        "awk -F: '{print $1}' /etc/passwd | head",
+        "awk '{print $1}' /etc/passwd | wc -l",
+        "git checkout .",
+        "git checkout HEAD -- .",
+        "git checkout -- src",
+        "CC=clang make",
+        "CC=gcc CFLAGS=-O2 make -j4",
+    ] {
+        assert_eq!(decide(line), Some(Allow), "{line}");
+    }
+    // Code that writes is still a write of its words.
+    assert_ne!(
+        decide("awk '{print > \"/etc/x\"}' /etc/passwd | head"),
+        Some(Allow)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1553,3 +1553,123 @@ fn helper87_tree_backups_diff_from_file_and_code_strings() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// git writes the files of the commit it moves to, not only those its index lists
+/// (helper-90's session): `git checkout other` overwrote an ignored `.env` that branch
+/// `other` tracks. Each revision's tree is read from git's store; a revision git takes
+/// from elsewhere (`git pull`, a rebase) is an unsure match; a pathspec or a branch
+/// without the file writes nothing of it (`git checkout .` was denied for nothing).
+#[test]
+fn helper90_revisions_git_writes_out() {
+    let s = Scratch::new("own-readers-90");
+    let (home, proj) = project(&s);
+    // `other` tracks `.env`; `base` ignores it.
+    trace::git(&proj, &["branch", "other"]);
+    trace::git(&proj, &["checkout", "-qb", "base"]);
+    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
+    std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
+    trace::git(&proj, &["add", ".gitignore"]);
+    trace::git(&proj, &["commit", "-qm", "untrack"]);
+    trace::git(&proj, &["tag", "kept"]);
+    let decide = decider(&home, &proj);
+    // (`git reset --hard other` moves `base` too.)
+    let restore = || {
+        trace::git(&proj, &["checkout", "-qf", "base"]);
+        trace::git(&proj, &["reset", "-q", "--hard", "kept"]);
+        std::fs::write(proj.join(".env"), "[db]\n\tpassword = ENV-SECRET\n").expect("write .env");
+    };
+    restore();
+    let mut failures = check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "git checkout -q other",
+            "git switch -q other",
+            "git reset -q --hard other",
+            "git restore --source=other .",
+            "git checkout -q other~0",
+            "git checkout -q other -- .",
+        ],
+        (&home, &proj),
+        false,
+        &restore,
+    );
+    // What the store cannot say is unsure: asked, not allowed.
+    for line in [
+        "git pull -q",
+        "git rebase -q other",
+        "git checkout -q @{-1}",
+        "git branch -qf x other && git checkout -q x",
+    ] {
+        let d = decide(line);
+        if d != Some(Decision::Ask) {
+            failures.push(format!("`{line}`: {d:?}, not asked"));
+        }
+    }
+    for line in [
+        "git checkout -q .",
+        "git checkout -q -- src",
+        "git checkout -q base",
+        "git restore .",
+        "git reset -q --hard",
+        "git status && git checkout -q -b feature",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+        restore();
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// helper-89: a variable before a program that runs the project's code is text that
+/// code may run (make reads it as a variable of its command line: a recipe's `$(PY)`
+/// of `PY=rm make test` ran `rm`, and make's built-in rules build commands of several),
+/// and a string read generously takes the dot options its program's words name
+/// (`-O dotglob`) and its glob alternations written out (`@(.e|.x)nv`).
+#[test]
+fn helper89_variables_before_make_and_generous_dots() {
+    let s = Scratch::new("own-readers-89");
+    let (home, proj) = project(&s);
+    std::fs::write(
+        proj.join("Makefile"),
+        "PY ?= python3\ntest:\n\t$(PY) victim\n",
+    )
+    .expect("write Makefile");
+    std::fs::write(proj.join("x.c"), "int x;\n").expect("write x.c");
+    let decide = decider_with(
+        &home,
+        &proj,
+        json!([
+            {"id": "secrets", "tool": "shell", "path": ["~/.ssh/**", "**/.env"], "decision": "deny"},
+            {"id": "rm", "tool": "shell", "command-prefix": ["rm"], "decision": "deny"},
+            {"id": "named", "tool": "shell", "command-prefix": ["make", "prlimit"], "decision": "allow"},
+            {"id": "rest", "tool": "shell", "command-regexp": "", "decision": "allow"},
+        ]),
+    );
+    let restore = || {
+        std::fs::write(proj.join("victim"), "x\n").expect("write victim");
+        let _ = std::fs::remove_file(proj.join("x.o"));
+    };
+    let mut failures = check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "PY=rm make test",
+            "PY=rm make -s test",
+            "CC=env CFLAGS=-Srm make x.o CPPFLAGS=-f OUTPUT_OPTION=victim",
+            "prlimit --nofile=1024 bash -O dotglob -c 'cat *'",
+            "prlimit --nofile=1024 bash -O extglob -c 'cat @(.e|.x)nv'",
+        ],
+        (&home, &proj),
+        true,
+        &restore,
+    );
+    for line in [
+        "CC=clang make -n x.o",
+        "PY=python3 make -n test",
+        "LANG=C make -n test",
+    ] {
+        failures.extend(everyday_run(&s, &decide, line, &home, &proj));
+        restore();
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -143,12 +143,22 @@ fn only_reads(c: &shell::SimpleCommand) -> bool {
         return false;
     }
     let r = shell::read(p, c.argv.get(1..).unwrap_or(&[]));
+    // Code its reader reads to the end and finds writing nothing, running nothing
+    // (helper-90's user: `awk -F: '{print $1}' /etc/passwd | head` was read as writing
+    // `/etc/passwd`, a place `head` may read as it starts).
+    let inert_code = |run: &shell::Run| match run {
+        shell::Run::Code(text) => shell::read_code(p.name(), text).is_some_and(|k| {
+            k.unknown.is_none() && k.writes.is_empty() && k.shell.is_empty() && k.maybe.is_empty()
+        }),
+        _ => false,
+    };
     r.is_known()
-        && r.runs.is_empty()
+        && r.runs.iter().all(inert_code)
         && r.parts.iter().all(|x| {
             matches!(
                 x.role,
                 Data | Read
+                    | Code
                     | Walk
                     | WalkFollow
                     | WalkVisible

@@ -2,9 +2,9 @@
 //! the `.git` of a work tree is never certain ([`git_repo`]), and what git prints from
 //! its store meets the rules on the paths its index lists ([`git_index`]).
 
-use super::git_index;
 use super::git_repo::{self, Repo};
 use super::walks::Walked;
+use super::{git_index, git_objects};
 use super::{PathCand, PathSource, Prepared};
 use crate::index::BitSet;
 use crate::shell;
@@ -142,8 +142,9 @@ impl Prepared<'_> {
     }
 
     /// What git prints from its store below DIR (absolute, normalized): the rules of
-    /// RULES that a path its index lists under DIR matches.
-    pub(super) fn store_meets(&self, dir: &str, rules: &BitSet) -> Walked {
+    /// RULES that a path its index lists under DIR matches, or, with COMMIT, a path
+    /// its index or that revision's tree holds (what `git checkout COMMIT` writes).
+    pub(super) fn store_meets(&self, dir: &str, rules: &BitSet, commit: Option<&str>) -> Walked {
         let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
         let (top, git_dir, common) = match self.discover(Path::new(dir)) {
             // git stops, unless `grep.fallbackToNoIndex` may be set: `git grep` then reads
@@ -185,6 +186,13 @@ impl Prepared<'_> {
             Ok(p) => p,
             Err(why) => return unread(why),
         };
+        let committed = match commit.map(|rev| {
+            git_objects::Store::open(&git_dir, &common).and_then(|mut s| s.tree_paths(rev))
+        }) {
+            Some(Err(why)) => return unread(why),
+            Some(Ok(p)) => p.unwrap_or_default(),
+            None => Vec::new(),
+        };
         let rel = Path::new(dir)
             .strip_prefix(&top)
             .map(|r| r.to_string_lossy().into_owned())
@@ -200,7 +208,7 @@ impl Prepared<'_> {
         let top_len = text.len();
         // The directories of the work tree looked at, and whether each is a link.
         let mut links: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
-        for p in paths.iter() {
+        for p in paths.iter().chain(&committed) {
             let under = rel.is_empty()
                 || p.strip_prefix(rel.as_str())
                     .is_some_and(|r| r.is_empty() || r.starts_with('/'));

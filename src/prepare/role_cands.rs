@@ -61,12 +61,26 @@ impl Prepared<'_> {
             if self.policy.path_anchors.is_empty() {
                 continue;
             }
+            // A revision git writes out: the walk is of the top of the work tree, by
+            // the revision's files (`git_objects`).
+            // (`REV\0SPEC`: from the pathspec SPEC: `git_commits`.)
+            let (w, commit) = match role {
+                Role::WriteCommit => match w.split_once('\0') {
+                    Some((rev, spec)) => (spec, Some(rev.to_string())),
+                    None => (":/", Some(w.clone())),
+                },
+                _ => (w.as_str(), None),
+            };
+            let mut filters = self.walk_filters(out, c, *role, w, at);
+            if let Ok(f) = &mut filters {
+                f.commit = commit;
+            }
             let walk = Walk {
                 c,
                 at,
                 role: *role,
                 anywhere: self.anywhere_rules(*role),
-                filters: self.walk_filters(out, c, *role, w, at),
+                filters,
                 cwd: self
                     .path_env()
                     .cwd
@@ -156,7 +170,7 @@ impl Prepared<'_> {
         // (helper-66: `git -C .. grep KEY` outside any repository).
         let tracked = matches!(
             walk.role,
-            Role::WalkTracked | Role::ShowTracked | Role::WriteTracked
+            Role::WalkTracked | Role::ShowTracked | Role::WriteTracked | Role::WriteCommit
         );
         if tracked && walk.c.argv.first().is_some_and(|n| n == "git") {
             let stops = budget.repo_stops;
@@ -276,13 +290,18 @@ impl Prepared<'_> {
             filters.is_some(),
             walk.c.argv.clone(),
             root,
+            filters.and_then(|f| f.commit.clone()),
         );
         // git's index as it is now is not the one a git command before it in the line
         // leaves (`git add -N . && git diff`).
         let stale = walks::opens_tracked(look) && self.index_changes_before(out, walk.at);
+        let moved = look == Role::WriteCommit && self.git_runs_before(walk.at);
         let found = match budget.walked.get(&key) {
             _ if stale => Walked::Unread(Unsure::GitStore(
                 "a command before it in the line may change git's index".into(),
+            )),
+            _ if moved => Walked::Unread(Unsure::GitStore(
+                "a git command before it in the line may change what the revision names".into(),
             )),
             Some(found) => found.clone(),
             None => {

@@ -59,6 +59,9 @@ pub(super) struct Filters {
     /// one they reject is not (helper-86: `find . -maxdepth 1 -name '*.json' -exec cat
     /// {} +` was asked where `.env` is).
     pub(super) narrowed: bool,
+    /// The revision whose files a [`Role::WriteCommit`] walk writes besides those of the
+    /// index (`main` of `git checkout main`).
+    pub(super) commit: Option<String>,
 }
 
 /// Whether find's words, read as R, hold tests other than names and types (`-size`,
@@ -368,6 +371,34 @@ pub(super) enum Walked {
     Leaves(shell::Unsure),
 }
 
+/// git's subcommands that change no reference (no branch, tag, remote branch, stash or
+/// `HEAD`): a revision a command after them reads is what the store says now.
+const KEEPS_REFS: &[&str] = &[
+    "status",
+    "diff",
+    "log",
+    "show",
+    "grep",
+    "ls-files",
+    "ls-tree",
+    "rev-parse",
+    "blame",
+    "describe",
+    "shortlog",
+    "cat-file",
+    "rev-list",
+    "for-each-ref",
+    "show-ref",
+    "add",
+    "rm",
+    "mv",
+    "restore",
+    "clean",
+    "check-ignore",
+    "version",
+    "help",
+];
+
 /// Whether ROLE walks a tree and opens (reads or writes) the files in it.
 pub(super) fn opens_files(role: Role) -> bool {
     matches!(
@@ -378,6 +409,7 @@ pub(super) fn opens_files(role: Role) -> bool {
             | Role::WriteTree
             | Role::ShowTracked
             | Role::WriteTracked
+            | Role::WriteCommit
             | Role::WalkUnignored
     )
 }
@@ -385,7 +417,10 @@ pub(super) fn opens_files(role: Role) -> bool {
 /// Whether ROLE prints or writes the files git's index lists (and only those). (A
 /// walk of them that prints names and counts, `git status`, is not one.)
 pub(super) fn opens_tracked(role: Role) -> bool {
-    matches!(role, Role::ShowTracked | Role::WriteTracked)
+    matches!(
+        role,
+        Role::ShowTracked | Role::WriteTracked | Role::WriteCommit
+    )
 }
 
 impl Prepared<'_> {
@@ -402,7 +437,11 @@ impl Prepared<'_> {
         // What git prints from its store, or writes in the work tree (`git stash`,
         // `git reset --hard`, `git rm -r`): the files its index lists.
         if opens_tracked(role) {
-            return self.store_meets(dir, rules);
+            let commit = filters
+                .commit
+                .as_deref()
+                .filter(|_| role == Role::WriteCommit);
+            return self.store_meets(dir, rules, commit);
         }
         // What `git add` reads: what git does not ignore, and what it tracks.
         // (Every file, where git may ignore otherwise than the walker.)
@@ -579,6 +618,23 @@ impl Prepared<'_> {
     /// are ones that walk looked at.
     pub(super) fn index_changes_before(&self, out: &[PathCand], at: (usize, usize)) -> bool {
         self.changes_before(out, at, true)
+    }
+
+    /// Whether a git command of the line runs before the one at AT: it may change what
+    /// a revision names (`git fetch && git checkout origin/main`, `git branch -f x y`,
+    /// `git commit`), which is then not what the store says now.
+    pub(super) fn git_runs_before(&self, at: (usize, usize)) -> bool {
+        let (ci, i) = at;
+        let Some(cand) = self.commands().get(ci) else {
+            return false;
+        };
+        let line = &cand.line;
+        line.commands.iter().enumerate().any(|(j, c)| {
+            let sub = shell::git_subcommand(&c.argv).and_then(|k| c.argv.get(k));
+            super::runs_before(line, j, i)
+                && c.argv.first().is_some_and(|n| n == "git")
+                && !sub.is_some_and(|s| KEEPS_REFS.contains(&s.as_str()))
+        })
     }
 
     fn changes_before(&self, out: &[PathCand], at: (usize, usize), index: bool) -> bool {
@@ -854,7 +910,7 @@ fn changes_trees(c: &shell::SimpleCommand) -> bool {
     let writes_tree = c
         .roles
         .iter()
-        .any(|(r, _)| matches!(r, Role::WriteTree | Role::WriteTracked));
+        .any(|(r, _)| matches!(r, Role::WriteTree | Role::WriteTracked | Role::WriteCommit));
     let copies_tree = c.roles.iter().any(|(r, _)| r.is_tree())
         && c.argv
             .first()

@@ -591,8 +591,16 @@ impl<'w, 'p> LineWords<'w, 'p> {
 }
 
 /// A walk looked at once per call: its directory, role, whether its filters are
-/// trusted, the command's words, and the root word where pathspecs choose by it.
-pub(super) type WalkKey = (String, shell::Role, bool, Vec<String>, Option<String>);
+/// trusted, the command's words, the root word where pathspecs choose by it, and the
+/// revision whose files it writes (`git checkout main`).
+pub(super) type WalkKey = (
+    String,
+    shell::Role,
+    bool,
+    Vec<String>,
+    Option<String>,
+    Option<String>,
+);
 
 /// How many command words a call may have checked as paths.
 #[derive(Default)]

@@ -131,6 +131,32 @@ fn code_strings(argv: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The strings C's code may run (see [`code_strings`]), and the values of the variables
+/// given right before it ([`SimpleCommand::env_values`]): make reads those as the
+/// variables of its command line (its built-in rules build commands of several: `CC=env
+/// CFLAGS=-Srm make x.o`); another program's code may run each as a command.
+fn env_strings(c: &SimpleCommand) -> Vec<String> {
+    if c.env_values.is_empty() {
+        return code_strings(&c.argv);
+    }
+    if c.argv
+        .first()
+        .and_then(|n| super::lookup(n))
+        .is_some_and(|p| p.name() == "make")
+    {
+        let mut argv = c.argv.clone();
+        argv.extend(c.env_values.iter().cloned());
+        return code_strings(&argv);
+    }
+    let mut out = code_strings(&c.argv);
+    out.extend(
+        c.env_values
+            .iter()
+            .filter_map(|a| a.split_once('=').map(|(_, v)| v.to_string())),
+    );
+    out
+}
+
 /// The string literals of TEXT, code in a language the table has no reader for: what
 /// lies between two `'`, `"` or `` ` `` (a backslash keeps the character after it).
 fn literals(text: &str) -> Vec<String> {
@@ -171,8 +197,10 @@ fn unknown(c: &SimpleCommand) -> Option<Unsure> {
     let base = basename(name);
     // The table read every word of it, and its nested commands are commands already;
     // the code it runs is not read.
+    // (Nor the values given to it that the project's code may run: `PY=rm make test`.)
     if matches!(c.program, super::Known::Known | super::Known::Named) {
-        return runs_code(&c.argv).then(|| Unsure::UnknownProgram(base.to_string()));
+        return (runs_code(&c.argv) || !c.env_values.is_empty())
+            .then(|| Unsure::UnknownProgram(base.to_string()));
     }
     if runs_nothing(base) {
         return None;
@@ -188,7 +216,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     if widening.depth == 0 {
         widening.dots = line.may_glob_dots();
     }
-    let mut strings: Vec<(String, Unsure)> = Vec::new();
+    let mut strings: Vec<(String, Unsure, bool)> = Vec::new();
     let mut over = false;
     for c in &mut line.commands {
         let Some(why) = unknown(c) else {
@@ -196,7 +224,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         };
         match generous_of(&c.argv, widening) {
             Some((generous, mut texts)) => {
-                texts.extend(code_strings(&c.argv));
+                texts.extend(env_strings(c));
                 c.generous = Some(Generous {
                     why: why.clone(),
                     ..generous
@@ -209,11 +237,18 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                         moved.push_str(&format!("cd '{}' && ", d.replace('\'', "'\\''")));
                     }
                 }
+                // Its own words may set the options its strings run under (helper-89:
+                // `uv run bash -O dot\glob -c 'cat *'`, whose text has no `dotglob`).
+                let dots = names_dot_options(&c.argv.join(" "));
                 for t in texts.drain(..) {
-                    if !moved.is_empty() {
-                        strings.push((format!("{moved}{t}"), why.clone()));
+                    // zsh's and bash's alternatives (`(.|)env`, `@(.e|.x)nv`), each
+                    // written out: a `.` in one names dot files (helper-89).
+                    for t in alternatives(&t) {
+                        if !moved.is_empty() {
+                            strings.push((format!("{moved}{t}"), why.clone(), dots));
+                        }
+                        strings.push((t, why.clone(), dots));
                     }
-                    strings.push((t, why.clone()));
                 }
             }
             None => {
@@ -225,12 +260,12 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     let mut out = Vec::new();
     if !over && widening.depth < MAX_GENEROUS_DEPTH {
         widening.depth += 1;
-        for (text, why) in strings {
+        for (text, why, dots) in strings {
             let mut read = super::parse(&text);
             read.unsure = Some(why);
             // A program may give it to `/bin/sh`: dash's globs.
             read.dash_globs = true;
-            read.dot_globs = widening.dots || may_glob_dots(&text, &read);
+            read.dot_globs = widening.dots || dots || may_glob_dots(&text, &read);
             // A string that is not a whole shell line (`-m "don't"`) is no bound
             // reached: its guessed commands are all the generous reading needs.
             read.truncated = None;
@@ -266,21 +301,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
 /// options or runs text the reading does not see (`shopt`, `setopt`, `set`,
 /// `emulate`, `.`, `source`, `eval`, or a command named by an expansion).
 pub fn may_glob_dots(text: &str, read: &CommandLine) -> bool {
-    let folded: String = text
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-'))
-        .flat_map(char::to_lowercase)
-        .collect();
-    let named = [
-        "dotglob",
-        "globdots",
-        "globignore",
-        "bashopts",
-        "fignore",
-        "bashenv",
-    ]
-    .iter()
-    .any(|w| folded.contains(w));
+    let named = names_dot_options(text);
     // (A command the reading could not parse is opaque, and sets nothing: a shell runs
     // no line it cannot parse.)
     named
@@ -293,6 +314,103 @@ pub fn may_glob_dots(text: &str, read: &CommandLine) -> bool {
                     )
             })
         })
+}
+
+/// Whether TEXT names an option or variable that makes globs match names starting
+/// with `.` (see [`may_glob_dots`]), in any case, with or without `_` or `-`.
+fn names_dot_options(text: &str) -> bool {
+    let folded: String = text
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '\\'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    [
+        "dotglob",
+        "globdots",
+        "globignore",
+        "bashopts",
+        "fignore",
+        "bashenv",
+    ]
+    .iter()
+    .any(|w| folded.contains(w))
+}
+
+/// Most texts [`alternatives`] writes out of one.
+const MAX_ALTERNATIVES: usize = 16;
+
+/// TEXT, and TEXT with each glob alternation written out, one alternative in each
+/// (zsh's `(.|)env` and `(a|b)`, bash's extglob `@(.e|.x)nv`, `?(..)`, `+(..)`, `*(..)`;
+/// `!(..)` as `*`), up to [`MAX_ALTERNATIVES`]: a group is one where an extglob
+/// character stands before its `(` or a word's character touches it (a subshell
+/// `(cd x | y)` is no group).
+pub(crate) fn alternatives(text: &str) -> Vec<String> {
+    let mut out = vec![text.to_string()];
+    let mut k = 0;
+    while k < out.len() && out.len() < MAX_ALTERNATIVES {
+        let more = expand_group(&out[k]);
+        out.extend(more);
+        k += 1;
+    }
+    out.truncate(MAX_ALTERNATIVES);
+    out
+}
+
+/// TEXT with its first alternation group (see [`alternatives`]) written out, one text
+/// per alternative; none where it has no group.
+fn expand_group(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let word = |c: u8| !c.is_ascii_whitespace() && !b";&|()<>".contains(&c);
+    for (open, _) in text.match_indices('(') {
+        // The `)` that closes it, and its `|` at depth one.
+        let (mut depth, mut bars, mut close) = (0usize, Vec::new(), None);
+        for (k, c) in text[open..].char_indices() {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + k);
+                        break;
+                    }
+                }
+                '|' if depth == 1 => bars.push(open + k),
+                _ => {}
+            }
+        }
+        let (Some(close), false) = (close, bars.is_empty()) else {
+            continue;
+        };
+        let before = open.checked_sub(1).and_then(|k| b.get(k).copied());
+        let ext = before.filter(|c| b"@!?+*".contains(c));
+        let touches = before.is_some_and(word) || b.get(close + 1).copied().is_some_and(word);
+        if ext.is_none() && !touches {
+            continue;
+        }
+        let head = &text[..open - usize::from(ext.is_some())];
+        let tail = &text[close + 1..];
+        let mut alts = Vec::new();
+        let mut from = open + 1;
+        for &bar in bars.iter().chain(std::iter::once(&close)) {
+            alts.push(&text[from..bar]);
+            from = bar + 1;
+        }
+        return match ext {
+            Some(b'!') => vec![format!("{head}*{tail}")],
+            _ => {
+                let mut out: Vec<String> =
+                    alts.iter().map(|a| format!("{head}{a}{tail}")).collect();
+                if matches!(ext, Some(b'?' | b'*')) {
+                    out.push(format!("{head}{tail}"));
+                }
+                if matches!(ext, Some(b'+' | b'*')) {
+                    out.push(format!("{head}*{tail}"));
+                }
+                out
+            }
+        };
+    }
+    Vec::new()
 }
 
 /// The paths an option word W may have glued to it (`-include.env`, `-I../x`,
@@ -390,7 +508,26 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
 
 #[cfg(test)]
 mod tests {
-    use super::literals;
+    #[test]
+    fn alternations_are_written_out() {
+        assert_eq!(
+            alternatives("cat (.|)env"),
+            ["cat (.|)env", "cat .env", "cat env"]
+        );
+        assert_eq!(
+            alternatives("cat @(.e|.x)nv"),
+            ["cat @(.e|.x)nv", "cat .env", "cat .xnv"]
+        );
+        assert_eq!(alternatives("ls !(x|y).c"), ["ls !(x|y).c", "ls *.c"]);
+        assert_eq!(alternatives("cat a?(.|x)b").len(), 4);
+        // A subshell is no group.
+        assert_eq!(alternatives("(cd x | y)"), ["(cd x | y)"]);
+        assert_eq!(alternatives("a (x|y) b"), ["a (x|y) b"]);
+        // Bounded.
+        assert_eq!(alternatives(&"x(a|b|c)".repeat(10)).len(), MAX_ALTERNATIVES);
+    }
+
+    use super::{alternatives, literals, MAX_ALTERNATIVES};
 
     #[test]
     fn literals_of_code() {

@@ -162,6 +162,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             redirects: Vec::new(),
             program: super::Known::Unknown,
             generous: None,
+            env_values: Vec::new(),
             roles: Vec::new(),
             follows: None,
             place: None,

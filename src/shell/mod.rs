@@ -59,7 +59,7 @@ pub use programs::{
     read_whole, table, Effect, Given, Kind, Opt as ProgramOpt, Part, Program, Reading, Role, Run,
     Style, Value, Verified, BASH_BUILTINS, INERT_CONFIG, LESS_HOME, MERGE_STRATEGIES,
 };
-pub(crate) use programs::{git_subcommand, quiet_patterns};
+pub(crate) use programs::{git_subcommand, quiet_patterns, unknown_revision};
 pub(crate) use shells::shell_named;
 pub use unsure::Unsure;
 pub use values::value_words;
@@ -129,6 +129,12 @@ pub struct SimpleCommand {
     /// Its generous reading, for deny-side rules only, when the table does not know
     /// its program to run nothing (see [`widen`]).
     pub generous: Option<Generous>,
+    /// The variables given right before it (`NAME=VALUE`) where its program takes any
+    /// variable ([`word::takes_any_environment`]: it runs the project's code, which may
+    /// run a value as a command: make's recipes run `$(PY)` of `PY=rm make test`): their
+    /// values are read generously for deny rules, as shell strings (make's as its
+    /// command line's variables are: `make_code`).
+    pub env_values: Vec<String>,
     /// The words of `paths` the program table says it walks or writes whole (any file
     /// below them may be opened: `grep -r x ~`, `find`, `rg x` in its directory, `rm
     /// -r`) or reads the names of files from (`file -f list`), with that role.

@@ -91,7 +91,7 @@ impl fmt::Display for Unsure {
             ),
             Unsure::GitStore(why) => write!(
                 f,
-                "which files git prints from its store is not known: {}",
+                "which files git opens from its index or store is not known: {}",
                 short(why)
             ),
         }

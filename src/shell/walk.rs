@@ -203,11 +203,14 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                 }
                 // Only assignments (of inert names): they change the shell itself.
                 if !words.is_empty() {
+                    let from = cx.out.commands.len();
                     if c.runs != Runs::Once {
                         cx.repeated(c.runs, |cx| wrap::command(cx, fr, words, None, c.stdin));
                     } else {
                         wrap::command(cx, fr, words, None, c.stdin);
                     }
+                    let given: Vec<String> = c.assignments.iter().map(|a| a.text.clone()).collect();
+                    give_env_values(cx, from, &given);
                 }
                 cx.own_redirects = own;
                 if c.substituted {
@@ -595,7 +598,7 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
             d,
         );
         if let ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) = item {
-            assigned_code(cx, fr, a);
+            assigned_code(cx, fr, a, any_env);
         }
     }
     if let Some(name) = &s.word_or_name {
@@ -615,7 +618,44 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
         return;
     }
     let stdin = stdin_texts(fr, s);
+    let from = cx.out.commands.len();
     wrap::command(cx, fr, words, hazard, stdin);
+    if any_env {
+        give_env_values(cx, from, &env_values(fr, s));
+    }
+}
+
+/// Give the commands pushed since FROM whose program takes any variable
+/// ([`takes_any_environment`]) the assignments GIVEN before them (`NAME=VALUE`): see
+/// `SimpleCommand::env_values`.
+fn give_env_values(cx: &mut Cx, from: usize, given: &[String]) {
+    if given.is_empty() {
+        return;
+    }
+    for c in cx.out.commands.iter_mut().skip(from) {
+        if c.argv.first().is_some_and(|n| takes_any_environment(n)) {
+            c.env_values = given.to_vec();
+        }
+    }
+}
+
+/// The assignments before S's name, `NAME=VALUE` as text (read quietly: walked
+/// already for their own substitutions).
+fn env_values(fr: &Frame, s: &ast::SimpleCommand) -> Vec<String> {
+    let mut out = Vec::new();
+    for item in s.prefix.iter().flat_map(|p| p.0.iter()) {
+        if let ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) = item {
+            if let (ast::AssignmentName::VariableName(name), ast::AssignmentValue::Scalar(w)) =
+                (&a.name, &a.value)
+            {
+                let mut quiet = Cx::new(parse_into);
+                let mut h = None;
+                let value = word(&mut quiet, fr, &w.value, &mut h).text;
+                out.push(format!("{name}={value}"));
+            }
+        }
+    }
+    out
 }
 
 /// The here-documents and here-strings S reads as standard input, as text.
@@ -705,7 +745,9 @@ fn item_into(
 /// configuration by environment, any of whose values may be a command
 /// (`GIT_CONFIG_VALUE_0='!rm x'` with `GIT_CONFIG_KEY_0=alias.q`, as `git -c alias.q='!rm
 /// x'`). The assignment itself is never allowed (see [`is_dangerous_var`]).
-fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
+/// Before a program that takes any variable (ANY_ENV), a value [`given_any_program`]
+/// keeps certain is read generously instead (`SimpleCommand::env_values`).
+fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment, any_env: bool) {
     let ast::AssignmentName::VariableName(name) = &a.name else {
         return;
     };
@@ -741,6 +783,9 @@ fn assigned_code(cx: &mut Cx, fr: &Frame, a: &ast::Assignment) {
         let mut h = None;
         word(cx, fr, &w.value, &mut h).text
     };
+    if any_env && given_any_program(name, &value) {
+        return;
+    }
     for code in command_values(name, &value) {
         let from = cx.out.commands.len();
         cx.isolated(|cx| parse_into(cx, &fr.deeper(), &code));

@@ -297,12 +297,24 @@ fn is_shell_or_loader_var(name: &str) -> bool {
 
 /// Whether NAME=VALUE may stand before a program that takes any variable
 /// ([`takes_any_environment`]) with the line still certain: NAME is no variable of
-/// [`is_loader_var`], VALUE is one word ([`is_one_word_value`]), and no program runs it
-/// as a command ([`command_values`]: `GIT_EXTERNAL_DIFF=rm`, make's `CC=x`). The
-/// certain subset and the walk of the syntax tree both ask it.
+/// [`is_loader_var`] and VALUE is one word ([`is_one_word_value`]). The program's code
+/// may run it as a command (make's `CC=clang`, a recipe's `$(PY)` of `PY=rm`): it is
+/// read generously for deny rules (`SimpleCommand::env_values`). The certain subset and
+/// the walk of the syntax tree both ask it.
 pub(crate) fn given_any_program(name: &str, value: &str) -> bool {
-    !is_loader_var(name) && is_one_word_value(value) && command_values(name, value).is_empty()
+    !is_loader_var(name) && !MAKE_READS.contains(&name) && is_one_word_value(value)
 }
+
+/// Variables make reads as more than text of its recipes: where to look for targets
+/// (`VPATH=.. make 'x.a(.ssh/id_rsa)'`), makefiles and options to read.
+const MAKE_READS: &[&str] = &[
+    "VPATH",
+    "GPATH",
+    "MAKEFILES",
+    "MAKEFLAGS",
+    "GNUMAKEFLAGS",
+    "MFLAGS",
+];
 
 /// Whether VALUE, given to a variable no list knows, is one plain word that a deny
 /// rule reads whole as the path it may be: letters, digits, `_`, `.`, `/`, `+`, `-`,

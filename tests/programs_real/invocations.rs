@@ -82,6 +82,7 @@ pub(crate) fn word_for(role: Role) -> Option<Vec<String>> {
         Role::TypeName => "txt",
         Role::Url => "http://127.0.0.1:9/x",
         Role::Date => "2020-01-02 03:04",
+        Role::WriteCommit => "HEAD",
         Role::Argv => "echo",
         Role::Shell | Role::Words => "echo hi",
         Role::Code | Role::Hidden => return None,

@@ -818,9 +818,9 @@ impl Reader<'_> {
 /// `IFS= read -r line`: before `read`, a builtin that is not special, the assignment
 /// changes only how `read` splits the line it reads (bash restores `IFS` after it);
 /// checked at the command's name. Another variable is only before a program that takes
-/// any (checked at its name: see `other_variable`), and not one whose value a program
-/// runs as a command (`GIT_EXTERNAL_DIFF=rm git diff`, `CC=x make`), nor one with more
-/// than one word or path in it (`NODE_OPTIONS='--require ./.env'`, `PYTHONPATH=src:../x`):
+/// any (checked at its name: see `other_variable`), with one word in it (read as a
+/// path, and as a command for deny rules: `CC=clang make`), not more than one word or
+/// path (`NODE_OPTIONS='--require ./.env'`, `PYTHONPATH=src:../x`):
 /// its value is read as one path.
 fn assignment_in_subset(name: &str, word: &CWord) -> Result<(), String> {
     if name == "IFS" {

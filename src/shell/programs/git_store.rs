@@ -21,6 +21,7 @@ pub(super) fn git_reading(r: &mut Reading) {
         p.text = "add".into();
     }
     work_tree(r);
+    super::git_commits::commits(r);
     store(r);
     add(r);
     rm_cached(r);

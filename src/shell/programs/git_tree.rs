@@ -137,22 +137,19 @@ pub(super) fn work_tree(r: &mut Reading) {
 /// - `stash push`: the tracked files, with `-u` also those git does not ignore (`-a`:
 ///   left as it is, every file).
 fn tracked_writes(r: &mut Reading, subs: &[&str]) {
-    let before_end = r
-        .parts
-        .iter()
-        .take_while(|p| p.kind != Kind::End)
-        .any(|p| p.kind == Kind::Operand);
-    let ended = r.parts.iter().any(|p| p.kind == Kind::End);
     let forced = r.given.iter().filter(|g| g.long == "force").count();
     let untracked = r.has_option("include-untracked");
     // `restore --staged` writes the index only (from HEAD); with `--worktree` too, the
-    // work tree from HEAD.
+    // work tree, from HEAD (read as a revision, `git_commits`).
     let staged = r.has_option("staged");
     let to = match subs {
-        ["restore"] if r.has_option("source") || (staged && r.has_option("worktree")) => return,
-        ["restore"] if staged => WalkTracked,
+        ["restore"] if staged && !r.has_option("worktree") => WalkTracked,
+        // Where git writes a revision's files, that revision is read too
+        // (`git_commits`): `git restore --source=main .`, `git checkout main -- .`.
         ["restore"] => WriteTracked,
-        ["checkout"] if ended && !before_end => WriteTracked,
+        // Each word is a revision or a pathspec of what git tracks: either way, only
+        // the tracked files or the revision's are written (`git checkout .`).
+        ["checkout"] => WriteTracked,
         ["clean"] if !r.has_option("x") && !r.has_option("X") && forced < 2 => WalkUnignored,
         ["stash"] | ["stash", "push"] if r.has_option("all") => return,
         ["stash"] | ["stash", "push"] if untracked => WalkUnignored,

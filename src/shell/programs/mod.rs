@@ -25,6 +25,7 @@ mod download;
 mod env_split;
 mod file_opts;
 mod git;
+mod git_commits;
 mod git_object;
 mod git_opts;
 mod git_other_opts;
@@ -49,6 +50,7 @@ pub use builtins::BASH_BUILTINS;
 pub use code::{read_code, read_whole};
 pub use dev::LESS_HOME;
 pub(crate) use env_split::env_split_string;
+pub(crate) use git_commits::unknown_revision;
 pub(crate) use git_object::{
     index_path, object_path, ObjectPath, INDEX_PATH_SUBCOMMANDS, OBJECT_SUBCOMMANDS,
 };
@@ -146,6 +148,13 @@ pub enum Role {
     /// git's work tree, of which it writes only the files git tracks (`git checkout`,
     /// `git stash` without `-u`/`-a`).
     WriteTracked,
+    /// A revision whose files git writes into its work tree, besides those it tracks
+    /// (`git checkout main`, `git reset --hard v1`, `git merge topic`: an ignored `.env`
+    /// the index does not list is overwritten where the commit holds one). The word is
+    /// the revision (`REV^@`: with its parents' files, a stash's; `REV\0SPEC`: below the
+    /// pathspec SPEC only); the walk is of the top of the work tree (or SPEC), by the
+    /// paths of the commit's tree (`prepare::git_objects`).
+    WriteCommit,
     /// git's store: the files git tracks under the word (its index lists them), whose
     /// contents git prints from the index, a commit's tree or history (`git diff`,
     /// `git show`, `git log -p`, `git grep`): read as [`Role::WalkTracked`], and the
@@ -244,6 +253,12 @@ impl Role {
                 | Role::WriteTracked
                 | Role::WriteTree
         )
+    }
+
+    /// The word is walked or names what is (read by `prepare::role_cands`): a tree
+    /// role, a file of names, a revision git writes out.
+    pub fn is_walked(self) -> bool {
+        self.is_tree() || matches!(self, Role::NamesFrom | Role::WriteCommit)
     }
 
     /// The word makes the program run a command or code.

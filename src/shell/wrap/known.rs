@@ -52,7 +52,7 @@ pub(super) fn typed_paths(
     let roles = r
         .parts
         .iter()
-        .filter(|p| p.role.is_tree() || p.role == Role::NamesFrom)
+        .filter(|p| p.role.is_walked())
         .map(|p| (p.role, p.text.clone()))
         .collect();
     // The words are all candidates; what it walks or reads names from still is.
@@ -120,7 +120,7 @@ pub(super) fn data_globs(words: &[Word], argv: &[String]) -> Vec<String> {
     };
     let roles = |r: &Reading| -> Vec<(Role, String)> {
         let mut v: Vec<(Role, String)> = (r.parts.iter())
-            .filter(|q| q.role.is_tree() || q.role == Role::NamesFrom)
+            .filter(|q| q.role.is_walked())
             .map(|q| (q.role, q.text.clone()))
             .collect();
         v.dedup();

@@ -609,6 +609,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         redirects: Vec::new(),
         program,
         generous: None,
+        env_values: Vec::new(),
         roles,
         follows,
         place: None,

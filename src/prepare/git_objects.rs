@@ -1,0 +1,873 @@
+//! A small, bounded reader of git's object store (`gitformat-pack(5)`, loose objects
+//! in `objects/xx/...`) and its references: the paths of the files a commit's tree
+//! holds, which git writes into the work tree when it moves to that commit (`git
+//! checkout main`, `git reset --hard v1`, `git merge topic`: helper-90's session found
+//! `git checkout other` overwriting an ignored `.env` the index does not list).
+//!
+//! A revision is read where it is a name git resolves without its history or the
+//! network: `HEAD`, a full object name, a branch, tag or remote branch (loose or in
+//! `packed-refs`), `stash`, with `~N`, `^` and `^N` after it. Anything else (`@{-1}`,
+//! `main@{upstream}`, an abbreviated name, `:/text`, a range) is not read and says why,
+//! and so is a store that may hold other objects than its files show (alternates,
+//! replacement refs, grafts, `reftable`, SHA-256).
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+/// An object's name (SHA-1).
+type Oid = [u8; 20];
+
+/// Most objects (commits, tags, trees) read for one revision.
+const MAX_OBJECTS: usize = 20_000;
+
+/// Most bytes of objects inflated for one revision.
+const MAX_BYTES: usize = 256 << 20;
+
+/// Largest single object inflated.
+const MAX_OBJECT: usize = 32 << 20;
+
+/// Most paths listed from one tree.
+const MAX_PATHS: usize = 400_000;
+
+/// Longest chain of deltas followed (git packs with at most 50 by default).
+const MAX_DELTA_DEPTH: usize = 256;
+
+/// The kinds of object git stores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Commit,
+    Tree,
+    Blob,
+    Tag,
+}
+
+/// One pack: its index file's bytes and the offsets of its objects, sorted (an
+/// object's data ends where the next begins).
+struct Pack {
+    path: PathBuf,
+    idx: Vec<u8>,
+    count: usize,
+    ends: Vec<u64>,
+}
+
+/// The object store of one repository, read within the bounds above.
+pub(super) struct Store {
+    common: PathBuf,
+    git_dir: PathBuf,
+    packs: Option<Vec<Pack>>,
+    objects: usize,
+    bytes: usize,
+}
+
+impl Store {
+    /// The store of the repository whose git directory is GIT_DIR and common directory
+    /// COMMON, or why what it holds cannot be known from its files.
+    pub(super) fn open(git_dir: &Path, common: &Path) -> Result<Store, String> {
+        let shown = common.display();
+        for (file, what) in [
+            (
+                "objects/info/alternates",
+                "borrows objects from another store",
+            ),
+            ("info/grafts", "has grafts"),
+            ("shallow", "is shallow"),
+        ] {
+            if crate::path::lexists(&common.join(file)).unwrap_or(true) {
+                return Err(format!("the repository `{shown}` {what}"));
+            }
+        }
+        let config = crate::path::read_small(&common.join("config"), 1 << 20)
+            .map_err(|e| format!("`{shown}/config` cannot be read: {e}"))?
+            .to_ascii_lowercase();
+        if config
+            .windows(b"refstorage".len())
+            .any(|w| w == b"refstorage")
+            || config
+                .windows(b"objectformat".len())
+                .any(|w| w == b"objectformat")
+        {
+            return Err(format!(
+                "the repository `{shown}` keeps references or objects in another format"
+            ));
+        }
+        if crate::path::lexists(&common.join("refs/replace")).unwrap_or(true) {
+            return Err(format!("the repository `{shown}` has replacement objects"));
+        }
+        Ok(Store {
+            common: common.to_path_buf(),
+            git_dir: git_dir.to_path_buf(),
+            packs: None,
+            objects: 0,
+            bytes: 0,
+        })
+    }
+
+    /// The paths (relative to the top of the work tree) of the files of the tree the
+    /// revision REV names (`REV^@`: the trees of its parents too), or why they cannot
+    /// be known. None where git surely finds no such revision (it then stops, or reads
+    /// the word as a path).
+    pub(super) fn tree_paths(&mut self, rev: &str) -> Result<Option<Vec<String>>, String> {
+        let (rev, parents) = match rev.strip_suffix("^@") {
+            Some(base) => (base, true),
+            None => (rev, false),
+        };
+        let Some(commit) = self.resolve(rev)? else {
+            return Ok(None);
+        };
+        let mut commits = vec![commit];
+        if parents {
+            let (_, data) = self.object(&commit)?;
+            let parents: Vec<Oid> = headers(&data)
+                .filter_map(|l| l.strip_prefix(b"parent "))
+                .filter_map(hex40)
+                .collect();
+            commits.extend(parents);
+        }
+        let mut out = Vec::new();
+        for c in commits {
+            let tree = self.tree_of(c)?;
+            self.list(tree, "", &mut out, 0)?;
+        }
+        Ok(Some(out))
+    }
+
+    /// The object REV names, peeled to a commit; None where git surely finds none.
+    fn resolve(&mut self, rev: &str) -> Result<Option<Oid>, String> {
+        let unread = || format!("git resolves `{rev}` from more than the repository's names");
+        if let Some(why) = crate::shell::unknown_revision(rev) {
+            return Err(why.into());
+        }
+        // The name, then its `~N`, `^`, `^N` steps.
+        let cut = rev.find(['~', '^']).unwrap_or(rev.len());
+        let (name, mut steps) = rev.split_at(cut);
+        let Some(mut oid) = self.name(name)? else {
+            return Ok(None);
+        };
+        while let Some(c) = steps.chars().next() {
+            // (`^{commit}`, `^{/text}`, `@{1}`: not read.)
+            if !matches!(c, '~' | '^') || steps[1..].starts_with('{') {
+                return Err(unread());
+            }
+            let digits = steps[1..]
+                .find(|c: char| !c.is_ascii_digit())
+                .map_or(steps.len(), |k| k + 1);
+            let n = match &steps[1..digits] {
+                "" => 1,
+                d => d.parse::<usize>().map_err(|_| unread())?,
+            };
+            steps = &steps[digits..];
+            oid = self.peel(oid)?;
+            // (Each step reads an object: `HEAD~99999999` stops at the bound.)
+            let (times, k) = match c {
+                '~' => (n, 1),
+                _ if n == 0 => (0, 1),
+                _ => (1, n),
+            };
+            for _ in 0..times {
+                match self.parent(oid, k)? {
+                    Some(p) => oid = p,
+                    None => return Ok(None),
+                }
+            }
+        }
+        self.peel(oid).map(Some)
+    }
+
+    /// What the name NAME (no `~`/`^` after it) refers to, found as git's
+    /// `get_oid_basic` finds it: a full object name, else the first reference of
+    /// `NAME`, `refs/NAME`, `refs/tags/NAME`, `refs/heads/NAME`, `refs/remotes/NAME`,
+    /// `refs/remotes/NAME/HEAD` that exists. None where there is none (and no remote
+    /// branch `git checkout` or `git switch` may make a branch of); Err where git may
+    /// read it otherwise.
+    fn name(&self, name: &str) -> Result<Option<Oid>, String> {
+        let unread = || {
+            Err(format!(
+                "git resolves `{name}` from more than the repository's names"
+            ))
+        };
+        // `git checkout -` is `@{-1}`.
+        if name == "-" {
+            return unread();
+        }
+        let name = match name {
+            "@" => "HEAD",
+            "stash@{0}" => "stash",
+            n => n,
+        };
+        if name.is_empty() || name.contains("@{") || name.contains("..") || name.contains(':') {
+            return unread();
+        }
+        // No name of a reference (`check-ref-format`): a path to git (`.`, `src/`,
+        // `*.c`), or an option.
+        if name.starts_with(['-', '.', '/'])
+            || name.ends_with(['/', '.'])
+            || name.ends_with(".lock")
+            || name.contains("/.")
+            || name.contains("//")
+            || name.contains(|c: char| c.is_ascii_control() || " *?[\\".contains(c))
+        {
+            return Ok(None);
+        }
+        if let Some(oid) = hex(name.as_bytes()) {
+            return Ok(Some(oid));
+        }
+        // An abbreviated object name that may also be one: not read.
+        if name.len() >= 4 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return unread();
+        }
+        for full in [
+            name.to_string(),
+            format!("refs/{name}"),
+            format!("refs/tags/{name}"),
+            format!("refs/heads/{name}"),
+            format!("refs/remotes/{name}"),
+            format!("refs/remotes/{name}/HEAD"),
+        ] {
+            match self.reference(&full, 0) {
+                Ok(Some(oid)) => return Ok(Some(oid)),
+                Ok(None) => {}
+                Err(()) => return unread(),
+            }
+        }
+        if self.remote_branch(name) {
+            return Err(format!(
+                "git may make the branch `{name}` from a remote branch of that name"
+            ));
+        }
+        Ok(None)
+    }
+
+    /// Whether a remote branch `refs/remotes/R/NAME` may exist (loose or packed).
+    fn remote_branch(&self, name: &str) -> bool {
+        let remotes = self.common.join("refs/remotes");
+        let loose = match std::fs::read_dir(&remotes) {
+            Ok(list) => list
+                .flatten()
+                .any(|r| crate::path::lexists(&r.path().join(name)).unwrap_or(true)),
+            Err(e) => e.kind() != std::io::ErrorKind::NotFound,
+        };
+        let tail = format!("/{name}");
+        loose
+            || crate::path::read_small(&self.common.join("packed-refs"), 64 << 20).is_ok_and(|t| {
+                t.split(|&b| b == b'\n').any(|l| {
+                    let l = String::from_utf8_lossy(l);
+                    l.contains(" refs/remotes/") && l.ends_with(tail.as_str())
+                })
+            })
+    }
+
+    /// The object the reference FULL names: Ok(None) where there is none, Err where
+    /// git may read it otherwise (a file that is not a reference, a loop).
+    fn reference(&self, full: &str, depth: usize) -> Result<Option<Oid>, ()> {
+        if depth > 5 || full.split('/').any(|c| c.is_empty() || c.starts_with('.')) {
+            return Err(());
+        }
+        // HEAD and the like (all capitals) and a work tree's own references live in its
+        // git directory; the others in the common one.
+        let own = !full.contains('/')
+            || ["refs/worktree/", "refs/bisect/", "refs/rewritten/"]
+                .iter()
+                .any(|p| full.starts_with(p));
+        if !full.contains('/') && !full.bytes().all(|b| b.is_ascii_uppercase() || b == b'_') {
+            // `refs/NAME` and below, only.
+            return Ok(None);
+        }
+        let dir = if own { &self.git_dir } else { &self.common };
+        match crate::path::read_small(&dir.join(full), 4096) {
+            Ok(text) => {
+                let text = text.trim_ascii();
+                if let Some(to) = text.strip_prefix(b"ref:") {
+                    let to = std::str::from_utf8(to.trim_ascii()).map_err(|_| ())?;
+                    return self.reference(to, depth + 1)?.map(Some).ok_or(());
+                }
+                // (FETCH_HEAD's lines name several commits: not read.)
+                if text.len() != 40 {
+                    return Err(());
+                }
+                hex(text).map(Some).ok_or(())
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.packed(full)),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Ok(self.packed(full)),
+            Err(_) => Err(()),
+        }
+    }
+
+    /// The object the reference FULL names in `packed-refs`, if it is there.
+    fn packed(&self, full: &str) -> Option<Oid> {
+        let text = crate::path::read_small(&self.common.join("packed-refs"), 64 << 20).ok()?;
+        text.split(|&b| b == b'\n').find_map(|line| {
+            let (oid, name) = line.split_at_checked(40)?;
+            (name.strip_prefix(b" ")? == full.as_bytes())
+                .then(|| hex(oid))
+                .flatten()
+        })
+    }
+
+    /// The commit OID is or a tag names (through tags).
+    fn peel(&mut self, mut oid: Oid) -> Result<Oid, String> {
+        for _ in 0..16 {
+            let (kind, data) = self.object(&oid)?;
+            match kind {
+                Kind::Commit => return Ok(oid),
+                Kind::Tag => oid = header_oid(&data, b"object ").ok_or_else(bad)?,
+                _ => return Err("the revision names no commit".into()),
+            }
+        }
+        Err("a chain of tags too long to follow".into())
+    }
+
+    /// The Nth parent of the commit OID, if it has one (none in a repository without
+    /// grafts and a shallow history: git finds no such revision).
+    fn parent(&mut self, oid: Oid, n: usize) -> Result<Option<Oid>, String> {
+        let (_, data) = self.object(&oid)?;
+        let parent = headers(&data)
+            .filter_map(|l| l.strip_prefix(b"parent "))
+            .nth(n - 1)
+            .and_then(hex40);
+        Ok(parent)
+    }
+
+    /// The tree of the commit OID.
+    fn tree_of(&mut self, oid: Oid) -> Result<Oid, String> {
+        let (_, data) = self.object(&oid)?;
+        header_oid(&data, b"tree ").ok_or_else(bad)
+    }
+
+    /// The paths of the files below the tree OID, each after PREFIX, into OUT.
+    fn list(
+        &mut self,
+        oid: Oid,
+        prefix: &str,
+        out: &mut Vec<String>,
+        depth: usize,
+    ) -> Result<(), String> {
+        if depth > 4096 {
+            return Err("a tree too deep to read".into());
+        }
+        let (kind, data) = self.object(&oid)?;
+        if kind != Kind::Tree {
+            return Err(bad());
+        }
+        let mut rest = &data[..];
+        while !rest.is_empty() {
+            let space = rest.iter().position(|&b| b == b' ').ok_or_else(bad)?;
+            let nul = rest.iter().position(|&b| b == 0).ok_or_else(bad)?;
+            let mode = &rest[..space];
+            let name = String::from_utf8_lossy(rest.get(space + 1..nul).ok_or_else(bad)?);
+            let child: Oid = rest
+                .get(nul + 1..nul + 21)
+                .and_then(|s| s.try_into().ok())
+                .ok_or_else(bad)?;
+            rest = &rest[nul + 21..];
+            let path = format!("{prefix}{name}");
+            if mode == b"40000" {
+                self.list(child, &format!("{path}/"), out, depth + 1)?;
+            } else {
+                out.push(path);
+                if out.len() > MAX_PATHS {
+                    return Err("the tree holds too many files to read".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The kind and data of the object OID, from a loose file or a pack.
+    fn object(&mut self, oid: &Oid) -> Result<(Kind, Vec<u8>), String> {
+        self.objects += 1;
+        if self.objects > MAX_OBJECTS {
+            return Err("more objects than are read for one revision".into());
+        }
+        let found = match self.loose(oid)? {
+            Some(found) => found,
+            None => self
+                .packed_object(oid, 0)?
+                .ok_or_else(|| format!("object {} is not in the repository's store", show(oid)))?,
+        };
+        self.bytes += found.1.len();
+        if self.bytes > MAX_BYTES {
+            return Err("more object data than is read for one revision".into());
+        }
+        Ok(found)
+    }
+
+    /// The loose object OID, if there is one.
+    fn loose(&self, oid: &Oid) -> Result<Option<(Kind, Vec<u8>)>, String> {
+        let name = show(oid);
+        let path = self
+            .common
+            .join("objects")
+            .join(&name[..2])
+            .join(&name[2..]);
+        let raw = match crate::path::read_small(&path, MAX_OBJECT as u64) {
+            Ok(raw) => raw,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("`{}` cannot be read: {e}", path.display())),
+        };
+        let data = inflate(&raw, MAX_OBJECT + 64)?;
+        let nul = data.iter().position(|&b| b == 0).ok_or_else(bad)?;
+        let kind = match data[..nul].split(|&b| b == b' ').next() {
+            Some(b"commit") => Kind::Commit,
+            Some(b"tree") => Kind::Tree,
+            Some(b"blob") => Kind::Blob,
+            Some(b"tag") => Kind::Tag,
+            _ => return Err(bad()),
+        };
+        Ok(Some((kind, data[nul + 1..].to_vec())))
+    }
+
+    /// The packs of the store, read once.
+    fn packs(&mut self) -> Result<&[Pack], String> {
+        if self.packs.is_none() {
+            let dir = self.common.join("objects/pack");
+            let mut packs = Vec::new();
+            let list = match std::fs::read_dir(&dir) {
+                Ok(list) => list.flatten().map(|e| e.path()).collect::<Vec<_>>(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(format!("`{}` cannot be listed: {e}", dir.display())),
+            };
+            for idx in list
+                .iter()
+                .filter(|p| p.extension().is_some_and(|x| x == "idx"))
+            {
+                packs.push(read_idx(idx)?);
+            }
+            self.packs = Some(packs);
+        }
+        Ok(self.packs.as_deref().unwrap_or_default())
+    }
+
+    /// The object OID from a pack, if one holds it.
+    fn packed_object(
+        &mut self,
+        oid: &Oid,
+        depth: usize,
+    ) -> Result<Option<(Kind, Vec<u8>)>, String> {
+        let packs = self.packs()?;
+        let Some((k, at)) = packs
+            .iter()
+            .enumerate()
+            .find_map(|(k, p)| p.find(oid).map(|at| (k, at)))
+        else {
+            return Ok(None);
+        };
+        self.entry(k, at, depth).map(Some)
+    }
+
+    /// The object at offset AT of pack K, its deltas applied.
+    fn entry(&mut self, k: usize, at: u64, depth: usize) -> Result<(Kind, Vec<u8>), String> {
+        if depth > MAX_DELTA_DEPTH {
+            return Err("a chain of deltas too long to follow".into());
+        }
+        let (path, end) = {
+            let packs = self.packs()?;
+            let pack = packs.get(k).ok_or_else(bad)?;
+            let end = pack
+                .ends
+                .iter()
+                .find(|&&e| e > at)
+                .copied()
+                .ok_or_else(bad)?;
+            (pack.path.clone(), end)
+        };
+        let len = usize::try_from(end - at).map_err(|_| bad())?;
+        if len > MAX_OBJECT {
+            return Err("an object too large to read".into());
+        }
+        let mut file = std::fs::File::open(&path)
+            .map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?;
+        let mut raw = vec![0u8; len];
+        file.seek(SeekFrom::Start(at))
+            .and_then(|_| file.read_exact(&mut raw))
+            .map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?;
+        // The header: the kind, then the size, 7 bits a byte.
+        let mut i = 0;
+        let mut c = *raw.first().ok_or_else(bad)?;
+        let kind = (c >> 4) & 7;
+        let mut size = usize::from(c & 15);
+        let mut shift = 4;
+        while c & 0x80 != 0 {
+            i += 1;
+            c = *raw.get(i).ok_or_else(bad)?;
+            size |= usize::from(c & 0x7f).checked_shl(shift).ok_or_else(bad)?;
+            shift += 7;
+        }
+        i += 1;
+        if size > MAX_OBJECT {
+            return Err("an object too large to read".into());
+        }
+        let plain = |kind: u8| match kind {
+            1 => Some(Kind::Commit),
+            2 => Some(Kind::Tree),
+            3 => Some(Kind::Blob),
+            4 => Some(Kind::Tag),
+            _ => None,
+        };
+        if let Some(kind) = plain(kind) {
+            return Ok((kind, inflate(raw.get(i..).ok_or_else(bad)?, size)?));
+        }
+        let base = match kind {
+            // OFS_DELTA: the base is that many bytes before this entry.
+            6 => {
+                let mut c = *raw.get(i).ok_or_else(bad)?;
+                let mut back = u64::from(c & 0x7f);
+                while c & 0x80 != 0 {
+                    i += 1;
+                    c = *raw.get(i).ok_or_else(bad)?;
+                    back = back
+                        .checked_add(1)
+                        .and_then(|b| b.checked_shl(7))
+                        .ok_or_else(bad)?
+                        | u64::from(c & 0x7f);
+                }
+                i += 1;
+                let base_at = at.checked_sub(back).ok_or_else(bad)?;
+                self.entry(k, base_at, depth + 1)?
+            }
+            // REF_DELTA: the base is named.
+            7 => {
+                let base: Oid = raw
+                    .get(i..i + 20)
+                    .and_then(|s| s.try_into().ok())
+                    .ok_or_else(bad)?;
+                i += 20;
+                match self.packed_object(&base, depth + 1)? {
+                    Some(found) => found,
+                    None => self.loose(&base)?.ok_or_else(bad)?,
+                }
+            }
+            _ => return Err(bad()),
+        };
+        let delta = inflate(raw.get(i..).ok_or_else(bad)?, size)?;
+        Ok((base.0, apply_delta(&base.1, &delta)?))
+    }
+}
+
+impl Pack {
+    /// Where in the pack the object OID starts, if the pack holds it.
+    fn find(&self, oid: &Oid) -> Option<u64> {
+        let fan = |b: usize| -> usize {
+            let at = 8 + 4 * b;
+            self.idx
+                .get(at..at + 4)
+                .map_or(0, |s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
+        };
+        let first = usize::from(oid[0]);
+        let (mut lo, mut hi) = (if first == 0 { 0 } else { fan(first - 1) }, fan(first));
+        let names = 8 + 256 * 4;
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let at = names + 20 * mid;
+            let name = self.idx.get(at..at + 20)?;
+            match name.cmp(&oid[..]) {
+                std::cmp::Ordering::Equal => return self.offset(mid),
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
+    }
+
+    /// The offset of the Nth object of the index.
+    fn offset(&self, n: usize) -> Option<u64> {
+        let small = 8 + 256 * 4 + 24 * self.count + 4 * n;
+        let s = self.idx.get(small..small + 4)?;
+        let off = u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
+        if off & 0x8000_0000 == 0 {
+            return Some(u64::from(off));
+        }
+        let large = 8 + 256 * 4 + 28 * self.count + 8 * (off & 0x7fff_ffff) as usize;
+        let s = self.idx.get(large..large + 8)?;
+        Some(u64::from_be_bytes(s.try_into().ok()?))
+    }
+}
+
+/// The index of a pack (version 2) at IDX, with its objects' offsets sorted.
+fn read_idx(idx: &Path) -> Result<Pack, String> {
+    let shown = idx.display();
+    let bytes = crate::path::read_small(idx, 1 << 30)
+        .map_err(|e| format!("`{shown}` cannot be read: {e}"))?;
+    if bytes.get(..8) != Some(&[0xff, b't', b'O', b'c', 0, 0, 0, 2][..]) {
+        return Err(format!("`{shown}` is not a pack index git 2 writes"));
+    }
+    let count = bytes
+        .get(8 + 255 * 4..8 + 256 * 4)
+        .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
+        .ok_or_else(bad)?;
+    let path = idx.with_extension("pack");
+    let pack_len = std::fs::metadata(&path)
+        .map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?
+        .len();
+    let mut pack = Pack {
+        path,
+        idx: bytes,
+        count,
+        ends: Vec::new(),
+    };
+    let mut ends = Vec::with_capacity(count + 1);
+    for n in 0..count {
+        ends.push(pack.offset(n).ok_or_else(bad)?);
+    }
+    // The last object ends before the pack's 20-byte checksum.
+    ends.push(pack_len.saturating_sub(20));
+    ends.sort_unstable();
+    pack.ends = ends;
+    Ok(pack)
+}
+
+/// DATA inflated (zlib), at most MAX bytes.
+fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>, String> {
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, max.max(1))
+        .map_err(|_| "an object git's store holds cannot be inflated".to_string())
+}
+
+/// BASE with the delta DELTA applied (`gitformat-pack(5)`, "Deltified representation").
+fn apply_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, String> {
+    let mut i = 0;
+    let mut size = || -> Result<usize, String> {
+        let (mut n, mut shift) = (0usize, 0u32);
+        loop {
+            let c = *delta.get(i).ok_or_else(bad)?;
+            i += 1;
+            n |= usize::from(c & 0x7f).checked_shl(shift).ok_or_else(bad)?;
+            shift += 7;
+            if c & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+    };
+    let (from, to) = (size()?, size()?);
+    if from != base.len() || to > MAX_OBJECT {
+        return Err(bad());
+    }
+    let mut out = Vec::with_capacity(to);
+    while i < delta.len() {
+        let op = delta[i];
+        i += 1;
+        if op & 0x80 != 0 {
+            let mut field = |bits: std::ops::Range<u8>| -> Result<usize, String> {
+                let mut v = 0usize;
+                for (k, bit) in bits.enumerate() {
+                    if op & (1 << bit) != 0 {
+                        v |= usize::from(*delta.get(i).ok_or_else(bad)?) << (8 * k);
+                        i += 1;
+                    }
+                }
+                Ok(v)
+            };
+            let off = field(0..4)?;
+            let len = match field(4..7)? {
+                0 => 0x10000,
+                n => n,
+            };
+            out.extend_from_slice(
+                base.get(off..off.checked_add(len).ok_or_else(bad)?)
+                    .ok_or_else(bad)?,
+            );
+        } else if op != 0 {
+            let n = usize::from(op);
+            out.extend_from_slice(delta.get(i..i + n).ok_or_else(bad)?);
+            i += n;
+        } else {
+            return Err(bad());
+        }
+    }
+    if out.len() != to {
+        return Err(bad());
+    }
+    Ok(out)
+}
+
+/// The header lines of a commit or tag (up to the blank line).
+fn headers(data: &[u8]) -> impl Iterator<Item = &[u8]> {
+    data.split(|&b| b == b'\n').take_while(|l| !l.is_empty())
+}
+
+/// The object a header line starting with KEY names.
+fn header_oid(data: &[u8], key: &[u8]) -> Option<Oid> {
+    headers(data)
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(hex40)
+}
+
+/// The object a line's first 40 characters name.
+fn hex40(line: &[u8]) -> Option<Oid> {
+    hex(line.get(..40)?)
+}
+
+/// The object the 40 hexadecimal digits TEXT name.
+fn hex(text: &[u8]) -> Option<Oid> {
+    if text.len() != 40 {
+        return None;
+    }
+    let mut oid = [0u8; 20];
+    for (k, pair) in text.chunks(2).enumerate() {
+        let s = std::str::from_utf8(pair).ok()?;
+        oid[k] = u8::from_str_radix(s, 16).ok()?;
+    }
+    Some(oid)
+}
+
+/// OID in hexadecimal.
+fn show(oid: &Oid) -> String {
+    oid.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The error of a store whose data is not as git writes it.
+fn bad() -> String {
+    "git's store holds data not as git writes it".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    fn git(dir: &Path, args: &[&str]) -> String {
+        let out = Command::new("git")
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HOME", dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap().trim().to_string()
+    }
+
+    fn repo(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("grh-objects-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        git(&d, &["init", "-q"]);
+        std::fs::create_dir(d.join("src")).unwrap();
+        for k in 0..30 {
+            std::fs::write(
+                d.join("src").join(format!("f{k}.rs")),
+                format!("fn f{k}() {{}}\n").repeat(40),
+            )
+            .unwrap();
+        }
+        std::fs::write(d.join("README"), "hello\n").unwrap();
+        git(&d, &["add", "."]);
+        git(&d, &["commit", "-qm", "one"]);
+        git(&d, &["checkout", "-qb", "other"]);
+        std::fs::write(d.join(".env"), "SECRET\n").unwrap();
+        std::fs::write(d.join("src/f1.rs"), "changed\n".repeat(40)).unwrap();
+        git(&d, &["add", "-f", ".env", "src/f1.rs"]);
+        git(&d, &["commit", "-qm", "two"]);
+        git(&d, &["tag", "-a", "-m", "t", "v1"]);
+        git(&d, &["checkout", "-q", "main"]);
+        d
+    }
+
+    fn paths(d: &Path, rev: &str) -> Result<Vec<String>, String> {
+        let g = d.join(".git");
+        let mut p = Store::open(&g, &g)?
+            .tree_paths(rev)?
+            .ok_or_else(|| format!("no revision {rev}"))?;
+        p.sort();
+        Ok(p)
+    }
+
+    /// Each revision's files, as `git ls-tree -r --name-only` lists them.
+    fn agrees(d: &Path, revs: &[&str]) {
+        for rev in revs {
+            let mut want: Vec<String> = git(d, &["ls-tree", "-r", "--name-only", rev])
+                .lines()
+                .map(str::to_string)
+                .collect();
+            want.sort();
+            assert_eq!(paths(d, rev).unwrap(), want, "{rev}");
+        }
+    }
+
+    #[test]
+    fn loose_and_packed_trees_agree_with_git() {
+        let d = repo("agree");
+        let revs = [
+            "main",
+            "other",
+            "v1",
+            "HEAD",
+            "other~1",
+            "other^",
+            "v1^0",
+            "refs/heads/other",
+            "tags/v1",
+        ];
+        agrees(&d, &revs);
+        assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
+        assert!(!paths(&d, "main").unwrap().contains(&".env".to_string()));
+        // Packed, with deltas, and the references packed too.
+        git(&d, &["gc", "-q", "--aggressive"]);
+        assert!(!d.join(".git/refs/heads/other").exists());
+        agrees(&d, &revs);
+        let full = git(&d, &["rev-parse", "other"]);
+        agrees(&d, &[full.as_str()]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn what_is_not_read_says_why() {
+        let d = repo("why");
+        let g = d.join(".git");
+        for rev in [
+            "@{-1}",
+            "main@{upstream}",
+            "other^{commit}",
+            "other~1@{0}",
+            ":/two",
+            "main..other",
+            "-",
+            "abcd",
+            "FETCH_HEAD",
+        ] {
+            assert!(
+                Store::open(&g, &g).unwrap().tree_paths(rev).is_err(),
+                "{rev}"
+            );
+        }
+        // No such name or parent: git reads the word as a path, or stops.
+        for rev in ["src", "HEAD~5", "main^2", ".", "*.c"] {
+            let found = Store::open(&g, &g).unwrap().tree_paths(rev).unwrap();
+            assert_eq!(found, None, "{rev}");
+        }
+        // A remote branch of that name: `git checkout feature` may make one of it.
+        std::fs::create_dir_all(g.join("refs/remotes/origin")).unwrap();
+        std::fs::write(
+            g.join("refs/remotes/origin/feature"),
+            git(&d, &["rev-parse", "other"]) + "\n",
+        )
+        .unwrap();
+        assert!(paths(&d, "feature").unwrap_err().contains("remote branch"));
+        assert_eq!(
+            paths(&d, "origin/feature").unwrap(),
+            paths(&d, "other").unwrap()
+        );
+        // The stash and its parents.
+        std::fs::write(d.join("README"), "changed\n").unwrap();
+        std::fs::write(d.join("new.txt"), "x\n").unwrap();
+        git(&d, &["stash", "-u"]);
+        assert!(paths(&d, "stash^@")
+            .unwrap()
+            .contains(&"new.txt".to_string()));
+        assert!(!paths(&d, "stash").unwrap().contains(&"new.txt".to_string()));
+        assert_eq!(paths(&d, "stash@{0}").unwrap(), paths(&d, "stash").unwrap());
+        std::fs::write(g.join("objects/info/alternates"), "/x\n").unwrap();
+        assert!(paths(&d, "main").unwrap_err().contains("borrows"));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
