@@ -1563,8 +1563,11 @@ fn helper87_tree_backups_diff_from_file_and_code_strings() {
 fn helper90_revisions_git_writes_out() {
     let s = Scratch::new("own-readers-90");
     let (home, proj) = project(&s);
-    // `other` tracks `.env`; `base` ignores it.
-    trace::git(&proj, &["branch", "other"]);
+    // `other` tracks `.env`, one commit past `main`; `base` ignores it.
+    trace::git(&proj, &["checkout", "-qb", "other"]);
+    std::fs::write(proj.join("README.md"), "hello again\n").expect("write README");
+    trace::git(&proj, &["commit", "-qam", "more"]);
+    trace::git(&proj, &["checkout", "-q", "main"]);
     trace::git(&proj, &["checkout", "-qb", "base"]);
     trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
     std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
@@ -1578,12 +1581,20 @@ fn helper90_revisions_git_writes_out() {
         trace::git(&proj, &["reset", "-q", "--hard", "kept"]);
         std::fs::write(proj.join(".env"), "[db]\n\tpassword = ENV-SECRET\n").expect("write .env");
     };
+    // (helper-91) A branch and a tag of one name: `git checkout` takes the branch.
+    trace::git(&proj, &["branch", "amb", "other"]);
+    trace::git(&proj, &["tag", "amb", "kept"]);
     restore();
     let mut failures = check_lines_restoring(
         &s,
         &decide,
         &[
             "git checkout -q other",
+            // The branch the last checkout left (`other`, after the restore).
+            "git checkout -q -",
+            "git checkout -q amb",
+            // It checks out `other` first, then replays `base`'s commits.
+            "git rebase -q other",
             "git switch -q other",
             "git reset -q --hard other",
             "git restore --source=other .",
@@ -1597,8 +1608,8 @@ fn helper90_revisions_git_writes_out() {
     // What the store cannot say is unsure: asked, not allowed.
     for line in [
         "git pull -q",
-        "git rebase -q other",
-        "git checkout -q @{-1}",
+        "git rebase -q --root",
+        "git checkout -q other^{commit}",
         "git branch -qf x other && git checkout -q x",
     ] {
         let d = decide(line);
@@ -1607,6 +1618,8 @@ fn helper90_revisions_git_writes_out() {
         }
     }
     for line in [
+        // The last checkout left `base` (the restore's).
+        "git checkout -q -",
         "git checkout -q .",
         "git checkout -q -- src",
         "git checkout -q base",
@@ -1616,6 +1629,22 @@ fn helper90_revisions_git_writes_out() {
     ] {
         failures.extend(everyday_run(&s, &decide, line, &home, &proj));
         restore();
+    }
+    // (helper-91) A stash named by its number is `stash@{N}`: one that holds `.env`.
+    trace::git(&proj, &["checkout", "-qf", "other"]);
+    std::fs::write(proj.join(".env"), "STASHED\n").expect("write .env");
+    trace::git(&proj, &["stash", "-q"]);
+    restore();
+    for line in [
+        "git stash pop 0",
+        "git stash apply -q 0",
+        "git stash branch sb 0",
+        "git stash pop",
+    ] {
+        let d = decide(line);
+        if d == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed, its stash holds `.env`"));
+        }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -29,6 +29,12 @@ const MAX_OBJECT: usize = 32 << 20;
 /// Most paths listed from one tree.
 const MAX_PATHS: usize = 400_000;
 
+/// Most commits a range (`A..B`: a rebase's) gives.
+const MAX_RANGE: usize = 500;
+
+/// Most commits of a range's base looked at.
+const MAX_RANGE_BASE: usize = 5_000;
+
 /// Longest chain of deltas followed (git packs with at most 50 by default).
 const MAX_DELTA_DEPTH: usize = 256;
 
@@ -57,6 +63,8 @@ pub(super) struct Store {
     packs: Option<Vec<Pack>>,
     objects: usize,
     bytes: usize,
+    /// The trees listed already, by where they stand (several commits share most).
+    listed: std::collections::HashSet<(String, Oid)>,
 }
 
 impl Store {
@@ -99,6 +107,7 @@ impl Store {
             packs: None,
             objects: 0,
             bytes: 0,
+            listed: std::collections::HashSet::new(),
         })
     }
 
@@ -111,6 +120,19 @@ impl Store {
             Some(base) => (base, true),
             None => (rev, false),
         };
+        // `A..B`: the commits B reaches and A does not (`git rebase A`, `git cherry-pick
+        // A..B`), each tree's files.
+        if let Some((a, b)) = rev.split_once("..").filter(|(_, b)| !b.starts_with('.')) {
+            let (Some(a), Some(b)) = (self.resolve(a)?, self.resolve(b)?) else {
+                return Ok(None);
+            };
+            let mut out = Vec::new();
+            for c in self.range(a, b)? {
+                let tree = self.tree_of(c)?;
+                self.list(tree, "", &mut out, 0)?;
+            }
+            return Ok(Some(out));
+        }
         let Some(commit) = self.resolve(rev)? else {
             return Ok(None);
         };
@@ -129,6 +151,61 @@ impl Store {
             self.list(tree, "", &mut out, 0)?;
         }
         Ok(Some(out))
+    }
+
+    /// The commits B reaches that A does not (at most [`MAX_RANGE`]; past it, why not
+    /// read). A's history is looked at up to [`MAX_RANGE_BASE`] commits: past that, more
+    /// of B's commits are taken, never fewer.
+    fn range(&mut self, a: Oid, b: Oid) -> Result<Vec<Oid>, String> {
+        let mut base = std::collections::HashSet::new();
+        let mut todo = vec![a];
+        while let Some(c) = todo.pop() {
+            if base.len() >= MAX_RANGE_BASE {
+                break;
+            }
+            if base.insert(c) {
+                todo.extend(self.parents(c)?);
+            }
+        }
+        let (mut out, mut seen) = (Vec::new(), std::collections::HashSet::new());
+        let mut todo = vec![b];
+        while let Some(c) = todo.pop() {
+            if base.contains(&c) || !seen.insert(c) {
+                continue;
+            }
+            if out.len() >= MAX_RANGE {
+                return Err(format!("more than {MAX_RANGE} commits to replay"));
+            }
+            out.push(c);
+            todo.extend(self.parents(c)?);
+        }
+        Ok(out)
+    }
+
+    /// The parents of the commit OID.
+    fn parents(&mut self, oid: Oid) -> Result<Vec<Oid>, String> {
+        let (_, data) = self.object(&oid)?;
+        let parents = headers(&data)
+            .filter_map(|l| l.strip_prefix(b"parent "))
+            .filter_map(hex40)
+            .collect();
+        Ok(parents)
+    }
+
+    /// The branch the Nth checkout before the last one left (`@{-N}`, `-`), from
+    /// `logs/HEAD` as git's `interpret_nth_prior_checkout` reads it; None where there
+    /// were fewer.
+    fn prior_checkout(&self, n: usize) -> Result<Option<String>, String> {
+        let log = crate::path::read_small(&self.git_dir.join("logs/HEAD"), 64 << 20)
+            .map_err(|e| format!("git's log of HEAD cannot be read: {e}"))?;
+        let text = String::from_utf8_lossy(&log);
+        let from = text
+            .lines()
+            .rev()
+            .filter_map(|l| l.split_once("\tcheckout: moving from ").map(|(_, m)| m))
+            .nth(n.saturating_sub(1))
+            .and_then(|m| m.rsplit_once(" to ").map(|(from, _)| from.to_string()));
+        Ok(from)
     }
 
     /// The object REV names, peeled to a commit; None where git surely finds none.
@@ -185,9 +262,20 @@ impl Store {
                 "git resolves `{name}` from more than the repository's names"
             ))
         };
-        // `git checkout -` is `@{-1}`.
-        if name == "-" {
-            return unread();
+        // `git checkout -` is `@{-1}`: the branch the last checkout left.
+        let n = match name {
+            "-" => Some(1),
+            _ => name
+                .strip_prefix("@{-")
+                .and_then(|n| n.strip_suffix('}'))
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|&n| n > 0),
+        };
+        if let Some(n) = n {
+            return match self.prior_checkout(n)? {
+                Some(from) if !from.contains("@{") => self.name(&from),
+                _ => Ok(None),
+            };
         }
         let name = match name {
             "@" => "HEAD",
@@ -333,7 +421,8 @@ impl Store {
         header_oid(&data, b"tree ").ok_or_else(bad)
     }
 
-    /// The paths of the files below the tree OID, each after PREFIX, into OUT.
+    /// The paths of the files below the tree OID, each after PREFIX, into OUT (a tree
+    /// listed at PREFIX already is not again).
     fn list(
         &mut self,
         oid: Oid,
@@ -343,6 +432,9 @@ impl Store {
     ) -> Result<(), String> {
         if depth > 4096 {
             return Err("a tree too deep to read".into());
+        }
+        if !self.listed.insert((prefix.to_string(), oid)) {
+            return Ok(());
         }
         let (kind, data) = self.object(&oid)?;
         if kind != Kind::Tree {
@@ -825,13 +917,12 @@ mod tests {
         let d = repo("why");
         let g = d.join(".git");
         for rev in [
-            "@{-1}",
+            "@{-7}x",
             "main@{upstream}",
             "other^{commit}",
             "other~1@{0}",
             ":/two",
-            "main..other",
-            "-",
+            "main...other",
             "abcd",
             "FETCH_HEAD",
         ] {
@@ -840,6 +931,13 @@ mod tests {
                 "{rev}"
             );
         }
+        // The branch the last checkout left (`other`), and a range.
+        assert_eq!(paths(&d, "-").unwrap(), paths(&d, "other").unwrap());
+        assert_eq!(paths(&d, "@{-1}").unwrap(), paths(&d, "other").unwrap());
+        assert!(paths(&d, "main..other")
+            .unwrap()
+            .contains(&".env".to_string()));
+        assert_eq!(paths(&d, "other..main").unwrap(), Vec::<String>::new());
         // No such name or parent: git reads the word as a path, or stops.
         for rev in ["src", "HEAD~5", "main^2", ".", "*.c"] {
             let found = Store::open(&g, &g).unwrap().tree_paths(rev).unwrap();

@@ -4,6 +4,7 @@
 //! ([`paths`]), command lines parsed once ([`commands`]).
 
 mod changes;
+mod changes_before;
 mod commands;
 mod configs;
 mod dash_names;

@@ -240,14 +240,15 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                 // Its own words may set the options its strings run under (helper-89:
                 // `uv run bash -O dot\glob -c 'cat *'`, whose text has no `dotglob`).
                 let dots = names_dot_options(&c.argv.join(" "));
+                let fold = names_case_options(&c.argv.join(" "));
                 for t in texts.drain(..) {
-                    // zsh's and bash's alternatives (`(.|)env`, `@(.e|.x)nv`), each
-                    // written out: a `.` in one names dot files (helper-89).
-                    for t in alternatives(&t) {
+                    // zsh's and bash's alternatives (`(.|)env`, `@(.e|.x)nv`): see
+                    // [`alternatives`] (helper-89, helper-91).
+                    for (t, starred) in alternatives(&t, fold) {
                         if !moved.is_empty() {
-                            strings.push((format!("{moved}{t}"), why.clone(), dots));
+                            strings.push((format!("{moved}{t}"), why.clone(), dots || starred));
                         }
-                        strings.push((t, why.clone(), dots));
+                        strings.push((t, why.clone(), dots || starred));
                     }
                 }
             }
@@ -336,33 +337,62 @@ fn names_dot_options(text: &str) -> bool {
     .any(|w| folded.contains(w))
 }
 
+/// Whether TEXT names an option that makes globs match in any case (bash's
+/// `nocaseglob`, `nocasematch`; zsh's `NO_CASE_GLOB`, `unsetopt CASE_GLOB`), in any
+/// case, with or without `_` or `-`.
+fn names_case_options(text: &str) -> bool {
+    let folded: String = text
+        .chars()
+        .filter(|c| !matches!(c, '_' | '-' | '\\'))
+        .flat_map(char::to_lowercase)
+        .collect();
+    folded.contains("caseglob") || folded.contains("casematch")
+}
+
 /// Most texts [`alternatives`] writes out of one.
 const MAX_ALTERNATIVES: usize = 16;
 
-/// TEXT, and TEXT with each glob alternation written out, one alternative in each
-/// (zsh's `(.|)env` and `(a|b)`, bash's extglob `@(.e|.x)nv`, `?(..)`, `+(..)`, `*(..)`;
-/// `!(..)` as `*`), up to [`MAX_ALTERNATIVES`]: a group is one where an extglob
-/// character stands before its `(` or a word's character touches it (a subshell
-/// `(cd x | y)` is no group).
-pub(crate) fn alternatives(text: &str) -> Vec<String> {
-    let mut out = vec![text.to_string()];
-    let mut k = 0;
-    while k < out.len() && out.len() < MAX_ALTERNATIVES {
-        let more = expand_group(&out[k]);
-        out.extend(more);
-        k += 1;
+/// TEXT, and the texts a reading of its globs needs besides (each with whether its
+/// globs match names starting with `.`): where it holds a glob group (zsh's `(.|)env`,
+/// `((.e))nv`, bash's extglob `@(.e|.x)nv`, `+(.)env`, `!(x)`; one an extglob character
+/// stands before, or a word's character touches: a subshell `(cd x | y)` is none), the
+/// text with each outermost group as `*` matching dot names too, and each group's
+/// alternatives written out, [`MAX_ALTERNATIVES`] at most; with FOLD (its program's
+/// words or the text make globs match in any case), each in lower case too.
+pub(crate) fn alternatives(text: &str, fold: bool) -> Vec<(String, bool)> {
+    let mut out = vec![(text.to_string(), false)];
+    if let Some(starred) = starred(text) {
+        out.push((starred, true));
+        let mut k = 0;
+        while k < out.len() && out.len() < MAX_ALTERNATIVES {
+            for t in expand_group(&out[k].0) {
+                if !out.iter().any(|(x, _)| *x == t) {
+                    out.push((t, false));
+                }
+            }
+            k += 1;
+        }
+        out.truncate(MAX_ALTERNATIVES);
     }
-    out.truncate(MAX_ALTERNATIVES);
+    if fold || names_case_options(text) {
+        let lower: Vec<(String, bool)> = out
+            .iter()
+            .map(|(t, d)| (t.to_lowercase(), *d))
+            .filter(|x| !out.contains(x))
+            .collect();
+        out.extend(lower);
+    }
     out
 }
 
-/// TEXT with its first alternation group (see [`alternatives`]) written out, one text
-/// per alternative; none where it has no group.
-fn expand_group(text: &str) -> Vec<String> {
+/// The glob groups of TEXT (see [`alternatives`]): where each starts (its extglob
+/// character, or its `(`), its `(`, its `)`, and the `|` at its depth.
+fn groups(text: &str) -> Vec<(usize, usize, usize, Vec<usize>)> {
     let b = text.as_bytes();
-    let word = |c: u8| !c.is_ascii_whitespace() && !b";&|()<>".contains(&c);
-    for (open, _) in text.match_indices('(') {
-        // The `)` that closes it, and its `|` at depth one.
+    let word = |c: u8| !c.is_ascii_whitespace() && !b";&|()<>$`=".contains(&c);
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(open) = text[from..].find('(').map(|k| k + from) {
         let (mut depth, mut bars, mut close) = (0usize, Vec::new(), None);
         for (k, c) in text[open..].char_indices() {
             match c {
@@ -378,39 +408,69 @@ fn expand_group(text: &str) -> Vec<String> {
                 _ => {}
             }
         }
-        let (Some(close), false) = (close, bars.is_empty()) else {
-            continue;
+        let Some(close) = close else {
+            break;
         };
         let before = open.checked_sub(1).and_then(|k| b.get(k).copied());
-        let ext = before.filter(|c| b"@!?+*".contains(c));
+        let ext = before.is_some_and(|c| b"@!?+*".contains(&c));
         let touches = before.is_some_and(word) || b.get(close + 1).copied().is_some_and(word);
-        if ext.is_none() && !touches {
-            continue;
+        if ext || touches {
+            out.push((open - usize::from(ext), open, close, bars));
+            from = close + 1;
+        } else {
+            from = open + 1;
         }
-        let head = &text[..open - usize::from(ext.is_some())];
-        let tail = &text[close + 1..];
-        let mut alts = Vec::new();
-        let mut from = open + 1;
-        for &bar in bars.iter().chain(std::iter::once(&close)) {
-            alts.push(&text[from..bar]);
-            from = bar + 1;
-        }
-        return match ext {
-            Some(b'!') => vec![format!("{head}*{tail}")],
-            _ => {
-                let mut out: Vec<String> =
-                    alts.iter().map(|a| format!("{head}{a}{tail}")).collect();
-                if matches!(ext, Some(b'?' | b'*')) {
-                    out.push(format!("{head}{tail}"));
-                }
-                if matches!(ext, Some(b'+' | b'*')) {
-                    out.push(format!("{head}*{tail}"));
-                }
-                out
-            }
-        };
     }
-    Vec::new()
+    out
+}
+
+/// TEXT with each outermost glob group as `*`, if it has one.
+fn starred(text: &str) -> Option<String> {
+    let groups = groups(text);
+    if groups.is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    let mut at = 0;
+    for (start, _, close, _) in groups {
+        out.push_str(&text[at..start]);
+        out.push('*');
+        at = close + 1;
+    }
+    out.push_str(&text[at..]);
+    Some(out)
+}
+
+/// TEXT with its first glob group that has alternatives written out, one text per
+/// alternative (`?(..)`, `*(..)` also without it; `+(..)`, `*(..)` also as `*`; `!(..)`
+/// as `*` alone); none where it has no such group.
+fn expand_group(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let Some((start, open, close, bars)) = groups(text).into_iter().next() else {
+        return Vec::new();
+    };
+    let ext = (start < open).then(|| b[start]);
+    let head = &text[..start];
+    let tail = &text[close + 1..];
+    let mut alts = Vec::new();
+    let mut from = open + 1;
+    for &bar in bars.iter().chain(std::iter::once(&close)) {
+        alts.push(&text[from..bar]);
+        from = bar + 1;
+    }
+    match ext {
+        Some(b'!') => vec![format!("{head}*{tail}")],
+        _ => {
+            let mut out: Vec<String> = alts.iter().map(|a| format!("{head}{a}{tail}")).collect();
+            if matches!(ext, Some(b'?' | b'*')) {
+                out.push(format!("{head}{tail}"));
+            }
+            if matches!(ext, Some(b'+' | b'*')) {
+                out.push(format!("{head}*{tail}"));
+            }
+            out
+        }
+    }
 }
 
 /// The paths an option word W may have glued to it (`-include.env`, `-I../x`,
@@ -510,21 +570,44 @@ fn generous_of(argv: &[String], widening: &mut Widening) -> Option<(Generous, Ve
 mod tests {
     #[test]
     fn alternations_are_written_out() {
+        let texts = |t: &str| -> Vec<String> {
+            alternatives(t, false).into_iter().map(|(t, _)| t).collect()
+        };
         assert_eq!(
-            alternatives("cat (.|)env"),
-            ["cat (.|)env", "cat .env", "cat env"]
+            texts("cat (.|)env"),
+            ["cat (.|)env", "cat *env", "cat .env", "cat env"]
         );
         assert_eq!(
-            alternatives("cat @(.e|.x)nv"),
-            ["cat @(.e|.x)nv", "cat .env", "cat .xnv"]
+            texts("cat @(.e|.x)nv"),
+            ["cat @(.e|.x)nv", "cat *nv", "cat .env", "cat .xnv"]
         );
-        assert_eq!(alternatives("ls !(x|y).c"), ["ls !(x|y).c", "ls *.c"]);
-        assert_eq!(alternatives("cat a?(.|x)b").len(), 4);
-        // A subshell is no group.
-        assert_eq!(alternatives("(cd x | y)"), ["(cd x | y)"]);
-        assert_eq!(alternatives("a (x|y) b"), ["a (x|y) b"]);
+        assert_eq!(texts("ls !(x|y).c"), ["ls !(x|y).c", "ls *.c"]);
+        // Groups of one, nested, or many: the group as `*`, matching dot names.
+        for t in [
+            "cat +(.)env",
+            "cat @(@(.e)|x)nv",
+            "cat ((.e))nv",
+            "cat ~/@(.ssh)/id_rsa",
+        ] {
+            let all = alternatives(t, false);
+            assert!(
+                all.iter().any(|(t, dots)| *dots && t.contains('*')),
+                "{t}: {all:?}"
+            );
+        }
+        let many = format!("cat @({}|.e)nv", ["a"; 19].join("|"));
+        assert!(alternatives(&many, false).contains(&("cat *nv".to_string(), true)));
+        // Any case, where the words say so.
+        assert!(texts("cat .EN?").len() == 1);
+        assert!(alternatives("cat .EN?", true).contains(&("cat .en?".to_string(), false)));
+        assert!(texts("setopt nocaseglob; cat .EN?")
+            .contains(&"setopt nocaseglob; cat .en?".to_string()));
+        // A subshell, a substitution, a process substitution are no group.
+        for t in ["(cd x | y)", "a (x|y) b", "cat $(ls | x)", "diff <(a|b) c"] {
+            assert_eq!(texts(t), [t], "{t}");
+        }
         // Bounded.
-        assert_eq!(alternatives(&"x(a|b|c)".repeat(10)).len(), MAX_ALTERNATIVES);
+        assert!(alternatives(&"x(a|b|c)".repeat(10), false).len() <= MAX_ALTERNATIVES);
     }
 
     use super::{alternatives, literals, MAX_ALTERNATIVES};

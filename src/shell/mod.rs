@@ -36,6 +36,7 @@
 // (word helpers), `wrap/` (wrappers, privileged commands, builtins), `programs` (what
 // programs do with their options: directories, links followed, names from data),
 // `values` (the values a line gives its variables, for deny-side path rules).
+mod assigned;
 mod certain;
 mod expand;
 mod generous;

@@ -18,6 +18,9 @@ pub(crate) const UPSTREAM: &str = "@{upstream}";
 pub(crate) const REPLAYED: &str = "@{replayed}";
 /// The commits `git bisect` checks out.
 pub(crate) const BISECTED: &str = "@{bisected}";
+/// The commits the superproject records for its submodules, checked out in their own
+/// repositories.
+pub(crate) const SUBMODULES: &str = "@{submodules}";
 
 /// Why git's store does not say which files the revision REV (one of the names above)
 /// writes, if it is one.
@@ -28,10 +31,21 @@ pub(crate) fn unknown_revision(rev: &str) -> Option<&'static str> {
             Some("git replays commits (a rebase, or picks in progress), each writing its own files")
         }
         BISECTED => Some("git bisect checks out the commits it chooses"),
+        SUBMODULES => Some("git checks out the commits the superproject records in each submodule's own repository"),
         "FETCH_HEAD" => {
             Some("what git fetches from another repository is not known before it does")
         }
         _ => None,
+    }
+}
+
+/// The stash git's stash subcommands take for the word W: `stash` for none or `0`,
+/// `stash@{N}` for a number N (helper-91: `git stash pop 0`), else W.
+fn stash(w: Option<&str>) -> String {
+    match w {
+        None | Some("0") => "stash".into(),
+        Some(n) if n.bytes().all(|b| b.is_ascii_digit()) => format!("stash@{{{n}}}"),
+        Some(w) => w.into(),
     }
 }
 
@@ -54,8 +68,14 @@ pub(super) fn commits(r: &mut Reading) {
     let revs: Vec<String> = match subs.as_slice() {
         // `git checkout [-b NEW] [REV]`, `git checkout REV -- PATHS`: the word may be a
         // revision (what git surely finds no revision of is a path, read as one).
+        // A branch of that name wins over a tag where git switches to it (helper-91: a
+        // branch and a tag `x`; rev-parse takes the tag).
         ["checkout"] | ["switch"] => match first {
-            Some(rev) if !(ended && subs == ["switch"]) => vec![rev],
+            Some(rev) if !(ended && subs == ["switch"]) => {
+                let plain = !rev.starts_with(['-', '@']) && !rev.contains(['@', '~', '^', ':']);
+                let branch = plain.then(|| format!("refs/heads/{rev}"));
+                branch.into_iter().chain([rev]).collect()
+            }
             None if any(&["force", "f", "discard-changes"]) => head(),
             _ => Vec::new(),
         },
@@ -74,6 +94,21 @@ pub(super) fn commits(r: &mut Reading) {
         ["cherry-pick"] if !operands.is_empty() => operands,
         // A revert writes the files of each commit's parents.
         ["revert"] if !operands.is_empty() => operands.iter().map(|o| format!("{o}^@")).collect(),
+        // `git rebase [--onto BASE] UPSTREAM [BRANCH]`: BRANCH's tree (checked out
+        // first), the base's, and each commit of UPSTREAM..BRANCH replayed.
+        ["rebase"] if !any(&["root", "continue", "skip", "edit-todo"]) => {
+            let upstream = first.unwrap_or_else(|| UPSTREAM.into());
+            let branch = operands.get(1).cloned();
+            let onto = r
+                .given
+                .iter()
+                .find(|g| g.long == "onto")
+                .and_then(|g| g.value.clone());
+            let tip = branch.clone().unwrap_or_else(|| "HEAD".into());
+            let mut revs = vec![format!("{upstream}..{tip}"), onto.unwrap_or(upstream)];
+            revs.extend(branch);
+            revs
+        }
         ["cherry-pick" | "revert" | "rebase"] => vec![REPLAYED.into()],
         ["pull"] => vec!["FETCH_HEAD".into()],
         ["merge-recursive" | "merge-resolve" | "merge-octopus" | "merge-subtree" | "merge-ours"]
@@ -85,11 +120,9 @@ pub(super) fn commits(r: &mut Reading) {
             .collect(),
         // A stash's files are its commit's and its parents' (the index, the untracked
         // files); `stash branch NAME` checks out its base first.
-        ["stash", "pop" | "apply"] => vec![format!("{}^@", first.as_deref().unwrap_or("stash"))],
-        ["stash", "branch"] => vec![format!(
-            "{}^@",
-            operands.get(1).map_or("stash", String::as_str)
-        )],
+        ["stash", "pop" | "apply"] => vec![format!("{}^@", stash(first.as_deref()))],
+        ["stash", "branch"] => vec![format!("{}^@", stash(operands.get(1).map(String::as_str)))],
+        ["submodule", "update"] => vec![SUBMODULES.into()],
         ["stash"] | ["stash", "push" | "save"] => head(),
         // `--source=REV`; with `--staged --worktree`, HEAD's files.
         ["restore"] => match r.given.iter().find(|g| g.long == "source") {
