@@ -11,20 +11,15 @@
 //! and so is a store that may hold other objects than its files show (alternates,
 //! replacement refs, grafts, `reftable`, SHA-256).
 
+use super::git_packs::{apply_delta, bad, inflate, read_idx, Oid, Pack, MAX_OBJECT};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-
-/// An object's name (SHA-1).
-type Oid = [u8; 20];
 
 /// Most objects (commits, tags, trees) read for one revision.
 const MAX_OBJECTS: usize = 20_000;
 
 /// Most bytes of objects inflated for one revision.
 const MAX_BYTES: usize = 256 << 20;
-
-/// Largest single object inflated.
-const MAX_OBJECT: usize = 32 << 20;
 
 /// Most paths listed from one tree.
 const MAX_PATHS: usize = 400_000;
@@ -45,15 +40,6 @@ enum Kind {
     Tree,
     Blob,
     Tag,
-}
-
-/// One pack: its index file's bytes and the offsets of its objects, sorted (an
-/// object's data ends where the next begins).
-struct Pack {
-    path: PathBuf,
-    idx: Vec<u8>,
-    count: usize,
-    ends: Vec<u64>,
 }
 
 /// The object store of one repository, read within the bounds above.
@@ -635,141 +621,6 @@ impl Store {
     }
 }
 
-impl Pack {
-    /// Where in the pack the object OID starts, if the pack holds it.
-    fn find(&self, oid: &Oid) -> Option<u64> {
-        let fan = |b: usize| -> usize {
-            let at = 8 + 4 * b;
-            self.idx
-                .get(at..at + 4)
-                .map_or(0, |s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
-        };
-        let first = usize::from(oid[0]);
-        let (mut lo, mut hi) = (if first == 0 { 0 } else { fan(first - 1) }, fan(first));
-        let names = 8 + 256 * 4;
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let at = names + 20 * mid;
-            let name = self.idx.get(at..at + 20)?;
-            match name.cmp(&oid[..]) {
-                std::cmp::Ordering::Equal => return self.offset(mid),
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-            }
-        }
-        None
-    }
-
-    /// The offset of the Nth object of the index.
-    fn offset(&self, n: usize) -> Option<u64> {
-        let small = 8 + 256 * 4 + 24 * self.count + 4 * n;
-        let s = self.idx.get(small..small + 4)?;
-        let off = u32::from_be_bytes([s[0], s[1], s[2], s[3]]);
-        if off & 0x8000_0000 == 0 {
-            return Some(u64::from(off));
-        }
-        let large = 8 + 256 * 4 + 28 * self.count + 8 * (off & 0x7fff_ffff) as usize;
-        let s = self.idx.get(large..large + 8)?;
-        Some(u64::from_be_bytes(s.try_into().ok()?))
-    }
-}
-
-/// The index of a pack (version 2) at IDX, with its objects' offsets sorted.
-fn read_idx(idx: &Path) -> Result<Pack, String> {
-    let shown = idx.display();
-    let bytes = crate::path::read_small(idx, 1 << 30)
-        .map_err(|e| format!("`{shown}` cannot be read: {e}"))?;
-    if bytes.get(..8) != Some(&[0xff, b't', b'O', b'c', 0, 0, 0, 2][..]) {
-        return Err(format!("`{shown}` is not a pack index git 2 writes"));
-    }
-    let count = bytes
-        .get(8 + 255 * 4..8 + 256 * 4)
-        .map(|s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
-        .ok_or_else(bad)?;
-    let path = idx.with_extension("pack");
-    let pack_len = std::fs::metadata(&path)
-        .map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?
-        .len();
-    let mut pack = Pack {
-        path,
-        idx: bytes,
-        count,
-        ends: Vec::new(),
-    };
-    let mut ends = Vec::with_capacity(count + 1);
-    for n in 0..count {
-        ends.push(pack.offset(n).ok_or_else(bad)?);
-    }
-    // The last object ends before the pack's 20-byte checksum.
-    ends.push(pack_len.saturating_sub(20));
-    ends.sort_unstable();
-    pack.ends = ends;
-    Ok(pack)
-}
-
-/// DATA inflated (zlib), at most MAX bytes.
-fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>, String> {
-    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(data, max.max(1))
-        .map_err(|_| "an object git's store holds cannot be inflated".to_string())
-}
-
-/// BASE with the delta DELTA applied (`gitformat-pack(5)`, "Deltified representation").
-fn apply_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, String> {
-    let mut i = 0;
-    let mut size = || -> Result<usize, String> {
-        let (mut n, mut shift) = (0usize, 0u32);
-        loop {
-            let c = *delta.get(i).ok_or_else(bad)?;
-            i += 1;
-            n |= usize::from(c & 0x7f).checked_shl(shift).ok_or_else(bad)?;
-            shift += 7;
-            if c & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-    };
-    let (from, to) = (size()?, size()?);
-    if from != base.len() || to > MAX_OBJECT {
-        return Err(bad());
-    }
-    let mut out = Vec::with_capacity(to);
-    while i < delta.len() {
-        let op = delta[i];
-        i += 1;
-        if op & 0x80 != 0 {
-            let mut field = |bits: std::ops::Range<u8>| -> Result<usize, String> {
-                let mut v = 0usize;
-                for (k, bit) in bits.enumerate() {
-                    if op & (1 << bit) != 0 {
-                        v |= usize::from(*delta.get(i).ok_or_else(bad)?) << (8 * k);
-                        i += 1;
-                    }
-                }
-                Ok(v)
-            };
-            let off = field(0..4)?;
-            let len = match field(4..7)? {
-                0 => 0x10000,
-                n => n,
-            };
-            out.extend_from_slice(
-                base.get(off..off.checked_add(len).ok_or_else(bad)?)
-                    .ok_or_else(bad)?,
-            );
-        } else if op != 0 {
-            let n = usize::from(op);
-            out.extend_from_slice(delta.get(i..i + n).ok_or_else(bad)?);
-            i += n;
-        } else {
-            return Err(bad());
-        }
-    }
-    if out.len() != to {
-        return Err(bad());
-    }
-    Ok(out)
-}
-
 /// The header lines of a commit or tag (up to the blank line).
 fn headers(data: &[u8]) -> impl Iterator<Item = &[u8]> {
     data.split(|&b| b == b'\n').take_while(|l| !l.is_empty())
@@ -803,11 +654,6 @@ fn hex(text: &[u8]) -> Option<Oid> {
 /// OID in hexadecimal.
 fn show(oid: &Oid) -> String {
     oid.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The error of a store whose data is not as git writes it.
-fn bad() -> String {
-    "git's store holds data not as git writes it".into()
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ mod git_config_paths;
 mod git_globals;
 mod git_index;
 mod git_objects;
+mod git_packs;
 mod git_pathspecs;
 mod git_repo;
 mod git_tops;
