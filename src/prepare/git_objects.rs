@@ -242,7 +242,7 @@ impl Store {
     /// `refs/remotes/NAME/HEAD` that exists. None where there is none (and no remote
     /// branch `git checkout` or `git switch` may make a branch of); Err where git may
     /// read it otherwise.
-    fn name(&self, name: &str) -> Result<Option<Oid>, String> {
+    fn name(&mut self, name: &str) -> Result<Option<Oid>, String> {
         let unread = || {
             Err(format!(
                 "git resolves `{name}` from more than the repository's names"
@@ -285,10 +285,6 @@ impl Store {
         if let Some(oid) = hex(name.as_bytes()) {
             return Ok(Some(oid));
         }
-        // An abbreviated object name that may also be one: not read.
-        if name.len() >= 4 && name.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return unread();
-        }
         for full in [
             name.to_string(),
             format!("refs/{name}"),
@@ -303,12 +299,47 @@ impl Store {
                 Err(()) => return unread(),
             }
         }
+        // An abbreviated object name (after the references, as git looks).
+        if (4..40).contains(&name.len()) && name.bytes().all(|b| b.is_ascii_hexdigit()) {
+            let mut found = self.loose_starting(&name.to_ascii_lowercase())?;
+            for p in self.packs()? {
+                found.extend(p.starting(&name.to_ascii_lowercase()));
+            }
+            found.sort_unstable();
+            found.dedup();
+            match found.as_slice() {
+                [one] => return Ok(Some(*one)),
+                [] => {}
+                _ => return Err(format!("`{name}` abbreviates several objects")),
+            }
+        }
         if self.remote_branch(name) {
             return Err(format!(
                 "git may make the branch `{name}` from a remote branch of that name"
             ));
         }
         Ok(None)
+    }
+
+    /// The loose objects whose names start with the hexadecimal digits PREFIX, up to two.
+    fn loose_starting(&self, prefix: &str) -> Result<Vec<Oid>, String> {
+        let dir = self.common.join("objects").join(&prefix[..2]);
+        let list = match std::fs::read_dir(&dir) {
+            Ok(list) => list,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(format!("`{}` cannot be listed: {e}", dir.display())),
+        };
+        let mut out = Vec::new();
+        for e in list.flatten() {
+            let full = format!("{}{}", &prefix[..2], e.file_name().to_string_lossy());
+            if full.starts_with(prefix) {
+                out.extend(hex(full.as_bytes()));
+                if out.len() > 1 {
+                    break;
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Whether a remote branch `refs/remotes/R/NAME` may exist (loose or packed).
@@ -750,9 +781,12 @@ mod tests {
         assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
         assert!(!paths(&d, "main").unwrap().contains(&".env".to_string()));
         // Packed, with deltas, and the references packed too.
+        let short = git(&d, &["rev-parse", "other"])[..7].to_string();
+        agrees(&d, &[short.as_str()]);
         git(&d, &["gc", "-q", "--aggressive"]);
         assert!(!d.join(".git/refs/heads/other").exists());
         agrees(&d, &revs);
+        agrees(&d, &[short.as_str()]);
         let full = git(&d, &["rev-parse", "other"]);
         agrees(&d, &[full.as_str()]);
         let _ = std::fs::remove_dir_all(&d);
@@ -769,7 +803,6 @@ mod tests {
             "other~1@{0}",
             ":/two",
             "main...other",
-            "abcd",
             "FETCH_HEAD",
         ] {
             assert!(
@@ -785,7 +818,7 @@ mod tests {
             .contains(&".env".to_string()));
         assert_eq!(paths(&d, "other..main").unwrap(), Vec::<String>::new());
         // No such name or parent: git reads the word as a path, or stops.
-        for rev in ["src", "HEAD~5", "main^2", ".", "*.c"] {
+        for rev in ["src", "HEAD~5", "main^2", ".", "*.c", "ffffffffff"] {
             let found = Store::open(&g, &g).unwrap().tree_paths(rev).unwrap();
             assert_eq!(found, None, "{rev}");
         }

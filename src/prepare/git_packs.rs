@@ -48,6 +48,39 @@ impl Pack {
         None
     }
 
+    /// The objects of the pack whose names start with the hexadecimal digits PREFIX (two
+    /// at least), up to two (enough to tell one from several).
+    pub(super) fn starting(&self, prefix: &str) -> Vec<Oid> {
+        let Some(first) = prefix.get(..2).and_then(|h| u8::from_str_radix(h, 16).ok()) else {
+            return Vec::new();
+        };
+        let fan = |b: usize| -> usize {
+            let at = 8 + 4 * b;
+            self.idx
+                .get(at..at + 4)
+                .map_or(0, |s| u32::from_be_bytes([s[0], s[1], s[2], s[3]]) as usize)
+        };
+        let first = usize::from(first);
+        let (lo, hi) = (if first == 0 { 0 } else { fan(first - 1) }, fan(first));
+        let names = 8 + 256 * 4;
+        let mut out = Vec::new();
+        for n in lo..hi.min(self.count) {
+            let Some(name) = self.idx.get(names + 20 * n..names + 20 * n + 20) else {
+                break;
+            };
+            let shown: String = name.iter().map(|b| format!("{b:02x}")).collect();
+            if shown.starts_with(prefix) {
+                if let Ok(oid) = name.try_into() {
+                    out.push(oid);
+                }
+                if out.len() > 1 {
+                    break;
+                }
+            }
+        }
+        out
+    }
+
     /// The offset of the Nth object of the index.
     fn offset(&self, n: usize) -> Option<u64> {
         let small = 8 + 256 * 4 + 24 * self.count + 4 * n;
