@@ -275,7 +275,12 @@ fn on_json(policy: &Policy, on: &On<'_>) -> Json {
                     .collect(),
                 CommandMatcher::Regexp => Vec::new(),
             };
-            let mut items = commands_json(cands, *rule, *kind, &prefixes);
+            // (An allow rule's names: a program the table does not know is allowed only
+            // by a rule that names it.)
+            let rule_names = policy.rules[*rule]
+                .allow_side
+                .then_some(&policy.rules[*rule].names[..]);
+            let mut items = commands_json(cands, *rule, *kind, &prefixes, rule_names);
             if let Json::Array(list) = &mut items {
                 let mut seen = std::collections::HashSet::new();
                 for (key, why) in uncertain {
@@ -326,11 +331,15 @@ fn matched_prefix(cmd: &SimpleCommand, prefixes: &[Vec<String>]) -> Option<Strin
         .map(|p| p.join(" "))
 }
 
+/// The commands of CANDS as rule R's matcher KIND saw them; for an allow rule, NAMES
+/// are the programs it names: a command whose program only a rule naming it allows
+/// says so where the rule does not (`needs-naming`).
 fn commands_json(
     cands: &[&CmdCand],
     r: usize,
     kind: CommandMatcher,
     prefixes: &[Vec<String>],
+    names: Option<&[String]>,
 ) -> Json {
     Json::Array(
         cands
@@ -352,6 +361,14 @@ fn commands_json(
                         });
                         if kind == CommandMatcher::Prefix {
                             item["prefix"] = json!(matched_prefix(cmd, prefixes));
+                        }
+                        let name = cmd.argv.first().map(String::as_str).unwrap_or_default();
+                        if cmd.program.needs_naming()
+                            && names.is_some_and(|n| !n.iter().any(|m| m == name))
+                        {
+                            item["needs-naming"] = json!(format!(
+                                "`{name}` is a program the table does not know, or one that runs the project's code: only an allow rule that names it allows it (`:command-prefix \"{name}\"`)"
+                            ));
                         }
                         item
                     })

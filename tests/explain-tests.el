@@ -198,6 +198,31 @@
                                  (buffer-substring-no-properties
                                   (overlay-start (car ovs)) (overlay-end (car ovs))))))))))
 
+;; helper-90's user: an allow-everything rule that does not allow a program the table
+;; does not know, or a line that is not certain, says why.
+(ert-deftest explain::an-allow-rule-says-why-it-does-not-cover-a-command ()
+  "A command only a rule naming its program allows, and an uncertain line, say so."
+  (gptel-rust-hooks-test-with-state
+    (customize-set-variable
+     'gptel-rust-hooks-rules
+     '((:id "all" :tool "shell" :command-regexp "" :decision allow)))
+    (let* ((data (gptel-rust-hooks-explain
+                  '(:name "shell" :args (:command "frobtool check ."))))
+           (check (explain-tests--matcher (explain-tests--rule data "all") "command-regexp")))
+      (should-not (plist-get check :matched))
+      (should (string-match-p "only an allow rule that names it"
+                              (plist-get (car (plist-get check :on)) :needs-naming))))
+    (explain-tests--with-buffer
+     (gptel-rust-hooks-explain '(:name "shell" :args (:command "frobtool check .")) nil t)
+     (with-current-buffer "*gptel-rust-hooks-explain*"
+       (goto-char (point-min))
+       (should (search-forward "`frobtool` is a program the table does not know" nil t))))
+    (explain-tests--with-buffer
+     (gptel-rust-hooks-explain '(:name "shell" :args (:command "echo $(frobtool)")) nil t)
+     (with-current-buffer "*gptel-rust-hooks-explain*"
+       (goto-char (point-min))
+       (should (search-forward "(not certain: " nil t))))))
+
 (ert-deftest explain::command-takes-the-call-at-point-in-the-log ()
   "In the log buffer, the call at point is explained without asking."
   (gptel-rust-hooks-test-with-state
