@@ -733,6 +733,8 @@ Through the whole hook, so that reading a long line from Lisp counts."
              . ,(concat "echo " (funcall r 200 "$(") (funcall r 3000 "ls a ") (funcall r 200 ")")))
             ("101 case substitutions"
              . ,(concat "echo " (funcall r 101 "$(case x in a) ls;; esac) ") (funcall r 3000 "ls a ")))
+            ("30,000 parentheses in a quoted operand"
+             . ,(format "prlimit x \"%s %s\"" (funcall r 30000 "( ") (funcall r 30000 ") ")))
             ("the longest line read (127 KB)"
              . ,(gptel-rust-hooks-bench--fit "ls \"$(ls)\" " "\"a\" " ""))
             ("a line of 1 MB"

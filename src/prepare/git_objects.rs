@@ -51,6 +51,8 @@ pub(super) struct Store {
     bytes: usize,
     /// The trees listed already, by where they stand (several commits share most).
     listed: std::collections::HashSet<(String, Oid)>,
+    /// `packed-refs`, read once: empty where there is none, Err where it cannot be read.
+    packed_refs: std::cell::OnceCell<Result<Vec<u8>, String>>,
 }
 
 impl Store {
@@ -94,6 +96,7 @@ impl Store {
             objects: 0,
             bytes: 0,
             listed: std::collections::HashSet::new(),
+            packed_refs: std::cell::OnceCell::new(),
         })
     }
 
@@ -353,12 +356,26 @@ impl Store {
         };
         let tail = format!("/{name}");
         loose
-            || crate::path::read_small(&self.common.join("packed-refs"), 64 << 20).is_ok_and(|t| {
+            || self.packed_refs().map_or(true, |t| {
                 t.split(|&b| b == b'\n').any(|l| {
                     let l = String::from_utf8_lossy(l);
                     l.contains(" refs/remotes/") && l.ends_with(tail.as_str())
                 })
             })
+    }
+
+    /// The text of `packed-refs` (empty where there is none), read once.
+    fn packed_refs(&self) -> Result<&[u8], String> {
+        self.packed_refs
+            .get_or_init(|| {
+                match crate::path::read_small(&self.common.join("packed-refs"), 64 << 20) {
+                    Ok(text) => Ok(text),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+                    Err(e) => Err(format!("`packed-refs` cannot be read: {e}")),
+                }
+            })
+            .as_deref()
+            .map_err(Clone::clone)
     }
 
     /// The object the reference FULL names: Ok(None) where there is none, Err where
@@ -391,21 +408,22 @@ impl Store {
                 }
                 hex(text).map(Some).ok_or(())
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(self.packed(full)),
-            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => Ok(self.packed(full)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.packed(full),
+            Err(e) if e.raw_os_error() == Some(libc::ENOTDIR) => self.packed(full),
             Err(_) => Err(()),
         }
     }
 
-    /// The object the reference FULL names in `packed-refs`, if it is there.
-    fn packed(&self, full: &str) -> Option<Oid> {
-        let text = crate::path::read_small(&self.common.join("packed-refs"), 64 << 20).ok()?;
-        text.split(|&b| b == b'\n').find_map(|line| {
+    /// The object the reference FULL names in `packed-refs`, if it is there; Err where
+    /// that cannot be read.
+    fn packed(&self, full: &str) -> Result<Option<Oid>, ()> {
+        let text = self.packed_refs().map_err(|_| ())?;
+        Ok(text.split(|&b| b == b'\n').find_map(|line| {
             let (oid, name) = line.split_at_checked(40)?;
             (name.strip_prefix(b" ")? == full.as_bytes())
                 .then(|| hex(oid))
                 .flatten()
-        })
+        }))
     }
 
     /// The commit OID is or a tag names (through tags).

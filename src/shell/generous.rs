@@ -386,39 +386,43 @@ pub(crate) fn alternatives(text: &str, fold: bool) -> Vec<(String, bool)> {
 }
 
 /// The glob groups of TEXT (see [`alternatives`]): where each starts (its extglob
-/// character, or its `(`), its `(`, its `)`, and the `|` at its depth.
+/// character, or its `(`), its `(`, its `)`, and the `|` at its depth; the outermost
+/// ones, in order. One pass (a long string of parentheses is read in linear time).
 fn groups(text: &str) -> Vec<(usize, usize, usize, Vec<usize>)> {
     let b = text.as_bytes();
     let word = |c: u8| !c.is_ascii_whitespace() && !b";&|()<>$`=".contains(&c);
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(open) = text[from..].find('(').map(|k| k + from) {
-        let (mut depth, mut bars, mut close) = (0usize, Vec::new(), None);
-        for (k, c) in text[open..].char_indices() {
-            match c {
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        close = Some(open + k);
-                        break;
-                    }
+    // Every balanced pair, with the `|` directly inside it.
+    let mut open: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut pairs: Vec<(usize, usize, Vec<usize>)> = Vec::new();
+    for (k, c) in b.iter().enumerate() {
+        match c {
+            b'(' => open.push((k, Vec::new())),
+            b'|' => {
+                if let Some((_, bars)) = open.last_mut() {
+                    bars.push(k);
                 }
-                '|' if depth == 1 => bars.push(open + k),
-                _ => {}
             }
+            b')' => {
+                if let Some((o, bars)) = open.pop() {
+                    pairs.push((o, k, bars));
+                }
+            }
+            _ => {}
         }
-        let Some(close) = close else {
-            break;
-        };
+    }
+    pairs.sort_unstable_by_key(|p| p.0);
+    let mut out = Vec::new();
+    let mut end = 0;
+    for (open, close, bars) in pairs {
+        if open < end && !out.is_empty() {
+            continue;
+        }
         let before = open.checked_sub(1).and_then(|k| b.get(k).copied());
         let ext = before.is_some_and(|c| b"@!?+*".contains(&c));
         let touches = before.is_some_and(word) || b.get(close + 1).copied().is_some_and(word);
         if ext || touches {
             out.push((open - usize::from(ext), open, close, bars));
-            from = close + 1;
-        } else {
-            from = open + 1;
+            end = close + 1;
         }
     }
     out
