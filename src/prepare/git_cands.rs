@@ -2,9 +2,9 @@
 //! the `.git` of a work tree is never certain ([`git_repo`]), and what git prints from
 //! its store meets the rules on the paths its index lists ([`git_index`]).
 
+use super::git_index;
 use super::git_repo::{self, Repo};
 use super::walks::Walked;
-use super::{git_index, git_objects};
 use super::{PathCand, PathSource, Prepared};
 use crate::index::BitSet;
 use crate::shell;
@@ -186,13 +186,12 @@ impl Prepared<'_> {
             Ok(p) => p,
             Err(why) => return unread(why),
         };
-        let committed = match commit.map(|rev| {
-            git_objects::Store::open(&git_dir, &common).and_then(|mut s| s.tree_paths(rev))
-        }) {
-            Some(Err(why)) => return unread(why),
-            Some(Ok(p)) => p.unwrap_or_default(),
-            None => Vec::new(),
-        };
+        let committed =
+            match commit.map(|rev| self.stores.borrow_mut().tree_paths(&git_dir, &common, rev)) {
+                Some(Err(why)) => return unread(why),
+                Some(Ok(p)) => p.unwrap_or_default(),
+                None => Default::default(),
+            };
         let rel = Path::new(dir)
             .strip_prefix(&top)
             .map(|r| r.to_string_lossy().into_owned())
@@ -208,7 +207,7 @@ impl Prepared<'_> {
         let top_len = text.len();
         // The directories of the work tree looked at, and whether each is a link.
         let mut links: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
-        for p in paths.iter().chain(&committed) {
+        for p in paths.iter().chain(committed.iter()) {
             let under = rel.is_empty()
                 || p.strip_prefix(rel.as_str())
                     .is_some_and(|r| r.is_empty() || r.starts_with('/'));

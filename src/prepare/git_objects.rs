@@ -12,6 +12,7 @@
 //! replacement refs, grafts, `reftable`, SHA-256).
 
 use super::git_packs::{apply_delta, bad, inflate, read_idx, Oid, Pack, MAX_OBJECT};
+use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -53,6 +54,40 @@ pub(super) struct Store {
     listed: std::collections::HashSet<(String, Oid)>,
     /// `packed-refs`, read once: empty where there is none, Err where it cannot be read.
     packed_refs: std::cell::OnceCell<Result<Vec<u8>, String>>,
+}
+
+/// The stores of the repositories one decision asks about, each opened once, and the
+/// files of each revision listed once: `git checkout REV -- a b c` asks for REV's files
+/// for each pathspec, and every walk of a line for the same revision.
+#[derive(Default)]
+pub(super) struct Stores {
+    open: HashMap<PathBuf, Result<Store, String>>,
+    trees: HashMap<(PathBuf, String), Revision>,
+}
+
+/// What [`Store::tree_paths`] found for one revision, kept.
+type Revision = Result<Option<std::rc::Rc<Vec<String>>>, String>;
+
+impl Stores {
+    /// [`Store::tree_paths`] of REV in the repository whose git directory is GIT_DIR
+    /// (common directory COMMON), read once a decision. The bounds of one store hold
+    /// across every revision read from it.
+    pub(super) fn tree_paths(&mut self, git_dir: &Path, common: &Path, rev: &str) -> Revision {
+        let key = (git_dir.to_path_buf(), rev.to_string());
+        if let Some(found) = self.trees.get(&key) {
+            return found.clone();
+        }
+        let store = self
+            .open
+            .entry(git_dir.to_path_buf())
+            .or_insert_with(|| Store::open(git_dir, common));
+        let found = match store {
+            Ok(s) => s.tree_paths(rev).map(|p| p.map(std::rc::Rc::new)),
+            Err(why) => Err(why.clone()),
+        };
+        self.trees.insert(key, found.clone());
+        found
+    }
 }
 
 impl Store {
@@ -105,6 +140,7 @@ impl Store {
     /// be known. None where git surely finds no such revision (it then stops, or reads
     /// the word as a path).
     pub(super) fn tree_paths(&mut self, rev: &str) -> Result<Option<Vec<String>>, String> {
+        self.listed.clear();
         let (rev, parents) = match rev.strip_suffix("^@") {
             Some(base) => (base, true),
             None => (rev, false),
@@ -807,6 +843,32 @@ mod tests {
         agrees(&d, &[short.as_str()]);
         let full = git(&d, &["rev-parse", "other"]);
         agrees(&d, &[full.as_str()]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_store_read_again_lists_every_file_again() {
+        let d = repo("again");
+        let g = d.join(".git");
+        let sorted = |mut v: Vec<String>| {
+            v.sort();
+            v
+        };
+        let mut one = Store::open(&g, &g).unwrap();
+        let first = sorted(one.tree_paths("other").unwrap().unwrap());
+        assert_eq!(first, paths(&d, "other").unwrap());
+        // The same trees again, for another name of the same commit: all of them.
+        assert_eq!(sorted(one.tree_paths("other~0").unwrap().unwrap()), first);
+        // One decision's stores: each revision read once, then kept (the objects gone,
+        // it still answers), and another revision read from the store kept open.
+        let mut stores = Stores::default();
+        let kept = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
+        assert_eq!(sorted(kept.to_vec()), first);
+        std::fs::rename(g.join("objects"), d.join("objects.away")).unwrap();
+        let again = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
+        assert!(std::rc::Rc::ptr_eq(&kept, &again));
+        assert!(stores.tree_paths(&g, &g, "main").is_err());
+        std::fs::rename(d.join("objects.away"), g.join("objects")).unwrap();
         let _ = std::fs::remove_dir_all(&d);
     }
 

@@ -71,6 +71,8 @@ pub struct Prepared<'p> {
     /// Where git finds its repository from each directory asked about in this call
     /// (the same directories are asked for each git command and each of its words).
     repos: std::cell::RefCell<std::collections::HashMap<std::path::PathBuf, git_repo::Repo>>,
+    /// git's object stores, opened once a call (see [`git_objects::Stores`]).
+    stores: std::cell::RefCell<git_objects::Stores>,
     /// Leaf hits of each argument key, by the key's position in the policy.
     arg_leaves: Vec<OnceCell<BitSet>>,
 }
@@ -94,6 +96,7 @@ impl<'p> Prepared<'p> {
             pwd_home_free: OnceCell::new(),
             uncertain_cmds: OnceCell::new(),
             repos: std::cell::RefCell::new(std::collections::HashMap::new()),
+            stores: std::cell::RefCell::default(),
             arg_leaves: (0..policy.arg_index.len())
                 .map(|_| OnceCell::new())
                 .collect(),

@@ -320,11 +320,7 @@ pub fn may_glob_dots(text: &str, read: &CommandLine) -> bool {
 /// Whether TEXT names an option or variable that makes globs match names starting
 /// with `.` (see [`may_glob_dots`]), in any case, with or without `_` or `-`.
 fn names_dot_options(text: &str) -> bool {
-    let folded: String = text
-        .chars()
-        .filter(|c| !matches!(c, '_' | '-' | '\\'))
-        .flat_map(char::to_lowercase)
-        .collect();
+    let folded = folded_options(text);
     [
         "dotglob",
         "globdots",
@@ -341,12 +337,17 @@ fn names_dot_options(text: &str) -> bool {
 /// `nocaseglob`, `nocasematch`; zsh's `NO_CASE_GLOB`, `unsetopt CASE_GLOB`), in any
 /// case, with or without `_` or `-`.
 fn names_case_options(text: &str) -> bool {
-    let folded: String = text
-        .chars()
+    let folded = folded_options(text);
+    folded.contains("caseglob") || folded.contains("casematch")
+}
+
+/// TEXT as shells spell an option's name in any way they accept: in lower case, without
+/// `_`, `-` or `\` (zsh's `NO_DOT_GLOB`, `globDots`; `dot\glob` in a string).
+fn folded_options(text: &str) -> String {
+    text.chars()
         .filter(|c| !matches!(c, '_' | '-' | '\\'))
         .flat_map(char::to_lowercase)
-        .collect();
-    folded.contains("caseglob") || folded.contains("casematch")
+        .collect()
 }
 
 /// Most texts [`alternatives`] writes out of one.
