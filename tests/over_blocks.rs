@@ -1229,5 +1229,28 @@ fn helper90_everyday_lines() {
         decide("awk '{print > \"/etc/x\"}' /etc/passwd | head"),
         Some(Allow)
     );
+    // xargs handing its input to a program that takes any word as data.
+    for line in [
+        "seq -w 1 5 | xargs -I{} echo file{}.txt",
+        "ls src/*.c | xargs -n1 basename",
+        "find . -name '*.c' -print0 | xargs -0 -n1 echo",
+        "cat .gitignore | xargs -I{} echo ignore {}",
+        "ls | xargs",
+        "git ls-files | xargs -n1 dirname | sort -u",
+    ] {
+        assert_eq!(decide(line), Some(Allow), "{line}");
+    }
+    // Not where the input may name a file it opens, or the program.
+    for line in [
+        "ls | xargs cat",
+        "ls | xargs -I e echo e",
+        "ls | xargs ./echo",
+        "ls | xargs -I{} sh -c 'echo {}'",
+        "ls | xargs command cat",
+        "ls | xargs env",
+    ] {
+        assert_eq!(decide(line), None, "{line}");
+    }
+    assert_eq!(decide("xargs -a .env echo"), Some(Deny));
     let _ = std::fs::remove_dir_all(&dir);
 }

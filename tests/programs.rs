@@ -340,3 +340,47 @@ fn verified_is_marked_with_a_reason() {
     assert!(not < table().len() / 4, "most entries are verified here");
     assert!(table().len() >= 100, "{} entries", table().len());
 }
+
+/// The programs that take any word as data (`Program::data_whatever_given`): `xargs`
+/// may hand them words from its input and the line stays certain. A program added
+/// here is one whose every option and operand the table reads as data: look at it.
+#[test]
+fn programs_that_take_any_word_as_data() {
+    let mut names: Vec<&str> = table()
+        .iter()
+        .filter(|p| p.data_whatever_given())
+        .map(|p| p.name())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let want = [
+        ":", "basename", "break", "caller", "command", "continue", "declare", "dirname", "echo",
+        "exit", "export", "false", "free", "hash", "help", "id", "kill", "locale", "mapfile",
+        "nproc", "popd", "printenv", "printf", "ps", "pwd", "readonly", "return", "seq", "set",
+        "shift", "sleep", "times", "tr", "true", "type", "ulimit", "umask", "uname", "unset",
+        "uptime", "wait", "which", "whoami",
+    ];
+    assert_eq!(names, want);
+    // Of bash's builtins, xargs hands its input only to those installed as programs.
+    let given = |cmd: &str| {
+        let args: Vec<String> = ["-n1"]
+            .iter()
+            .chain(&[cmd])
+            .map(|s| s.to_string())
+            .collect();
+        gptel_rust_hooks::shell::names_from_data(
+            &std::iter::once("xargs".to_string())
+                .chain(args)
+                .collect::<Vec<_>>(),
+        )
+        .is_none()
+    };
+    for name in want {
+        let builtin = gptel_rust_hooks::shell::BASH_BUILTINS.contains(&name);
+        let program = ["echo", "printf", "kill", "pwd", "true", "false"].contains(&name);
+        assert_eq!(given(name), !builtin || program, "{name}");
+    }
+    assert!(!given("cat"));
+    assert!(!given("env"));
+    assert!(!given("./echo"));
+}

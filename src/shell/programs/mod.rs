@@ -59,7 +59,7 @@ pub(crate) use git_store::quiet_patterns;
 pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
-pub(crate) use hooks::{git_subcommand, is_tar, options, TAR_VALUED};
+pub(crate) use hooks::{git_subcommand, is_tar, options, xargs_gives_data, TAR_VALUED};
 pub(crate) use login::{SUDO_LONG_VALUED, SUDO_VALUED, SU_LONG_VALUED, SU_VALUED};
 pub use read::{Given, Kind, Part, Reading, Run};
 
@@ -569,6 +569,29 @@ impl Program {
             && !ops.assign.is_some_and(|a| a.iter().any(|(_, r)| r.runs()))
             && !self.effects.contains(&Effect::ProjectCode)
             && self.subs.iter().all(Program::runs_nothing)
+    }
+
+    /// Every word it may be given is data to it, whatever the word is: no subcommand,
+    /// no effect, no configuration, no hook, every option a flag or data and every
+    /// operand data (`echo`, `basename`): words only the running shell or `xargs`'s
+    /// input gives it name no file and run nothing.
+    pub fn data_whatever_given(&self) -> bool {
+        let ops = &self.operands;
+        let data = |r: Option<Role>| r.is_none_or(|r| r == Role::Data);
+        self.subs.is_empty()
+            && self.effects.is_empty()
+            && self.config.is_empty()
+            && self.args_hook.is_none()
+            && self.reading_hook.is_none()
+            && self
+                .opts
+                .iter()
+                .all(|o| o.role == Role::Data && o.does == Does::Nothing)
+            && data(ops.first)
+            && ops.rest == Role::Data
+            && data(ops.last)
+            && ops.assign.is_none()
+            && ops.implicit.is_none()
     }
 
     /// Whether it has EFFECT (a subcommand's included).

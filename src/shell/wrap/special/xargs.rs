@@ -57,7 +57,10 @@ pub(in crate::shell::wrap) fn xargs(
                         .skip(o.next + 1)
                         .find(|w| (shell || w.text != r) && w.text.contains(r))
                 });
-                if let Some(w) = inside {
+                // Unless the command takes any word as data (`xargs -I{} echo f{}.txt`).
+                let args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
+                let data = crate::shell::programs::xargs_gives_data(&args);
+                if let Some(w) = inside.filter(|_| !data) {
                     note(
                         &mut st.uncertain,
                         format!("`xargs` puts each input line into `{}`", show(&w.text)),
