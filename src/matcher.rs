@@ -145,7 +145,10 @@ impl<'p> Prepared<'p> {
                     };
                     (rule.has_cmd_prefix && p) || (rule.has_cmd_regexp && x)
                 };
-                if let (Some(why), true) = (&c.line.unsure, hit(false) || hit(true)) {
+                // (A generous line a bound truncated matches every command rule.)
+                let truncated =
+                    c.line.truncated.is_some() && (rule.has_cmd_prefix || rule.has_cmd_regexp);
+                if let (Some(why), true) = (&c.line.unsure, hit(false) || hit(true) || truncated) {
                     out.push(why.clone());
                 }
                 if let (Some(g), true) = (&simple.generous, hit(true)) {

@@ -92,18 +92,25 @@ fn decider_with(
     }
 }
 
-/// What of the rules the run did: a secret opened, or `rm` run.
+/// What of the rules the run did: a secret opened, removed or linked (any `.env` of the
+/// project), or `rm` run.
 fn touched(run: &trace::Run, home: &Path, proj: &Path) -> Vec<String> {
     let ssh = format!("{}/.ssh", home.display());
-    let env = format!("{}/.env", proj.display());
+    // Any `.env` of the project (the rules say `**/.env`).
+    let project = format!("{}/", proj.display());
+    let env = |p: &str| p.starts_with(&project) && (p.ends_with("/.env") || p.contains("/.env/"));
     run.events
         .iter()
         .filter(|e| e.ok || e.op == Op::Exec)
         .filter(|e| match e.op {
             Op::Exec => e.path.ends_with("/rm"),
-            Op::Read | Op::Write | Op::Chmod | Op::RenameTo => {
-                e.path == ssh || e.path.starts_with(&format!("{ssh}/")) || e.path == env
-            }
+            Op::Read
+            | Op::Write
+            | Op::Chmod
+            | Op::RenameTo
+            | Op::Unlink
+            | Op::Truncate
+            | Op::Link => e.path == ssh || e.path.starts_with(&format!("{ssh}/")) || env(&e.path),
             _ => false,
         })
         .map(|e| format!("{:?} {}", e.op, e.path))
@@ -1687,6 +1694,12 @@ fn helper89_variables_before_make_and_generous_dots() {
             "CC=env CFLAGS=-Srm make x.o CPPFLAGS=-f OUTPUT_OPTION=victim",
             "prlimit --nofile=1024 bash -O dotglob -c 'cat *'",
             "prlimit --nofile=1024 bash -O extglob -c 'cat @(.e|.x)nv'",
+            // (helper-92) Past the bound on brace expansion: any command, any path.
+            "prlimit --nofile=1024 bash -c 'cat {,a}{,a}{,a}{,a}{,a}{,a}{,a}{,a}{,a}.env'",
+            "prlimit --nofile=1024 bash -c '{,a}{,a}{,a}{,a}{,a}{,a}{,a}{,a}{,a}rm -f victim'",
+            // (helper-92) A value only the string's shell knows.
+            "cd ~ && cd proj && prlimit --nofile=1024 bash -c 'cat ~-/.ssh/id_rsa'",
+            "export X=~; prlimit --nofile=1024 bash -c 'cat $X/.ssh/id_rsa'",
         ],
         (&home, &proj),
         true,
@@ -1696,9 +1709,214 @@ fn helper89_variables_before_make_and_generous_dots() {
         "CC=clang make -n x.o",
         "PY=python3 make -n test",
         "LANG=C make -n test",
+        "prlimit --nofile=1024 bash -c 'echo {1..3}'",
     ] {
         failures.extend(everyday_run(&s, &decide, line, &home, &proj));
         restore();
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Run git with ARGS in DIR, given INPUT, as the tests' git does (`trace::git`); its
+/// output.
+fn git_out(dir: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=dev",
+            "-c",
+            "user.email=dev@example.invalid",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CEILING_DIRECTORIES", dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run git");
+    child
+        .stdin
+        .take()
+        .expect("git's input")
+        .write_all(input)
+        .expect("give git its input");
+    let out = child.wait_with_output().expect("run git");
+    assert!(out.status.success(), "git {args:?}");
+    out.stdout
+}
+
+/// The bytes the hexadecimal HEX spells.
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2)
+        .map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).expect("hex"))
+        .collect()
+}
+
+/// The object name git prints, trimmed.
+fn oid(out: Vec<u8>) -> String {
+    String::from_utf8_lossy(&out).trim().to_string()
+}
+
+/// helper-92: git's store read as git reads it. A loose object forged under the name of
+/// a packed tree is not what git reads (it looks in the packs first); the branch the
+/// last checkout left is the name up to the reflog message's first ` to `; a tree's
+/// directory where an ignored file stands removes the file; a mode written with a
+/// leading zero (`040000`) is a directory; `git revert A..B` writes the trees of the
+/// commits' parents, A's among them.
+#[test]
+fn helper92_store_read_as_git_reads_it() {
+    let s = Scratch::new("own-readers-92");
+    let (home, proj) = project(&s);
+    trace::git(&proj, &["checkout", "-qb", "other"]);
+    std::fs::write(proj.join("README.md"), "hello again\n").expect("write README");
+    trace::git(&proj, &["commit", "-qam", "more"]);
+    trace::git(&proj, &["checkout", "-q", "main"]);
+    trace::git(&proj, &["checkout", "-qb", "base"]);
+    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
+    std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
+    trace::git(&proj, &["add", ".gitignore"]);
+    trace::git(&proj, &["commit", "-qm", "untrack"]);
+    trace::git(&proj, &["tag", "kept"]);
+    let base = oid(git_out(&proj, &["rev-parse", "base"], b""));
+    // `g2`: `.env` a directory. `g9`: a directory `d` holding `.env`, its mode `040000`.
+    let x = oid(git_out(
+        &proj,
+        &["hash-object", "-w", "--stdin"],
+        b"SECRET=x\n",
+    ));
+    let inner = oid(git_out(
+        &proj,
+        &["mktree"],
+        format!("100644 blob {x}\tx\n").as_bytes(),
+    ));
+    // Each beside `base`'s files, `.gitignore` among them.
+    let listed = String::from_utf8_lossy(&git_out(&proj, &["ls-tree", "base"], b"")).to_string();
+    let g2 = oid(git_out(
+        &proj,
+        &["mktree"],
+        format!("{listed}040000 tree {inner}\t.env\n").as_bytes(),
+    ));
+    let holds = oid(git_out(
+        &proj,
+        &["mktree"],
+        format!("100644 blob {x}\t.env\n").as_bytes(),
+    ));
+    // (`d` sorts between `README.md` and `src`.)
+    let mut raw = Vec::new();
+    for line in listed.lines() {
+        let (head, name) = line.split_once('\t').expect("an entry");
+        let fields: Vec<&str> = head.split(' ').collect();
+        let [mode, _, id] = fields[..] else {
+            panic!("an entry: {line}");
+        };
+        if name == "src" {
+            raw.extend(b"040000 d\0");
+            raw.extend(hex_bytes(&holds));
+        }
+        raw.extend(format!("{} {name}\0", mode.trim_start_matches('0')).as_bytes());
+        raw.extend(hex_bytes(id));
+    }
+    let g9 = oid(git_out(
+        &proj,
+        &["hash-object", "-w", "--literally", "-t", "tree", "--stdin"],
+        &raw,
+    ));
+    for (branch, tree) in [("g2", &g2), ("g9", &g9)] {
+        let commit = oid(git_out(
+            &proj,
+            &["commit-tree", tree, "-p", &base, "-m", branch],
+            b"",
+        ));
+        trace::git(
+            &proj,
+            &["update-ref", &format!("refs/heads/{branch}"), &commit],
+        );
+    }
+    let decide = decider(&home, &proj);
+    let restore = || {
+        trace::git(&proj, &["checkout", "-qf", "base"]);
+        trace::git(&proj, &["reset", "-q", "--hard", "kept"]);
+        let _ = std::fs::remove_dir_all(proj.join(".env"));
+        let _ = std::fs::remove_dir_all(proj.join("d"));
+        std::fs::write(proj.join(".env"), "[db]\n\tpassword = ENV-SECRET\n").expect("write .env");
+    };
+    restore();
+    let lines = [
+        "git checkout -q g2",
+        "git reset -q --hard g2",
+        "git checkout -q g9",
+    ];
+    let mut failures = check_lines_restoring(&s, &decide, &lines, (&home, &proj), false, &restore);
+    // A reflog message with two ` to `: git takes `other`.
+    trace::git(
+        &proj,
+        &[
+            "update-ref",
+            "-m",
+            "checkout: moving from other to x to base",
+            "HEAD",
+            "base",
+        ],
+    );
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &["git checkout -q -"],
+        (&home, &proj),
+        false,
+        &restore,
+    ));
+    // Packed, then `other`'s tree forged as a loose file holding `base`'s.
+    trace::git(&proj, &["gc", "-q"]);
+    let tree = oid(git_out(&proj, &["rev-parse", "other^{tree}"], b""));
+    let body = git_out(&proj, &["cat-file", "tree", "base^{tree}"], b"");
+    let mut object = format!("tree {}\0", body.len()).into_bytes();
+    object.extend(body);
+    let loose = proj.join(".git/objects").join(&tree[..2]);
+    std::fs::create_dir_all(&loose).expect("make the object directory");
+    std::fs::write(
+        loose.join(&tree[2..]),
+        miniz_oxide::deflate::compress_to_vec_zlib(&object, 6),
+    )
+    .expect("write the forged object");
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &["git checkout -q other", "git reset -q --hard other"],
+        (&home, &proj),
+        false,
+        &restore,
+    ));
+    // `ser`: `.env` added, then removed, then another commit; reverting the last two
+    // brings back the first's `.env`.
+    trace::git(&proj, &["checkout", "-qb", "ser", "kept"]);
+    std::fs::write(proj.join(".env"), "SER\n").expect("write .env");
+    trace::git(&proj, &["add", "-f", ".env"]);
+    trace::git(&proj, &["commit", "-qm", "add"]);
+    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
+    trace::git(&proj, &["commit", "-qm", "remove"]);
+    std::fs::write(proj.join("README.md"), "third\n").expect("write README");
+    trace::git(&proj, &["commit", "-qam", "third"]);
+    let tip = oid(git_out(&proj, &["rev-parse", "ser"], b""));
+    let at_ser = || {
+        trace::git(&proj, &["checkout", "-qf", "ser"]);
+        trace::git(&proj, &["reset", "-q", "--hard", &tip]);
+        std::fs::write(proj.join(".env"), "[db]\n\tpassword = ENV-SECRET\n").expect("write .env");
+    };
+    at_ser();
+    failures.extend(check_lines_restoring(
+        &s,
+        &decide,
+        &[
+            "git revert --no-edit HEAD~2..HEAD",
+            "git revert -n HEAD~2..HEAD",
+        ],
+        (&home, &proj),
+        false,
+        &at_ser,
+    ));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -31,7 +31,7 @@ impl Prepared<'_> {
             }
         }
         // The tracked files, ignored or not.
-        let mut found = match self.store_meets(dir, rules, None) {
+        let mut found = match self.store_meets(dir, rules, None, false) {
             Walked::Meets(m) => m,
             other => return Some(other),
         };

@@ -144,7 +144,16 @@ impl Prepared<'_> {
     /// What git prints from its store below DIR (absolute, normalized): the rules of
     /// RULES that a path its index lists under DIR matches, or, with COMMIT, a path
     /// its index or that revision's tree holds (what `git checkout COMMIT` writes).
-    pub(super) fn store_meets(&self, dir: &str, rules: &BitSet, commit: Option<&str>) -> Walked {
+    /// Where it WRITES them, the directories above each path too: git removes a file
+    /// where a directory of the tree stands (helper-92: a tree with `.env/x` removed an
+    /// ignored `.env`).
+    pub(super) fn store_meets(
+        &self,
+        dir: &str,
+        rules: &BitSet,
+        commit: Option<&str>,
+        writes: bool,
+    ) -> Walked {
         let unread = |why: String| Walked::Unread(shell::Unsure::GitStore(why));
         let (top, git_dir, common) = match self.discover(Path::new(dir)) {
             // git stops, unless `grep.fallbackToNoIndex` may be set: `git grep` then reads
@@ -206,7 +215,10 @@ impl Prepared<'_> {
         text.push('/');
         let top_len = text.len();
         // The directories of the work tree looked at, and whether each is a link.
-        let mut links: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+        let mut links: std::collections::HashMap<String, Option<bool>> =
+            std::collections::HashMap::new();
+        // The directories above the paths written, met once each.
+        let mut above: std::collections::HashSet<String> = std::collections::HashSet::new();
         for p in paths.iter().chain(committed.iter()) {
             let under = rel.is_empty()
                 || p.strip_prefix(rel.as_str())
@@ -214,10 +226,14 @@ impl Prepared<'_> {
             if !under {
                 continue;
             }
-            if let Some(dir) = leading_link(&top, p, &mut links) {
-                return Walked::Leaves(shell::Unsure::GitStore(format!(
-                    "`{dir}` in the work tree is a symbolic link: git reads the tracked files below it through it"
-                )));
+            match leading_link(&top, p, &mut links) {
+                Ok(None) => {}
+                Ok(Some(dir)) => {
+                    return Walked::Leaves(shell::Unsure::GitStore(format!(
+                        "`{dir}` in the work tree is a symbolic link: git reads the tracked files below it through it"
+                    )))
+                }
+                Err(why) => return unread(why),
             }
             text.truncate(top_len);
             if fold {
@@ -226,6 +242,17 @@ impl Prepared<'_> {
                 text.push_str(p);
             }
             self.meet(&text, rules, &mut found);
+            if writes {
+                let mut end = top_len;
+                while let Some(k) = text[end..].find('/') {
+                    end += k;
+                    if !above.contains(&text[..end]) {
+                        above.insert(text[..end].to_string());
+                        self.meet(&text[..end], rules, &mut found);
+                    }
+                    end += 1;
+                }
+            }
             // Every rule asked about is met: no path can add one (with none asked
             // about, each path is looked at for a link).
             if rules.iter().next().is_some() && rules.iter().all(|r| found.get(r)) {
@@ -236,32 +263,49 @@ impl Prepared<'_> {
     }
 }
 
+/// Most directories of the work tree one look through git's paths checks for links.
+const MAX_LINK_LOOKS: usize = 10_000;
+
 /// The first directory of PATH (a path of the index, relative to the work tree's TOP)
 /// that is a symbolic link in the work tree, if any: `git grep` opens the tracked file
 /// through it (git checks out no file below a link, but a link can take a tracked
 /// directory's place: `git checkout` of a branch where it is a link, then `git reset`).
-/// LINKS remembers what each directory is.
+/// LINKS remembers what each directory is (None: not there). Err past
+/// [`MAX_LINK_LOOKS`] directories.
 fn leading_link(
     top: &Path,
     path: &str,
-    links: &mut std::collections::HashMap<String, bool>,
-) -> Option<String> {
+    links: &mut std::collections::HashMap<String, Option<bool>>,
+) -> Result<Option<String>, String> {
+    let mut missing = false;
     for (at, _) in path.match_indices('/') {
         let dir = &path[..at];
-        let link = match links.get(dir) {
-            Some(link) => *link,
+        let found = match links.get(dir) {
+            Some(found) => *found,
+            // Below a directory that is not there, none is.
+            None if missing => Some(false),
             None => {
-                let link = std::fs::symlink_metadata(top.join(dir))
-                    .is_ok_and(|m| m.file_type().is_symlink());
-                links.insert(dir.to_owned(), link);
-                link
+                // Bounded (helper-92: a tree of 25,000 directories took 210 ms).
+                if links.len() >= MAX_LINK_LOOKS {
+                    return Err(format!(
+                        "more than {MAX_LINK_LOOKS} directories of the work tree to look at for links"
+                    ));
+                }
+                let found = match std::fs::symlink_metadata(top.join(dir)) {
+                    Ok(m) => Some(m.file_type().is_symlink()),
+                    Err(_) => None,
+                };
+                links.insert(dir.to_owned(), found);
+                found
             }
         };
-        if link {
-            return Some(dir.to_owned());
+        match found {
+            Some(true) => return Ok(Some(dir.to_owned())),
+            Some(false) => {}
+            None => missing = true,
         }
     }
-    None
+    Ok(None)
 }
 
 impl Prepared<'_> {

@@ -15,24 +15,39 @@ use super::git_packs::{apply_delta, bad, inflate, read_idx, Oid, Pack, MAX_OBJEC
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-/// Most objects (commits, tags, trees) read for one revision.
-const MAX_OBJECTS: usize = 20_000;
+/// Most objects (commits, tags, trees) read from one store in one decision.
+const MAX_OBJECTS: usize = 5_000;
 
-/// Most bytes of objects inflated for one revision.
-const MAX_BYTES: usize = 256 << 20;
+/// Most bytes of objects inflated from one store in one decision.
+const MAX_BYTES: usize = 64 << 20;
+
+/// Longest time one decision reads one store (and looks through the paths it lists).
+pub(super) const MAX_TIME: std::time::Duration = std::time::Duration::from_millis(40);
 
 /// Most paths listed from one tree.
-const MAX_PATHS: usize = 400_000;
+const MAX_PATHS: usize = 200_000;
 
 /// Most commits a range (`A..B`: a rebase's) gives.
 const MAX_RANGE: usize = 500;
 
 /// Most commits of a range's base looked at.
-const MAX_RANGE_BASE: usize = 5_000;
+const MAX_RANGE_BASE: usize = 2_000;
 
 /// Longest chain of deltas followed (git packs with at most 50 by default).
 const MAX_DELTA_DEPTH: usize = 256;
+
+/// A tree entry's mode, read as git's `decode_tree_entry` reads it: octal digits, any
+/// number of them (`040000` is a directory too: helper-92).
+fn tree_mode(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 11 {
+        return None;
+    }
+    digits.iter().try_fold(0u32, |m, &d| {
+        matches!(d, b'0'..=b'7').then(|| (m << 3) | u32::from(d - b'0'))
+    })
+}
 
 /// The kinds of object git stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,6 +69,10 @@ pub(super) struct Store {
     listed: std::collections::HashSet<(String, Oid)>,
     /// `packed-refs`, read once: empty where there is none, Err where it cannot be read.
     packed_refs: std::cell::OnceCell<Result<Vec<u8>, String>>,
+    /// The objects read, by name.
+    read: HashMap<Oid, Rc<(Kind, Vec<u8>)>>,
+    /// When it was opened: its reading is bounded in time too ([`MAX_TIME`]).
+    started: std::time::Instant,
 }
 
 /// The stores of the repositories one decision asks about, each opened once, and the
@@ -132,6 +151,8 @@ impl Store {
             bytes: 0,
             listed: std::collections::HashSet::new(),
             packed_refs: std::cell::OnceCell::new(),
+            read: HashMap::new(),
+            started: std::time::Instant::now(),
         })
     }
 
@@ -155,6 +176,14 @@ impl Store {
             for c in self.range(a, b)? {
                 let tree = self.tree_of(c)?;
                 self.list(tree, "", &mut out, 0)?;
+                // `git revert A..B` writes the trees of their parents, A's among them
+                // (helper-92).
+                if parents {
+                    for p in self.parents(c)? {
+                        let tree = self.tree_of(p)?;
+                        self.list(tree, "", &mut out, 0)?;
+                    }
+                }
             }
             return Ok(Some(out));
         }
@@ -163,8 +192,9 @@ impl Store {
         };
         let mut commits = vec![commit];
         if parents {
-            let (_, data) = self.object(&commit)?;
-            let parents: Vec<Oid> = headers(&data)
+            let obj = self.object(&commit)?;
+            let (_, data) = (obj.0, &obj.1);
+            let parents: Vec<Oid> = headers(data)
                 .filter_map(|l| l.strip_prefix(b"parent "))
                 .filter_map(hex40)
                 .collect();
@@ -209,8 +239,9 @@ impl Store {
 
     /// The parents of the commit OID.
     fn parents(&mut self, oid: Oid) -> Result<Vec<Oid>, String> {
-        let (_, data) = self.object(&oid)?;
-        let parents = headers(&data)
+        let obj = self.object(&oid)?;
+        let (_, data) = (obj.0, &obj.1);
+        let parents = headers(data)
             .filter_map(|l| l.strip_prefix(b"parent "))
             .filter_map(hex40)
             .collect();
@@ -224,12 +255,17 @@ impl Store {
         let log = crate::path::read_small(&self.git_dir.join("logs/HEAD"), 64 << 20)
             .map_err(|e| format!("git's log of HEAD cannot be read: {e}"))?;
         let text = String::from_utf8_lossy(&log);
+        // The message is what follows the entry's first tab; git counts only those
+        // that start so and hold ` to `, and takes the name up to the first (helper-92:
+        // `moving from other to x to main` left `other`).
         let from = text
             .lines()
             .rev()
-            .filter_map(|l| l.split_once("\tcheckout: moving from ").map(|(_, m)| m))
+            .filter_map(|l| l.split_once('\t').map(|(_, m)| m))
+            .filter_map(|m| m.strip_prefix("checkout: moving from "))
+            .filter_map(|m| m.split_once(" to ").map(|(from, _)| from))
             .nth(n.saturating_sub(1))
-            .and_then(|m| m.rsplit_once(" to ").map(|(from, _)| from.to_string()));
+            .map(str::to_string);
         Ok(from)
     }
 
@@ -465,10 +501,11 @@ impl Store {
     /// The commit OID is or a tag names (through tags).
     fn peel(&mut self, mut oid: Oid) -> Result<Oid, String> {
         for _ in 0..16 {
-            let (kind, data) = self.object(&oid)?;
+            let obj = self.object(&oid)?;
+            let (kind, data) = (obj.0, &obj.1);
             match kind {
                 Kind::Commit => return Ok(oid),
-                Kind::Tag => oid = header_oid(&data, b"object ").ok_or_else(bad)?,
+                Kind::Tag => oid = header_oid(data, b"object ").ok_or_else(bad)?,
                 _ => return Err("the revision names no commit".into()),
             }
         }
@@ -478,8 +515,9 @@ impl Store {
     /// The Nth parent of the commit OID, if it has one (none in a repository without
     /// grafts and a shallow history: git finds no such revision).
     fn parent(&mut self, oid: Oid, n: usize) -> Result<Option<Oid>, String> {
-        let (_, data) = self.object(&oid)?;
-        let parent = headers(&data)
+        let obj = self.object(&oid)?;
+        let (_, data) = (obj.0, &obj.1);
+        let parent = headers(data)
             .filter_map(|l| l.strip_prefix(b"parent "))
             .nth(n - 1)
             .and_then(hex40);
@@ -488,8 +526,9 @@ impl Store {
 
     /// The tree of the commit OID.
     fn tree_of(&mut self, oid: Oid) -> Result<Oid, String> {
-        let (_, data) = self.object(&oid)?;
-        header_oid(&data, b"tree ").ok_or_else(bad)
+        let obj = self.object(&oid)?;
+        let (_, data) = (obj.0, &obj.1);
+        header_oid(data, b"tree ").ok_or_else(bad)
     }
 
     /// The paths of the files below the tree OID, each after PREFIX, into OUT (a tree
@@ -507,7 +546,8 @@ impl Store {
         if !self.listed.insert((prefix.to_string(), oid)) {
             return Ok(());
         }
-        let (kind, data) = self.object(&oid)?;
+        let obj = self.object(&oid)?;
+        let (kind, data) = (obj.0, &obj.1);
         if kind != Kind::Tree {
             return Err(bad());
         }
@@ -515,7 +555,7 @@ impl Store {
         while !rest.is_empty() {
             let space = rest.iter().position(|&b| b == b' ').ok_or_else(bad)?;
             let nul = rest.iter().position(|&b| b == 0).ok_or_else(bad)?;
-            let mode = &rest[..space];
+            let mode = tree_mode(&rest[..space]).ok_or_else(bad)?;
             let name = String::from_utf8_lossy(rest.get(space + 1..nul).ok_or_else(bad)?);
             let child: Oid = rest
                 .get(nul + 1..nul + 21)
@@ -523,7 +563,7 @@ impl Store {
                 .ok_or_else(bad)?;
             rest = &rest[nul + 21..];
             let path = format!("{prefix}{name}");
-            if mode == b"40000" {
+            if mode & 0o170000 == 0o040000 {
                 self.list(child, &format!("{path}/"), out, depth + 1)?;
             } else {
                 out.push(path);
@@ -535,22 +575,36 @@ impl Store {
         Ok(())
     }
 
-    /// The kind and data of the object OID, from a loose file or a pack.
-    fn object(&mut self, oid: &Oid) -> Result<(Kind, Vec<u8>), String> {
+    /// The kind and data of the object OID, from a pack or a loose file, each read once
+    /// (a tree many directories share is listed at each: helper-92's 25,000 took 436 ms).
+    fn object(&mut self, oid: &Oid) -> Result<Rc<(Kind, Vec<u8>)>, String> {
+        if let Some(found) = self.read.get(oid) {
+            return Ok(found.clone());
+        }
         self.objects += 1;
         if self.objects > MAX_OBJECTS {
             return Err("more objects than are read for one revision".into());
         }
-        let found = match self.loose(oid)? {
+        if self.started.elapsed() > MAX_TIME {
+            return Err(format!(
+                "reading git's store took more than {} ms",
+                MAX_TIME.as_millis()
+            ));
+        }
+        // As git looks: in the packs, then the loose files (helper-92: a loose file
+        // forged under the name of a packed tree is not what git reads).
+        let found = match self.packed_object(oid, 0)? {
             Some(found) => found,
             None => self
-                .packed_object(oid, 0)?
+                .loose(oid)?
                 .ok_or_else(|| format!("object {} is not in the repository's store", show(oid)))?,
         };
         self.bytes += found.1.len();
         if self.bytes > MAX_BYTES {
             return Err("more object data than is read for one revision".into());
         }
+        let found = Rc::new(found);
+        self.read.insert(*oid, found.clone());
         Ok(found)
     }
 
@@ -607,14 +661,26 @@ impl Store {
         depth: usize,
     ) -> Result<Option<(Kind, Vec<u8>)>, String> {
         let packs = self.packs()?;
-        let Some((k, at)) = packs
+        let found: Vec<(usize, u64)> = packs
             .iter()
             .enumerate()
-            .find_map(|(k, p)| p.find(oid).map(|at| (k, at)))
-        else {
+            .filter_map(|(k, p)| p.find(oid).map(|at| (k, at)))
+            .collect();
+        let Some(&(k, at)) = found.first() else {
             return Ok(None);
         };
-        self.entry(k, at, depth).map(Some)
+        let first = self.entry(k, at, depth)?;
+        // Which of several packs git takes its copy from depends on their order: where
+        // the copies differ, what it reads is not known.
+        for &(k, at) in &found[1..] {
+            if self.entry(k, at, depth)? != first {
+                return Err(format!(
+                    "object {} differs between the repository's packs",
+                    show(oid)
+                ));
+            }
+        }
+        Ok(Some(first))
     }
 
     /// The object at offset AT of pack K, its deltas applied.
@@ -742,189 +808,4 @@ fn show(oid: &Oid) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::process::Command;
-
-    fn git(dir: &Path, args: &[&str]) -> String {
-        let out = Command::new("git")
-            .args([
-                "-c",
-                "user.name=t",
-                "-c",
-                "user.email=t@t",
-                "-c",
-                "init.defaultBranch=main",
-            ])
-            .args(args)
-            .current_dir(dir)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", dir)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "git {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap().trim().to_string()
-    }
-
-    fn repo(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("grh-objects-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        git(&d, &["init", "-q"]);
-        std::fs::create_dir(d.join("src")).unwrap();
-        for k in 0..30 {
-            std::fs::write(
-                d.join("src").join(format!("f{k}.rs")),
-                format!("fn f{k}() {{}}\n").repeat(40),
-            )
-            .unwrap();
-        }
-        std::fs::write(d.join("README"), "hello\n").unwrap();
-        git(&d, &["add", "."]);
-        git(&d, &["commit", "-qm", "one"]);
-        git(&d, &["checkout", "-qb", "other"]);
-        std::fs::write(d.join(".env"), "SECRET\n").unwrap();
-        std::fs::write(d.join("src/f1.rs"), "changed\n".repeat(40)).unwrap();
-        git(&d, &["add", "-f", ".env", "src/f1.rs"]);
-        git(&d, &["commit", "-qm", "two"]);
-        git(&d, &["tag", "-a", "-m", "t", "v1"]);
-        git(&d, &["checkout", "-q", "main"]);
-        d
-    }
-
-    fn paths(d: &Path, rev: &str) -> Result<Vec<String>, String> {
-        let g = d.join(".git");
-        let mut p = Store::open(&g, &g)?
-            .tree_paths(rev)?
-            .ok_or_else(|| format!("no revision {rev}"))?;
-        p.sort();
-        Ok(p)
-    }
-
-    /// Each revision's files, as `git ls-tree -r --name-only` lists them.
-    fn agrees(d: &Path, revs: &[&str]) {
-        for rev in revs {
-            let mut want: Vec<String> = git(d, &["ls-tree", "-r", "--name-only", rev])
-                .lines()
-                .map(str::to_string)
-                .collect();
-            want.sort();
-            assert_eq!(paths(d, rev).unwrap(), want, "{rev}");
-        }
-    }
-
-    #[test]
-    fn loose_and_packed_trees_agree_with_git() {
-        let d = repo("agree");
-        let revs = [
-            "main",
-            "other",
-            "v1",
-            "HEAD",
-            "other~1",
-            "other^",
-            "v1^0",
-            "refs/heads/other",
-            "tags/v1",
-        ];
-        agrees(&d, &revs);
-        assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
-        assert!(!paths(&d, "main").unwrap().contains(&".env".to_string()));
-        // Packed, with deltas, and the references packed too.
-        let short = git(&d, &["rev-parse", "other"])[..7].to_string();
-        agrees(&d, &[short.as_str()]);
-        git(&d, &["gc", "-q", "--aggressive"]);
-        assert!(!d.join(".git/refs/heads/other").exists());
-        agrees(&d, &revs);
-        agrees(&d, &[short.as_str()]);
-        let full = git(&d, &["rev-parse", "other"]);
-        agrees(&d, &[full.as_str()]);
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn a_store_read_again_lists_every_file_again() {
-        let d = repo("again");
-        let g = d.join(".git");
-        let sorted = |mut v: Vec<String>| {
-            v.sort();
-            v
-        };
-        let mut one = Store::open(&g, &g).unwrap();
-        let first = sorted(one.tree_paths("other").unwrap().unwrap());
-        assert_eq!(first, paths(&d, "other").unwrap());
-        // The same trees again, for another name of the same commit: all of them.
-        assert_eq!(sorted(one.tree_paths("other~0").unwrap().unwrap()), first);
-        // One decision's stores: each revision read once, then kept (the objects gone,
-        // it still answers), and another revision read from the store kept open.
-        let mut stores = Stores::default();
-        let kept = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
-        assert_eq!(sorted(kept.to_vec()), first);
-        std::fs::rename(g.join("objects"), d.join("objects.away")).unwrap();
-        let again = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
-        assert!(std::rc::Rc::ptr_eq(&kept, &again));
-        assert!(stores.tree_paths(&g, &g, "main").is_err());
-        std::fs::rename(d.join("objects.away"), g.join("objects")).unwrap();
-        let _ = std::fs::remove_dir_all(&d);
-    }
-
-    #[test]
-    fn what_is_not_read_says_why() {
-        let d = repo("why");
-        let g = d.join(".git");
-        for rev in [
-            "@{-7}x",
-            "main@{upstream}",
-            "other^{commit}",
-            "other~1@{0}",
-            ":/two",
-            "main...other",
-            "FETCH_HEAD",
-        ] {
-            assert!(
-                Store::open(&g, &g).unwrap().tree_paths(rev).is_err(),
-                "{rev}"
-            );
-        }
-        // The branch the last checkout left (`other`), and a range.
-        assert_eq!(paths(&d, "-").unwrap(), paths(&d, "other").unwrap());
-        assert_eq!(paths(&d, "@{-1}").unwrap(), paths(&d, "other").unwrap());
-        assert!(paths(&d, "main..other")
-            .unwrap()
-            .contains(&".env".to_string()));
-        assert_eq!(paths(&d, "other..main").unwrap(), Vec::<String>::new());
-        // No such name or parent: git reads the word as a path, or stops.
-        for rev in ["src", "HEAD~5", "main^2", ".", "*.c", "ffffffffff"] {
-            let found = Store::open(&g, &g).unwrap().tree_paths(rev).unwrap();
-            assert_eq!(found, None, "{rev}");
-        }
-        // A remote branch of that name: `git checkout feature` may make one of it.
-        std::fs::create_dir_all(g.join("refs/remotes/origin")).unwrap();
-        std::fs::write(
-            g.join("refs/remotes/origin/feature"),
-            git(&d, &["rev-parse", "other"]) + "\n",
-        )
-        .unwrap();
-        assert!(paths(&d, "feature").unwrap_err().contains("remote branch"));
-        assert_eq!(
-            paths(&d, "origin/feature").unwrap(),
-            paths(&d, "other").unwrap()
-        );
-        // The stash and its parents.
-        std::fs::write(d.join("README"), "changed\n").unwrap();
-        std::fs::write(d.join("new.txt"), "x\n").unwrap();
-        git(&d, &["stash", "-u"]);
-        assert!(paths(&d, "stash^@")
-            .unwrap()
-            .contains(&"new.txt".to_string()));
-        assert!(!paths(&d, "stash").unwrap().contains(&"new.txt".to_string()));
-        assert_eq!(paths(&d, "stash@{0}").unwrap(), paths(&d, "stash").unwrap());
-        std::fs::write(g.join("objects/info/alternates"), "/x\n").unwrap();
-        assert!(paths(&d, "main").unwrap_err().contains("borrows"));
-        let _ = std::fs::remove_dir_all(&d);
-    }
-}
+mod tests;

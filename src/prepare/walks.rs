@@ -411,7 +411,8 @@ impl Prepared<'_> {
                 .commit
                 .as_deref()
                 .filter(|_| role == Role::WriteCommit);
-            return self.store_meets(dir, rules, commit);
+            let writes = matches!(role, Role::WriteTracked | Role::WriteCommit);
+            return self.store_meets(dir, rules, commit, writes);
         }
         // What `git add` reads: what git does not ignore, and what it tracks.
         // (Every file, where git may ignore otherwise than the walker.)

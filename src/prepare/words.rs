@@ -39,11 +39,25 @@ impl Prepared<'_> {
                 true => &[],
             };
             self.line_paths(out, ci, cand, &dirs, per.as_ref(), values, &mut budget);
-            // A line read generously: every match in it is unsure.
+            // A line read generously: every match in it is unsure; and a word only its
+            // shell knows the value of (`$X/.ssh/x`, `$OLDPWD/..`, `~-/..`: the
+            // environment's) may be any path (helper-92), while no allow rule reads the
+            // line to stop the command it is part of.
             if let Some(why) = &cand.line.unsure {
+                let mut any = Vec::new();
                 for made in &mut out[line_start..] {
                     made.unsure.get_or_insert_with(|| why.clone());
+                    if made.norm.is_err() && runtime_word(&made.raw) {
+                        let mut all = self.unchecked(
+                            made.source.clone(),
+                            made.raw.clone(),
+                            made.cmds.clone(),
+                        );
+                        all.unsure = Some(shell::Unsure::ShellValue(made.raw.clone()));
+                        any.push(all);
+                    }
                 }
+                out.extend(any);
             }
         }
         let facts = super::facts::Facts::new(self, &dirs);
@@ -241,9 +255,13 @@ impl Prepared<'_> {
     ) {
         for (ci, cand) in self.commands().iter().enumerate() {
             // Commands a bound kept out of the line may name any file.
+            // (Unsure in a generous reading, as its every match is.)
             if let Some(why) = &cand.line.truncated {
                 let cmds = (0..cand.line.commands.len()).map(|i| (ci, i)).collect();
-                out.push(self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds));
+                let mut made =
+                    self.unchecked(PathSource::Word(cand.key.clone()), why.clone(), cmds);
+                made.unsure.clone_from(&cand.line.unsure);
+                out.push(made);
             }
         }
         let lost = lost.map(|(why, word)| (why, word.map(shell::Unsure::ShellValue)));
@@ -665,4 +683,10 @@ impl WordBudget {
         self.cost += cost;
         true
     }
+}
+
+/// Whether W, a word of a string read generously, holds a value only its shell knows:
+/// a parameter (`$X`, `${X}`, `$OLDPWD`) or the directory before (`~-`).
+fn runtime_word(w: &str) -> bool {
+    w.contains('$') || w == "~-" || w.starts_with("~-/")
 }

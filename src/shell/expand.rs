@@ -17,7 +17,8 @@ pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<Str
                 false => format!("brace expansion past {MAX_EXPANDED_WORDS} words in one line"),
                 true => format!("too many braces in `{}`", show(src)),
             };
-            note(h, why);
+            note(h, why.clone());
+            note(&mut cx.out.unexpanded, why);
             let mut w = word(cx, fr, src, h);
             w.pattern = true;
             return vec![w];
@@ -40,7 +41,11 @@ pub(crate) fn expand_word(cx: &mut Cx, fr: &Frame, src: &str, h: &mut Option<Str
                             })
                             .collect();
                     }
-                    _ => note(h, format!("brace expansion `{}` is too large", show(src))),
+                    _ => {
+                        let why = format!("brace expansion `{}` is too large", show(src));
+                        note(h, why.clone());
+                        note(&mut cx.out.unexpanded, why);
+                    }
                 }
             }
         }

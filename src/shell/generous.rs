@@ -269,7 +269,8 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
             read.dot_globs = widening.dots || dots || may_glob_dots(&text, &read);
             // A string that is not a whole shell line (`-m "don't"`) is no bound
             // reached: its guessed commands are all the generous reading needs.
-            read.truncated = None;
+            // But a word left unexpanded at a bound may be any command or path.
+            read.truncated = read.unexpanded.clone();
             // A string the reading cannot split is still read as words (guessed).
             let outer = std::mem::replace(&mut widening.dots, read.dot_globs);
             let more = widen(&mut read, widening);

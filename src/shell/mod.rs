@@ -229,6 +229,12 @@ pub struct CommandLine {
     /// Why some simple commands were not kept, if a bound was reached: every deny-side
     /// command rule then matches the line.
     pub truncated: Option<String>,
+    /// Why a word was left unexpanded at a bound (brace expansion past [`BRACE_LIMIT`]
+    /// words): a generous reading is then truncated (helper-92: `prlimit bash -c
+    /// '{,a}{,a}…rm -rf x'` ran `rm` no deny rule saw).
+    ///
+    /// [`BRACE_LIMIT`]: state::BRACE_LIMIT
+    pub unexpanded: Option<String>,
     /// The commands that may run more than once, by index in `commands`, with how many
     /// times: in the body or the condition of a loop, or in a function (a `cd` there
     /// may go on and on).

@@ -45,6 +45,7 @@ mod sed;
 mod system;
 mod table;
 mod text_opts;
+mod xargs;
 
 pub use builtins::BASH_BUILTINS;
 pub use code::{read_code, read_whole};
@@ -59,9 +60,10 @@ pub(crate) use git_store::quiet_patterns;
 pub use git_tools::MERGE_STRATEGIES;
 pub(crate) use git_tree::pathspec_excludes;
 pub use hooks::{chdir_options, follows_links, names_from_data};
-pub(crate) use hooks::{git_subcommand, is_tar, options, xargs_gives_data, TAR_VALUED};
+pub(crate) use hooks::{git_subcommand, is_tar, options, TAR_VALUED};
 pub(crate) use login::{SUDO_LONG_VALUED, SUDO_VALUED, SU_LONG_VALUED, SU_VALUED};
 pub use read::{Given, Kind, Part, Reading, Run};
+pub(crate) use xargs::xargs_gives_data;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

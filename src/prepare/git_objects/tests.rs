@@ -1,0 +1,186 @@
+//! The store reader against git itself: loose and packed repositories, names, ranges.
+
+use super::*;
+use std::process::Command;
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+fn repo(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("grh-objects-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    git(&d, &["init", "-q"]);
+    std::fs::create_dir(d.join("src")).unwrap();
+    for k in 0..30 {
+        std::fs::write(
+            d.join("src").join(format!("f{k}.rs")),
+            format!("fn f{k}() {{}}\n").repeat(40),
+        )
+        .unwrap();
+    }
+    std::fs::write(d.join("README"), "hello\n").unwrap();
+    git(&d, &["add", "."]);
+    git(&d, &["commit", "-qm", "one"]);
+    git(&d, &["checkout", "-qb", "other"]);
+    std::fs::write(d.join(".env"), "SECRET\n").unwrap();
+    std::fs::write(d.join("src/f1.rs"), "changed\n".repeat(40)).unwrap();
+    git(&d, &["add", "-f", ".env", "src/f1.rs"]);
+    git(&d, &["commit", "-qm", "two"]);
+    git(&d, &["tag", "-a", "-m", "t", "v1"]);
+    git(&d, &["checkout", "-q", "main"]);
+    d
+}
+
+fn paths(d: &Path, rev: &str) -> Result<Vec<String>, String> {
+    let g = d.join(".git");
+    let mut p = Store::open(&g, &g)?
+        .tree_paths(rev)?
+        .ok_or_else(|| format!("no revision {rev}"))?;
+    p.sort();
+    Ok(p)
+}
+
+/// Each revision's files, as `git ls-tree -r --name-only` lists them.
+fn agrees(d: &Path, revs: &[&str]) {
+    for rev in revs {
+        let mut want: Vec<String> = git(d, &["ls-tree", "-r", "--name-only", rev])
+            .lines()
+            .map(str::to_string)
+            .collect();
+        want.sort();
+        assert_eq!(paths(d, rev).unwrap(), want, "{rev}");
+    }
+}
+
+#[test]
+fn loose_and_packed_trees_agree_with_git() {
+    let d = repo("agree");
+    let revs = [
+        "main",
+        "other",
+        "v1",
+        "HEAD",
+        "other~1",
+        "other^",
+        "v1^0",
+        "refs/heads/other",
+        "tags/v1",
+    ];
+    agrees(&d, &revs);
+    assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
+    assert!(!paths(&d, "main").unwrap().contains(&".env".to_string()));
+    // Packed, with deltas, and the references packed too.
+    let short = git(&d, &["rev-parse", "other"])[..7].to_string();
+    agrees(&d, &[short.as_str()]);
+    git(&d, &["gc", "-q", "--aggressive"]);
+    assert!(!d.join(".git/refs/heads/other").exists());
+    agrees(&d, &revs);
+    agrees(&d, &[short.as_str()]);
+    let full = git(&d, &["rev-parse", "other"]);
+    agrees(&d, &[full.as_str()]);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_store_read_again_lists_every_file_again() {
+    let d = repo("again");
+    let g = d.join(".git");
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v
+    };
+    let mut one = Store::open(&g, &g).unwrap();
+    let first = sorted(one.tree_paths("other").unwrap().unwrap());
+    assert_eq!(first, paths(&d, "other").unwrap());
+    // The same trees again, for another name of the same commit: all of them.
+    assert_eq!(sorted(one.tree_paths("other~0").unwrap().unwrap()), first);
+    // One decision's stores: each revision read once, then kept (the objects gone,
+    // it still answers), and another revision read from the store kept open.
+    let mut stores = Stores::default();
+    let kept = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
+    assert_eq!(sorted(kept.to_vec()), first);
+    std::fs::rename(g.join("objects"), d.join("objects.away")).unwrap();
+    let again = stores.tree_paths(&g, &g, "other").unwrap().unwrap();
+    assert!(std::rc::Rc::ptr_eq(&kept, &again));
+    assert!(stores.tree_paths(&g, &g, "main").is_err());
+    std::fs::rename(d.join("objects.away"), g.join("objects")).unwrap();
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn what_is_not_read_says_why() {
+    let d = repo("why");
+    let g = d.join(".git");
+    for rev in [
+        "@{-7}x",
+        "main@{upstream}",
+        "other^{commit}",
+        "other~1@{0}",
+        ":/two",
+        "main...other",
+        "FETCH_HEAD",
+    ] {
+        assert!(
+            Store::open(&g, &g).unwrap().tree_paths(rev).is_err(),
+            "{rev}"
+        );
+    }
+    // The branch the last checkout left (`other`), and a range.
+    assert_eq!(paths(&d, "-").unwrap(), paths(&d, "other").unwrap());
+    assert_eq!(paths(&d, "@{-1}").unwrap(), paths(&d, "other").unwrap());
+    assert!(paths(&d, "main..other")
+        .unwrap()
+        .contains(&".env".to_string()));
+    assert_eq!(paths(&d, "other..main").unwrap(), Vec::<String>::new());
+    // No such name or parent: git reads the word as a path, or stops.
+    for rev in ["src", "HEAD~5", "main^2", ".", "*.c", "ffffffffff"] {
+        let found = Store::open(&g, &g).unwrap().tree_paths(rev).unwrap();
+        assert_eq!(found, None, "{rev}");
+    }
+    // A remote branch of that name: `git checkout feature` may make one of it.
+    std::fs::create_dir_all(g.join("refs/remotes/origin")).unwrap();
+    std::fs::write(
+        g.join("refs/remotes/origin/feature"),
+        git(&d, &["rev-parse", "other"]) + "\n",
+    )
+    .unwrap();
+    assert!(paths(&d, "feature").unwrap_err().contains("remote branch"));
+    assert_eq!(
+        paths(&d, "origin/feature").unwrap(),
+        paths(&d, "other").unwrap()
+    );
+    // The stash and its parents.
+    std::fs::write(d.join("README"), "changed\n").unwrap();
+    std::fs::write(d.join("new.txt"), "x\n").unwrap();
+    git(&d, &["stash", "-u"]);
+    assert!(paths(&d, "stash^@")
+        .unwrap()
+        .contains(&"new.txt".to_string()));
+    assert!(!paths(&d, "stash").unwrap().contains(&"new.txt".to_string()));
+    assert_eq!(paths(&d, "stash@{0}").unwrap(), paths(&d, "stash").unwrap());
+    std::fs::write(g.join("objects/info/alternates"), "/x\n").unwrap();
+    assert!(paths(&d, "main").unwrap_err().contains("borrows"));
+    let _ = std::fs::remove_dir_all(&d);
+}
