@@ -1700,6 +1700,9 @@ fn helper89_variables_before_make_and_generous_dots() {
             // (helper-92) A value only the string's shell knows.
             "cd ~ && cd proj && prlimit --nofile=1024 bash -c 'cat ~-/.ssh/id_rsa'",
             "export X=~; prlimit --nofile=1024 bash -c 'cat $X/.ssh/id_rsa'",
+            // (helper-93) A command's output in backquotes, a directory of the stack.
+            "prlimit --nofile=1024 bash -c 'cat `echo .e`nv'",
+            "prlimit --nofile=1024 bash -c 'cd ..; pushd / >/dev/null; cat ~1/.ssh/id_rsa'",
         ],
         (&home, &proj),
         true,
@@ -1918,5 +1921,19 @@ fn helper92_store_read_as_git_reads_it() {
         false,
         &at_ser,
     ));
+    // (helper-93) A reflog entry deleted first changes what `-` names: `base` now,
+    // `other` (which tracks `.env`) once the newest entry is gone.
+    trace::git(&proj, &["checkout", "-qf", "other"]);
+    trace::git(&proj, &["checkout", "-qf", "base"]);
+    trace::git(&proj, &["checkout", "-qf", "kept"]);
+    assert_eq!(decide("git checkout -q -"), Some(Decision::Allow));
+    for line in [
+        "git reflog delete HEAD@{0} && git checkout -q -",
+        "git reflog delete HEAD@{0}; git checkout -q @{-1}",
+    ] {
+        if decide(line) == Some(Decision::Allow) {
+            failures.push(format!("`{line}`: allowed"));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

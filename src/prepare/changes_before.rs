@@ -49,9 +49,7 @@ impl Prepared<'_> {
             let sub = shell::git_subcommand(&c.argv).and_then(|k| c.argv.get(k));
             super::runs_before(line, j, i)
                 && c.argv.first().is_some_and(|n| n == "git")
-                && !sub.is_some_and(|s| {
-                    GIT_READS.contains(&s.as_str()) || KEEPS_REFS.contains(&s.as_str())
-                })
+                && !(git_reads(&c.argv) || sub.is_some_and(|s| KEEPS_REFS.contains(&s.as_str())))
         })
     }
 
@@ -152,6 +150,21 @@ const GIT_READS: &[&str] = &[
     "check-attr",
 ];
 
+/// Whether the git command ARGV only reads: its subcommand is one of [`GIT_READS`], and
+/// for `git reflog` not one that deletes entries (helper-93: `git reflog delete
+/// HEAD@{0} && git checkout -` made `-` another branch).
+fn git_reads(argv: &[String]) -> bool {
+    let Some(at) = shell::git_subcommand(argv) else {
+        return false;
+    };
+    let sub = argv.get(at).map_or("", String::as_str);
+    GIT_READS.contains(&sub)
+        && !(sub == "reflog"
+            && argv
+                .get(at + 1)
+                .is_some_and(|w| matches!(w.as_str(), "delete" | "expire" | "drop")))
+}
+
 /// Whether the command C writes or copies a whole tree (its reading has a role that
 /// writes a tree, or walks one while it writes a path), names files found at run time
 /// (`{}`), or is a git command that may change what git or rg ignore.
@@ -171,11 +184,7 @@ fn changes_trees(c: &shell::SimpleCommand) -> bool {
                     .any(|x| x.role == Role::Write)
             });
     let found = c.argv.iter().any(|w| w.contains("{}"));
-    let git = c.argv.first().is_some_and(|n| n == "git")
-        && match git_sub(&c.argv) {
-            Some(sub) => !GIT_READS.contains(&sub),
-            None => true,
-        };
+    let git = c.argv.first().is_some_and(|n| n == "git") && !git_reads(&c.argv);
     writes_tree || copies_tree || found || git
 }
 

@@ -11,6 +11,7 @@
 //! and so is a store that may hold other objects than its files show (alternates,
 //! replacement refs, grafts, `reftable`, SHA-256).
 
+use super::git_graph::{Commit as GraphCommit, Graph};
 use super::git_packs::{apply_delta, bad, inflate, read_idx, Oid, Pack, MAX_OBJECT};
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
@@ -73,6 +74,8 @@ pub(super) struct Store {
     read: HashMap<Oid, Rc<(Kind, Vec<u8>)>>,
     /// When it was opened: its reading is bounded in time too ([`MAX_TIME`]).
     started: std::time::Instant,
+    /// The commit-graph, read once.
+    graph: std::cell::OnceCell<Result<Option<Graph>, String>>,
 }
 
 /// The stores of the repositories one decision asks about, each opened once, and the
@@ -140,6 +143,15 @@ impl Store {
                 "the repository `{shown}` keeps references or objects in another format"
             ));
         }
+        // Whether git reads its commit-graph (`core.commitGraph`) is not read here.
+        if config.split(|&b| b == b'\n').any(|line| {
+            let key = line.split(|&b| b == b'=').next().unwrap_or(line);
+            key.trim_ascii() == b"commitgraph"
+        }) {
+            return Err(format!(
+                "the repository `{shown}` sets whether git reads its commit-graph"
+            ));
+        }
         if crate::path::lexists(&common.join("refs/replace")).unwrap_or(true) {
             return Err(format!("the repository `{shown}` has replacement objects"));
         }
@@ -153,6 +165,7 @@ impl Store {
             packed_refs: std::cell::OnceCell::new(),
             read: HashMap::new(),
             started: std::time::Instant::now(),
+            graph: std::cell::OnceCell::new(),
         })
     }
 
@@ -192,13 +205,7 @@ impl Store {
         };
         let mut commits = vec![commit];
         if parents {
-            let obj = self.object(&commit)?;
-            let (_, data) = (obj.0, &obj.1);
-            let parents: Vec<Oid> = headers(data)
-                .filter_map(|l| l.strip_prefix(b"parent "))
-                .filter_map(hex40)
-                .collect();
-            commits.extend(parents);
+            commits.extend(self.parents(commit)?);
         }
         let mut out = Vec::new();
         for c in commits {
@@ -239,6 +246,9 @@ impl Store {
 
     /// The parents of the commit OID.
     fn parents(&mut self, oid: Oid) -> Result<Vec<Oid>, String> {
+        if let Some(c) = self.graphed(&oid)? {
+            return Ok(c.parents);
+        }
         let obj = self.object(&oid)?;
         let (_, data) = (obj.0, &obj.1);
         let parents = headers(data)
@@ -515,6 +525,9 @@ impl Store {
     /// The Nth parent of the commit OID, if it has one (none in a repository without
     /// grafts and a shallow history: git finds no such revision).
     fn parent(&mut self, oid: Oid, n: usize) -> Result<Option<Oid>, String> {
+        if let Some(c) = self.graphed(&oid)? {
+            return Ok(c.parents.get(n - 1).copied());
+        }
         let obj = self.object(&oid)?;
         let (_, data) = (obj.0, &obj.1);
         let parent = headers(data)
@@ -524,8 +537,21 @@ impl Store {
         Ok(parent)
     }
 
+    /// What git reads of the commit OID from the repository's commit-graph, if that
+    /// lists it (see [`Graph`]).
+    fn graphed(&self, oid: &Oid) -> Result<Option<GraphCommit>, String> {
+        match self.graph.get_or_init(|| Graph::load(&self.common)) {
+            Ok(Some(g)) => g.commit(oid),
+            Ok(None) => Ok(None),
+            Err(why) => Err(why.clone()),
+        }
+    }
+
     /// The tree of the commit OID.
     fn tree_of(&mut self, oid: Oid) -> Result<Oid, String> {
+        if let Some(c) = self.graphed(&oid)? {
+            return Ok(c.tree);
+        }
         let obj = self.object(&oid)?;
         let (_, data) = (obj.0, &obj.1);
         header_oid(data, b"tree ").ok_or_else(bad)

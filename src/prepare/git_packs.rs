@@ -111,6 +111,7 @@ pub(super) fn read_idx(idx: &Path) -> Result<Pack, String> {
     let pack_len = std::fs::metadata(&path)
         .map_err(|e| format!("`{}` cannot be read: {e}", path.display()))?
         .len();
+    pack_matches(&path, pack_len, count, &bytes)?;
     let mut pack = Pack {
         path,
         idx: bytes,
@@ -126,6 +127,41 @@ pub(super) fn read_idx(idx: &Path) -> Result<Pack, String> {
     ends.sort_unstable();
     pack.ends = ends;
     Ok(pack)
+}
+
+/// Whether the pack at PATH (LEN bytes) is one git reads with the index IDX of COUNT
+/// objects, as its `open_packed_git_1` checks: its header (`PACK`, version 2 or 3)
+/// counts as many objects, and it ends with the checksum the index repeats. git reads
+/// no object of a pack that fails (helper-93: it read a forged tree's loose copy while
+/// the reading took the pack's): Err then.
+fn pack_matches(path: &Path, len: u64, count: usize, idx: &[u8]) -> Result<(), String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let shown = path.display();
+    let unread = |e: std::io::Error| format!("`{shown}` cannot be read: {e}");
+    let mismatch = || {
+        Err(format!(
+            "`{shown}` does not match its index: git may not read it"
+        ))
+    };
+    if len < 32 || idx.len() < 40 {
+        return mismatch();
+    }
+    let mut file = std::fs::File::open(path).map_err(unread)?;
+    let mut head = [0u8; 12];
+    file.read_exact(&mut head).map_err(unread)?;
+    let version = u32::from_be_bytes([head[4], head[5], head[6], head[7]]);
+    let objects = u32::from_be_bytes([head[8], head[9], head[10], head[11]]) as usize;
+    if &head[..4] != b"PACK" || !matches!(version, 2 | 3) || objects != count {
+        return mismatch();
+    }
+    let mut tail = [0u8; 20];
+    file.seek(SeekFrom::Start(len - 20))
+        .and_then(|_| file.read_exact(&mut tail))
+        .map_err(unread)?;
+    if tail[..] != idx[idx.len() - 40..idx.len() - 20] {
+        return mismatch();
+    }
+    Ok(())
 }
 
 /// DATA inflated (zlib), at most MAX bytes.

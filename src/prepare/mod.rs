@@ -15,6 +15,7 @@ mod git_add;
 mod git_cands;
 mod git_config_paths;
 mod git_globals;
+mod git_graph;
 mod git_index;
 mod git_objects;
 mod git_packs;

@@ -47,7 +47,7 @@ impl Prepared<'_> {
                 let mut any = Vec::new();
                 for made in &mut out[line_start..] {
                     made.unsure.get_or_insert_with(|| why.clone());
-                    if made.norm.is_err() && runtime_word(&made.raw) {
+                    if runtime_word(&made.raw, made.norm.is_err()) {
                         let mut all = self.unchecked(
                             made.source.clone(),
                             made.raw.clone(),
@@ -685,8 +685,25 @@ impl WordBudget {
     }
 }
 
-/// Whether W, a word of a string read generously, holds a value only its shell knows:
-/// a parameter (`$X`, `${X}`, `$OLDPWD`) or the directory before (`~-`).
-fn runtime_word(w: &str) -> bool {
-    w.contains('$') || w == "~-" || w.starts_with("~-/")
+/// Whether W, a word of a string read generously (UNREAD: its path could not be
+/// read), holds a value only its shell knows: a parameter the reading does not know
+/// (`$X`, `${X}`, `$OLDPWD`; `$HOME` is read), a command's output (`` `echo .e`nv ``,
+/// helper-93), a directory of the shell's stack (`~-`, `~1`, `~+1`, `~-0`).
+fn runtime_word(w: &str, unread: bool) -> bool {
+    (unread && w.contains('$')) || w.contains('`') || stack_tilde(w)
+}
+
+/// Whether W starts with a tilde naming a directory of the shell's stack: `~-` (the
+/// previous directory), `~N`, `~+N`, `~-N` (`~+` is the current one, read).
+fn stack_tilde(w: &str) -> bool {
+    let Some(rest) = w.strip_prefix('~') else {
+        return false;
+    };
+    let head = rest.split('/').next().unwrap_or("");
+    let (sign, digits) = match head.strip_prefix(['+', '-']) {
+        Some(d) => (&head[..1], d),
+        None => ("", head),
+    };
+    let numbered = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+    numbered || (sign == "-" && digits.is_empty())
 }

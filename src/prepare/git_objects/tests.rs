@@ -184,3 +184,79 @@ fn what_is_not_read_says_why() {
     assert!(paths(&d, "main").unwrap_err().contains("borrows"));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn commit_graphs_are_read_as_git_reads_them() {
+    let d = repo("graph");
+    let g = d.join(".git");
+    let revs = ["main", "other", "other~1", "v1^", "HEAD"];
+    // One file, then a chain of them: each revision's files as git lists them.
+    git(&d, &["commit-graph", "write", "--reachable"]);
+    assert!(g.join("objects/info/commit-graph").exists());
+    agrees(&d, &revs);
+    std::fs::remove_file(g.join("objects/info/commit-graph")).unwrap();
+    git(&d, &["commit-graph", "write", "--reachable", "--split"]);
+    git(&d, &["checkout", "-qb", "more", "other"]);
+    git(&d, &["commit", "-q", "--allow-empty", "-m", "more"]);
+    git(&d, &["checkout", "-q", "main"]);
+    git(
+        &d,
+        &["commit-graph", "write", "--reachable", "--split=no-merge"],
+    );
+    let chain = std::fs::read_to_string(g.join("objects/info/commit-graphs/commit-graph-chain"));
+    assert_eq!(chain.unwrap().lines().count(), 2);
+    agrees(&d, &revs);
+    agrees(&d, &["more", "more~1", "more~2"]);
+    let _ = std::fs::remove_dir_all(g.join("objects/info/commit-graphs"));
+    // A graph naming another tree for `other`: git takes the graph's (helper-93).
+    git(&d, &["commit-graph", "write", "--reachable"]);
+    let file = g.join("objects/info/commit-graph");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let (theirs, ours) = (
+        git(&d, &["rev-parse", "other^{tree}"]),
+        git(&d, &["rev-parse", "main^{tree}"]),
+    );
+    let (theirs, ours) = (
+        hex(theirs.as_bytes()).unwrap(),
+        hex(ours.as_bytes()).unwrap(),
+    );
+    // (Every commit of that tree: `more` has `other`'s too.)
+    while let Some(at) = bytes.windows(20).position(|w| w == theirs) {
+        bytes[at..at + 20].copy_from_slice(&ours);
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    assert_eq!(paths(&d, "other").unwrap(), paths(&d, "main").unwrap());
+    // One this reading does not take as git would: unsure.
+    bytes[4] = 2;
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(paths(&d, "other").unwrap_err().contains("commit-graph"));
+    // Nor where the configuration says whether git reads it.
+    std::fs::remove_file(&file).unwrap();
+    git(&d, &["config", "core.commitGraph", "false"]);
+    assert!(paths(&d, "other").unwrap_err().contains("commit-graph"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_pack_git_rejects_is_not_read() {
+    let d = repo("rejected");
+    let g = d.join(".git");
+    git(&d, &["gc", "-q"]);
+    let idx = std::fs::read_dir(g.join("objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "idx"))
+        .unwrap();
+    assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
+    // The pack's checksum, as the index repeats it, changed: git reads no object of it
+    // (helper-93), so neither does this reading.
+    let mut bytes = std::fs::read(&idx).unwrap();
+    let at = bytes.len() - 40;
+    bytes[at] ^= 0xff;
+    std::fs::write(&idx, &bytes).unwrap();
+    assert!(paths(&d, "other")
+        .unwrap_err()
+        .contains("does not match its index"));
+    let _ = std::fs::remove_dir_all(&d);
+}
