@@ -1703,6 +1703,11 @@ fn helper89_variables_before_make_and_generous_dots() {
             // (helper-93) A command's output in backquotes, a directory of the stack.
             "prlimit --nofile=1024 bash -c 'cat `echo .e`nv'",
             "prlimit --nofile=1024 bash -c 'cd ..; pushd / >/dev/null; cat ~1/.ssh/id_rsa'",
+            // (helper-94) A command named at run time; a script on a shell's input.
+            "prlimit --nofile=1024 bash -c 'cat${IFS}.env'",
+            "prlimit --nofile=1024 bash -c 'x=rm; $x -f victim'",
+            "prlimit --nofile=1024 bash <<< 'cat .env'",
+            "echo 'rm -f victim' | prlimit --nofile=1024 bash",
         ],
         (&home, &proj),
         true,
@@ -1713,6 +1718,7 @@ fn helper89_variables_before_make_and_generous_dots() {
         "PY=python3 make -n test",
         "LANG=C make -n test",
         "prlimit --nofile=1024 bash -c 'echo {1..3}'",
+        "prlimit --nofile=1024 bash -c 'echo hi'",
     ] {
         failures.extend(everyday_run(&s, &decide, line, &home, &proj));
         restore();

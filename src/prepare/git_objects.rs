@@ -39,6 +39,33 @@ const MAX_RANGE_BASE: usize = 2_000;
 /// Longest chain of deltas followed (git packs with at most 50 by default).
 const MAX_DELTA_DEPTH: usize = 256;
 
+/// Whether LINE is a reflog entry as git writes it: `OLD NEW NAME <EMAIL> TIME ZONE`,
+/// a tab, the message (`TIME` no zero, `ZONE` `+hhmm` or `-hhmm`).
+fn reflog_entry(line: &str) -> bool {
+    let Some((head, _)) = line.split_once('\t') else {
+        return false;
+    };
+    let hex = |w: &str| w.len() == 40 && w.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+    let (Some(old), Some(new)) = (head.get(..40), head.get(41..81)) else {
+        return false;
+    };
+    if !hex(old) || !hex(new) || head.as_bytes().get(40) != Some(&b' ') {
+        return false;
+    }
+    let who = &head[81..];
+    let (Some(open), Some(close)) = (who.find('<'), who.rfind('>')) else {
+        return false;
+    };
+    let email = &who[open + 1..close];
+    let when: Vec<&str> = who[close + 1..].split(' ').collect();
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    !email.contains(['<', '>'])
+        && who.starts_with(' ')
+        && matches!(when.as_slice(), ["", time, zone]
+            if digits(time) && !time.starts_with('0')
+                && zone.len() == 5 && zone.starts_with(['+', '-']) && digits(&zone[1..]))
+}
+
 /// A tree entry's mode, read as git's `decode_tree_entry` reads it: octal digits, any
 /// number of them (`040000` is a directory too: helper-92).
 fn tree_mode(digits: &[u8]) -> Option<u32> {
@@ -152,6 +179,15 @@ impl Store {
                 "the repository `{shown}` sets whether git reads its commit-graph"
             ));
         }
+        // git looks objects up through a multi-pack-index first (helper-94: one whose
+        // pack's own index had been changed); it is not read here.
+        if crate::path::lexists(&common.join("objects/pack/multi-pack-index")).unwrap_or(true)
+            || crate::path::lexists(&common.join("objects/pack/multi-pack-index.d")).unwrap_or(true)
+        {
+            return Err(format!(
+                "the repository `{shown}` has a multi-pack-index, which this reading does not read"
+            ));
+        }
         if crate::path::lexists(&common.join("refs/replace")).unwrap_or(true) {
             return Err(format!("the repository `{shown}` has replacement objects"));
         }
@@ -246,16 +282,7 @@ impl Store {
 
     /// The parents of the commit OID.
     fn parents(&mut self, oid: Oid) -> Result<Vec<Oid>, String> {
-        if let Some(c) = self.graphed(&oid)? {
-            return Ok(c.parents);
-        }
-        let obj = self.object(&oid)?;
-        let (_, data) = (obj.0, &obj.1);
-        let parents = headers(data)
-            .filter_map(|l| l.strip_prefix(b"parent "))
-            .filter_map(hex40)
-            .collect();
-        Ok(parents)
+        Ok(self.commit(oid)?.parents)
     }
 
     /// The branch the Nth checkout before the last one left (`@{-N}`, `-`), from
@@ -264,7 +291,18 @@ impl Store {
     fn prior_checkout(&self, n: usize) -> Result<Option<String>, String> {
         let log = crate::path::read_small(&self.git_dir.join("logs/HEAD"), 64 << 20)
             .map_err(|e| format!("git's log of HEAD cannot be read: {e}"))?;
+        // Every entry as git writes it, or the log is not read (helper-94: entries git
+        // skips as damaged, or reads without a tab).
+        if !log.is_empty() && !log.ends_with(b"\n") {
+            return Err("git's log of HEAD does not end with a whole entry".into());
+        }
         let text = String::from_utf8_lossy(&log);
+        if let Some(line) = text.lines().find(|l| !reflog_entry(l)) {
+            return Err(format!(
+                "git's log of HEAD has an entry this reading does not read as git does: `{}`",
+                line.chars().take(80).collect::<String>()
+            ));
+        }
         // The message is what follows the entry's first tab; git counts only those
         // that start so and hold ` to `, and takes the name up to the first (helper-92:
         // `moving from other to x to main` left `other`).
@@ -525,16 +563,7 @@ impl Store {
     /// The Nth parent of the commit OID, if it has one (none in a repository without
     /// grafts and a shallow history: git finds no such revision).
     fn parent(&mut self, oid: Oid, n: usize) -> Result<Option<Oid>, String> {
-        if let Some(c) = self.graphed(&oid)? {
-            return Ok(c.parents.get(n - 1).copied());
-        }
-        let obj = self.object(&oid)?;
-        let (_, data) = (obj.0, &obj.1);
-        let parent = headers(data)
-            .filter_map(|l| l.strip_prefix(b"parent "))
-            .nth(n - 1)
-            .and_then(hex40);
-        Ok(parent)
+        Ok(self.commit(oid)?.parents.get(n - 1).copied())
     }
 
     /// What git reads of the commit OID from the repository's commit-graph, if that
@@ -547,14 +576,32 @@ impl Store {
         }
     }
 
+    /// The tree and parents of the commit OID: its object's, which must be the
+    /// commit-graph's where that lists it. git takes one or the other by command
+    /// (`git cherry-pick` the graph's, `git checkout` the object's: helper-94), so where
+    /// they differ what it writes is not known.
+    fn commit(&mut self, oid: Oid) -> Result<GraphCommit, String> {
+        let obj = self.object(&oid)?;
+        let data = &obj.1;
+        let own = GraphCommit {
+            tree: header_oid(data, b"tree ").ok_or_else(bad)?,
+            parents: headers(data)
+                .filter_map(|l| l.strip_prefix(b"parent "))
+                .filter_map(hex40)
+                .collect(),
+        };
+        match self.graphed(&oid)? {
+            Some(g) if g.tree != own.tree || g.parents != own.parents => Err(format!(
+                "the commit-graph and the commit {} disagree",
+                show(&oid)
+            )),
+            _ => Ok(own),
+        }
+    }
+
     /// The tree of the commit OID.
     fn tree_of(&mut self, oid: Oid) -> Result<Oid, String> {
-        if let Some(c) = self.graphed(&oid)? {
-            return Ok(c.tree);
-        }
-        let obj = self.object(&oid)?;
-        let (_, data) = (obj.0, &obj.1);
-        header_oid(data, b"tree ").ok_or_else(bad)
+        Ok(self.commit(oid)?.tree)
     }
 
     /// The paths of the files below the tree OID, each after PREFIX, into OUT (a tree

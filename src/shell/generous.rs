@@ -216,7 +216,8 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     if widening.depth == 0 {
         widening.dots = line.may_glob_dots();
     }
-    let mut strings: Vec<(String, Unsure, bool)> = Vec::new();
+    // (text, why, whether its globs match dot names, why every deny-side rule counts)
+    let mut strings: Vec<(String, Unsure, bool, Option<String>)> = Vec::new();
     let mut over = false;
     for c in &mut line.commands {
         let Some(why) = unknown(c) else {
@@ -241,14 +242,25 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                 // `uv run bash -O dot\glob -c 'cat *'`, whose text has no `dotglob`).
                 let dots = names_dot_options(&c.argv.join(" "));
                 let fold = names_case_options(&c.argv.join(" "));
+                let stdin = stdin_shell(&c.argv);
+                // (The script is no word: the shell's name stands for it.)
+                if let Some((at, _)) = &stdin {
+                    texts.push(c.argv[*at].clone());
+                }
+                let stdin = stdin.map(|(_, why)| why);
                 for t in texts.drain(..) {
                     // zsh's and bash's alternatives (`(.|)env`, `@(.e|.x)nv`): see
                     // [`alternatives`] (helper-89, helper-91).
                     for (t, starred) in alternatives(&t, fold) {
                         if !moved.is_empty() {
-                            strings.push((format!("{moved}{t}"), why.clone(), dots || starred));
+                            strings.push((
+                                format!("{moved}{t}"),
+                                why.clone(),
+                                dots || starred,
+                                stdin.clone(),
+                            ));
                         }
-                        strings.push((t, why.clone(), dots || starred));
+                        strings.push((t, why.clone(), dots || starred, stdin.clone()));
                     }
                 }
             }
@@ -261,7 +273,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     let mut out = Vec::new();
     if !over && widening.depth < MAX_GENEROUS_DEPTH {
         widening.depth += 1;
-        for (text, why, dots) in strings {
+        for (text, why, dots, stdin) in strings {
             let mut read = super::parse(&text);
             read.unsure = Some(why);
             // A program may give it to `/bin/sh`: dash's globs.
@@ -269,8 +281,15 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
             read.dot_globs = widening.dots || dots || may_glob_dots(&text, &read);
             // A string that is not a whole shell line (`-m "don't"`) is no bound
             // reached: its guessed commands are all the generous reading needs.
-            // But a word left unexpanded at a bound may be any command or path.
-            read.truncated = read.unexpanded.clone();
+            // But a word left unexpanded at a bound may be any command or path; so may
+            // a command named by a value only the string's shell knows (helper-94:
+            // `cat${IFS}.env`, `r${x}m`, `{cat,.env}`, `x=rm; $x ...`), and a script a
+            // shell reads from its standard input (`prlimit bash <<< 'cat .env'`).
+            read.truncated = read
+                .unexpanded
+                .clone()
+                .or_else(|| named_at_run_time(&read))
+                .or(stdin);
             // A string the reading cannot split is still read as words (guessed).
             let outer = std::mem::replace(&mut widening.dots, read.dot_globs);
             let more = widen(&mut read, widening);
@@ -293,6 +312,47 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         line.truncated.get_or_insert(why);
     }
     out
+}
+
+/// Why a command of READ (a string read generously) is named by a value only its
+/// shell knows, if one is: its name holds an expansion or a brace. (Not a name that is
+/// a command's output alone, `$(cmd)`: its commands are read, what it prints is not, as
+/// anywhere: see "Not covered".)
+fn named_at_run_time(read: &CommandLine) -> Option<String> {
+    let output = |n: &str| {
+        (n.starts_with("$(") && n.ends_with(')'))
+            || (n.len() > 1 && n.starts_with('`') && n.ends_with('`'))
+    };
+    read.commands
+        .iter()
+        .filter_map(|c| c.argv.first())
+        .find(|n| n.contains(['$', '`', '{']) && !output(n))
+        .map(|n| format!("`{n}` names a command only the running shell knows"))
+}
+
+/// Where and why ARGV, a command the table does not know, may give a shell a script on
+/// its standard input, if it may: a word after its own names a shell and no option after
+/// that gives it a string (`prlimit bash`, `taskset -c 0 sh -s`; not `prlimit bash -c
+/// STR`, read as a string).
+fn stdin_shell(argv: &[String]) -> Option<(usize, String)> {
+    let at = argv
+        .iter()
+        .skip(1)
+        .position(|w| super::shell_named(basename(w)).is_some())?
+        + 1;
+    let given = argv
+        .iter()
+        .skip(at + 1)
+        .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('c'));
+    (!given).then(|| {
+        (
+            at,
+            format!(
+                "`{}` may read a script from its standard input",
+                argv.get(at).map_or("", String::as_str)
+            ),
+        )
+    })
 }
 
 /// Whether the globs of TEXT, a string some shell may run (READ: its reading), may

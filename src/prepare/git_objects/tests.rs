@@ -208,7 +208,7 @@ fn commit_graphs_are_read_as_git_reads_them() {
     agrees(&d, &revs);
     agrees(&d, &["more", "more~1", "more~2"]);
     let _ = std::fs::remove_dir_all(g.join("objects/info/commit-graphs"));
-    // A graph naming another tree for `other`: git takes the graph's (helper-93).
+    // A graph naming another tree for `other` (helper-93).
     git(&d, &["commit-graph", "write", "--reachable"]);
     let file = g.join("objects/info/commit-graph");
     let mut bytes = std::fs::read(&file).unwrap();
@@ -225,7 +225,9 @@ fn commit_graphs_are_read_as_git_reads_them() {
         bytes[at..at + 20].copy_from_slice(&ours);
     }
     std::fs::write(&file, &bytes).unwrap();
-    assert_eq!(paths(&d, "other").unwrap(), paths(&d, "main").unwrap());
+    // git's commands take one or the other (`git checkout` the commit's, `git
+    // cherry-pick` the graph's: helper-94): unsure.
+    assert!(paths(&d, "other").unwrap_err().contains("disagree"));
     // One this reading does not take as git would: unsure.
     bytes[4] = 2;
     std::fs::write(&file, &bytes).unwrap();
@@ -249,6 +251,10 @@ fn a_pack_git_rejects_is_not_read() {
         .find(|p| p.extension().is_some_and(|x| x == "idx"))
         .unwrap();
     assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
+    // git looks objects up through a multi-pack-index first (helper-94): not read here.
+    git(&d, &["multi-pack-index", "write"]);
+    assert!(paths(&d, "other").unwrap_err().contains("multi-pack-index"));
+    std::fs::remove_file(g.join("objects/pack/multi-pack-index")).unwrap();
     // The pack's checksum, as the index repeats it, changed: git reads no object of it
     // (helper-93), so neither does this reading.
     let mut bytes = std::fs::read(&idx).unwrap();
@@ -258,5 +264,29 @@ fn a_pack_git_rejects_is_not_read() {
     assert!(paths(&d, "other")
         .unwrap_err()
         .contains("does not match its index"));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn a_log_of_head_git_may_read_otherwise_is_unsure() {
+    let d = repo("reflog");
+    let log = d.join(".git/logs/HEAD");
+    let good = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(paths(&d, "-").unwrap(), paths(&d, "other").unwrap());
+    let last = good.lines().last().unwrap().to_string();
+    let (head, message) = last.split_once('\t').unwrap();
+    let (who, _) = head.rsplit_once(' ').unwrap();
+    let (who, _) = who.rsplit_once(' ').unwrap();
+    // Entries git skips as damaged, or reads where this reading would not.
+    for bad in [
+        format!("{who} 0 +0000\t{message}\n"),
+        format!("{who} 1700000000 +000\t{message}\n"),
+        format!("{who} 1700000000 +0000 \t{message}\n"),
+        format!("{who} 1700000000 +0000{message}\n"),
+        format!("{who} 1700000000 +0000\t{message}"),
+    ] {
+        std::fs::write(&log, format!("{good}{bad}")).unwrap();
+        assert!(paths(&d, "-").unwrap_err().contains("log of HEAD"), "{bad}");
+    }
     let _ = std::fs::remove_dir_all(&d);
 }
