@@ -12,7 +12,8 @@
 //! replacement refs, grafts, `reftable`, SHA-256).
 
 use super::git_graph::{Commit as GraphCommit, Graph};
-use super::git_packs::{apply_delta, bad, inflate, read_idx, Oid, Pack, MAX_OBJECT};
+use super::git_packs::{apply_delta, bad, inflate, inflate_sized, read_idx, Oid, Pack, MAX_OBJECT};
+use super::git_reflog::reflog_entry;
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -38,33 +39,6 @@ const MAX_RANGE_BASE: usize = 2_000;
 
 /// Longest chain of deltas followed (git packs with at most 50 by default).
 const MAX_DELTA_DEPTH: usize = 256;
-
-/// Whether LINE is a reflog entry as git writes it: `OLD NEW NAME <EMAIL> TIME ZONE`,
-/// a tab, the message (`TIME` no zero, `ZONE` `+hhmm` or `-hhmm`).
-fn reflog_entry(line: &str) -> bool {
-    let Some((head, _)) = line.split_once('\t') else {
-        return false;
-    };
-    let hex = |w: &str| w.len() == 40 && w.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
-    let (Some(old), Some(new)) = (head.get(..40), head.get(41..81)) else {
-        return false;
-    };
-    if !hex(old) || !hex(new) || head.as_bytes().get(40) != Some(&b' ') {
-        return false;
-    }
-    let who = &head[81..];
-    let (Some(open), Some(close)) = (who.find('<'), who.rfind('>')) else {
-        return false;
-    };
-    let email = &who[open + 1..close];
-    let when: Vec<&str> = who[close + 1..].split(' ').collect();
-    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
-    !email.contains(['<', '>'])
-        && who.starts_with(' ')
-        && matches!(when.as_slice(), ["", time, zone]
-            if digits(time) && !time.starts_with('0')
-                && zone.len() == 5 && zone.starts_with(['+', '-']) && digits(&zone[1..]))
-}
 
 /// A tree entry's mode, read as git's `decode_tree_entry` reads it: octal digits, any
 /// number of them (`040000` is a directory too: helper-92).
@@ -103,6 +77,9 @@ pub(super) struct Store {
     started: std::time::Instant,
     /// The commit-graph, read once.
     graph: std::cell::OnceCell<Result<Option<Graph>, String>>,
+    /// Each commit's files, listed once: `git checkout NAME` asks for `refs/heads/NAME`
+    /// and for `NAME`, most often one commit.
+    files: HashMap<Oid, Rc<Vec<String>>>,
 }
 
 /// The stores of the repositories one decision asks about, each opened once, and the
@@ -131,7 +108,7 @@ impl Stores {
             .entry(git_dir.to_path_buf())
             .or_insert_with(|| Store::open(git_dir, common));
         let found = match store {
-            Ok(s) => s.tree_paths(rev).map(|p| p.map(std::rc::Rc::new)),
+            Ok(s) => s.tree_paths(rev),
             Err(why) => Err(why.clone()),
         };
         self.trees.insert(key, found.clone());
@@ -202,6 +179,7 @@ impl Store {
             read: HashMap::new(),
             started: std::time::Instant::now(),
             graph: std::cell::OnceCell::new(),
+            files: HashMap::new(),
         })
     }
 
@@ -209,7 +187,7 @@ impl Store {
     /// revision REV names (`REV^@`: the trees of its parents too), or why they cannot
     /// be known. None where git surely finds no such revision (it then stops, or reads
     /// the word as a path).
-    pub(super) fn tree_paths(&mut self, rev: &str) -> Result<Option<Vec<String>>, String> {
+    pub(super) fn tree_paths(&mut self, rev: &str) -> Result<Option<Rc<Vec<String>>>, String> {
         self.listed.clear();
         let (rev, parents) = match rev.strip_suffix("^@") {
             Some(base) => (base, true),
@@ -234,11 +212,14 @@ impl Store {
                     }
                 }
             }
-            return Ok(Some(out));
+            return Ok(Some(Rc::new(out)));
         }
         let Some(commit) = self.resolve(rev)? else {
             return Ok(None);
         };
+        if let Some(files) = self.files.get(&commit).filter(|_| !parents) {
+            return Ok(Some(files.clone()));
+        }
         let mut commits = vec![commit];
         if parents {
             commits.extend(self.parents(commit)?);
@@ -247,6 +228,10 @@ impl Store {
         for c in commits {
             let tree = self.tree_of(c)?;
             self.list(tree, "", &mut out, 0)?;
+        }
+        let out = Rc::new(out);
+        if !parents {
+            self.files.insert(commit, out.clone());
         }
         Ok(Some(out))
     }
@@ -696,13 +681,20 @@ impl Store {
         };
         let data = inflate(&raw, MAX_OBJECT + 64)?;
         let nul = data.iter().position(|&b| b == 0).ok_or_else(bad)?;
-        let kind = match data[..nul].split(|&b| b == b' ').next() {
+        let mut header = data[..nul].split(|&b| b == b' ');
+        let kind = match header.next() {
             Some(b"commit") => Kind::Commit,
             Some(b"tree") => Kind::Tree,
             Some(b"blob") => Kind::Blob,
             Some(b"tag") => Kind::Tag,
             _ => return Err(bad()),
         };
+        // The size the header gives, as git checks it (an object of another size is
+        // corrupt to git).
+        let size = header.next().and_then(|s| std::str::from_utf8(s).ok());
+        if header.next().is_some() || size != Some((data.len() - nul - 1).to_string().as_str()) {
+            return Err(bad());
+        }
         Ok(Some((kind, data[nul + 1..].to_vec())))
     }
 
@@ -806,7 +798,7 @@ impl Store {
             _ => None,
         };
         if let Some(kind) = plain(kind) {
-            return Ok((kind, inflate(raw.get(i..).ok_or_else(bad)?, size)?));
+            return Ok((kind, inflate_sized(raw.get(i..).ok_or_else(bad)?, size)?));
         }
         let base = match kind {
             // OFS_DELTA: the base is that many bytes before this entry.
@@ -840,7 +832,7 @@ impl Store {
             }
             _ => return Err(bad()),
         };
-        let delta = inflate(raw.get(i..).ok_or_else(bad)?, size)?;
+        let delta = inflate_sized(raw.get(i..).ok_or_else(bad)?, size)?;
         Ok((base.0, apply_delta(&base.1, &delta)?))
     }
 }

@@ -170,6 +170,18 @@ pub(super) fn inflate(data: &[u8], max: usize) -> Result<Vec<u8>, String> {
         .map_err(|_| "an object git's store holds cannot be inflated".to_string())
 }
 
+/// DATA, a pack entry's zlib stream, inflated to the SIZE its header gives, or why not:
+/// git takes an entry only when the stream ends at exactly that size, and reads the
+/// object from elsewhere otherwise (helper-95: a shorter stream under another tree's
+/// name).
+pub(super) fn inflate_sized(data: &[u8], size: usize) -> Result<Vec<u8>, String> {
+    let out = inflate(data, size)?;
+    if out.len() != size {
+        return Err("an object in a pack is not the size its entry gives".into());
+    }
+    Ok(out)
+}
+
 /// BASE with the delta DELTA applied (`gitformat-pack(5)`, "Deltified representation").
 pub(super) fn apply_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, String> {
     let mut i = 0;

@@ -20,6 +20,7 @@ mod git_index;
 mod git_objects;
 mod git_packs;
 mod git_pathspecs;
+mod git_reflog;
 mod git_repo;
 mod git_tops;
 mod ignore_lines;

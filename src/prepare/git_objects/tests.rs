@@ -57,7 +57,8 @@ fn paths(d: &Path, rev: &str) -> Result<Vec<String>, String> {
     let g = d.join(".git");
     let mut p = Store::open(&g, &g)?
         .tree_paths(rev)?
-        .ok_or_else(|| format!("no revision {rev}"))?;
+        .ok_or_else(|| format!("no revision {rev}"))?
+        .to_vec();
     p.sort();
     Ok(p)
 }
@@ -112,10 +113,19 @@ fn a_store_read_again_lists_every_file_again() {
         v
     };
     let mut one = Store::open(&g, &g).unwrap();
-    let first = sorted(one.tree_paths("other").unwrap().unwrap());
-    assert_eq!(first, paths(&d, "other").unwrap());
-    // The same trees again, for another name of the same commit: all of them.
-    assert_eq!(sorted(one.tree_paths("other~0").unwrap().unwrap()), first);
+    let first = one.tree_paths("other").unwrap().unwrap();
+    assert_eq!(sorted(first.to_vec()), paths(&d, "other").unwrap());
+    // Another name of the same commit: its files, listed once.
+    assert!(Rc::ptr_eq(
+        &one.tree_paths("other~0").unwrap().unwrap(),
+        &first
+    ));
+    // The trees again, for another commit that shares them: all of them.
+    let main = sorted(one.tree_paths("main").unwrap().unwrap().to_vec());
+    assert_eq!(main, paths(&d, "main").unwrap());
+    let both = sorted(one.tree_paths("other^@").unwrap().unwrap().to_vec());
+    assert_eq!(both, sorted([first.to_vec(), main.clone()].concat()));
+    let first = sorted(first.to_vec());
     // One decision's stores: each revision read once, then kept (the objects gone,
     // it still answers), and another revision read from the store kept open.
     let mut stores = Stores::default();
@@ -268,6 +278,73 @@ fn a_pack_git_rejects_is_not_read() {
 }
 
 #[test]
+fn an_entry_of_another_size_than_its_header_is_not_read() {
+    let d = repo("sized");
+    let g = d.join(".git");
+    git(&d, &["gc", "-q"]);
+    let pack = std::fs::read_dir(g.join("objects/pack"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "pack"))
+        .unwrap();
+    let tree = git(&d, &["rev-parse", "other^{tree}"]);
+    let listed = git(&d, &["verify-pack", "-v", &pack.to_string_lossy()]);
+    let at: usize = listed
+        .lines()
+        .find(|l| l.starts_with(&tree))
+        .and_then(|l| l.split_whitespace().nth(4))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let good = std::fs::read(&pack).unwrap();
+    // Its header's size (the low four bits of its first byte, here) changed by 5: git
+    // takes the entry as corrupt and reads the object from elsewhere (helper-95: a
+    // genuine loose copy, while this reading took the pack's).
+    for delta in [5i16, -5] {
+        let mut bytes = good.clone();
+        let low = i16::from(bytes[at] & 0x0f) + delta;
+        if !(0..16).contains(&low) {
+            continue;
+        }
+        bytes[at] = (bytes[at] & 0xf0) | low as u8;
+        std::fs::write(&pack, &bytes).unwrap();
+        let found = Command::new("git")
+            .args(["ls-tree", "other"])
+            .current_dir(&d)
+            .output()
+            .unwrap();
+        assert!(!found.status.success(), "git read it ({delta})");
+        assert!(paths(&d, "other").is_err(), "{delta}");
+    }
+    std::fs::write(&pack, &good).unwrap();
+    assert!(paths(&d, "other").unwrap().contains(&".env".to_string()));
+    // A loose object whose header gives another size is as corrupt to git.
+    std::fs::write(d.join("fresh"), "not packed\n").unwrap();
+    let blob = git(&d, &["hash-object", "-w", "fresh"]);
+    let loose = g.join("objects").join(&blob[..2]).join(&blob[2..]);
+    let raw = inflate(&std::fs::read(&loose).unwrap(), 1 << 20).unwrap();
+    let forged = [
+        b"blob 5\0".as_slice(),
+        &raw[raw.iter().position(|&b| b == 0).unwrap() + 1..],
+    ]
+    .concat();
+    std::fs::write(
+        &loose,
+        miniz_oxide::deflate::compress_to_vec_zlib(&forged, 6),
+    )
+    .unwrap();
+    let store = Store::open(&g, &g).unwrap();
+    let oid: Oid = (0..20)
+        .map(|k| u8::from_str_radix(&blob[2 * k..2 * k + 2], 16).unwrap())
+        .collect::<Vec<_>>()
+        .try_into()
+        .unwrap();
+    assert!(store.loose(&oid).is_err());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
 fn a_log_of_head_git_may_read_otherwise_is_unsure() {
     let d = repo("reflog");
     let log = d.join(".git/logs/HEAD");
@@ -284,9 +361,20 @@ fn a_log_of_head_git_may_read_otherwise_is_unsure() {
         format!("{who} 1700000000 +0000 \t{message}\n"),
         format!("{who} 1700000000 +0000{message}\n"),
         format!("{who} 1700000000 +0000\t{message}"),
+        // A NUL ends the message git reads (helper-95: `moving from benign\0 to main`).
+        format!("{who} 1700000000 +0000\tcheckout: moving from main\0 to other\n"),
     ] {
         std::fs::write(&log, format!("{good}{bad}")).unwrap();
         assert!(paths(&d, "-").unwrap_err().contains("log of HEAD"), "{bad}");
     }
+    // An entry with no message, as `git update-ref` without `-m` writes it: no tab,
+    // and git still takes the checkout before it.
+    std::fs::write(&log, &good).unwrap();
+    let head = git(&d, &["rev-parse", "HEAD"]);
+    git(&d, &["update-ref", "HEAD", &head]);
+    let written = std::fs::read_to_string(&log).unwrap();
+    assert!(!written.lines().last().unwrap().contains('\t'), "{written}");
+    assert_eq!(git(&d, &["rev-parse", "--abbrev-ref", "@{-1}"]), "other");
+    assert_eq!(paths(&d, "-").unwrap(), paths(&d, "other").unwrap());
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -68,14 +68,8 @@ pub(super) fn commits(r: &mut Reading) {
     let revs: Vec<String> = match subs.as_slice() {
         // `git checkout [-b NEW] [REV]`, `git checkout REV -- PATHS`: the word may be a
         // revision (what git surely finds no revision of is a path, read as one).
-        // A branch of that name wins over a tag where git switches to it (helper-91: a
-        // branch and a tag `x`; rev-parse takes the tag).
         ["checkout"] | ["switch"] => match first {
-            Some(rev) if !(ended && subs == ["switch"]) => {
-                let plain = !rev.starts_with(['-', '@']) && !rev.contains(['@', '~', '^', ':']);
-                let branch = plain.then(|| format!("refs/heads/{rev}"));
-                branch.into_iter().chain([rev]).collect()
-            }
+            Some(rev) if !(ended && subs == ["switch"]) => vec![rev],
             None if any(&["force", "f", "discard-changes"]) => head(),
             _ => Vec::new(),
         },
@@ -162,6 +156,19 @@ pub(super) fn commits(r: &mut Reading) {
         && specs
             .iter()
             .all(|s| !s.starts_with(':') && !s.contains(['*', '?', '[', '\0']));
+    // A branch of a plain name may win over what rev-parse takes (a tag, `refs/NAME`)
+    // where git switches to it or takes it as a source (helper-91: `git checkout x`;
+    // helper-97: `git restore -s x`): both are read, wherever the name stands.
+    let revs: Vec<String> = revs
+        .into_iter()
+        .flat_map(|rev| {
+            let plain = !rev.starts_with(['-', '@'])
+                && !rev.contains(['@', '~', '^', ':'])
+                && !rev.contains("..");
+            let branch = plain.then(|| format!("refs/heads/{rev}"));
+            branch.into_iter().chain([rev])
+        })
+        .collect();
     for rev in revs {
         let texts = match plain {
             true => specs.iter().map(|s| format!("{rev}\0{s}")).collect(),
