@@ -22,6 +22,7 @@ use gptel_rust_hooks::policy::Options;
 use gptel_rust_hooks::rule::{self, Call, Decision};
 use serde_json::json;
 use std::path::Path;
+use trace::repo::git_out;
 use trace::{Op, Scratch};
 
 /// The project: a repository with a tracked `.env`, a Makefile, and a home with a key.
@@ -1561,6 +1562,21 @@ fn helper87_tree_backups_diff_from_file_and_code_strings() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The branches helper-90's and helper-92's lines move between in PROJ: `other` tracks
+/// `.env`, one commit past `main`; `base` (tagged `kept`, checked out) ignores it.
+fn branches(proj: &Path) {
+    trace::git(proj, &["checkout", "-qb", "other"]);
+    std::fs::write(proj.join("README.md"), "hello again\n").expect("write README");
+    trace::git(proj, &["commit", "-qam", "more"]);
+    trace::git(proj, &["checkout", "-q", "main"]);
+    trace::git(proj, &["checkout", "-qb", "base"]);
+    trace::git(proj, &["rm", "-q", "--cached", ".env"]);
+    std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
+    trace::git(proj, &["add", ".gitignore"]);
+    trace::git(proj, &["commit", "-qm", "untrack"]);
+    trace::git(proj, &["tag", "kept"]);
+}
+
 /// git writes the files of the commit it moves to, not only those its index lists
 /// (helper-90's session): `git checkout other` overwrote an ignored `.env` that branch
 /// `other` tracks. Each revision's tree is read from git's store; a revision git takes
@@ -1570,17 +1586,7 @@ fn helper87_tree_backups_diff_from_file_and_code_strings() {
 fn helper90_revisions_git_writes_out() {
     let s = Scratch::new("own-readers-90");
     let (home, proj) = project(&s);
-    // `other` tracks `.env`, one commit past `main`; `base` ignores it.
-    trace::git(&proj, &["checkout", "-qb", "other"]);
-    std::fs::write(proj.join("README.md"), "hello again\n").expect("write README");
-    trace::git(&proj, &["commit", "-qam", "more"]);
-    trace::git(&proj, &["checkout", "-q", "main"]);
-    trace::git(&proj, &["checkout", "-qb", "base"]);
-    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
-    std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
-    trace::git(&proj, &["add", ".gitignore"]);
-    trace::git(&proj, &["commit", "-qm", "untrack"]);
-    trace::git(&proj, &["tag", "kept"]);
+    branches(&proj);
     let decide = decider(&home, &proj);
     // (`git reset --hard other` moves `base` too.)
     let restore = || {
@@ -1591,6 +1597,9 @@ fn helper90_revisions_git_writes_out() {
     // (helper-91) A branch and a tag of one name: `git checkout` takes the branch.
     trace::git(&proj, &["branch", "amb", "other"]);
     trace::git(&proj, &["tag", "amb", "kept"]);
+    // (helper-97) A branch and `refs/NAME`: `git restore -s` takes the branch too.
+    trace::git(&proj, &["branch", "amb2", "other"]);
+    trace::git(&proj, &["update-ref", "refs/amb2", "kept"]);
     restore();
     let mut failures = check_lines_restoring(
         &s,
@@ -1600,6 +1609,7 @@ fn helper90_revisions_git_writes_out() {
             // The branch the last checkout left (`other`, after the restore).
             "git checkout -q -",
             "git checkout -q amb",
+            "git restore -s amb2 .",
             // It checks out `other` first, then replays `base`'s commits.
             "git rebase -q other",
             "git switch -q other",
@@ -1684,6 +1694,7 @@ fn helper89_variables_before_make_and_generous_dots() {
     let restore = || {
         std::fs::write(proj.join("victim"), "x\n").expect("write victim");
         let _ = std::fs::remove_file(proj.join("x.o"));
+        let _ = std::fs::remove_file(proj.join("a0"));
     };
     let mut failures = check_lines_restoring(
         &s,
@@ -1708,6 +1719,29 @@ fn helper89_variables_before_make_and_generous_dots() {
             "prlimit --nofile=1024 bash -c 'x=rm; $x -f victim'",
             "prlimit --nofile=1024 bash <<< 'cat .env'",
             "echo 'rm -f victim' | prlimit --nofile=1024 bash",
+            // A command named by a glob (the reading's own mark, not a guess from its
+            // text: `/usr/bin/r[m]` holds no `$`).
+            "prlimit --nofile=1024 bash -c '/usr/bin/r[m] -f victim'",
+            // (helper-95) In the string, what bash's own reading leaves undecided: a
+            // script from the input, a name `hash -p` gives another program, `xargs`.
+            "prlimit --nofile=1024 bash -c 'source /dev/stdin' <<< 'rm -f victim'",
+            "echo 'rm -f victim' | prlimit --nofile=1024 bash -c 'sh -s'",
+            "echo 'rm -f victim' | prlimit --nofile=1024 bash -c bash",
+            "prlimit --nofile=1024 bash -c 'exec bash' <<< 'rm -f victim'",
+            "prlimit --nofile=1024 bash -c 'hash -p /bin/rm ls; ls -f victim'",
+            "echo .env | prlimit --nofile=1024 bash -c 'xargs cat'",
+            // (helper-96) A glob names a program after a `cd`, through `*/`, or a link
+            // the string made; bash's table of commands written; zsh's `=rm`; a script
+            // a shell reads through a name for a descriptor.
+            "prlimit --nofile=1024 bash -c 'cd /bin && r[m] -f \"$OLDPWD/victim\"'",
+            "prlimit --nofile=1024 bash -c 'cd / && */r[m] -f \"$OLDPWD/victim\"'",
+            "prlimit --nofile=1024 bash -c 'BASH_CMDS[x]=/bin/rm; x -f victim'",
+            "prlimit --nofile=1024 zsh -c '=rm -f victim'",
+            "prlimit --nofile=1024 bash -c 'bash /dev/stdin <<<\"cat .env\"'",
+            "prlimit --nofile=1024 bash -c 'exec 3<<<\"rm -f victim\"; sh /dev/fd/3'",
+            // (helper-97) A program the table knows among an unknown one's words.
+            "prlimit --nofile=1024 sed 1r.env README.md",
+            "prlimit --nofile=1024 sed 's/.*/rm\\x20-f\\x20victim/e' README.md",
         ],
         (&home, &proj),
         true,
@@ -1717,44 +1751,31 @@ fn helper89_variables_before_make_and_generous_dots() {
         "CC=clang make -n x.o",
         "PY=python3 make -n test",
         "LANG=C make -n test",
-        "prlimit --nofile=1024 bash -c 'echo {1..3}'",
         "prlimit --nofile=1024 bash -c 'echo hi'",
+        "prlimit --nofile=1024 bash -c \"'echo' hi\"",
+        "prlimit --nofile=1024 bash -c 'echo hi' bash",
+        "prlimit --nofile=1024 ls '*.md'",
     ] {
         failures.extend(everyday_run(&s, &decide, line, &home, &proj));
         restore();
     }
+    // A string outside what the reading reads for certain leaves its command undecided
+    // (helper-96), as a line of the call's own: not allowed, not denied.
+    for line in [
+        "prlimit --nofile=1024 bash -c 'echo {1..3}'",
+        "prlimit --nofile=1024 zsh -c 'echo hi'",
+    ] {
+        if decide(line).is_some() {
+            failures.push(format!("`{line}`: {:?}, not undecided", decide(line)));
+        }
+    }
+    // A glob names a link the string made (helper-96): every deny-side rule, unsure.
+    for line in ["prlimit --nofile=1024 bash -c 'ln -s /bin/rm a0; ./a* -f victim'"] {
+        if decide(line) != Some(Decision::Ask) {
+            failures.push(format!("`{line}`: {:?}, not asked", decide(line)));
+        }
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Run git with ARGS in DIR, given INPUT, as the tests' git does (`trace::git`); its
-/// output.
-fn git_out(dir: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
-    use std::io::Write;
-    let mut child = std::process::Command::new("git")
-        .args([
-            "-c",
-            "user.name=dev",
-            "-c",
-            "user.email=dev@example.invalid",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CEILING_DIRECTORIES", dir)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("run git");
-    child
-        .stdin
-        .take()
-        .expect("git's input")
-        .write_all(input)
-        .expect("give git its input");
-    let out = child.wait_with_output().expect("run git");
-    assert!(out.status.success(), "git {args:?}");
-    out.stdout
 }
 
 /// The bytes the hexadecimal HEX spells.
@@ -1779,16 +1800,7 @@ fn oid(out: Vec<u8>) -> String {
 fn helper92_store_read_as_git_reads_it() {
     let s = Scratch::new("own-readers-92");
     let (home, proj) = project(&s);
-    trace::git(&proj, &["checkout", "-qb", "other"]);
-    std::fs::write(proj.join("README.md"), "hello again\n").expect("write README");
-    trace::git(&proj, &["commit", "-qam", "more"]);
-    trace::git(&proj, &["checkout", "-q", "main"]);
-    trace::git(&proj, &["checkout", "-qb", "base"]);
-    trace::git(&proj, &["rm", "-q", "--cached", ".env"]);
-    std::fs::write(proj.join(".gitignore"), ".env\n").expect("write .gitignore");
-    trace::git(&proj, &["add", ".gitignore"]);
-    trace::git(&proj, &["commit", "-qm", "untrack"]);
-    trace::git(&proj, &["tag", "kept"]);
+    branches(&proj);
     let base = oid(git_out(&proj, &["rev-parse", "base"], b""));
     // `g2`: `.env` a directory. `g9`: a directory `d` holding `.env`, its mode `040000`.
     let x = oid(git_out(

@@ -216,13 +216,38 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     if widening.depth == 0 {
         widening.dots = line.may_glob_dots();
     }
-    // (text, why, whether its globs match dot names, why every deny-side rule counts)
-    let mut strings: Vec<(String, Unsure, bool, Option<String>)> = Vec::new();
+    let mut strings: Vec<Text> = Vec::new();
     let mut over = false;
+    // A shell among an unknown program's words whose reading is not checked (zsh's
+    // `=rm` is `/usr/bin/rm`: helper-95): its strings are read as bash's, not certain.
+    let mut other_shell_inside: Option<String> = None;
+    // Each suffix of an unknown program's words that starts at a program the table
+    // knows, read as a command of its own (helper-97: `prlimit sed 1r.env a.txt` opens
+    // `.env`, `prlimit tar -xf x.tar --to-command=rm` runs `rm`).
+    let mut suffixes: Vec<(Vec<String>, Unsure)> = Vec::new();
     for c in &mut line.commands {
         let Some(why) = unknown(c) else {
             continue;
         };
+        if !matches!(c.program, super::Known::Known | super::Known::Named) {
+            let string = |w: &String| w.starts_with('-') && !w.starts_with("--") && w.contains('c');
+            for at in 1..c.argv.len() {
+                let w = &c.argv[at];
+                // (Not `bash -c STR NAME`'s NAME, the string's `$0`.)
+                let zeroth = at >= 2 && string(&c.argv[at - 2]);
+                if !w.starts_with('-') && !zeroth && super::lookup(basename(w)).is_some() {
+                    suffixes.push((c.argv[at..].to_vec(), why.clone()));
+                }
+            }
+        }
+        if other_shell_inside.is_none() {
+            other_shell_inside = c.argv.iter().skip(1).find_map(|w| {
+                let named = super::shell_named(basename(w))?;
+                (!named.checked).then(|| {
+                    format!("`{w}` may run its strings, and its syntax is not read as it reads it")
+                })
+            });
+        }
         match generous_of(&c.argv, widening) {
             Some((generous, mut texts)) => {
                 texts.extend(env_strings(c));
@@ -248,19 +273,31 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                     texts.push(c.argv[*at].clone());
                 }
                 let stdin = stdin.map(|(_, why)| why);
-                for t in texts.drain(..) {
+                let given_strings = shell_strings(&c.argv);
+                for own in texts.drain(..) {
+                    let given = given_strings.contains(&own);
                     // zsh's and bash's alternatives (`(.|)env`, `@(.e|.x)nv`): see
                     // [`alternatives`] (helper-89, helper-91).
-                    for (t, starred) in alternatives(&t, fold) {
+                    for (t, starred) in alternatives(&own, fold) {
+                        let whole = t == own;
                         if !moved.is_empty() {
-                            strings.push((
-                                format!("{moved}{t}"),
-                                why.clone(),
-                                dots || starred,
-                                stdin.clone(),
-                            ));
+                            strings.push(Text {
+                                text: format!("{moved}{t}"),
+                                why: why.clone(),
+                                dots: dots || starred,
+                                stdin: stdin.clone(),
+                                own: whole,
+                                given,
+                            });
                         }
-                        strings.push((t, why.clone(), dots || starred, stdin.clone()));
+                        strings.push(Text {
+                            text: t,
+                            why: why.clone(),
+                            dots: dots || starred,
+                            stdin: stdin.clone(),
+                            own: whole,
+                            given,
+                        });
                     }
                 }
             }
@@ -271,37 +308,34 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
         }
     }
     let mut out = Vec::new();
+    let mut unsure_inside: Option<String> = other_shell_inside;
     if !over && widening.depth < MAX_GENEROUS_DEPTH {
         widening.depth += 1;
-        for (text, why, dots, stdin) in strings {
-            let mut read = super::parse(&text);
+        for (argv, why) in suffixes {
+            if !widening.take(argv.iter().map(|w| w.len() + 1).sum()) {
+                over = true;
+                break;
+            }
+            let mut read = super::from_argv(&argv);
             read.unsure = Some(why);
-            // A program may give it to `/bin/sh`: dash's globs.
             read.dash_globs = true;
-            read.dot_globs = widening.dots || dots || may_glob_dots(&text, &read);
-            // A string that is not a whole shell line (`-m "don't"`) is no bound
-            // reached: its guessed commands are all the generous reading needs.
-            // But a word left unexpanded at a bound may be any command or path; so may
-            // a command named by a value only the string's shell knows (helper-94:
-            // `cat${IFS}.env`, `r${x}m`, `{cat,.env}`, `x=rm; $x ...`), and a script a
-            // shell reads from its standard input (`prlimit bash <<< 'cat .env'`).
-            read.truncated = read
-                .unexpanded
-                .clone()
-                .or_else(|| named_at_run_time(&read))
-                .or(stdin);
-            // A string the reading cannot split is still read as words (guessed).
-            let outer = std::mem::replace(&mut widening.dots, read.dot_globs);
+            read.dot_globs = widening.dots || read.may_glob_dots();
             let more = widen(&mut read, widening);
-            widening.dots = outer;
             out.push(read);
             out.extend(more);
+        }
+        for t in strings {
+            let why = read_string(t, widening, &mut out);
+            unsure_inside = unsure_inside.or(why);
             if widening.left == 0 {
                 over = true;
                 break;
             }
         }
         widening.depth -= 1;
+    }
+    if let Some(why) = unsure_inside {
+        line.uncertain.get_or_insert(why);
     }
     if over {
         let why = format!(
@@ -314,10 +348,81 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
     out
 }
 
+/// A text of a command's words read generously as a shell string.
+struct Text {
+    text: String,
+    why: Unsure,
+    /// Whether its globs match names that start with `.`.
+    dots: bool,
+    /// Why every deny-side rule counts, where a shell may read its script from its
+    /// standard input.
+    stdin: Option<String>,
+    /// It is the operand's own text, not a reading of its glob groups.
+    own: bool,
+    /// A shell among the words is given it by `-c`.
+    given: bool,
+}
+
+/// Read T generously into OUT (its readings, and those of its own strings): why the
+/// command it is a word of is not certain, if a shell is given it and its reading is
+/// not certain.
+fn read_string(t: Text, widening: &mut Widening, out: &mut Vec<CommandLine>) -> Option<String> {
+    // Read as a line of the call's own is: with the second looks a shell reading a
+    // here-string as its script takes (helper-95: `bash /dev/stdin <<<"cat .env"`,
+    // `exec 3<<<…; sh /dev/fd/3`).
+    let (mut read, seconds) = super::read_for_rules(&t.text);
+    read.unsure = Some(t.why.clone());
+    // A program may give it to `/bin/sh`: dash's globs.
+    read.dash_globs = true;
+    read.dot_globs = widening.dots || t.dots || may_glob_dots(&t.text, &read);
+    // A string that is not a whole shell line (`-m "don't"`) is no bound reached: its
+    // guessed commands are all the generous reading needs. But a word left unexpanded
+    // at a bound may be any command or path; so may a command named by a value only
+    // the string's shell knows (helper-94: `cat${IFS}.env`, `r${x}m`, `{cat,.env}`,
+    // `x=rm; $x ...`; helper-96: `/usr/bin/r[m]`, `cd /bin && r[m]`), and a script a
+    // shell reads from its standard input (`prlimit bash <<< 'cat .env'`).
+    // (Not where bash stops at a syntax error: a string that is no shell line.)
+    let whole = t.own
+        && !read
+            .opaque
+            .as_deref()
+            .is_some_and(|o| o.starts_with(super::state::PARSE_ERROR));
+    read.truncated = read
+        .unexpanded
+        .clone()
+        .or_else(|| whole.then(|| named_at_run_time(&read)).flatten())
+        .or(t.stdin);
+    // A string the reading cannot split is still read as words (guessed).
+    let outer = std::mem::replace(&mut widening.dots, read.dot_globs);
+    let more = widen(&mut read, widening);
+    widening.dots = outer;
+    // A string a shell is given whose reading is not certain (a line of the call's own
+    // would not be allowed: `source /dev/stdin`, `xargs head`, `hash -p`,
+    // `BASH_CMDS[x]=/bin/rm`) leaves the command it is a word of uncertain too: not
+    // allowed, whatever rule names its program (helper-95, helper-96).
+    let unsure = (whole && t.given)
+        .then(|| {
+            let opaque = read.commands.iter().find_map(|c| c.opaque.clone());
+            read.uncertain.clone().or(opaque)
+        })
+        .flatten()
+        .map(|w| format!("a string its program may give a shell is not read for certain: {w}"));
+    for mut second in seconds {
+        second.unsure = Some(t.why.clone());
+        second.dash_globs = true;
+        second.dot_globs = read.dot_globs;
+        out.push(second);
+    }
+    out.push(read);
+    out.extend(more);
+    unsure
+}
+
 /// Why a command of READ (a string read generously) is named by a value only its
-/// shell knows, if one is: its name holds an expansion or a brace. (Not a name that is
-/// a command's output alone, `$(cmd)`: its commands are read, what it prints is not, as
-/// anywhere: see "Not covered".)
+/// shell knows, if one is: an expansion, a glob or a brace (helper-95: a glob of the
+/// directory it runs in may name a program too, after a `cd` or through `*/`). (Not a
+/// name that is a command's output alone, `$(cmd)`: its commands are read, what it
+/// prints is not, as anywhere: see "Not covered".)
 fn named_at_run_time(read: &CommandLine) -> Option<String> {
     let output = |n: &str| {
         (n.starts_with("$(") && n.ends_with(')'))
@@ -325,34 +430,44 @@ fn named_at_run_time(read: &CommandLine) -> Option<String> {
     };
     read.commands
         .iter()
+        .filter(|c| c.named_at_run_time)
         .filter_map(|c| c.argv.first())
-        .find(|n| n.contains(['$', '`', '{']) && !output(n))
+        .find(|n| !output(n))
         .map(|n| format!("`{n}` names a command only the running shell knows"))
+}
+
+/// The words of ARGV a shell among them is given by `-c` (`prlimit bash -c STR`,
+/// `docker exec c sh -c STR`): shell lines for sure, where the others may be data.
+fn shell_strings(argv: &[String]) -> Vec<String> {
+    let string = |w: &String| w.starts_with('-') && !w.starts_with("--") && w.contains('c');
+    let mut out = Vec::new();
+    let mut shell = false;
+    for (k, w) in argv.iter().enumerate().skip(1) {
+        if super::shell_named(basename(w)).is_some() {
+            shell = true;
+        } else if shell && string(w) {
+            out.extend(argv.get(k + 1).cloned());
+        }
+    }
+    out
 }
 
 /// Where and why ARGV, a command the table does not know, may give a shell a script on
 /// its standard input, if it may: a word after its own names a shell and no option after
-/// that gives it a string (`prlimit bash`, `taskset -c 0 sh -s`; not `prlimit bash -c
-/// STR`, read as a string).
+/// that gives it a string (`prlimit bash`, `taskset -c 0 sh -s`, the `sh` of `prlimit
+/// bash -c sh` (helper-95); not `prlimit bash -c STR`, read as a string).
 fn stdin_shell(argv: &[String]) -> Option<(usize, String)> {
-    let at = argv
-        .iter()
-        .skip(1)
-        .position(|w| super::shell_named(basename(w)).is_some())?
-        + 1;
-    let given = argv
-        .iter()
-        .skip(at + 1)
-        .any(|w| w.starts_with('-') && !w.starts_with("--") && w.contains('c'));
-    (!given).then(|| {
-        (
-            at,
-            format!(
-                "`{}` may read a script from its standard input",
-                argv.get(at).map_or("", String::as_str)
-            ),
-        )
-    })
+    let string = |w: &String| w.starts_with('-') && !w.starts_with("--") && w.contains('c');
+    let given = |at: usize| argv.iter().skip(at + 1).any(string);
+    // (`bash -c STR bash`: the last is the string's `$0`, a name.)
+    let zeroth = |at: usize| at >= 2 && string(&argv[at - 2]);
+    let at = (1..argv.len()).find(|&at| {
+        super::shell_named(basename(&argv[at])).is_some() && !given(at) && !zeroth(at)
+    })?;
+    Some((
+        at,
+        format!("`{}` may read a script from its standard input", argv[at]),
+    ))
 }
 
 /// Whether the globs of TEXT, a string some shell may run (READ: its reading), may

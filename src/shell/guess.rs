@@ -167,6 +167,8 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             follows: None,
             place: None,
             data_globs: Vec::new(),
+            // Only a plain name is guessed a command.
+            named_at_run_time: false,
         });
     }
     out

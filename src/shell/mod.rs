@@ -152,6 +152,9 @@ pub struct SimpleCommand {
     /// them (`echo .*`): not in `paths`; a name one makes that starts with `-` still
     /// makes the command uncertain (an option to the program).
     pub data_globs: Vec<String>,
+    /// Its name is a value only the running shell knows: an expansion (`$x`,
+    /// `cat${IFS}`, `$(cmd)`), or a glob or brace pattern (`{cat,.env}`, `r[m]`).
+    pub named_at_run_time: bool,
 }
 
 /// Where a simple command of a line's own text runs, as far as the directory goes.

@@ -437,6 +437,9 @@ impl Cx {
 /// How the reason for a text brush-parser could not split into words starts.
 pub(crate) const TOKENIZE_ERROR: &str = "parse error (words)";
 
+/// How the reason a text bash would stop at (a syntax error) is not read starts.
+pub(crate) const PARSE_ERROR: &str = "parse error";
+
 /// Words that are reserved in command position.
 pub(crate) const RESERVED: &[&str] = &[
     "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "in", "case",

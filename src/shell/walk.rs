@@ -343,7 +343,10 @@ fn tokenize_and_parse(
     guard::check_tokens(&tokens).map_err(Failed::Checked)?;
     match brush_parser::parse_tokens(&tokens, &cx.opts) {
         Ok(program) => Ok((tokens, program)),
-        Err(e) => Err(Failed::Parse(tokens, format!("parse error: {e}"))),
+        Err(e) => Err(Failed::Parse(
+            tokens,
+            format!("{}: {e}", super::state::PARSE_ERROR),
+        )),
     }
 }
 

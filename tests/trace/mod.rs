@@ -228,7 +228,7 @@ pub fn make_writable(dir: &Path) {
 }
 
 #[path = "../common/git.rs"]
-mod repo;
+pub mod repo;
 pub use repo::git;
 
 const TRACED: &str =

@@ -17,7 +17,8 @@ pub(super) fn final_command(cx: &mut Cx, fr: &Frame, words: &[Word], mut st: Sta
                 strings.push(parts.join(" "));
             }
         }
-        "source" | "." => note(
+        // (With no file it stops at once: `PATH=. make` gives make no script.)
+        "source" | "." if !args.is_empty() => note(
             &mut st.opaque,
             format!("`{base}` runs the commands in a file"),
         ),

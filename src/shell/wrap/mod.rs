@@ -614,6 +614,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         follows,
         place: None,
         data_globs,
+        named_at_run_time: words.first().is_some_and(|w| !w.is_static || w.pattern),
     });
 }
 
