@@ -208,6 +208,9 @@ fn unknown(c: &SimpleCommand) -> Option<Unsure> {
     Some(Unsure::UnknownProgram(base.to_string()))
 }
 
+/// Most suffixes of one command's words read as commands of their own.
+const MAX_SUFFIX_READINGS: usize = 4;
+
 /// Read the commands of LINE generously for deny rules: each command whose program is
 /// not known to run nothing gets its [`Generous`] reading, and its quoted operands are
 /// read as shell strings, whose lines (read generously too, each marked unsure) are
@@ -237,6 +240,11 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
                 let zeroth = at >= 2 && string(&c.argv[at - 2]);
                 if !w.starts_with('-') && !zeroth && super::lookup(basename(w)).is_some() {
                     suffixes.push((c.argv[at..].to_vec(), why.clone()));
+                    // (Each is a whole reading: the first few, as its forms bound the
+                    // rest; a wrapper's command is read through the table.)
+                    if suffixes.len() >= MAX_SUFFIX_READINGS {
+                        break;
+                    }
                 }
             }
         }
@@ -320,9 +328,7 @@ pub fn widen(line: &mut CommandLine, widening: &mut Widening) -> Vec<CommandLine
             read.unsure = Some(why);
             read.dash_globs = true;
             read.dot_globs = widening.dots || read.may_glob_dots();
-            let more = widen(&mut read, widening);
             out.push(read);
-            out.extend(more);
         }
         for t in strings {
             let why = read_string(t, widening, &mut out);
