@@ -286,3 +286,120 @@ fn what_the_look_cannot_name_is_not_read() {
     assert!(run(&proj, "grep -r KEY d*").contains("SECRET"));
     let _ = std::fs::remove_dir_all(&base);
 }
+
+/// `find ... | xargs CMD` hands CMD what find prints, as `-exec CMD {} +` does: run in
+/// bash over every filter and command above, no line that prints the secret is allowed,
+/// and the everyday forms are. Without `-print0 | xargs -0`, xargs cuts a name at a
+/// blank (`./k .env` is `./k` and `.env`): in a tree that holds one, the line is not
+/// allowed, while the `-0` form of it stays allowed.
+#[test]
+fn find_piped_into_xargs_hands_what_it_prints() {
+    let base = common::process_dir("grh-find-xargs");
+    let _ = std::fs::remove_dir_all(&base);
+    let proj = base.join("proj");
+    for d in ["x.md", "docs", "out"] {
+        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
+    }
+    std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
+    std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
+    let decide = decider(&["**/.env"], &proj);
+    let mut lines = Vec::new();
+    for f in FILTERS {
+        for c in COMMANDS {
+            lines.push(format!("find . {f} | xargs {c}"));
+            lines.push(format!("find . {f} -print0 | xargs -0 -r {c}"));
+            lines.push(format!("find . {f} -print | xargs -n 2 -P 2 {c}"));
+        }
+    }
+    let (mut bypasses, mut secret, mut allowed) = (Vec::new(), 0, 0);
+    for line in &lines {
+        let _ = std::fs::remove_dir_all(proj.join("out"));
+        std::fs::create_dir_all(proj.join("out")).expect("mkdir");
+        let printed = run(&proj, line).contains("SECRET")
+            || run(&proj, "grep -rs KEY out").contains("SECRET");
+        let d = decide(line);
+        secret += usize::from(printed);
+        allowed += usize::from(d == Some(Decision::Allow));
+        if printed && d == Some(Decision::Allow) {
+            bypasses.push(line.clone());
+        }
+    }
+    eprintln!(
+        "find piped into xargs: {} lines; {secret} read the secret, {allowed} allowed",
+        lines.len()
+    );
+    assert!(
+        bypasses.is_empty(),
+        "allowed, and the real program read the secret:\n{}",
+        bypasses.join("\n")
+    );
+    assert!(secret >= 20, "too few lines read the secret: {secret}");
+    assert!(allowed >= 40, "too few lines allowed: {allowed}");
+    for line in [
+        "find . -name '*.md' | xargs grep -l KEY",
+        "find . -type f -name '*.md' -print0 | xargs -0 cat",
+        "find docs -type f | xargs wc -l",
+        "find . -name '*.md' -print | xargs -r -n 1 head -n 5",
+    ] {
+        assert!(!run(&proj, line).contains("SECRET"), "{line}");
+        assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    // xargs cuts `./k .env` in two and cats `.env`; with `-0` it does not.
+    std::fs::write(proj.join(".env"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("k .env"), "KEY plain\n").expect("write");
+    let cut = "find . -name 'k*' | xargs cat";
+    assert!(run(&proj, cut).contains("SECRET"), "{cut}");
+    assert_ne!(decide(cut), Some(Decision::Allow), "{cut}");
+    let whole = "find . -name 'k*' -print0 | xargs -0 cat";
+    assert!(!run(&proj, whole).contains("SECRET"), "{whole}");
+    assert_eq!(decide(whole), Some(Decision::Allow), "{whole}");
+    // helper-98: what reaches xargs's input besides find's names (another input, find's
+    // errors with its patterns under `-D`), and names the line makes before find runs,
+    // are never allowed where bash reads the secret.
+    std::fs::write(proj.join("names.txt"), ".env\n").expect("write");
+    for line in [
+        "find docs -type f | xargs cat < names.txt",
+        "echo .env > n.txt; find docs -type f | xargs cat < n.txt",
+        "find docs -type f | xargs cat 3<names.txt <&3",
+        "find -D tree docs -name 'x .env y' -type f 2>&1 | xargs cat --",
+        "touch 'docs/k .env'; find docs -type f | xargs cat",
+        "mkdir -p 'docs/m .env' && find docs | xargs cat",
+        "cp a.txt 'docs/c .env' && find docs -type f | xargs cat",
+    ] {
+        assert!(run(&proj, line).contains("SECRET"), "{line}");
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+        for made in ["docs/k .env", "docs/m .env", "docs/c .env"] {
+            let _ = std::fs::remove_dir_all(proj.join(made));
+            let _ = std::fs::remove_file(proj.join(made));
+        }
+    }
+    // Options bundled, `--`, a command whose code is given, names the filters skip.
+    std::fs::write(proj.join("docs/z z.txt"), "plain\n").expect("write");
+    for line in [
+        "find docs -name '*.md' -print0 | xargs -0r cat",
+        "find docs -name '*.md' | xargs -tn1 -- cat",
+        "find docs -name '*.md' | xargs sed -n 1p",
+        "find docs -name '*.md' 2>/dev/null | xargs grep -l KEY > out/list.txt",
+    ] {
+        assert!(!run(&proj, line).contains("SECRET"), "{line}");
+        assert_eq!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    assert_ne!(
+        decide("find docs -type f | xargs cat"),
+        Some(Decision::Allow),
+        "docs holds `z z.txt`"
+    );
+    // What the pair is not read as: names from data, as before.
+    for line in [
+        "find . -name '*.md' -o -name y | xargs cat",
+        "find -L . -name '*.md' | xargs cat",
+        "find . -name '*.md' | xargs -I{} cat {}",
+        "find . -name '*.md' | nice xargs cat",
+        "{ find . -name '*.md'; echo .env; } | xargs cat",
+        "find docs -name '*.md' 2>&1 | xargs cat",
+    ] {
+        assert_ne!(decide(line), Some(Decision::Allow), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

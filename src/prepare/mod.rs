@@ -35,6 +35,7 @@ mod put_values;
 mod rg_types;
 mod rg_walk;
 mod role_cands;
+mod split_names;
 mod walk_stalls;
 mod walks;
 mod words;

@@ -69,6 +69,7 @@ impl Prepared<'_> {
         self.line_configs(out, &facts);
         self.line_lookups(out, &dirs, &facts);
         self.line_dash_names(out, &facts);
+        self.line_split_names(out, &facts);
         scripts_named_twice(self.commands(), out);
         if path::budget_spent() {
             budget

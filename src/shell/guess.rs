@@ -169,6 +169,7 @@ pub(crate) fn inner_starts(cx: &mut Cx, words: &[Word], why: &str) -> Vec<super:
             data_globs: Vec::new(),
             // Only a plain name is guessed a command.
             named_at_run_time: false,
+            names_split: false,
         });
     }
     out

@@ -155,6 +155,11 @@ pub struct SimpleCommand {
     /// Its name is a value only the running shell knows: an expansion (`$x`,
     /// `cat${IFS}`, `$(cmd)`), or a glob or brace pattern (`{cat,.env}`, `r[m]`).
     pub named_at_run_time: bool,
+    /// It is a `find` whose output an `xargs` splits again at blanks, quotes and
+    /// backslashes (`find . -name '*.rs' | xargs grep x`, read as `find ... -exec grep x
+    /// {} +`): certain only while no name below the trees it walks holds one
+    /// (`prepare::split_names`).
+    pub names_split: bool,
 }
 
 /// Where a simple command of a line's own text runs, as far as the directory goes.

@@ -114,6 +114,14 @@ pub(crate) struct Cx {
     /// What each long form tells about the commands run through it (see
     /// [`FormFacts`]), read once in this reading.
     pub form_facts: std::collections::HashMap<Vec<String>, Rc<FormFacts>>,
+    /// The simple command whose output the one about to be read takes as its standard
+    /// input (the one before it in a pipeline), if any.
+    pub piped: Option<super::wrap::Fed>,
+    /// The last simple command read (for [`Cx::piped`]).
+    pub last_words: Option<super::wrap::Fed>,
+    /// The `xargs` command (its words) whose input is the names a `find` before it
+    /// prints, read as `find -exec` (see `wrap::piped`): not names from data.
+    pub names_found: Option<Vec<String>>,
 }
 
 /// What a form's words tell about a command run through it: the directories it moves
@@ -280,6 +288,9 @@ impl Cx {
             functions: false,
             timed_first: false,
             form_facts: std::collections::HashMap::new(),
+            piped: None,
+            last_words: None,
+            names_found: None,
         }
     }
 

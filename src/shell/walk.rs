@@ -175,6 +175,8 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
             cx.out.concurrent |= line.concurrent;
             // The command each certain command pushed last with a place, by its index.
             let mut placed: Vec<Option<usize>> = Vec::new();
+            // Each certain command's words, for the one its output is piped into.
+            let mut said: Vec<wrap::Fed> = Vec::new();
             for c in line.commands {
                 let after = c.after.and_then(|a| placed.get(a).copied().flatten());
                 let around = std::mem::take(&mut cx.subshells);
@@ -195,6 +197,11 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                         pattern: w.glob,
                     })
                     .collect();
+                let fed = c.piped_from.and_then(|k| said.get(k)).cloned();
+                said.push(wrap::Fed {
+                    words: words.clone(),
+                    redirections: c.redirections.clone(),
+                });
                 put_redirects(cx, &mut redirects, &c.redirects);
                 let own = std::mem::take(&mut cx.own_redirects);
                 for r in c.redirects {
@@ -205,10 +212,14 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                 // Only assignments (of inert names): they change the shell itself.
                 if !words.is_empty() {
                     let from = cx.out.commands.len();
+                    let fed = fed.as_ref();
+                    let own = &c.redirections;
                     if c.runs != Runs::Once {
-                        cx.repeated(c.runs, |cx| wrap::command(cx, fr, words, None, c.stdin));
+                        cx.repeated(c.runs, |cx| {
+                            wrap::piped_command(cx, fr, fed, words, own, None, c.stdin)
+                        });
                     } else {
-                        wrap::command(cx, fr, words, None, c.stdin);
+                        wrap::piped_command(cx, fr, fed, words, own, None, c.stdin);
                     }
                     let given: Vec<String> = c.assignments.iter().map(|a| a.text.clone()).collect();
                     give_env_values(cx, from, &given);
@@ -398,16 +409,25 @@ fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
     if p.seq.len() > 1 {
         cx.out.concurrent = true;
     }
+    // The words of the simple command before, whose output each reads (`find | xargs`).
+    let mut before = None;
     for (k, c) in p.seq.iter().enumerate() {
         // `time [-p] -- CMD`: the parser leaves the `--` that ends the reserved word's
         // options as the first word of the first command (see [`simple`]).
         cx.timed_first = k == 0 && p.timed.is_some();
+        cx.piped = before.take();
+        cx.last_words = None;
         // Each command of a pipeline runs in a subshell.
         if p.seq.len() > 1 {
             cx.subshell(|cx| command(cx, fr, c, d + 1));
         } else {
             command(cx, fr, c, d + 1);
         }
+        cx.piped = None;
+        before = match c {
+            ast::Command::Simple(_) => cx.last_words.take(),
+            _ => None,
+        };
     }
 }
 
@@ -585,6 +605,7 @@ fn ext_test(cx: &mut Cx, fr: &Frame, e: &ast::ExtendedTestExpr, d: usize, h: &mu
 
 fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     let timed = std::mem::take(&mut cx.timed_first);
+    let fed = cx.piped.take();
     let mut hazard = None;
     let mut words = Vec::new();
     let any_env = s
@@ -623,10 +644,59 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     }
     let stdin = stdin_texts(fr, s);
     let from = cx.out.commands.len();
-    wrap::command(cx, fr, words, hazard, stdin);
+    let mine = wrap::Fed {
+        words: words.clone(),
+        redirections: redirections_of(s),
+    };
+    wrap::piped_command(
+        cx,
+        fr,
+        fed.as_ref(),
+        words,
+        &mine.redirections,
+        hazard,
+        stdin,
+    );
     if any_env {
         give_env_values(cx, from, &env_values(cx, fr, s));
     }
+    cx.last_words = Some(mine);
+}
+
+/// The redirections of S, each as written up to its target (`2>`, `<`, `>&`, `<<<`,
+/// `&>`: see [`wrap::Fed`]).
+fn redirections_of(s: &ast::SimpleCommand) -> Vec<String> {
+    use ast::IoFileRedirectKind as K;
+    let items = s.prefix.iter().flat_map(|p| p.0.iter());
+    let items = items.chain(s.suffix.iter().flat_map(|p| p.0.iter()));
+    items
+        .filter_map(|item| match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
+            _ => None,
+        })
+        .map(|r| {
+            let fd = |fd: &Option<ast::IoFd>| fd.map(|n| n.to_string()).unwrap_or_default();
+            match r {
+                ast::IoRedirect::File(n, kind, _) => {
+                    let op = match kind {
+                        K::Read => "<",
+                        K::Write => ">",
+                        K::Append => ">>",
+                        K::ReadAndWrite => "<>",
+                        K::Clobber => ">|",
+                        K::DuplicateInput => "<&",
+                        K::DuplicateOutput => ">&",
+                    };
+                    format!("{}{op}", fd(n))
+                }
+                ast::IoRedirect::HereDocument(n, _) => format!("{}<<", fd(n)),
+                ast::IoRedirect::HereString(n, _) => format!("{}<<<", fd(n)),
+                ast::IoRedirect::OutputAndError(_, append) => {
+                    if *append { "&>>" } else { "&>" }.to_string()
+                }
+            }
+        })
+        .collect()
 }
 
 /// The here-documents and here-strings S reads as standard input, as text.

@@ -132,6 +132,12 @@ pub(crate) struct CertainCommand {
     pub after: Option<usize>,
     /// It is inside a substitution: its place is not the line's own.
     pub substituted: bool,
+    /// The simple command (an index in the line's commands) whose output is its
+    /// standard input: the one right before it in a pipeline.
+    pub piped_from: Option<usize>,
+    /// Its own redirections, each as written up to its target (`2>`, `<`, `>&`, `<<<`,
+    /// `&>`): see [`crate::shell::Redirected`].
+    pub redirections: Vec<String>,
 }
 
 /// A certain line: its commands, in the order bash starts them (a command substitution
@@ -181,6 +187,7 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         subshells: Vec::new(),
         simple: None,
         op: (0, 0),
+        op_end: 0,
         plain: Vec::new(),
         plain_uses: Vec::new(),
         concurrent: false,
@@ -310,6 +317,8 @@ struct Reader<'a> {
     simple: Option<usize>,
     /// The last operator that ended a command: its first byte and its length.
     op: (u8, usize),
+    /// Where the operator of the last redirection read ends (see [`Reader::written_op`]).
+    op_end: usize,
     /// The variables the line gives a plain value (see [`Plain`]), and those of them its
     /// words expand (each checked against the whole text at the end).
     plain: Vec<Plain>,
@@ -407,6 +416,13 @@ impl Stop {
 }
 
 impl Reader<'_> {
+    /// The redirection operator written from FROM (its descriptor, `&` of `&>`), up to
+    /// its target.
+    fn written_op(&self, from: usize) -> String {
+        let text = self.bytes.get(from..self.op_end).unwrap_or_default();
+        String::from_utf8_lossy(text).into_owned()
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.i).copied()
     }
@@ -443,6 +459,8 @@ impl Reader<'_> {
         let mut after: Option<usize> = None;
         let mut chain = true;
         let mut piped = false;
+        // The simple command that ended with `|`, if the last one did.
+        let mut fed: Option<usize> = None;
         // The command read next is the first of its list (`a; b`, not `a && b`).
         let mut first = true;
         loop {
@@ -469,6 +487,13 @@ impl Reader<'_> {
             if pipe || (end == End::List && self.op == (b'&', 1)) {
                 self.concurrent = true;
             }
+            // The simple command before it in a pipeline feeds a simple command.
+            if let (true, Some(from), Some(i)) = (piped, fed, self.simple) {
+                if let Some(c) = self.out.get_mut(i) {
+                    c.piped_from = Some(from);
+                }
+            }
+            fed = self.simple.filter(|_| pipe);
             let this = self.simple.take().filter(|_| !piped && !pipe);
             // `d=build;` or `d=build &&` first in a list at the top: a plain value.
             let always = match end {
@@ -642,13 +667,17 @@ impl Reader<'_> {
                 return self.finish(command, heredocs, end);
             }
             if c == b'&' {
+                let from = self.i;
                 self.both_outputs()?;
                 self.redirect(&mut command, &mut heredocs)?;
+                command.redirections.push(self.written_op(from));
                 continue;
             }
             let substitution = matches!(c, b'<' | b'>') && self.peek_at(1) == Some(b'(');
             if matches!(c, b'<' | b'>') && !substitution {
+                let from = self.i;
                 self.redirect(&mut command, &mut heredocs)?;
+                command.redirections.push(self.written_op(from));
                 continue;
             }
             let first = command.words.is_empty() && command.assignments.is_empty();
@@ -681,6 +710,7 @@ impl Reader<'_> {
                 && self.peek_at(1) != Some(b'(');
             if descriptor {
                 self.redirect(&mut command, &mut heredocs)?;
+                command.redirections.push(self.written_op(at));
                 continue;
             }
             if !command.words.is_empty() {

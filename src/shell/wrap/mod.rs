@@ -13,6 +13,8 @@
 mod builtins;
 mod known;
 mod options;
+mod piped;
+pub(crate) use piped::Fed;
 mod spec;
 mod special;
 
@@ -74,6 +76,35 @@ fn looks_like_path(word: &str) -> bool {
 /// Normalize WORDS, a simple command with its assignments removed, and add it to CX.
 /// HAZARD: why it is opaque already, if so. STDIN: the here-documents and here-strings
 /// it reads, which a shell reading standard input runs.
+/// [`command`] for WORDS (with its own REDIRECTIONS, see [`Fed`]) whose standard input
+/// is the output of FED, the simple command before it in a pipeline, if any: `find ... | xargs CMD` is read as `find ... -exec CMD
+/// {} +` too (see [`piped`]).
+pub(crate) fn piped_command(
+    cx: &mut Cx,
+    fr: &Frame,
+    fed: Option<&Fed>,
+    words: Vec<Word>,
+    redirections: &[String],
+    hazard: Option<String>,
+    stdin: Vec<String>,
+) {
+    let Some(feed) = fed.and_then(|f| piped::find_feeds(f, &words, redirections)) else {
+        return command(cx, fr, words, hazard, stdin);
+    };
+    let from = cx.out.commands.len();
+    let exec: Vec<Word> = feed.exec.iter().map(Word::literal).collect();
+    command(cx, fr, exec, None, Vec::new());
+    for c in cx.out.commands.iter_mut().skip(from) {
+        if c.argv == feed.exec {
+            c.names_split = feed.split;
+        }
+    }
+    let xargs: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+    let outer = cx.names_found.replace(xargs);
+    command(cx, fr, words, hazard, stdin);
+    cx.names_found = outer;
+}
+
 pub(crate) fn command(
     cx: &mut Cx,
     fr: &Frame,
@@ -550,7 +581,14 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         .map(|f| form_facts(cx, f))
         .collect();
     let dirs = facts.iter().flat_map(|f| f.dirs.iter().cloned());
-    if let Some(why) = facts.iter().find_map(|f| f.names_from_data.clone()) {
+    // (Not the `xargs` whose input is what a `find` before it prints: see [`piped`].)
+    let forms = st.forms.iter().chain([&argv]);
+    let found = |form: &Vec<String>| cx.names_found.as_ref() == Some(form);
+    let from_data = facts
+        .iter()
+        .zip(forms)
+        .find_map(|(f, form)| f.names_from_data.clone().filter(|_| !found(form)));
+    if let Some(why) = from_data {
         cx.uncertain(why);
     }
     // Whether it reads through links in the trees it walks: the engine looks there.
@@ -615,6 +653,7 @@ fn emit(cx: &mut Cx, words: &[Word], mut st: State) {
         place: None,
         data_globs,
         named_at_run_time: words.first().is_some_and(|w| !w.is_static || w.pattern),
+        names_split: false,
     });
 }
 

@@ -132,7 +132,14 @@ pub(in crate::shell::wrap) fn xargs(
                 let with_c = words.iter().skip(o.next + 1).any(|w| {
                     w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('c')
                 });
-                if XARGS_RUNNERS.contains(&base) || (shell_named(base).is_some() && !with_c) {
+                // (Not where its input is what a `find` before it prints: the reading
+                // as `find -exec` reads what the command makes of it, `{}` for each
+                // name: see `wrap::piped`.)
+                let texts: Vec<String> = words.iter().map(|w| w.text.clone()).collect();
+                let found = cx.names_found.as_ref() == Some(&texts);
+                let runner =
+                    XARGS_RUNNERS.contains(&base) || (shell_named(base).is_some() && !with_c);
+                if runner && !found {
                     note(
                         &mut st.opaque,
                         format!("`xargs {base}` may take the command it runs from the input"),

@@ -1,0 +1,296 @@
+//! `find ... | xargs CMD`: the names xargs appends to CMD are those find prints, so the
+//! pair is read as `find ... -exec CMD {} +` besides the xargs command itself (whose
+//! words from its input are then no longer data the line does not show). find's tests
+//! choose what is handed on exactly as they do for `-exec`; what they do not read
+//! (`-o`, `!`, another action, `-L`) leaves the pair as it was: names from data.
+//!
+//! Without `-print0 | xargs -0`, xargs splits what it reads again at blanks, quotes and
+//! backslashes (`./k .env` is `./k` and `.env`, and `./x -rf` gives `rm` an option):
+//! the find command is then marked [`super::SimpleCommand::names_split`], and the engine
+//! looks through the trees it walks for such a name (`prepare::split_names`).
+
+use super::super::word::Word;
+
+/// A simple command as another one piped from it sees it: its words, and its own
+/// redirections, each as written up to its target (`2>`, `<`, `>&`, `<<<`, `&>`).
+#[derive(Clone, Default)]
+pub(crate) struct Fed {
+    pub words: Vec<Word>,
+    pub redirections: Vec<String>,
+}
+
+/// What a `find` command piped into `xargs` hands on, read as `find -exec`.
+pub(crate) struct FindFeed {
+    /// find's words with `-exec CMD... {} +` in place of its printing.
+    pub exec: Vec<String>,
+    /// xargs splits the names again at blanks and quotes (no `-print0 | xargs -0`).
+    pub split: bool,
+}
+
+/// find's words that make it do more than print what its tests pass, or choose it
+/// otherwise than by tests joined by `-a` (see `prepare::walks`), or read names from
+/// data: the pair is then not read as `-exec`.
+const FIND_OTHERWISE: &[&str] = &[
+    "-exec",
+    "-execdir",
+    "-ok",
+    "-okdir",
+    "-delete",
+    "-printf",
+    "-fprint",
+    "-fprint0",
+    "-fprintf",
+    "-ls",
+    "-fls",
+    "-quit",
+    "-files0-from",
+    "-L",
+    "-follow",
+    "-D",
+    "-o",
+    "-or",
+    ",",
+    "(",
+    ")",
+    "!",
+    "-not",
+    "-print",
+    "-print0",
+];
+
+/// xargs's options that change neither the words it makes nor where its command runs,
+/// and whether each takes a number.
+const XARGS_PLAIN: &[(&str, bool)] = &[
+    ("-0", false),
+    ("--null", false),
+    ("-r", false),
+    ("--no-run-if-empty", false),
+    ("-t", false),
+    ("--verbose", false),
+    ("-x", false),
+    ("--exit", false),
+    ("-n", true),
+    ("--max-args", true),
+    ("-P", true),
+    ("--max-procs", true),
+    ("-s", true),
+    ("--max-chars", true),
+];
+
+/// FED, a simple command whose output is the standard input of WORDS (redirected by
+/// REDIRECTIONS), read with them as `find ... -exec CMD {} +`, where FED is `find` and
+/// WORDS `xargs` whose every word is plain (no expansion, no pattern), and the pair can
+/// be read so. The pipe must carry find's output alone into xargs's input: find may
+/// send its errors to a file (`2>/dev/null`), xargs its outputs; nothing else (`2>&1`
+/// puts find's errors, which `-D` fills with its patterns, among the names; `< FILE`
+/// gives xargs another input).
+pub(crate) fn find_feeds(fed: &Fed, words: &[Word], redirections: &[String]) -> Option<FindFeed> {
+    let errors_away = fed
+        .redirections
+        .iter()
+        .all(|r| matches!(r.as_str(), "2>" | "2>>"));
+    let outputs_away = redirections.iter().all(|r| {
+        matches!(
+            r.as_str(),
+            ">" | ">>" | "1>" | "1>>" | "2>" | "2>>" | "&>" | "&>>"
+        )
+    });
+    if !errors_away || !outputs_away {
+        return None;
+    }
+    let fed = &fed.words;
+    let plain = |ws: &[Word]| ws.iter().all(|w| w.is_static && !w.pattern);
+    if fed.first()?.text != "find" || words.first()?.text != "xargs" {
+        return None;
+    }
+    if !plain(fed) || !plain(words) {
+        return None;
+    }
+    let mut find: Vec<String> = fed.iter().map(|w| w.text.clone()).collect();
+    // One printing at the end, or none (find then prints what its tests pass).
+    let print0 = match find.last().map(String::as_str) {
+        Some("-print0") => {
+            find.pop();
+            true
+        }
+        Some("-print") => {
+            find.pop();
+            false
+        }
+        _ => false,
+    };
+    if find.iter().any(|w| FIND_OTHERWISE.contains(&w.as_str())) {
+        return None;
+    }
+    let (nul, at) = xargs_options(words)?;
+    let cmd: Vec<String> = words.get(at..)?.iter().map(|w| w.text.clone()).collect();
+    // `{}` and `;` in CMD are find's (`-exec` puts the names in each `{}`).
+    if cmd.is_empty() || cmd.iter().any(|w| w.contains("{}") || w == ";") || nul != print0 {
+        return None;
+    }
+    // A command that takes any word as data is read as such already.
+    let args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
+    if crate::shell::programs::xargs_gives_data(&args) {
+        return None;
+    }
+    find.push("-exec".into());
+    find.extend(cmd);
+    find.extend(["{}".to_string(), "+".to_string()]);
+    Some(FindFeed {
+        exec: find,
+        split: !nul,
+    })
+}
+
+/// Whether WORDS (`xargs ...`) read null-terminated names, and where its command
+/// starts, when every option before it is one of [`XARGS_PLAIN`].
+fn xargs_options(words: &[Word]) -> Option<(bool, usize)> {
+    let number = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mut nul = false;
+    let mut k = 1;
+    while let Some(t) = words.get(k).map(|w| w.text.as_str()) {
+        if !t.starts_with('-') || t == "-" {
+            return Some((nul, k));
+        }
+        if t == "--" {
+            return Some((nul, k + 1));
+        }
+        let (name, value) = match t.split_once('=') {
+            Some((n, v)) if t.starts_with("--") => (n, Some(v)),
+            _ => (t, None),
+        };
+        match XARGS_PLAIN.iter().find(|(o, _)| *o == name) {
+            Some((o, false)) if value.is_none() => nul |= matches!(*o, "-0" | "--null"),
+            Some((_, true)) => match value {
+                Some(v) if number(v) => {}
+                None if words.get(k + 1).is_some_and(|w| number(&w.text)) => k += 1,
+                _ => return None,
+            },
+            // `-0r`, `-tn5`, `-rn 2`: short options bundled, the last may take a number.
+            _ if !t.starts_with("--") => {
+                let letters = t.get(1..).unwrap_or_default();
+                let flags = letters
+                    .find(|c: char| !matches!(c, '0' | 'r' | 't' | 'x'))
+                    .unwrap_or(letters.len());
+                let (flags, valued) = letters.split_at(flags);
+                nul |= flags.contains('0');
+                match valued.strip_prefix(['n', 'P', 's']) {
+                    Some("") if words.get(k + 1).is_some_and(|w| number(&w.text)) => k += 1,
+                    Some(rest) if number(rest) => {}
+                    None if valued.is_empty() => {}
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+        k += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split(' ').map(Word::literal).collect()
+    }
+
+    fn read(find: &str, xargs: &str) -> Option<(String, bool)> {
+        let fed = Fed {
+            words: words(find),
+            redirections: Vec::new(),
+        };
+        find_feeds(&fed, &words(xargs), &[]).map(|f| (f.exec.join(" "), f.split))
+    }
+
+    #[test]
+    fn only_the_pipe_carries_names() {
+        let fed = |r: &[&str]| Fed {
+            words: words("find . -name *.rs"),
+            redirections: r.iter().map(|s| s.to_string()).collect(),
+        };
+        let xargs = words("xargs cat");
+        let read = |f: &[&str], x: &[&str]| {
+            let x: Vec<String> = x.iter().map(|s| s.to_string()).collect();
+            find_feeds(&fed(f), &xargs, &x).is_some()
+        };
+        assert!(read(&["2>"], &[">", "2>"]));
+        assert!(read(&["2>>"], &["&>"]));
+        for (f, x) in [
+            (&["2>&"][..], &[][..]),
+            (&[">&"], &[]),
+            (&["&>"], &[]),
+            (&["<"], &[]),
+            (&[], &["<"]),
+            (&[], &["<&"]),
+            (&[], &["0<"]),
+            (&[], &["<<<"]),
+            (&[], &["<<"]),
+        ] {
+            assert!(!read(f, x), "{f:?} {x:?}");
+        }
+    }
+
+    #[test]
+    fn find_piped_into_xargs_is_find_exec() {
+        let exec = |s: &str, split| Some((s.to_string(), split));
+        assert_eq!(
+            read("find . -name *.rs", "xargs grep -l TODO"),
+            exec("find . -name *.rs -exec grep -l TODO {} +", true)
+        );
+        assert_eq!(
+            read("find src -type f -print0", "xargs -0 -r wc -l"),
+            exec("find src -type f -exec wc -l {} +", false)
+        );
+        assert_eq!(
+            read("find . -name *.pyc -print", "xargs -n 1 -P4 rm -f"),
+            exec("find . -name *.pyc -exec rm -f {} +", true)
+        );
+        assert_eq!(
+            read("find . -type f -print0", "xargs -0r cat"),
+            exec("find . -type f -exec cat {} +", false)
+        );
+        assert_eq!(
+            read("find . -type f -print0", "xargs -r0tn 2 -- cat"),
+            exec("find . -type f -exec cat {} +", false)
+        );
+        assert_eq!(
+            read("find . -type f", "xargs -tn5 cat"),
+            exec("find . -type f -exec cat {} +", true)
+        );
+        for xargs in [
+            "xargs -ra f cat",
+            "xargs -0I x cat",
+            "xargs -rn cat",
+            "xargs -r-0 cat",
+        ] {
+            assert_eq!(read("find . -type f -print0", xargs), None, "{xargs}");
+        }
+        assert_eq!(
+            read("find . -type f", "xargs --max-args=2 --null cat"),
+            None,
+            "-0 without -print0"
+        );
+        for (find, xargs) in [
+            ("find . -name *.rs -print0", "xargs grep x"),
+            ("find . -name a -o -name b", "xargs cat"),
+            ("find . ! -name a", "xargs cat"),
+            ("find -L . -type f", "xargs cat"),
+            ("find -D tree . -type f", "xargs cat"),
+            ("find . -type f -print -quit", "xargs cat"),
+            ("find . -type f -exec true ;", "xargs cat"),
+            ("find . -type f", "xargs -I {} cat {}"),
+            ("find . -type f", "xargs -a list cat"),
+            ("find . -type f", "xargs -d , cat"),
+            ("find . -type f", "xargs -n x cat"),
+            ("find . -type f", "xargs sh -c cat_{}"),
+            ("find . -type f", "xargs"),
+            ("find . -type f", "xargs basename"),
+            ("ls", "xargs cat"),
+            ("find . -type f", "nice xargs cat"),
+        ] {
+            assert_eq!(read(find, xargs), None, "{find} | {xargs}");
+        }
+    }
+}
