@@ -358,6 +358,7 @@ fn find_piped_into_xargs_hands_what_it_prints() {
     // errors with its patterns under `-D`), and names the line makes before find runs,
     // are never allowed where bash reads the secret.
     std::fs::write(proj.join("names.txt"), ".env\n").expect("write");
+    std::fs::write(proj.join("docs/g .env x"), "plain\n").expect("write");
     for line in [
         "find docs -type f | xargs cat < names.txt",
         "echo .env > n.txt; find docs -type f | xargs cat < n.txt",
@@ -366,10 +367,21 @@ fn find_piped_into_xargs_hands_what_it_prints() {
         "touch 'docs/k .env'; find docs -type f | xargs cat",
         "mkdir -p 'docs/m .env' && find docs | xargs cat",
         "cp a.txt 'docs/c .env' && find docs -type f | xargs cat",
+        // helper-99: find's warnings copy its patterns into what xargs reads; a
+        // command that writes makes a name find prints of one it does not.
+        "find docs -path 'q .env /' 2>/dev/stdout | xargs cat --",
+        "find docs -path 'q .env /' 2>/dev/fd/1 | xargs cat --",
+        "gzip -kr docs && find docs -name '*.gz' | xargs cat",
     ] {
         assert!(run(&proj, line).contains("SECRET"), "{line}");
         assert_ne!(decide(line), Some(Decision::Allow), "{line}");
-        for made in ["docs/k .env", "docs/m .env", "docs/c .env"] {
+        for made in [
+            "docs/k .env",
+            "docs/m .env",
+            "docs/c .env",
+            "docs/g .env x.gz",
+            "docs/y.md.gz",
+        ] {
             let _ = std::fs::remove_dir_all(proj.join(made));
             let _ = std::fs::remove_file(proj.join(made));
         }
@@ -380,7 +392,7 @@ fn find_piped_into_xargs_hands_what_it_prints() {
         "find docs -name '*.md' -print0 | xargs -0r cat",
         "find docs -name '*.md' | xargs -tn1 -- cat",
         "find docs -name '*.md' | xargs sed -n 1p",
-        "find docs -name '*.md' 2>/dev/null | xargs grep -l KEY > out/list.txt",
+        "find docs -name '*.md' 2>/dev/null | xargs grep -l KEY | head -5 2>&1",
     ] {
         assert!(!run(&proj, line).contains("SECRET"), "{line}");
         assert_eq!(decide(line), Some(Decision::Allow), "{line}");
@@ -390,6 +402,12 @@ fn find_piped_into_xargs_hands_what_it_prints() {
         Some(Decision::Allow),
         "docs holds `z z.txt`"
     );
+    // helper-99: git reads a name find hands it as a pathspec, `*` a pattern.
+    std::fs::write(proj.join("*"), "plain\n").expect("write");
+    let git = "find . -maxdepth 1 -name '[*]' -exec git grep --no-index KEY -- {} +";
+    assert!(run(&proj, git).contains("SECRET"), "{git}");
+    assert_ne!(decide(git), Some(Decision::Allow), "{git}");
+    let _ = std::fs::remove_file(proj.join("*"));
     // What the pair is not read as: names from data, as before.
     for line in [
         "find . -name '*.md' -o -name y | xargs cat",

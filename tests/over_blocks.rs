@@ -123,6 +123,11 @@ decides! {
     cd_in_string: "", "bash -c 'cd proj' && rm -rf build" => Deny;
     // The line gives `d` its value (helper-83: `cd "$d"` was a directory not known).
     cd_to_variable: "", "d=proj; cd $d && rm -rf build" => Allow;
+    cd_and_pipeline: "", "cd proj && rm -rf build | cat" => Allow;
+    cd_and_find_exec: "", "cd proj && find build -name '*.o' -exec rm -f {} +" => Allow;
+    cd_and_find_xargs: "", "cd proj && find build -name '*.o' | xargs rm -f" => Allow;
+    cd_or_then_pipeline: "", "cd proj || true; rm -rf build | cat" => Deny;
+    cd_then_pipeline: "", "cd proj; rm -rf build | cat" => Deny;
     cd_to_output: "", "d=$(echo proj); cd $d && rm -rf build" => Deny;
     // helper-83: a variable's name inside a path or a long option is no other
     // assignment of it; plain values are put in where the line is read, at every level.
@@ -295,10 +300,40 @@ fn and_lists_give_the_command_run_after() {
             at("d", &[], Some("c"))
         ]
     );
+    // Each command of a pipeline runs once the one before the pipeline succeeded, in the
+    // directory it leaves (helper-98: `cd src && grep -r x . | head` read `.` where the
+    // line starts too).
     assert_eq!(
         places("x && a | b"),
-        [at("x", &[], None), at("a", &[], None), at("b", &[], None)]
+        [
+            at("x", &[], None),
+            at("a", &[], Some("x")),
+            at("b", &[], Some("x"))
+        ]
     );
+    assert_eq!(
+        places("x && a | b | c && d"),
+        [
+            at("x", &[], None),
+            at("a", &[], Some("x")),
+            at("b", &[], Some("x")),
+            at("c", &[], Some("x")),
+            at("d", &[], None)
+        ]
+    );
+    // Every command one simple command runs (`find -exec`'s too). (The two readings
+    // give `find` itself other paths here: its places alone are compared.)
+    for line in [
+        parse("cd a && find . -exec rm {} +"),
+        parse_slow("cd a && find . -exec rm {} +"),
+    ] {
+        let after: Vec<Option<usize>> = line
+            .commands
+            .iter()
+            .map(|c| c.place.as_ref().and_then(|p| p.after))
+            .collect();
+        assert_eq!(after, [None, Some(0), Some(0)]);
+    }
     assert_eq!(
         places("(cd a) && rm b"),
         [at("cd", &[1], None), at("rm", &[], None)]

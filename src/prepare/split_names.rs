@@ -8,8 +8,10 @@
 //! trees as they are when the call is decided: a command of the line that may run
 //! before `find` or beside it and may make such a name (one the table does not know,
 //! one that moves, copies or extracts trees, or one that makes a path whose name holds
-//! such a character: `touch 'src/k .env'; find src | xargs cat`) makes it uncertain
-//! too.
+//! such a character or a glob: `touch 'src/k .env'; find src | xargs cat`) makes it
+//! uncertain too; where any command of the line may write before or beside it, every
+//! name below the trees is looked at, not only those find prints (`gzip -r src` makes
+//! `d .env x.gz` of `d .env x`).
 
 use super::changes::change_of;
 use super::facts::Facts;
@@ -64,6 +66,15 @@ fn split_below(dir: &str, filters: Option<&Filters>) -> Option<String> {
     None
 }
 
+/// Whether RAW, a path candidate, is the word ROOT as written or put in a directory a
+/// `cd` before it led to (`/p/src/.` for `.`).
+fn written_as(raw: &str, root: &str) -> bool {
+    raw == root
+        || raw
+            .strip_suffix(root)
+            .is_some_and(|dir| dir.starts_with('/') && dir.ends_with('/'))
+}
+
 impl Prepared<'_> {
     /// Mark uncertain each `find` of the lines whose names an `xargs` splits again,
     /// where a tree it walks holds a name xargs may split, or where it walks is not
@@ -75,9 +86,14 @@ impl Prepared<'_> {
                 if !c.names_split {
                     continue;
                 }
+                // A command that writes may make a name out of one find does not print
+                // (`gzip -r src` makes `d .env x.gz` of `d .env x`): every name then.
+                let line = &cand.line;
+                let writes = (0..line.commands.len())
+                    .any(|k| super::runs_before(line, k, i) && self.may_write(out, facts, ci, k));
                 let why = self
                     .split_made(out, facts, ci, i)
-                    .or_else(|| self.split_roots(out, c, (ci, i)));
+                    .or_else(|| self.split_roots(out, c, (ci, i), writes));
                 let Some(why) = why else {
                     continue;
                 };
@@ -112,7 +128,7 @@ impl Prepared<'_> {
             let made = out.iter().find(|p| {
                 p.cmds.contains(&(ci, k))
                     && p.uncertain.is_none()
-                    && splits(p.raw.as_bytes())
+                    && (splits(p.raw.as_bytes()) || p.raw.contains(['*', '?', '[']))
                     && facts.makes(self, p, ci, k)
             });
             if let Some(p) = made {
@@ -125,12 +141,42 @@ impl Prepared<'_> {
         None
     }
 
-    /// Why the trees C (at AT) walks may hold a name xargs splits, if they may.
+    /// Whether command K of line CI may write a file: a program the table does not
+    /// know or whose words it does not all read, one that makes links or directories,
+    /// a word in a role that writes, an output redirection (to no `/dev/null`).
+    fn may_write(&self, out: &[PathCand], facts: &Facts, ci: usize, k: usize) -> bool {
+        use shell::Role::{Write, WriteCommit, WriteTracked, WriteTree};
+        let Some(c) = self.commands().get(ci).and_then(|l| l.line.commands.get(k)) else {
+            return true;
+        };
+        let Some(p) = c.argv.first().and_then(|n| shell::lookup(n)) else {
+            return true;
+        };
+        let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
+        let makes = |e: &shell::Effect| matches!(e, shell::Effect::Links | shell::Effect::Dirs);
+        let special = |raw: &str| matches!(raw, "/dev/null" | "/dev/stdout" | "/dev/stderr");
+        c.program != shell::Known::Known
+            || !r.is_known()
+            || p.effects.iter().any(makes)
+            || r.parts
+                .iter()
+                .any(|x| matches!(x.role, Write | WriteTree | WriteTracked | WriteCommit))
+            || out.iter().any(|m| {
+                matches!(m.source, super::paths::PathSource::Redirect(_))
+                    && m.cmds.contains(&(ci, k))
+                    && !special(&m.raw)
+                    && facts.writes(self, m, ci, k)
+            })
+    }
+
+    /// Why the trees C (at AT) walks may hold a name xargs splits, if they may: among
+    /// the names find prints, or among all when the line WRITES before or beside it.
     fn split_roots(
         &self,
         out: &[PathCand],
         c: &shell::SimpleCommand,
         at: (usize, usize),
+        writes: bool,
     ) -> Option<String> {
         let p = c.argv.first().and_then(|n| shell::lookup(n))?;
         let r = shell::read(p, c.argv.get(1..).unwrap_or_default());
@@ -143,14 +189,14 @@ impl Prepared<'_> {
         if roots.is_empty() {
             roots.push(".");
         }
-        let filters = Filters::of(c).ok();
+        let filters = Filters::of(c).ok().filter(|_| !writes);
         for root in roots {
             if splits(root.as_bytes()) {
                 return Some(format!("`{root}` holds one"));
             }
             let dirs: Vec<&str> = out
                 .iter()
-                .filter(|m| m.raw == root && m.cmds.contains(&at))
+                .filter(|m| m.cmds.contains(&at) && written_as(&m.raw, root))
                 .filter_map(|m| m.norm.as_ref().ok().map(String::as_str))
                 .collect();
             if dirs.is_empty() {

@@ -322,11 +322,14 @@ impl Cx {
         out
     }
 
-    /// Give the command at index AT (pushed with a place) the command AFTER it runs after.
-    pub fn run_after(&mut self, at: Option<usize>, after: Option<usize>) {
-        let Some(at) = at else { return };
-        if let Some(place) = self.out.commands.get_mut(at).and_then(|c| c.place.as_mut()) {
-            place.after = after;
+    /// Give the commands pushed with a place from index FROM on (those one simple
+    /// command of the line's text runs: `find . -exec cat {} +` is two) the command
+    /// AFTER they run after.
+    pub fn run_after(&mut self, from: usize, after: Option<usize>) {
+        for c in self.out.commands.iter_mut().skip(from) {
+            if let Some(place) = c.place.as_mut() {
+                place.after = after;
+            }
         }
     }
 

@@ -173,10 +173,9 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
             // written before it: `bash s && cat x > s` writes `s` after running it).
             let mut redirects = line.redirects.into_iter().peekable();
             cx.out.concurrent |= line.concurrent;
-            // The command each certain command pushed last with a place, by its index.
-            let mut placed: Vec<Option<usize>> = Vec::new();
-            // Each certain command's words, for the one its output is piped into.
-            let mut said: Vec<wrap::Fed> = Vec::new();
+            // The command each certain command pushed last with a place, by its index,
+            // and its words, for the one its output is piped into.
+            let (mut placed, mut said): (Vec<Option<usize>>, Vec<wrap::Fed>) = (vec![], vec![]);
             for c in line.commands {
                 let after = c.after.and_then(|a| placed.get(a).copied().flatten());
                 let around = std::mem::take(&mut cx.subshells);
@@ -185,6 +184,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                     .shells
                     .max(c.subshells.iter().copied().max().unwrap_or(0));
                 cx.last_placed = None;
+                let from_here = cx.out.commands.len();
                 if c.substituted {
                     cx.nested += 1;
                 }
@@ -212,15 +212,10 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                 // Only assignments (of inert names): they change the shell itself.
                 if !words.is_empty() {
                     let from = cx.out.commands.len();
-                    let fed = fed.as_ref();
-                    let own = &c.redirections;
-                    if c.runs != Runs::Once {
-                        cx.repeated(c.runs, |cx| {
-                            wrap::piped_command(cx, fr, fed, words, own, None, c.stdin)
-                        });
-                    } else {
-                        wrap::piped_command(cx, fr, fed, words, own, None, c.stdin);
-                    }
+                    let (fed, own) = (fed.as_ref(), &c.redirections);
+                    cx.repeated(c.runs, |cx| {
+                        wrap::piped_command(cx, fr, fed, words, own, None, c.stdin)
+                    });
                     let given: Vec<String> = c.assignments.iter().map(|a| a.text.clone()).collect();
                     give_env_values(cx, from, &given);
                 }
@@ -230,7 +225,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
                 }
                 cx.subshells = around;
                 let this = cx.last_placed.take();
-                cx.run_after(this, after);
+                cx.run_after(from_here, after);
                 placed.push(this);
             }
             cx.out.redirects.extend(redirects);
@@ -380,7 +375,7 @@ fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
                 ast::AndOr::And(p) if chain => after = placed_pipeline(cx, fr, p, d, after),
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => {
                     chain = false;
-                    pipeline(cx, fr, p, d);
+                    pipeline(cx, fr, p, d, None);
                 }
             }
         }
@@ -399,19 +394,25 @@ fn placed_pipeline(
     let simple =
         p.seq.len() == 1 && !p.bang && matches!(p.seq.first(), Some(ast::Command::Simple(_)));
     cx.last_placed = None;
-    pipeline(cx, fr, p, d);
+    let from = cx.out.commands.len();
+    pipeline(cx, fr, p, d, after);
     let this = cx.last_placed.take().filter(|_| simple);
-    cx.run_after(this, after);
+    if simple {
+        cx.run_after(from, after);
+    }
     this
 }
 
-fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
+/// Walk P; each simple command of a pipeline of more than one runs after AFTER
+/// succeeded, in the directory it leaves (`cd src && grep -r x . | head`).
+fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize, after: Option<usize>) {
     if p.seq.len() > 1 {
         cx.out.concurrent = true;
     }
     // The words of the simple command before, whose output each reads (`find | xargs`).
     let mut before = None;
     for (k, c) in p.seq.iter().enumerate() {
+        let from = cx.out.commands.len();
         // `time [-p] -- CMD`: the parser leaves the `--` that ends the reserved word's
         // options as the first word of the first command (see [`simple`]).
         cx.timed_first = k == 0 && p.timed.is_some();
@@ -428,6 +429,9 @@ fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize) {
             ast::Command::Simple(_) => cx.last_words.take(),
             _ => None,
         };
+        if p.seq.len() > 1 && matches!(c, ast::Command::Simple(_)) {
+            cx.run_after(from, after);
+        }
     }
 }
 
@@ -646,7 +650,7 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     let from = cx.out.commands.len();
     let mine = wrap::Fed {
         words: words.clone(),
-        redirections: redirections_of(s),
+        redirections: wrap::redirections_of(s),
     };
     wrap::piped_command(
         cx,
@@ -661,42 +665,6 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
         give_env_values(cx, from, &env_values(cx, fr, s));
     }
     cx.last_words = Some(mine);
-}
-
-/// The redirections of S, each as written up to its target (`2>`, `<`, `>&`, `<<<`,
-/// `&>`: see [`wrap::Fed`]).
-fn redirections_of(s: &ast::SimpleCommand) -> Vec<String> {
-    use ast::IoFileRedirectKind as K;
-    let items = s.prefix.iter().flat_map(|p| p.0.iter());
-    let items = items.chain(s.suffix.iter().flat_map(|p| p.0.iter()));
-    items
-        .filter_map(|item| match item {
-            ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
-            _ => None,
-        })
-        .map(|r| {
-            let fd = |fd: &Option<ast::IoFd>| fd.map(|n| n.to_string()).unwrap_or_default();
-            match r {
-                ast::IoRedirect::File(n, kind, _) => {
-                    let op = match kind {
-                        K::Read => "<",
-                        K::Write => ">",
-                        K::Append => ">>",
-                        K::ReadAndWrite => "<>",
-                        K::Clobber => ">|",
-                        K::DuplicateInput => "<&",
-                        K::DuplicateOutput => ">&",
-                    };
-                    format!("{}{op}", fd(n))
-                }
-                ast::IoRedirect::HereDocument(n, _) => format!("{}<<", fd(n)),
-                ast::IoRedirect::HereString(n, _) => format!("{}<<<", fd(n)),
-                ast::IoRedirect::OutputAndError(_, append) => {
-                    if *append { "&>>" } else { "&>" }.to_string()
-                }
-            }
-        })
-        .collect()
 }
 
 /// The here-documents and here-strings S reads as standard input, as text.

@@ -135,8 +135,7 @@ pub(crate) struct CertainCommand {
     /// The simple command (an index in the line's commands) whose output is its
     /// standard input: the one right before it in a pipeline.
     pub piped_from: Option<usize>,
-    /// Its own redirections, each as written up to its target (`2>`, `<`, `>&`, `<<<`,
-    /// `&>`): see [`crate::shell::Redirected`].
+    /// Its own redirections as written, blanks taken out (`2>/dev/null`, `<f`, `2>&1`).
     pub redirections: Vec<String>,
 }
 
@@ -187,7 +186,6 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         subshells: Vec::new(),
         simple: None,
         op: (0, 0),
-        op_end: 0,
         plain: Vec::new(),
         plain_uses: Vec::new(),
         concurrent: false,
@@ -317,8 +315,6 @@ struct Reader<'a> {
     simple: Option<usize>,
     /// The last operator that ended a command: its first byte and its length.
     op: (u8, usize),
-    /// Where the operator of the last redirection read ends (see [`Reader::written_op`]).
-    op_end: usize,
     /// The variables the line gives a plain value (see [`Plain`]), and those of them its
     /// words expand (each checked against the whole text at the end).
     plain: Vec<Plain>,
@@ -416,11 +412,11 @@ impl Stop {
 }
 
 impl Reader<'_> {
-    /// The redirection operator written from FROM (its descriptor, `&` of `&>`), up to
-    /// its target.
+    /// The redirection written from FROM (its descriptor) to its target's end, blanks out.
     fn written_op(&self, from: usize) -> String {
-        let text = self.bytes.get(from..self.op_end).unwrap_or_default();
-        String::from_utf8_lossy(text).into_owned()
+        let text = self.bytes.get(from..self.i).unwrap_or_default();
+        let text = String::from_utf8_lossy(text);
+        text.split_whitespace().collect()
     }
 
     fn peek(&self) -> Option<u8> {
@@ -461,6 +457,8 @@ impl Reader<'_> {
         let mut piped = false;
         // The simple command that ended with `|`, if the last one did.
         let mut fed: Option<usize> = None;
+        // The command the pipeline being read runs after (see `after`).
+        let mut pipe_after: Option<usize> = None;
         // The command read next is the first of its list (`a; b`, not `a && b`).
         let mut first = true;
         loop {
@@ -494,7 +492,18 @@ impl Reader<'_> {
                 }
             }
             fed = self.simple.filter(|_| pipe);
-            let this = self.simple.take().filter(|_| !piped && !pipe);
+            // Each command of a pipeline runs once the one before the pipeline succeeded,
+            // in the directory it leaves (`cd src && grep -r x . | head`).
+            if !piped && pipe {
+                pipe_after = after;
+            }
+            let simple = self.simple.take();
+            if let (Some(i), Some(a)) = (simple.filter(|_| piped || pipe), pipe_after) {
+                if let Some(c) = self.out.get_mut(i) {
+                    c.after = Some(a);
+                }
+            }
+            let this = simple.filter(|_| !piped && !pipe);
             // `d=build;` or `d=build &&` first in a list at the top: a plain value.
             let always = match end {
                 End::Close => true,

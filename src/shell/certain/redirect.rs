@@ -37,12 +37,10 @@ impl Reader<'_> {
             (Some(b'<'), Some(b'>')) => return Err(self.outside("`<>`")),
             (Some(b'<'), Some(b'<')) => {
                 self.i += 1;
-                self.op_end = self.i;
                 return self.here(command, heredocs);
             }
             _ => {}
         }
-        self.op_end = self.i;
         self.skip_blanks(false)?;
         let target = self.target()?;
         let text = target.word.text.as_str();

@@ -14,7 +14,7 @@ mod builtins;
 mod known;
 mod options;
 mod piped;
-pub(crate) use piped::Fed;
+pub(crate) use piped::{redirections_of, Fed};
 mod spec;
 mod special;
 

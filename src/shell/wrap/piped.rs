@@ -10,9 +10,11 @@
 //! looks through the trees it walks for such a name (`prepare::split_names`).
 
 use super::super::word::Word;
+use brush_parser::ast;
 
 /// A simple command as another one piped from it sees it: its words, and its own
-/// redirections, each as written up to its target (`2>`, `<`, `>&`, `<<<`, `&>`).
+/// redirections, each as written with its target, blanks taken out (`2>/dev/null`,
+/// `<f`, `2>&1`; a here-document or here-string as its operator).
 #[derive(Clone, Default)]
 pub(crate) struct Fed {
     pub words: Vec<Word>,
@@ -81,21 +83,19 @@ const XARGS_PLAIN: &[(&str, bool)] = &[
 /// REDIRECTIONS), read with them as `find ... -exec CMD {} +`, where FED is `find` and
 /// WORDS `xargs` whose every word is plain (no expansion, no pattern), and the pair can
 /// be read so. The pipe must carry find's output alone into xargs's input: find may
-/// send its errors to a file (`2>/dev/null`), xargs its outputs; nothing else (`2>&1`
-/// puts find's errors, which `-D` fills with its patterns, among the names; `< FILE`
-/// gives xargs another input).
+/// send its errors to `/dev/null` and xargs its outputs to files; nothing else (`2>&1`
+/// and `2>/dev/stdout` put find's errors, which copy its patterns, among the names;
+/// `< FILE` gives xargs another input).
 pub(crate) fn find_feeds(fed: &Fed, words: &[Word], redirections: &[String]) -> Option<FindFeed> {
     let errors_away = fed
         .redirections
         .iter()
-        .all(|r| matches!(r.as_str(), "2>" | "2>>"));
-    let outputs_away = redirections.iter().all(|r| {
-        matches!(
-            r.as_str(),
-            ">" | ">>" | "1>" | "1>>" | "2>" | "2>>" | "&>" | "&>>"
-        )
-    });
-    if !errors_away || !outputs_away {
+        .all(|r| matches!(r.as_str(), "2>/dev/null" | "2>>/dev/null"));
+    // (xargs's own outputs may go anywhere: `>out.txt 2>&1`.)
+    let input_kept = redirections
+        .iter()
+        .all(|r| !r.contains('<') && !r.starts_with('0'));
+    if !errors_away || !input_kept {
         return None;
     }
     let fed = &fed.words;
@@ -188,6 +188,48 @@ fn xargs_options(words: &[Word]) -> Option<(bool, usize)> {
     None
 }
 
+/// The redirections of S, each as written with its target (`2>/dev/null`, `<f`,
+/// `2>&1`; a here-document or here-string as its operator: see [`Fed`]).
+pub(crate) fn redirections_of(s: &ast::SimpleCommand) -> Vec<String> {
+    use ast::IoFileRedirectKind as K;
+    let items = s.prefix.iter().flat_map(|p| p.0.iter());
+    let items = items.chain(s.suffix.iter().flat_map(|p| p.0.iter()));
+    items
+        .filter_map(|item| match item {
+            ast::CommandPrefixOrSuffixItem::IoRedirect(r) => Some(r),
+            _ => None,
+        })
+        .map(|r| {
+            let fd = |fd: &Option<ast::IoFd>| fd.map(|n| n.to_string()).unwrap_or_default();
+            match r {
+                ast::IoRedirect::File(n, kind, target) => {
+                    let op = match kind {
+                        K::Read => "<",
+                        K::Write => ">",
+                        K::Append => ">>",
+                        K::ReadAndWrite => "<>",
+                        K::Clobber => ">|",
+                        K::DuplicateInput => "<&",
+                        K::DuplicateOutput => ">&",
+                    };
+                    let target = match target {
+                        ast::IoFileRedirectTarget::Filename(w) => w.value.clone(),
+                        ast::IoFileRedirectTarget::Fd(n) => n.to_string(),
+                        _ => "(...)".to_string(),
+                    };
+                    format!("{}{op}{target}", fd(n))
+                }
+                ast::IoRedirect::HereDocument(n, _) => format!("{}<<", fd(n)),
+                ast::IoRedirect::HereString(n, _) => format!("{}<<<", fd(n)),
+                ast::IoRedirect::OutputAndError(w, append) => {
+                    let op = if *append { "&>>" } else { "&>" };
+                    format!("{op}{}", w.value)
+                }
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,18 +257,22 @@ mod tests {
             let x: Vec<String> = x.iter().map(|s| s.to_string()).collect();
             find_feeds(&fed(f), &xargs, &x).is_some()
         };
-        assert!(read(&["2>"], &[">", "2>"]));
-        assert!(read(&["2>>"], &["&>"]));
+        assert!(read(&["2>/dev/null"], &[">out", "2>err"]));
+        assert!(read(&["2>>/dev/null"], &["&>log", "2>&1"]));
         for (f, x) in [
-            (&["2>&"][..], &[][..]),
-            (&[">&"], &[]),
-            (&["&>"], &[]),
-            (&["<"], &[]),
-            (&[], &["<"]),
-            (&[], &["<&"]),
-            (&[], &["0<"]),
+            (&["2>&1"][..], &[][..]),
+            (&["2>/dev/stdout"], &[]),
+            (&["2>/dev/fd/1"], &[]),
+            (&["2>err.txt"], &[]),
+            (&[">&2"], &[]),
+            (&["&>/dev/null"], &[]),
+            (&["<f"], &[]),
+            (&[], &["<f"]),
+            (&[], &["<&3"]),
+            (&[], &["0<f"]),
             (&[], &["<<<"]),
             (&[], &["<<"]),
+            (&[], &["0>&3"]),
         ] {
             assert!(!read(f, x), "{f:?} {x:?}");
         }

@@ -73,6 +73,16 @@ pub(crate) fn names_as_code(words: &[Word]) -> Option<String> {
     let mut args: Vec<String> = words.iter().skip(1).map(|w| w.text.clone()).collect();
     args.push("{}".to_owned());
     let r = crate::shell::read(p, &args);
+    // git reads a name as a pathspec, a pattern where it holds `*`, `?`, `[` (helper-99:
+    // `find . -name '[*]' -exec git grep KEY -- {} +` read `.env`).
+    if p.name() == "git" {
+        let named = r.parts.iter().any(|x| {
+            x.text.contains("{}") && x.kind == crate::shell::Kind::Operand && x.role.is_path()
+        });
+        if named {
+            return Some("a file's name is a pathspec `git` may read as a pattern".into());
+        }
+    }
     r.parts
         .iter()
         .find(|x| x.text.contains("{}") && x.role.runs())
