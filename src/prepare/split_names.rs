@@ -125,10 +125,19 @@ impl Prepared<'_> {
                     "`{name}`, which may run before it, moves, copies or unpacks names"
                 ));
             }
+            // A glob the line wrote (`cp other/* src`), not a name the table says the
+            // program makes from a template (`sed -i`'s `sed??????`: letters, digits).
+            let written = |raw: &str| {
+                c.argv
+                    .iter()
+                    .chain(&c.redirects)
+                    .any(|w| written_as(raw, w))
+            };
             let made = out.iter().find(|p| {
                 p.cmds.contains(&(ci, k))
                     && p.uncertain.is_none()
-                    && (splits(p.raw.as_bytes()) || p.raw.contains(['*', '?', '[']))
+                    && (splits(p.raw.as_bytes())
+                        || (p.raw.contains(['*', '?', '[']) && written(&p.raw)))
                     && facts.makes(self, p, ci, k)
             });
             if let Some(p) = made {
