@@ -50,6 +50,44 @@ fn decider(secrets: &[&str], dir: &Path) -> impl Fn(&str) -> Option<Decision> {
     }
 }
 
+/// A project in BASE (made anew) whose directory `x.md` holds a `.env`, with `docs/y.md`,
+/// `a.txt` and an empty `out`.
+fn project(base: &Path) -> std::path::PathBuf {
+    let _ = std::fs::remove_dir_all(base);
+    let proj = base.join("proj");
+    for d in ["x.md", "docs", "out"] {
+        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
+    }
+    std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
+    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
+    std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
+    proj
+}
+
+/// LINES run in bash in PROJ and decided by DECIDE: those allowed whose real run read
+/// the secret, how many read it, how many were allowed.
+fn judge(
+    proj: &Path,
+    decide: &dyn Fn(&str) -> Option<Decision>,
+    lines: &[String],
+) -> (Vec<String>, usize, usize) {
+    let (mut bypasses, mut secret, mut allowed) = (Vec::new(), 0, 0);
+    for line in lines {
+        // `cp -r` copies what it reads: the copy shows it.
+        let _ = std::fs::remove_dir_all(proj.join("out"));
+        std::fs::create_dir_all(proj.join("out")).expect("mkdir");
+        let printed =
+            run(proj, line).contains("SECRET") || run(proj, "grep -rs KEY out").contains("SECRET");
+        let d = decide(line);
+        secret += usize::from(printed);
+        allowed += usize::from(d == Some(Decision::Allow));
+        if printed && d == Some(Decision::Allow) {
+            bypasses.push(line.clone());
+        }
+    }
+    (bypasses, secret, allowed)
+}
+
 /// The names chosen, the commands run on them, and the forms of handing them on.
 const FILTERS: &[&str] = &[
     "",
@@ -108,14 +146,7 @@ const FD_FILTERS: &[&str] = &[
 #[test]
 fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
     let base = common::process_dir("grh-find-hands");
-    let _ = std::fs::remove_dir_all(&base);
-    let proj = base.join("proj");
-    for d in ["x.md", "docs", "out"] {
-        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
-    }
-    std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
-    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
-    std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
+    let proj = project(&base);
     let decide = decider(&["**/.env"], &proj);
     let fd = fd_name();
     let mut lines = Vec::new();
@@ -146,20 +177,7 @@ fn a_directory_handed_on_is_walked_by_a_command_that_walks() {
             lines.push(format!("{fd} {f} -x {c}"));
         }
     }
-    let (mut bypasses, mut secret, mut allowed) = (Vec::new(), 0, 0);
-    for line in &lines {
-        // `cp -r` copies what it reads: the copy shows it.
-        let _ = std::fs::remove_dir_all(proj.join("out"));
-        std::fs::create_dir_all(proj.join("out")).expect("mkdir");
-        let printed = run(&proj, line).contains("SECRET")
-            || run(&proj, "grep -rs KEY out").contains("SECRET");
-        let d = decide(line);
-        secret += usize::from(printed);
-        allowed += usize::from(d == Some(Decision::Allow));
-        if printed && d == Some(Decision::Allow) {
-            bypasses.push(line.clone());
-        }
-    }
+    let (bypasses, secret, allowed) = judge(&proj, &decide, &lines);
     eprintln!(
         "find and fd handing on: {} lines; {secret} read the secret, {allowed} allowed",
         lines.len()
@@ -295,14 +313,7 @@ fn what_the_look_cannot_name_is_not_read() {
 #[test]
 fn find_piped_into_xargs_hands_what_it_prints() {
     let base = common::process_dir("grh-find-xargs");
-    let _ = std::fs::remove_dir_all(&base);
-    let proj = base.join("proj");
-    for d in ["x.md", "docs", "out"] {
-        std::fs::create_dir_all(proj.join(d)).expect("mkdir");
-    }
-    std::fs::write(proj.join("x.md/.env"), "KEY SECRET\n").expect("write");
-    std::fs::write(proj.join("docs/y.md"), "KEY plain\n").expect("write");
-    std::fs::write(proj.join("a.txt"), "KEY plain\n").expect("write");
+    let proj = project(&base);
     let decide = decider(&["**/.env"], &proj);
     let mut lines = Vec::new();
     for f in FILTERS {
@@ -312,19 +323,7 @@ fn find_piped_into_xargs_hands_what_it_prints() {
             lines.push(format!("find . {f} -print | xargs -n 2 -P 2 {c}"));
         }
     }
-    let (mut bypasses, mut secret, mut allowed) = (Vec::new(), 0, 0);
-    for line in &lines {
-        let _ = std::fs::remove_dir_all(proj.join("out"));
-        std::fs::create_dir_all(proj.join("out")).expect("mkdir");
-        let printed = run(&proj, line).contains("SECRET")
-            || run(&proj, "grep -rs KEY out").contains("SECRET");
-        let d = decide(line);
-        secret += usize::from(printed);
-        allowed += usize::from(d == Some(Decision::Allow));
-        if printed && d == Some(Decision::Allow) {
-            bypasses.push(line.clone());
-        }
-    }
+    let (bypasses, secret, allowed) = judge(&proj, &decide, &lines);
     eprintln!(
         "find piped into xargs: {} lines; {secret} read the secret, {allowed} allowed",
         lines.len()

@@ -118,7 +118,7 @@ pub(crate) struct Cx {
     /// input (the one before it in a pipeline), if any.
     pub piped: Option<super::wrap::Fed>,
     /// The last simple command read (for [`Cx::piped`]).
-    pub last_words: Option<super::wrap::Fed>,
+    pub last_simple: Option<super::wrap::Fed>,
     /// The `xargs` command (its words) whose input is the names a `find` before it
     /// prints, read as `find -exec` (see `wrap::piped`): not names from data.
     pub names_found: Option<Vec<String>>,
@@ -289,7 +289,7 @@ impl Cx {
             timed_first: false,
             form_facts: std::collections::HashMap::new(),
             piped: None,
-            last_words: None,
+            last_simple: None,
             names_found: None,
         }
     }

@@ -417,7 +417,7 @@ fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize, after: Option<
         // options as the first word of the first command (see [`simple`]).
         cx.timed_first = k == 0 && p.timed.is_some();
         cx.piped = before.take();
-        cx.last_words = None;
+        cx.last_simple = None;
         // Each command of a pipeline runs in a subshell.
         if p.seq.len() > 1 {
             cx.subshell(|cx| command(cx, fr, c, d + 1));
@@ -426,7 +426,7 @@ fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize, after: Option<
         }
         cx.piped = None;
         before = match c {
-            ast::Command::Simple(_) => cx.last_words.take(),
+            ast::Command::Simple(_) => cx.last_simple.take(),
             _ => None,
         };
         if p.seq.len() > 1 && matches!(c, ast::Command::Simple(_)) {
@@ -664,7 +664,7 @@ fn simple(cx: &mut Cx, fr: &Frame, s: &ast::SimpleCommand, d: usize) {
     if any_env {
         give_env_values(cx, from, &env_values(cx, fr, s));
     }
-    cx.last_words = Some(mine);
+    cx.last_simple = Some(mine);
 }
 
 /// The here-documents and here-strings S reads as standard input, as text.

@@ -73,12 +73,9 @@ fn looks_like_path(word: &str) -> bool {
     !value.starts_with('-') && (value.starts_with(['/', '~', '.']) || value.contains('/'))
 }
 
-/// Normalize WORDS, a simple command with its assignments removed, and add it to CX.
-/// HAZARD: why it is opaque already, if so. STDIN: the here-documents and here-strings
-/// it reads, which a shell reading standard input runs.
 /// [`command`] for WORDS (with its own REDIRECTIONS, see [`Fed`]) whose standard input
-/// is the output of FED, the simple command before it in a pipeline, if any: `find ... | xargs CMD` is read as `find ... -exec CMD
-/// {} +` too (see [`piped`]).
+/// is the output of FED, the simple command before it in a pipeline, if any: `find ... |
+/// xargs CMD` is read as `find ... -exec CMD {} +` too (see [`piped`]).
 pub(crate) fn piped_command(
     cx: &mut Cx,
     fr: &Frame,
@@ -105,6 +102,9 @@ pub(crate) fn piped_command(
     cx.names_found = outer;
 }
 
+/// Normalize WORDS, a simple command with its assignments removed, and add it to CX.
+/// HAZARD: why it is opaque already, if so. STDIN: the here-documents and here-strings
+/// it reads, which a shell reading standard input runs.
 pub(crate) fn command(
     cx: &mut Cx,
     fr: &Frame,
