@@ -129,6 +129,40 @@ decides! {
     cd_or_then_pipeline: "", "cd proj || true; rm -rf build | cat" => Deny;
     cd_then_pipeline: "", "cd proj; rm -rf build | cat" => Deny;
     cd_to_output: "", "d=$(echo proj); cd $d && rm -rf build" => Deny;
+    // `cd DIR || exit; rest` and `if cd DIR; then rest`: the rest runs in DIR only, and
+    // so does a simple command right after one that runs there (`a; b`). `cd -P`, `cd
+    // --` and `pushd` go where `cd` goes (helper-100 found them read in both places).
+    cd_or_exit_rm: "", "cd proj || exit; rm -rf build" => Allow;
+    cd_or_exit_status_make_rm: "", "cd proj || exit 1; make; rm -rf build" => Allow;
+    cd_or_exit_lines: "", "cd proj || exit\nmake\nrm -rf build | cat" => Allow;
+    if_cd_rm: "", "if cd proj; then rm -rf build; fi" => Allow;
+    if_cd_make_rm: "", "if cd proj; then\n  make\n  rm -rf build\nfi" => Allow;
+    elif_cd_rm: "", "if false; then :; elif cd proj && make; then rm -rf build; fi" => Allow;
+    cd_physical_rm: "", "cd -P proj && rm -rf build" => Allow;
+    cd_dashes_rm: "", "cd -L -- proj && rm -rf build" => Allow;
+    pushd_rm: "", "pushd proj >/dev/null && rm -rf build" => Allow;
+    // ... but not where the `cd` may have failed, or ran in a shell of its own.
+    cd_or_exit_piped: "", "cd proj || exit | cat; rm -rf build" => Deny;
+    cd_or_exit_background: "", "cd proj || exit & rm -rf build" => Deny;
+    cd_or_exit_in_pipeline: "", "{ cd proj || exit; } | cat; rm -rf build" => Deny;
+    cd_or_exit_in_subshell: "", "(cd proj || exit); rm -rf build" => Deny;
+    cd_or_echo_exit: "", "cd proj || echo exit; rm -rf build" => Deny;
+    cd_or_exit_and: "", "cd proj || exit && true; rm -rf build" => Deny;
+    cd_or_exit_cd_back: "", "cd proj || exit; cd ..; rm -rf build" => Deny;
+    exit_as_function: "", "exit() { :; }; cd proj || exit; rm -rf build" => Deny;
+    if_cd_else: "", "if cd proj; then :; else rm -rf build; fi" => Deny;
+    if_cd_after_fi: "", "if cd proj; then :; fi; rm -rf build" => Deny;
+    if_not_cd: "", "if ! cd proj; then rm -rf build; fi" => Deny;
+    if_cd_or: "", "if cd proj || true; then rm -rf build; fi" => Deny;
+    if_cd_piped: "", "if cd proj | cat; then rm -rf build; fi" => Deny;
+    while_cd: "", "while cd proj; do rm -rf build; cd ..; done" => Deny;
+    pushd_no_change: "", "pushd -n proj && rm -rf build" => Deny;
+    cd_two_operands: "", "cd proj sub && rm -rf build" => Deny;
+    // An operand after `--` is a directory, whatever it starts with: `cd -- -x` goes to
+    // `-x` (it was read as `cd` alone: home, and `..` above it), `pushd -- -1` too.
+    cd_dashes_dash_dir: "", "cd -- -x && cat ../.ssh/id_rsa" => Deny;
+    cd_physical_dash_dir: "", "cd -P -- -x; cat ../.ssh/id_rsa" => Deny;
+    pushd_dashes_number: "", "pushd -- -1 && cat ../.ssh/id_rsa" => Deny;
     // helper-83: a variable's name inside a path or a long option is no other
     // assignment of it; plain values are put in where the line is read, at every level.
     name_in_path: "proj", "out=build/out; rm -rf \"$out\"" => Allow;
@@ -256,10 +290,11 @@ fn places(line: &str) -> Vec<Placed> {
         .commands
         .iter()
         .map(|c| {
-            let place = c
-                .place
-                .as_ref()
-                .map(|Place { subshells, after }| (subshells.clone(), after.map(name)));
+            let place = c.place.as_ref().map(|Place { subshells, after }| {
+                // `b?`: right after `b`, which may have failed.
+                let after = after.map(|a| name(a.command) + if a.succeeded { "" } else { "?" });
+                (subshells.clone(), after)
+            });
             (c.argv[0].clone(), place)
         })
         .collect()
@@ -330,13 +365,82 @@ fn and_lists_give_the_command_run_after() {
         let after: Vec<Option<usize>> = line
             .commands
             .iter()
-            .map(|c| c.place.as_ref().and_then(|p| p.after))
+            .map(|c| c.place.as_ref().and_then(|p| p.after).map(|a| a.command))
             .collect();
         assert_eq!(after, [None, Some(0), Some(0)]);
     }
     assert_eq!(
         places("(cd a) && rm b"),
         [at("cd", &[1], None), at("rm", &[], None)]
+    );
+}
+
+/// A simple command alone in its item runs right after the one alone before it (`a;
+/// b`), which may have failed; after `a || exit` (a succeeded, or bash ended the shell);
+/// an `if` body right after its condition's last command, which succeeded.
+#[test]
+fn items_and_if_bodies_give_the_command_run_after() {
+    assert_eq!(
+        places("a; b && c; d"),
+        [
+            at("a", &[], None),
+            at("b", &[], Some("a?")),
+            at("c", &[], Some("b")),
+            at("d", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("cd a || exit 1; b; c | d & e"),
+        [
+            at("cd", &[], None),
+            at("exit", &[], None),
+            at("b", &[], Some("cd")),
+            at("c", &[], Some("b?")),
+            at("d", &[], Some("b?")),
+            at("e", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("if cd a; then b; c; fi; d"),
+        [
+            at("cd", &[], None),
+            at("b", &[], Some("cd")),
+            at("c", &[], Some("b?")),
+            at("d", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("if x; then y; elif cd a && z; then b; else c; fi"),
+        [
+            at("x", &[], None),
+            at("y", &[], Some("x")),
+            at("cd", &[], None),
+            at("z", &[], Some("cd")),
+            at("b", &[], Some("z")),
+            at("c", &[], None)
+        ]
+    );
+    // Lines of a script, as items of one list.
+    assert_eq!(
+        places("cd a || exit\nb\n\nc &\nd"),
+        [
+            at("cd", &[], None),
+            at("exit", &[], None),
+            at("b", &[], Some("cd")),
+            at("c", &[], Some("b?")),
+            at("d", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("cd a || exit | cat; b; (c); d"),
+        [
+            at("cd", &[], None),
+            at("exit", &[], None),
+            at("cat", &[], None),
+            at("b", &[], None),
+            at("c", &[1], None),
+            at("d", &[], None)
+        ]
     );
 }
 

@@ -295,8 +295,12 @@ impl<'p, 'a> DirReading<'p, 'a> {
         let (bases, saved) = self
             .places
             .enter(ci, k, &cand.line.commands, &mut self.currents);
-        let is_cd = is_cd(c);
-        let target = c.argv.iter().skip(1).find(|w| !w.starts_with('-'));
+        let to = places::cd_to(c);
+        let (is_cd, target) = match to {
+            None => (false, None),
+            Some(places::CdTo::Dir { dir, .. }) => (true, Some(dir)),
+            Some(_) => (true, None),
+        };
         let mut outcome = CdOutcome::default();
         for cur in &bases {
             if too_many(&mut self.dirs) {
@@ -308,23 +312,19 @@ impl<'p, 'a> DirReading<'p, 'a> {
             let (mut mine, base) = self.option_dirs(&cand.key, c, cur.clone());
             self.places.own(ci, k, &mine);
             self.dirs.append(&mut mine);
-            if !is_cd {
+            // `cd -`, `popd`: back where the line was ([`Self::after_cd`]).
+            if !is_cd || to == Some(places::CdTo::Back) {
                 continue;
             }
-            let to = self.cd_to(
-                &cand.key,
-                target.map(String::as_str),
-                base,
-                &mut outcome.next,
-            );
+            let to = self.cd_to(&cand.key, target, base, &mut outcome.next);
             if let Some(n) = to {
                 self.dirs.push(n.clone());
                 outcome.next.push(Some(n));
                 outcome.reached = true;
             }
         }
-        if is_cd {
-            self.after_cd(ci, k, c, outcome);
+        if let Some(to) = to {
+            self.after_cd(ci, k, to, outcome);
         }
         if self.currents.len() > MAX_DIRS || self.dirs.len() > 4 * MAX_DIRS {
             self.lost.get_or_insert_with(|| {
@@ -470,18 +470,19 @@ impl<'p, 'a> DirReading<'p, 'a> {
         self.dirs.extend(all);
     }
 
-    /// After C, command K of line CI and a `cd`, `pushd` or `popd` with OUTCOME: the
-    /// directories the shell may be in are where it led and where it was (it may fail).
-    fn after_cd(&mut self, ci: usize, k: usize, c: &SimpleCommand, outcome: CdOutcome) {
+    /// After command K of line CI, a `cd`, `pushd` or `popd` that goes TO, with OUTCOME:
+    /// the directories the shell may be in are where it led and where it was (it may
+    /// fail).
+    fn after_cd(&mut self, ci: usize, k: usize, to: places::CdTo, outcome: CdOutcome) {
         let CdOutcome { mut next, reached } = outcome;
-        // `cd -`: back to where the line was, or to the `OLDPWD` it inherits.
-        let back = c.argv.first().is_some_and(|n| n == "cd")
-            && c.argv
-                .iter()
-                .skip(1)
-                .any(|w| matches!(w.as_str(), "-" | "~-" | "$OLDPWD" | "${OLDPWD}"));
-        // `popd` (and `cd -`) go back to any directory the line was in.
-        if back || c.argv.first().is_some_and(|n| n == "popd") {
+        // `cd -`, `popd`, `pushd +1`: back to any directory the line was in, or to the
+        // `OLDPWD` it inherits.
+        let back = match to {
+            places::CdTo::Back => true,
+            places::CdTo::Dir { dir, .. } => matches!(dir, "~-" | "$OLDPWD" | "${OLDPWD}"),
+            places::CdTo::Home => false,
+        };
+        if back {
             next.extend(self.dirs.iter().cloned().map(Some));
         }
         if back {
@@ -503,21 +504,13 @@ impl<'p, 'a> DirReading<'p, 'a> {
     }
 }
 
-/// Whether C changes the shell's directory: `cd`, `pushd` or `popd`.
-fn is_cd(c: &SimpleCommand) -> bool {
-    matches!(
-        c.argv.first().map(String::as_str),
-        Some("cd" | "pushd" | "popd")
-    )
-}
-
 /// How many times the `cd`s of the line CAND may run: the most of any of them (in a
 /// loop or a function).
 fn cd_passes(cand: &CmdCand) -> shell::Runs {
     cand.line
         .repeated
         .iter()
-        .filter(|(k, _)| cand.line.commands.get(*k).is_some_and(is_cd))
+        .filter(|(k, _)| cand.line.commands.get(*k).is_some_and(places::changes_dir))
         .fold(shell::Runs::Once, |most, (_, runs)| match (most, *runs) {
             (shell::Runs::Any, _) | (_, shell::Runs::Any) => shell::Runs::Any,
             (shell::Runs::AtMost(a), shell::Runs::AtMost(b)) => shell::Runs::AtMost(a.max(b)),

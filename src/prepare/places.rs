@@ -29,14 +29,70 @@ pub(super) fn changes_dir(c: &SimpleCommand) -> bool {
     )
 }
 
-/// Whether C is a plain `cd DIR` of the shell itself (no wrapper, option or `-`): the
-/// commands after it that run only once it succeeded run in DIR.
+/// Where a `cd`, `pushd` or `popd` goes, as bash reads its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CdTo<'c> {
+    /// Home: `cd` alone.
+    Home,
+    /// Back to a directory the line was in, or to the `OLDPWD` it inherits: `cd -`,
+    /// `popd`, `pushd` alone, `pushd +1`.
+    Back,
+    /// The directory its operand names (the first, after any options and `--`: `cd --
+    /// -x` goes to `-x`). PLAIN: it goes there when it succeeds, with no wrapper, no
+    /// option but `-L`, `-P` and `-e`, and one operand (`cd -P src`, `pushd src`);
+    /// else it may stay where it was (`pushd -n d`, `cd a b`).
+    Dir { dir: &'c str, plain: bool },
+}
+
+/// Where C goes, when it is a `cd`, `pushd` or `popd`.
+pub(super) fn cd_to(c: &SimpleCommand) -> Option<CdTo<'_>> {
+    let name = c.argv.first().map(String::as_str)?;
+    let letters = match name {
+        "cd" => "LPe",
+        "pushd" => "n",
+        "popd" => return Some(CdTo::Back),
+        _ => return None,
+    };
+    // `pushd +1`, `pushd -0`: a directory of the stack.
+    let rotates = |w: &str| {
+        name == "pushd"
+            && w.len() > 1
+            && w.starts_with(['+', '-'])
+            && w[1..].bytes().all(|b| b.is_ascii_digit())
+    };
+    let mut known = c.written == c.argv;
+    let mut operands: Vec<&str> = Vec::new();
+    let mut options = true;
+    for w in &c.argv[1..] {
+        if options && rotates(w) {
+            return Some(CdTo::Back);
+        }
+        if options && w == "--" {
+            options = false;
+        } else if options && w.len() > 1 && w.starts_with('-') {
+            known &= w[1..].chars().all(|l| letters.contains(l));
+            // `pushd -n d` only puts `d` on the stack.
+            known &= name != "pushd";
+        } else {
+            // Options end at the first operand (`pushd -- -1` goes to `-1`).
+            options = false;
+            operands.push(w);
+        }
+    }
+    Some(match operands[..] {
+        [] if name == "cd" => CdTo::Home,
+        [] | ["-"] => CdTo::Back,
+        [dir, ..] => CdTo::Dir {
+            dir,
+            plain: known && operands.len() == 1 && !dir.is_empty(),
+        },
+    })
+}
+
+/// Whether C is a plain `cd DIR` of the shell itself (see [`CdTo::Dir`]): the commands
+/// after it that run only once it succeeded run in DIR.
 fn plain_cd(c: &SimpleCommand) -> bool {
-    c.argv.len() == 2
-        && c.written == c.argv
-        && c.argv[0] == "cd"
-        && !c.argv[1].is_empty()
-        && !c.argv[1].starts_with('-')
+    matches!(cd_to(c), Some(CdTo::Dir { plain: true, .. }))
 }
 
 /// A set of directories the shell may be in (None: the request's own, unknown).
@@ -121,13 +177,15 @@ impl Places {
             let mine = self.shells.remove(&(ci, inner)).unwrap_or(around);
             saved = Some((inner, std::mem::replace(currents, mine)));
         }
+        // Where the command it runs right after ran, or where that one led when it is a
+        // plain `cd` that surely succeeded.
         let after = place.after.and_then(|a| {
-            let before = line.get(a)?;
-            match (changes_dir(before), plain_cd(before)) {
-                (false, _) => self.ran_in.get(&(ci, a)).cloned(),
+            let before = line.get(a.command)?;
+            match (changes_dir(before), plain_cd(before) && a.succeeded) {
+                (false, _) => self.ran_in.get(&(ci, a.command)).cloned(),
                 (true, true) => self
                     .reached
-                    .get(&(ci, a))
+                    .get(&(ci, a.command))
                     .filter(|r| !r.is_empty())
                     .cloned(),
                 (true, false) => None,

@@ -167,10 +167,39 @@ pub struct SimpleCommand {
 pub struct Place {
     /// The subshells `( ... )` around it, outermost first, numbered from 1 in the line.
     pub subshells: Vec<usize>,
-    /// The command (an index in `commands`) that ran and succeeded right before it, in
-    /// the same shell: the one before it in a list joined by `&&` from its start
-    /// (`cd d && rm x`: `rm` runs only once `cd d` succeeded).
-    pub after: Option<usize>,
+    /// The simple command that ran right before it in the same shell, when the reading
+    /// knows which: it runs where that one left the shell.
+    pub after: Option<After>,
+}
+
+/// A simple command another runs right after, in the same shell (see [`Place::after`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct After {
+    /// Its index in `commands`.
+    pub command: usize,
+    /// Whether it surely succeeded: the one before in a list joined by `&&` from its
+    /// start (`cd d && rm x`), the last of an `if` condition before its `then` body
+    /// (`if cd d; then rm x; fi`), one whose failure exits the shell (`cd d || exit; rm
+    /// x`). Else it only ran (`a; b`), and a failed `cd` left the shell where it was.
+    pub succeeded: bool,
+}
+
+impl After {
+    /// Command K, which surely succeeded.
+    pub fn succeeded(k: usize) -> After {
+        After {
+            command: k,
+            succeeded: true,
+        }
+    }
+
+    /// Command K, which ran and may have failed.
+    pub fn ran(k: usize) -> After {
+        After {
+            command: k,
+            succeeded: false,
+        }
+    }
 }
 
 /// What the program table knows of a simple command's program.

@@ -325,7 +325,7 @@ impl Cx {
     /// Give the commands pushed with a place from index FROM on (those one simple
     /// command of the line's text runs: `find . -exec cat {} +` is two) the command
     /// AFTER they run after.
-    pub fn run_after(&mut self, from: usize, after: Option<usize>) {
+    pub fn run_after(&mut self, from: usize, after: Option<super::After>) {
         for c in self.out.commands.iter_mut().skip(from) {
             if let Some(place) = c.place.as_mut() {
                 place.after = after;

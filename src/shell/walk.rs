@@ -12,7 +12,7 @@ use super::word::{
     arith_is_literal, given_any_program, is_dangerous_var, is_inert_var_name, show,
     subscript_is_literal, takes_any_environment, Word,
 };
-use super::{wrap, CommandLine, Runs, MAX_DEPTH};
+use super::{wrap, After, CommandLine, Runs, MAX_DEPTH};
 use brush_parser::ast;
 
 /// Parse a whole line.
@@ -177,7 +177,10 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
             // and its words, for the one its output is piped into.
             let (mut placed, mut said): (Vec<Option<usize>>, Vec<wrap::Fed>) = (vec![], vec![]);
             for c in line.commands {
-                let after = c.after.and_then(|a| placed.get(a).copied().flatten());
+                let after = c.after.and_then(|a| {
+                    let k = placed.get(a.command).copied().flatten()?;
+                    Some(After { command: k, ..a })
+                });
                 let around = std::mem::take(&mut cx.subshells);
                 cx.subshells.clone_from(&c.subshells);
                 cx.shells = cx
@@ -254,8 +257,10 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
     match parsed {
         Ok((tokens, program)) => {
             let outer_deep = std::mem::take(&mut cx.too_deep);
+            // Each line runs right after the one before it (see [`compound_list`]).
+            let mut entry = None;
             for list in &program.complete_commands {
-                compound_list(cx, fr, list, 0);
+                entry = compound_list(cx, fr, list, 0, entry).next;
             }
             if std::mem::replace(&mut cx.too_deep, outer_deep) {
                 // Guesses are not a reading: see [`guess_only`].
@@ -359,37 +364,98 @@ fn tokenize_and_parse(
 // ---------------------------------------------------------------------------------------
 // The syntax tree.
 
-fn compound_list(cx: &mut Cx, fr: &Frame, list: &ast::CompoundList, d: usize) {
+/// What a list leaves the commands after it (see [`compound_list`]).
+#[derive(Clone, Copy, Default)]
+struct ListEnd {
+    /// The command whose success the list's success means: its last item one simple
+    /// command, or simple commands joined by `&&` (an `if` condition's).
+    ok: Option<After>,
+    /// The command a command right after the list runs right after (see below).
+    next: Option<After>,
+}
+
+/// Walk LIST, whose first command runs right after ENTRY (when known: the condition
+/// of an `if`, before its `then` body; the line before).
+fn compound_list(
+    cx: &mut Cx,
+    fr: &Frame,
+    list: &ast::CompoundList,
+    d: usize,
+    entry: Option<After>,
+) -> ListEnd {
+    let mut before = entry;
+    let mut end = None;
     for item in &list.0 {
         let and_or = &item.0;
-        if matches!(item.1, ast::SeparatorOperator::Async) {
+        let background = matches!(item.1, ast::SeparatorOperator::Async);
+        if background {
             cx.out.concurrent = true;
         }
         // While the list is simple commands joined by `&&` alone, each runs right after
         // the one before it succeeded (see [`super::Place::after`]).
-        let mut after = placed_pipeline(cx, fr, &and_or.first, d, None);
+        let first = placed_pipeline(cx, fr, &and_or.first, d, before.take());
+        let mut after = first;
         // Past a `||`, what ran last before a command is not known.
         let mut chain = true;
         for next in &and_or.additional {
             match next {
-                ast::AndOr::And(p) if chain => after = placed_pipeline(cx, fr, p, d, after),
+                ast::AndOr::And(p) if chain => {
+                    after = placed_pipeline(cx, fr, p, d, after.map(After::succeeded));
+                }
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => {
                     chain = false;
                     pipeline(cx, fr, p, d, None);
                 }
             }
         }
+        if background {
+            end = None;
+            before = None;
+            continue;
+        }
+        end = after.filter(|_| chain).map(After::succeeded);
+        // The next item runs right after this one's only simple command, which ran (`a;
+        // b`), or after the command before `|| exit`, which succeeded: bash ends the
+        // shell else (`cd d || exit; rm x`).
+        before = match (&and_or.additional[..], first) {
+            ([], Some(k)) => Some(After::ran(k)),
+            ([ast::AndOr::Or(p)], Some(k)) if exits(p) => Some(After::succeeded(k)),
+            _ => None,
+        };
+    }
+    ListEnd {
+        ok: end,
+        next: before,
     }
 }
 
-/// Walk P, a pipeline that runs after AFTER succeeded (when known); the command it
-/// runs, when it is one simple command whose place is known.
+/// Whether P is `exit`, with a status or none, alone: it ends the shell it runs in.
+fn exits(p: &ast::Pipeline) -> bool {
+    let [ast::Command::Simple(s)] = &p.seq[..] else {
+        return false;
+    };
+    let words = s.suffix.as_ref().map_or(0, |x| x.0.len());
+    let plain = s
+        .suffix
+        .iter()
+        .flat_map(|x| &x.0)
+        .all(|i| matches!(i, ast::CommandPrefixOrSuffixItem::Word(_)));
+    !p.bang
+        && p.timed.is_none()
+        && s.prefix.is_none()
+        && s.word_or_name.as_ref().is_some_and(|w| w.value == "exit")
+        && words <= 1
+        && plain
+}
+
+/// Walk P, a pipeline that runs right after AFTER (when known); the command it runs,
+/// when it is one simple command whose place is known.
 fn placed_pipeline(
     cx: &mut Cx,
     fr: &Frame,
     p: &ast::Pipeline,
     d: usize,
-    after: Option<usize>,
+    after: Option<After>,
 ) -> Option<usize> {
     let simple =
         p.seq.len() == 1 && !p.bang && matches!(p.seq.first(), Some(ast::Command::Simple(_)));
@@ -403,9 +469,9 @@ fn placed_pipeline(
     this
 }
 
-/// Walk P; each simple command of a pipeline of more than one runs after AFTER
-/// succeeded, in the directory it leaves (`cd src && grep -r x . | head`).
-fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize, after: Option<usize>) {
+/// Walk P; each simple command of a pipeline of more than one runs right after AFTER,
+/// in the directory it leaves (`cd src && grep -r x . | head`).
+fn pipeline(cx: &mut Cx, fr: &Frame, p: &ast::Pipeline, d: usize, after: Option<After>) {
     if p.seq.len() > 1 {
         cx.out.concurrent = true;
     }
@@ -495,13 +561,17 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
             {
                 arith(cx, fr, &e.value, &mut h, false);
             }
-            cx.repeated(Runs::Any, |cx| compound_list(cx, fr, &f.body.list, d));
+            cx.repeated(Runs::Any, |cx| compound_list(cx, fr, &f.body.list, d, None));
         }
-        ast::CompoundCommand::BraceGroup(b) => compound_list(cx, fr, &b.list, d),
+        ast::CompoundCommand::BraceGroup(b) => {
+            compound_list(cx, fr, &b.list, d, None);
+        }
         ast::CompoundCommand::Subshell(s) if cx.nested == 0 => {
-            cx.in_subshell(|cx| compound_list(cx, fr, &s.list, d))
+            cx.in_subshell(|cx| compound_list(cx, fr, &s.list, d, None));
         }
-        ast::CompoundCommand::Subshell(s) => cx.subshell(|cx| compound_list(cx, fr, &s.list, d)),
+        ast::CompoundCommand::Subshell(s) => {
+            cx.subshell(|cx| compound_list(cx, fr, &s.list, d, None));
+        }
         ast::CompoundCommand::ForClause(f) => {
             for w in f.values.iter().flatten() {
                 expand_word(cx, fr, &w.value, &mut h);
@@ -518,7 +588,7 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
                 }
                 _ => Runs::Any,
             };
-            cx.repeated(runs, |cx| compound_list(cx, fr, &f.body.list, d));
+            cx.repeated(runs, |cx| compound_list(cx, fr, &f.body.list, d, None));
         }
         ast::CompoundCommand::CaseClause(c) => {
             word(cx, fr, &c.value.value, &mut h);
@@ -527,24 +597,26 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
                     word(cx, fr, &p.value, &mut h);
                 }
                 if let Some(list) = &item.cmd {
-                    compound_list(cx, fr, list, d);
+                    compound_list(cx, fr, list, d, None);
                 }
             }
         }
         ast::CompoundCommand::IfClause(i) => {
-            compound_list(cx, fr, &i.condition, d);
-            compound_list(cx, fr, &i.then, d);
+            // Each body runs right after its condition succeeded (`if cd d; then`).
+            let ok = compound_list(cx, fr, &i.condition, d, None).ok;
+            compound_list(cx, fr, &i.then, d, ok);
             for e in i.elses.iter().flatten() {
-                if let Some(c) = &e.condition {
-                    compound_list(cx, fr, c, d);
-                }
-                compound_list(cx, fr, &e.body, d);
+                let ok = match &e.condition {
+                    Some(c) => compound_list(cx, fr, c, d, None).ok,
+                    None => None,
+                };
+                compound_list(cx, fr, &e.body, d, ok);
             }
         }
         ast::CompoundCommand::WhileClause(w) | ast::CompoundCommand::UntilClause(w) => {
             cx.repeated(Runs::Any, |cx| {
-                compound_list(cx, fr, &w.0, d);
-                compound_list(cx, fr, &w.1.list, d);
+                compound_list(cx, fr, &w.0, d, None);
+                compound_list(cx, fr, &w.1.list, d, None);
             });
         }
         ast::CompoundCommand::Coprocess(c) => {
@@ -735,7 +807,7 @@ fn item_into(
         }
         ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, sub) => {
             cx.out.concurrent = true;
-            cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
+            cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1, None));
             let text = match kind {
                 ast::ProcessSubstitutionKind::Read => "<(...)",
                 ast::ProcessSubstitutionKind::Write => ">(...)",
@@ -823,7 +895,7 @@ fn redirect(cx: &mut Cx, fr: &Frame, r: &ast::IoRedirect, h: &mut Option<String>
             ast::IoFileRedirectTarget::Fd(_) => {}
             ast::IoFileRedirectTarget::ProcessSubstitution(_, sub) => {
                 cx.out.concurrent = true;
-                cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1));
+                cx.isolated(|cx| compound_list(cx, fr, &sub.list, d + 1, None));
             }
             ast::IoFileRedirectTarget::Duplicate(w) => {
                 // `>&word` with a word that is not a descriptor is `&>word`; bash

@@ -34,10 +34,14 @@ impl Reader<'_> {
         } else if word_is(self, "if") {
             self.i += 2;
             self.nested(Stop::Words(THEN), Some("then"))?;
+            // Each body runs right after its condition succeeded (`if cd d; then`).
+            let mut ok = self.list_end.take();
             loop {
+                self.entry = ok.take();
                 match self.nested(Stop::Words(IF_BODY), None)? {
                     Some("elif") => {
                         self.nested(Stop::Words(THEN), Some("then"))?;
+                        ok = self.list_end.take();
                     }
                     Some("else") => {
                         self.nested(Stop::Words(FI), Some("fi"))?;

@@ -67,7 +67,7 @@ use settings::{assignment_name, names_a_file, shell_options, subscript_expands};
 
 use super::state::RESERVED;
 use super::word::{given_any_program, is_assignable, takes_any_environment};
-use super::MAX_DEPTH;
+use super::{After, MAX_DEPTH};
 
 /// A word of a certain line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -127,9 +127,9 @@ pub(crate) struct CertainCommand {
     /// The subshells `( ... )` of the line's own text around it (see
     /// [`crate::shell::Place`]); none inside a substitution.
     pub subshells: Vec<usize>,
-    /// The command (an index in the line's commands) it runs right after, once that one
-    /// succeeded: the one before it in a list joined by `&&` from its start.
-    pub after: Option<usize>,
+    /// The command (an index in the line's commands) it runs right after (see
+    /// [`crate::shell::Place::after`]).
+    pub after: Option<After>,
     /// It is inside a substitution: its place is not the line's own.
     pub substituted: bool,
     /// The simple command (an index in the line's commands) whose output is its
@@ -185,6 +185,8 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         shells: 0,
         subshells: Vec::new(),
         simple: None,
+        entry: None,
+        list_end: None,
         op: (0, 0),
         plain: Vec::new(),
         plain_uses: Vec::new(),
@@ -313,6 +315,11 @@ struct Reader<'a> {
     concurrent: bool,
     /// The index of the simple command the last [`Reader::command`] read, if it read one.
     simple: Option<usize>,
+    /// The command the first of the next list read runs right after (an `if` condition's
+    /// last, for its `then` body).
+    entry: Option<After>,
+    /// The command whose success the last list read means (see [`Reader::list`]).
+    list_end: Option<After>,
     /// The last operator that ended a command: its first byte and its length.
     op: (u8, usize),
     /// The variables the line gives a plain value (see [`Plain`]), and those of them its
@@ -450,17 +457,23 @@ impl Reader<'_> {
     /// A command list up to STOP; returns the reserved word that ended it, if any.
     fn list(&mut self, stop: Stop) -> Result<Option<&'static str>, String> {
         let mut need_command = false;
-        // The simple command the next one runs after, once it succeeded (`cd d && rm x`),
-        // while the list so far is simple commands joined by `&&` alone.
-        let mut after: Option<usize> = None;
+        // The simple command the next one runs right after (see [`After`]): the one
+        // before it in a list joined by `&&` from its start, the item before it when
+        // that is one simple command (`a; b`, `a || exit; b`), or the list's entry.
+        let mut after: Option<After> = self.entry.take();
         let mut chain = true;
         let mut piped = false;
         // The simple command that ended with `|`, if the last one did.
         let mut fed: Option<usize> = None;
         // The command the pipeline being read runs after (see `after`).
-        let mut pipe_after: Option<usize> = None;
+        let mut pipe_after: Option<After> = None;
         // The command read next is the first of its list (`a; b`, not `a && b`).
         let mut first = true;
+        // The first command of the item being read, when `||` ended it (`cd d || exit`).
+        let mut or_from: Option<usize> = None;
+        // The command whose success the list's success means: its last item one simple
+        // command, or simple commands joined by `&&` (an `if` condition's).
+        let mut ok: Option<After> = None;
         loop {
             self.skip_blanks(true)?;
             let close = match self.peek() {
@@ -476,9 +489,11 @@ impl Reader<'_> {
                 if need_command {
                     return Err("a command list that ends with an operator".into());
                 }
+                self.list_end = ok;
                 return self.end_list(None);
             }
             self.simple = None;
+            let mark = self.out.len();
             let end = self.command(stop)?;
             // A command of a pipeline of more than one runs after nothing in particular.
             let pipe = end == End::Continue && self.op == (b'|', 1);
@@ -516,32 +531,63 @@ impl Reader<'_> {
             {
                 self.note_plain(i);
             }
+            let starts_item = first;
             first = end == End::List;
             if let (Some(i), Some(a)) = (this, after) {
                 if let Some(c) = self.out.get_mut(i) {
                     c.after = Some(a);
                 }
             }
+            if self.out.len() > mark {
+                ok = this.filter(|_| chain).map(After::succeeded);
+            }
             let and = end == End::Continue && self.op == (b'&', 2);
             let or = end == End::Continue && self.op == (b'|', 2);
+            // The item ends here, and the next runs in the same shell.
+            let separated = end == End::List && matches!(self.op, (b';', 1) | (b'\n', 1));
+            let exited = or_from
+                .take()
+                .filter(|_| separated && this.is_some_and(|i| self.is_exit(i)));
             chain = match end {
                 End::Continue => chain && !or,
                 _ => true,
             };
-            after = if chain && and { this } else { None };
+            after = match (exited, this) {
+                (Some(a), _) => Some(After::succeeded(a)),
+                (None, Some(i)) if chain && and => Some(After::succeeded(i)),
+                (None, Some(i)) if separated && starts_item => Some(After::ran(i)),
+                _ => None,
+            };
+            or_from = this.filter(|_| starts_item && or);
             piped = pipe;
             match end {
-                End::Close => return self.end_list(None),
+                End::Close => {
+                    self.list_end = ok;
+                    return self.end_list(None);
+                }
                 End::Word(w) => {
                     if need_command {
                         return Err(format!("an operator before `{w}`"));
                     }
+                    self.list_end = ok;
                     return self.end_list(Some(w));
                 }
                 End::List => need_command = false,
                 End::Continue => need_command = true,
             }
         }
+    }
+
+    /// Whether command I is `exit`, with a status or none, alone: it ends the shell.
+    fn is_exit(&self, i: usize) -> bool {
+        self.out.get(i).is_some_and(|c| {
+            c.assignments.is_empty()
+                && c.redirections.is_empty()
+                && c.words.len() <= 2
+                && c.words
+                    .first()
+                    .is_some_and(|w| w.text == "exit" && !w.dynamic)
+        })
     }
 
     /// Note the plain values the assignments alone of command I give (see [`Plain`]).
