@@ -114,6 +114,13 @@ const FILTERS: &[&str] = &[
     "-maxdepth 1",
     "-newer a.txt",
     "-false",
+    // `!` and `-o`, handed on through xargs too (`\( ... \) -exec`).
+    "! -name '*.md'",
+    "-type f -not -name '*.txt'",
+    "! -path './x.md/*'",
+    "( -name '*.md' -o -name '*.txt' )",
+    "-name x.md -prune -o -type f",
+    "-name x.md -prune -o -type f -print",
 ];
 const COMMANDS: &[&str] = &[
     "grep -r KEY",
@@ -342,6 +349,10 @@ fn find_piped_into_xargs_hands_what_it_prints() {
         "find . -name '*.md' -print | xargs -r -n 1 head -n 5",
         // helper-100: sed's own `sed??????` is no name the line writes.
         "find docs -name '*.md' | xargs sed -i 's/KEY/KEY/'",
+        // `!` and `-o` (they were names from data).
+        "find docs -type f ! -name '*.txt' | xargs grep -l KEY",
+        "find docs -name '*.md' -o -name '*.txt' | xargs wc -l",
+        "find docs -type f -not -path '*/node_modules/*' -print0 | xargs -0 wc -l",
     ] {
         assert!(!run(&proj, line).contains("SECRET"), "{line}");
         assert_eq!(decide(line), Some(Decision::Allow), "{line}");
@@ -411,7 +422,7 @@ fn find_piped_into_xargs_hands_what_it_prints() {
     let _ = std::fs::remove_file(proj.join("*"));
     // What the pair is not read as: names from data, as before.
     for line in [
-        "find . -name '*.md' -o -name y | xargs cat",
+        "find . -name '*.md' , -name y | xargs cat",
         "find -L . -name '*.md' | xargs cat",
         "find . -name '*.md' | xargs -I{} cat {}",
         "find . -name '*.md' | nice xargs cat",

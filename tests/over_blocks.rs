@@ -126,6 +126,9 @@ decides! {
     cd_and_pipeline: "", "cd proj && rm -rf build | cat" => Allow;
     cd_and_find_exec: "", "cd proj && find build -name '*.o' -exec rm -f {} +" => Allow;
     cd_and_find_xargs: "", "cd proj && find build -name '*.o' | xargs rm -f" => Allow;
+    find_not_path_xargs: "proj", "find . -name '*.o' -not -path './sub/*' | xargs rm -f" => Allow;
+    find_or_xargs: "proj", "find . -name '*.o' -o -name '*.a' | xargs rm -f" => Allow;
+    find_or_xargs_outside: "proj", "find .. -name '*.o' -o -name '*.a' | xargs rm -f" => Deny;
     cd_or_then_pipeline: "", "cd proj || true; rm -rf build | cat" => Deny;
     cd_then_pipeline: "", "cd proj; rm -rf build | cat" => Deny;
     cd_to_output: "", "d=$(echo proj); cd $d && rm -rf build" => Deny;

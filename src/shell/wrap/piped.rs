@@ -1,8 +1,9 @@
 //! `find ... | xargs CMD`: the names xargs appends to CMD are those find prints, so the
 //! pair is read as `find ... -exec CMD {} +` besides the xargs command itself (whose
 //! words from its input are then no longer data the line does not show). find's tests
-//! choose what is handed on exactly as they do for `-exec`; what they do not read
-//! (`-o`, `!`, another action, `-L`) leaves the pair as it was: names from data.
+//! choose what is handed on exactly as they do for `-exec` (with `-o` and no printing of
+//! its own, `\( ... \) -exec`: find prints what its whole expression passes); what they do
+//! not read (`,`, another action, `-L`) leaves the pair as it was: names from data.
 //!
 //! Without `-print0 | xargs -0`, xargs splits what it reads again at blanks, quotes and
 //! backslashes (`./k .env` is `./k` and `.env`, and `./x -rf` gives `rm` an option):
@@ -29,9 +30,9 @@ pub(crate) struct FindFeed {
     pub split: bool,
 }
 
-/// find's words that make it do more than print what its tests pass, or choose it
-/// otherwise than by tests joined by `-a` (see `prepare::walks`), or read names from
-/// data: the pair is then not read as `-exec`.
+/// find's words that make it do more than print what its tests pass, or read names
+/// from data, or join its tests by `,` (whose first part's actions run, and whose
+/// value is its last part's): the pair is then not read as `-exec`.
 const FIND_OTHERWISE: &[&str] = &[
     "-exec",
     "-execdir",
@@ -49,13 +50,7 @@ const FIND_OTHERWISE: &[&str] = &[
     "-L",
     "-follow",
     "-D",
-    "-o",
-    "-or",
     ",",
-    "(",
-    ")",
-    "!",
-    "-not",
     "-print",
     "-print0",
 ];
@@ -107,20 +102,23 @@ pub(crate) fn find_feeds(fed: &Fed, words: &[Word], redirections: &[String]) -> 
         return None;
     }
     let mut find: Vec<String> = fed.iter().map(|w| w.text.clone()).collect();
-    // One printing at the end, or none (find then prints what its tests pass).
-    let print0 = match find.last().map(String::as_str) {
-        Some("-print0") => {
-            find.pop();
-            true
-        }
-        Some("-print") => {
-            find.pop();
-            false
-        }
-        _ => false,
+    // One printing at the end, in place of which `-exec` goes (`-prune -o -type f
+    // -print`), or none: find then prints what its whole expression passes, and `-exec`
+    // must follow all of it (`-name a -o -name b` is `\( -name a -o -name b \) -exec`).
+    let (printed, print0) = match find.last().map(String::as_str) {
+        Some("-print0") => (true, true),
+        Some("-print") => (true, false),
+        _ => (false, false),
     };
+    if printed {
+        find.pop();
+    }
     if find.iter().any(|w| FIND_OTHERWISE.contains(&w.as_str())) {
         return None;
+    }
+    if !printed && find.iter().any(|w| matches!(w.as_str(), "-o" | "-or")) {
+        find.insert(expression_start(&find), "(".into());
+        find.push(")".into());
     }
     let (nul, at) = xargs_options(words)?;
     let cmd: Vec<String> = words.get(at..)?.iter().map(|w| w.text.clone()).collect();
@@ -140,6 +138,22 @@ pub(crate) fn find_feeds(fed: &Fed, words: &[Word], redirections: &[String]) -> 
         exec: find,
         split: !nul,
     })
+}
+
+/// Where find's expression starts in WORDS (`find`, its options, its roots, ...): at the
+/// first word after the options `-H`, `-P`, `-O<level>` that starts with `-` or is `(`
+/// or `!`.
+fn expression_start(words: &[String]) -> usize {
+    let option = |w: &str| matches!(w, "-H" | "-P") || w.starts_with("-O");
+    let root = |w: &str| !w.starts_with('-') && w != "(" && w != "!";
+    let mut k = 1;
+    while words.get(k).is_some_and(|w| option(w)) {
+        k += 1;
+    }
+    while words.get(k).is_some_and(|w| root(w)) {
+        k += 1;
+    }
+    k
 }
 
 /// Whether WORDS (`xargs ...`) read null-terminated names, and where its command
@@ -305,6 +319,37 @@ mod tests {
             read("find . -type f", "xargs -tn5 cat"),
             exec("find . -type f -exec cat {} +", true)
         );
+        // `!` and `-o`: `-exec` follows the whole expression, or takes the place of its
+        // printing.
+        assert_eq!(
+            read("find . -type f ! -path ./.git/*", "xargs wc -l"),
+            exec("find . -type f ! -path ./.git/* -exec wc -l {} +", true)
+        );
+        assert_eq!(
+            read("find . -name a -o -not -name b", "xargs cat"),
+            exec("find . ( -name a -o -not -name b ) -exec cat {} +", true)
+        );
+        assert_eq!(
+            read("find -P -O2 a b ( -name *.c -or -name *.h )", "xargs cat"),
+            exec(
+                "find -P -O2 a b ( ( -name *.c -or -name *.h ) ) -exec cat {} +",
+                true
+            )
+        );
+        assert_eq!(
+            read("find -name a -o -name b", "xargs cat"),
+            exec("find ( -name a -o -name b ) -exec cat {} +", true)
+        );
+        assert_eq!(
+            read(
+                "find . -path ./.git -prune -o -type f -print0",
+                "xargs -0 cat"
+            ),
+            exec(
+                "find . -path ./.git -prune -o -type f -exec cat {} +",
+                false
+            )
+        );
         for xargs in [
             "xargs -ra f cat",
             "xargs -0I x cat",
@@ -320,8 +365,8 @@ mod tests {
         );
         for (find, xargs) in [
             ("find . -name *.rs -print0", "xargs grep x"),
-            ("find . -name a -o -name b", "xargs cat"),
-            ("find . ! -name a", "xargs cat"),
+            ("find . -name a , -name b", "xargs cat"),
+            ("find . -name a -print -o -name b", "xargs cat"),
             ("find -L . -type f", "xargs cat"),
             ("find -D tree . -type f", "xargs cat"),
             ("find . -type f -print -quit", "xargs cat"),
