@@ -594,15 +594,7 @@ pub fn expand_glob(
             ));
             return out;
         }
-        let build = |part: &str| {
-            globset::GlobBuilder::new(part)
-                .literal_separator(true)
-                .backslash_escape(true)
-                .case_insensitive(case_fold)
-                .build()
-                .ok()
-                .map(|g| g.compile_matcher())
-        };
+        let build = |part: &str| super::glob_memo::part_matcher(part, case_fold);
         let matcher = match pattern {
             true => build(&part),
             false => None,
@@ -630,31 +622,38 @@ pub fn expand_glob(
                     .get_or_insert_with(|| super::BUDGET_SPENT.into());
                 continue;
             }
-            let Ok(entries) = std::fs::read_dir(dir) else {
+            let Some((entries, fresh)) = super::glob_memo::names_in(dir, MAX_DIR_ENTRIES) else {
                 continue;
             };
+            // Names this decision read already cost no file-system work: a little for
+            // each 64 of them matched again (`make test` globs its directory a dozen
+            // times).
+            if !fresh && !super::spend(1 + entries.len() / 64) {
+                out.incomplete
+                    .get_or_insert_with(|| super::BUDGET_SPENT.into());
+                continue;
+            }
             // bash before 5.2 (no `globskipdots`) and dash match `.` and `..` too.
             if part.starts_with('.') && next.len() < MAX_GLOB_MATCHES {
                 for name in [".", ".."].into_iter().filter(|n| matches(n)) {
                     next.push(format!("{base}/{name}"));
                 }
             }
-            for (n, entry) in entries.flatten().enumerate() {
+            for (n, name) in entries.iter().enumerate() {
                 if n >= MAX_DIR_ENTRIES {
                     out.incomplete
                         .get_or_insert_with(|| format!("`{dir}` has too many entries to read"));
                     break;
                 }
-                if !super::spend(1) {
+                if fresh && !super::spend(1) {
                     out.incomplete
                         .get_or_insert_with(|| super::BUDGET_SPENT.into());
                     break;
                 }
-                let name = entry.file_name().to_string_lossy().into_owned();
                 if !dots && name.starts_with('.') && !part.starts_with('.') {
                     continue;
                 }
-                if matches(&name) {
+                if matches(name) {
                     if next.len() >= MAX_GLOB_MATCHES {
                         out.incomplete.get_or_insert_with(|| {
                             format!("the glob `{word}` names more than {MAX_GLOB_MATCHES} files")

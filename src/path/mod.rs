@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 mod anchor;
 mod forms;
+mod glob_memo;
 mod home;
 mod pattern;
 mod read;
@@ -537,7 +538,8 @@ const MAX_MEMO: usize = 4096;
 /// One call decision is one scope; nothing is remembered across them, so a
 /// link changed between two calls is seen by the second.
 pub fn with_memo<T>(f: impl FnOnce() -> T) -> T {
-    crate::scope::within(&MEMO, || crate::scope::within(&REAL, f))
+    let listed = || crate::scope::within(&glob_memo::LISTED, f);
+    crate::scope::within(&MEMO, || crate::scope::within(&REAL, listed))
 }
 
 /// Inspect the absolute name PATH with `lstat` (and `readlink` for a link),
