@@ -144,6 +144,11 @@ decides! {
     cd_physical_rm: "", "cd -P proj && rm -rf build" => Allow;
     cd_dashes_rm: "", "cd -L -- proj && rm -rf build" => Allow;
     pushd_rm: "", "pushd proj >/dev/null && rm -rf build" => Allow;
+    // A group that ends in `exit` (helper-101), and after a pipeline (run in subshells:
+    // even a `cd` there leaves the shell where it was) or assignments alone.
+    cd_or_group_exit_rm: "", "cd proj || { echo 'no proj' >&2; exit 1; }; rm -rf build" => Allow;
+    cd_or_exit_pipeline_rm: "", "cd proj || exit; ls | head; rm -rf build" => Allow;
+    cd_or_exit_piped_cd_rm: "", "cd proj || exit; true | cd /; rm -rf build" => Allow;
     // ... but not where the `cd` may have failed, or ran in a shell of its own.
     cd_or_exit_piped: "", "cd proj || exit | cat; rm -rf build" => Deny;
     cd_or_exit_background: "", "cd proj || exit & rm -rf build" => Deny;
@@ -152,12 +157,32 @@ decides! {
     cd_or_echo_exit: "", "cd proj || echo exit; rm -rf build" => Deny;
     cd_or_exit_and: "", "cd proj || exit && true; rm -rf build" => Deny;
     cd_or_exit_cd_back: "", "cd proj || exit; cd ..; rm -rf build" => Deny;
+    // helper-101: `exit --help` prints help and goes on; so may a word only the shell
+    // knows, or more than one.
+    cd_or_exit_help: "", "cd proj || exit --help; rm -rf build" => Deny;
+    cd_or_exit_help_quoted: "", "cd proj || exit '--help'; rm -rf build" => Deny;
+    cd_or_exit_variable: "", "x=--help; cd proj || exit $x; rm -rf build" => Deny;
+    cd_or_exit_two: "", "cd proj || exit 1 2; rm -rf build" => Deny;
+    cd_or_group_redirected: "", "cd proj || { exit 1; } >/nonexistent/f; rm -rf build" => Deny;
+    cd_or_group_exit_background: "", "cd proj || { exit 1 & }; rm -rf build" => Deny;
+    cd_or_group_exit_not_last: "", "cd proj || { exit 1; echo; }; rm -rf build" => Deny;
+    cd_or_group_piped: "", "cd proj || { exit 1; } | cat; rm -rf build" => Deny;
+    // helper-102: an error that throws the rest of the line away skips the `exit`.
+    cd_or_group_readonly: "", "readonly x=1; cd proj || { x=2; exit; }\nrm -rf build" => Deny;
+    cd_or_group_expansion: "", "cd proj || { echo \"$((1/0))\"; exit; }\nrm -rf build" => Deny;
+    cd_or_group_printf_v: "", "cd proj || { printf -v x no; exit; }\nrm -rf build" => Deny;
+    cd_or_group_here_string: "", "cd proj || { cat <<< no; exit; }\nrm -rf build" => Deny;
+    cd_or_exit_pipeline_or: "", "cd proj || exit; ls | head || cd /; rm -rf build" => Deny;
     exit_as_function: "", "exit() { :; }; cd proj || exit; rm -rf build" => Deny;
     if_cd_else: "", "if cd proj; then :; else rm -rf build; fi" => Deny;
     if_cd_after_fi: "", "if cd proj; then :; fi; rm -rf build" => Deny;
     if_not_cd: "", "if ! cd proj; then rm -rf build; fi" => Deny;
     if_cd_or: "", "if cd proj || true; then rm -rf build; fi" => Deny;
     if_cd_piped: "", "if cd proj | cat; then rm -rf build; fi" => Deny;
+    // helper-101: a condition that ends with `&` succeeds wherever its `cd` went.
+    if_cd_background: "", "if cd proj & then rm -rf build; fi" => Deny;
+    elif_cd_background: "", "if false; then :; elif cd proj & then rm -rf build; fi" => Deny;
+    if_cd_background_line: "", "if cd proj &\nthen rm -rf build; fi" => Deny;
     while_cd: "", "while cd proj; do rm -rf build; cd ..; done" => Deny;
     pushd_no_change: "", "pushd -n proj && rm -rf build" => Deny;
     cd_two_operands: "", "cd proj sub && rm -rf build" => Deny;
@@ -421,6 +446,38 @@ fn items_and_if_bodies_give_the_command_run_after() {
             at("z", &[], Some("cd")),
             at("b", &[], Some("z")),
             at("c", &[], None)
+        ]
+    );
+    // After a pipeline or assignments alone, the shell is where it was; a group that
+    // ends in `exit` ends the shell.
+    assert_eq!(
+        places("cd a || exit; x=1; b | c; d; e"),
+        [
+            at("cd", &[], None),
+            at("exit", &[], None),
+            at("b", &[], Some("cd")),
+            at("c", &[], Some("cd")),
+            at("d", &[], Some("cd")),
+            at("e", &[], Some("d?"))
+        ]
+    );
+    assert_eq!(
+        places("cd a || { echo no; exit 1; }; b"),
+        [
+            at("cd", &[], None),
+            at("echo", &[], None),
+            at("exit", &[], Some("echo?")),
+            at("b", &[], Some("cd"))
+        ]
+    );
+    assert_eq!(
+        places("if cd a & then b; fi; cd c || exit --help; d"),
+        [
+            at("cd", &[], None),
+            at("b", &[], None),
+            at("cd", &[], None),
+            at("exit", &[], None),
+            at("d", &[], None)
         ]
     );
     // Lines of a script, as items of one list.

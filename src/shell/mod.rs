@@ -44,6 +44,7 @@ mod guard;
 mod guess;
 mod looks;
 mod programs;
+mod put_certain;
 mod scan;
 pub(crate) mod shells;
 mod state;
@@ -182,6 +183,28 @@ pub struct After {
     /// (`if cd d; then rm x; fi`), one whose failure exits the shell (`cd d || exit; rm
     /// x`). Else it only ran (`a; b`), and a failed `cd` left the shell where it was.
     pub succeeded: bool,
+}
+
+/// Whether WORDS (None: a word whose value only the running shell knows) are `exit`
+/// with a number or none: bash ends the shell (`exit --help` prints help and goes on).
+pub(crate) fn exits(words: &[Option<&str>]) -> bool {
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    match words {
+        [Some("exit")] => true,
+        [Some("exit"), Some(n)] => number(n),
+        _ => false,
+    }
+}
+
+/// Whether WORDS, a simple command with no assignment and no here-document, cannot
+/// throw away the rest of the line bash runs (as an expansion error or an assignment to
+/// a readonly variable does, bash then going on with the next line): `echo`, `printf`
+/// (not `-v`), `:`, `true` or `false`, with no expansion in any word.
+pub(crate) fn quiet(words: &[&str]) -> bool {
+    let name = words.first().copied().unwrap_or_default();
+    matches!(name, "echo" | "printf" | ":" | "true" | "false")
+        && words.iter().all(|w| !w.contains(['$', '`']))
+        && !(name == "printf" && words.iter().any(|w| w.starts_with("-v")))
 }
 
 impl After {

@@ -160,80 +160,7 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
         .spend_certain(src)
         .and_then(|()| certain::read(src));
     match certain {
-        Ok(mut line) if !cx.no_shortcut => {
-            put_values(&mut line);
-            cx.out.inputs.extend(
-                line.redirects
-                    .iter()
-                    .filter(|r| !line.outputs.contains(r))
-                    .cloned(),
-            );
-            // The line's redirections, in the order bash meets them: each command's
-            // before its words are read (a script file is checked against the targets
-            // written before it: `bash s && cat x > s` writes `s` after running it).
-            let mut redirects = line.redirects.into_iter().peekable();
-            cx.out.concurrent |= line.concurrent;
-            // The command each certain command pushed last with a place, by its index,
-            // and its words, for the one its output is piped into.
-            let (mut placed, mut said): (Vec<Option<usize>>, Vec<wrap::Fed>) = (vec![], vec![]);
-            for c in line.commands {
-                let after = c.after.and_then(|a| {
-                    let k = placed.get(a.command).copied().flatten()?;
-                    Some(After { command: k, ..a })
-                });
-                let around = std::mem::take(&mut cx.subshells);
-                cx.subshells.clone_from(&c.subshells);
-                cx.shells = cx
-                    .shells
-                    .max(c.subshells.iter().copied().max().unwrap_or(0));
-                cx.last_placed = None;
-                let from_here = cx.out.commands.len();
-                if c.substituted {
-                    cx.nested += 1;
-                }
-                let words: Vec<Word> = c
-                    .words
-                    .into_iter()
-                    .map(|w| Word {
-                        text: w.text,
-                        is_static: !w.dynamic,
-                        pattern: w.glob,
-                    })
-                    .collect();
-                let fed = c.piped_from.and_then(|k| said.get(k)).cloned();
-                said.push(wrap::Fed {
-                    words: words.clone(),
-                    redirections: c.redirections.clone(),
-                });
-                put_redirects(cx, &mut redirects, &c.redirects);
-                let own = std::mem::take(&mut cx.own_redirects);
-                for r in c.redirects {
-                    if !cx.own_redirects.contains(&r.text) {
-                        cx.own_redirects.push(r.text);
-                    }
-                }
-                // Only assignments (of inert names): they change the shell itself.
-                if !words.is_empty() {
-                    let from = cx.out.commands.len();
-                    let (fed, own) = (fed.as_ref(), &c.redirections);
-                    cx.repeated(c.runs, |cx| {
-                        wrap::piped_command(cx, fr, fed, words, own, None, c.stdin)
-                    });
-                    let given: Vec<String> = c.assignments.iter().map(|a| a.text.clone()).collect();
-                    give_env_values(cx, from, &given);
-                }
-                cx.own_redirects = own;
-                if c.substituted {
-                    cx.nested -= 1;
-                }
-                cx.subshells = around;
-                let this = cx.last_placed.take();
-                cx.run_after(from_here, after);
-                placed.push(this);
-            }
-            cx.out.redirects.extend(redirects);
-            return;
-        }
+        Ok(line) if !cx.no_shortcut => return super::put_certain::put_certain(cx, fr, line),
         Ok(_) => {}
         Err(why) => cx.uncertain(format!("outside the certain subset: {why}")),
     }
@@ -275,53 +202,6 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
             cx.line_opaque(why.clone());
             cx.unplaced(|cx| fallback_tokens(cx, fr, &tokens, &why));
         }
-    }
-}
-
-/// In LINE, each word and redirection target that expands a variable the text gives a
-/// plain value (`d=build; rm -rf "$d"`, `sh -c 'd=.env; cat $d'`: see `certain::Plain`)
-/// with the value put in, as bash runs it: the program's reading of its words then reads
-/// the value, roles and all (`d=-r; grep "$d" KEY ..` walks `..`, `d=e; nice sed $d` runs
-/// sed's `e`, `d=src; cd "$d"` goes to `src`), and every rule sees the words that run.
-fn put_values(line: &mut certain::CertainLine) {
-    if line.values.is_empty() {
-        return;
-    }
-    let values = std::mem::take(&mut line.values);
-    let put = |w: &mut certain::CWord| {
-        if w.plain_vars.is_empty() {
-            return;
-        }
-        if let Some(text) = super::values::put_values(&w.text, &values) {
-            w.dynamic = text.contains('$');
-            w.text = text;
-        }
-    };
-    for c in &mut line.commands {
-        c.words.iter_mut().for_each(put);
-        c.redirects.iter_mut().for_each(put);
-    }
-    for r in line.redirects.iter_mut().chain(&mut line.outputs) {
-        if let Some(text) = super::values::put_values(r, &values) {
-            *r = text;
-        }
-    }
-}
-
-/// Put into CX's redirections those of REDIRECTS (the certain line's, in order) that
-/// the command with OWN redirections meets: the next ones while they are its own; all
-/// the rest when one of its own is not next (the order is then not known, and every
-/// target counts as written before it).
-fn put_redirects(
-    cx: &mut Cx,
-    redirects: &mut std::iter::Peekable<std::vec::IntoIter<String>>,
-    own: &[certain::CWord],
-) {
-    while let Some(r) = redirects.next_if(|r| own.iter().any(|o| o.text == *r)) {
-        cx.out.redirects.push(r);
-    }
-    if own.iter().any(|o| !cx.out.redirects.contains(&o.text)) {
-        cx.out.redirects.extend(redirects);
     }
 }
 
@@ -393,10 +273,12 @@ fn compound_list(
         }
         // While the list is simple commands joined by `&&` alone, each runs right after
         // the one before it succeeded (see [`super::Place::after`]).
-        let first = placed_pipeline(cx, fr, &and_or.first, d, before.take());
+        let entry = before.take();
+        let first = placed_pipeline(cx, fr, &and_or.first, d, entry);
         let mut after = first;
         // Past a `||`, what ran last before a command is not known.
         let mut chain = true;
+        let mut exited = false;
         for next in &and_or.additional {
             match next {
                 ast::AndOr::And(p) if chain => {
@@ -404,7 +286,9 @@ fn compound_list(
                 }
                 ast::AndOr::And(p) | ast::AndOr::Or(p) => {
                     chain = false;
+                    let from = cx.out.commands.len();
                     pipeline(cx, fr, p, d, None);
+                    exited = and_or.additional.len() == 1 && exits(cx, p, from);
                 }
             }
         }
@@ -414,12 +298,14 @@ fn compound_list(
             continue;
         }
         end = after.filter(|_| chain).map(After::succeeded);
-        // The next item runs right after this one's only simple command, which ran (`a;
-        // b`), or after the command before `|| exit`, which succeeded: bash ends the
-        // shell else (`cd d || exit; rm x`).
+        // The next item runs right after the command before `|| exit`, which succeeded
+        // (bash ends the shell else: `cd d || exit; rm x`); where this one started after
+        // a pipeline (its commands run in subshells) or assignments alone; right after
+        // this one's only simple command, which ran (`a; b`).
         before = match (&and_or.additional[..], first) {
+            ([ast::AndOr::Or(_)], Some(k)) if exited => Some(After::succeeded(k)),
+            ([], _) if keeps_place(&and_or.first) => entry,
             ([], Some(k)) => Some(After::ran(k)),
-            ([ast::AndOr::Or(p)], Some(k)) if exits(p) => Some(After::succeeded(k)),
             _ => None,
         };
     }
@@ -429,23 +315,80 @@ fn compound_list(
     }
 }
 
-/// Whether P is `exit`, with a status or none, alone: it ends the shell it runs in.
-fn exits(p: &ast::Pipeline) -> bool {
-    let [ast::Command::Simple(s)] = &p.seq[..] else {
+/// Whether P, walked from command FROM on, is `exit` with a number or none and no
+/// redirection, alone or last in a group (with no redirection) whose other items are
+/// simple commands that cannot throw the rest of the line away (`{ echo no >&2; exit 1;
+/// }`: see [`super::quiet`]): it ends the shell it runs in.
+fn exits(cx: &Cx, p: &ast::Pipeline, from: usize) -> bool {
+    fn simple(p: &ast::Pipeline) -> Option<&ast::SimpleCommand> {
+        match &p.seq[..] {
+            [ast::Command::Simple(s)] if !p.bang && p.timed.is_none() => Some(s),
+            _ => None,
+        }
+    }
+    let items: Option<Vec<&ast::SimpleCommand>> = match &p.seq[..] {
+        [ast::Command::Compound(ast::CompoundCommand::BraceGroup(b), None)] => b
+            .list
+            .0
+            .iter()
+            .map(|item| match item {
+                ast::CompoundListItem(a, ast::SeparatorOperator::Sequence)
+                    if a.additional.is_empty() =>
+                {
+                    simple(&a.first)
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => simple(p).map(|s| vec![s]),
+    };
+    let Some((last, before)) = items.as_ref().and_then(|i| i.split_last()) else {
         return false;
     };
-    let words = s.suffix.as_ref().map_or(0, |x| x.0.len());
-    let plain = s
-        .suffix
-        .iter()
-        .flat_map(|x| &x.0)
-        .all(|i| matches!(i, ast::CommandPrefixOrSuffixItem::Word(_)));
-    !p.bang
-        && p.timed.is_none()
-        && s.prefix.is_none()
-        && s.word_or_name.as_ref().is_some_and(|w| w.value == "exit")
-        && words <= 1
-        && plain
+    fn suffix(s: &ast::SimpleCommand) -> impl Iterator<Item = &ast::CommandPrefixOrSuffixItem> {
+        s.suffix.iter().flat_map(|x| &x.0)
+    }
+    // No redirection of `exit`'s own (one that fails runs nothing); the others' with
+    // no expansion in their targets, and no here-document.
+    let bare = |s: &&ast::SimpleCommand| {
+        s.prefix.is_none()
+            && suffix(s).all(|i| matches!(i, ast::CommandPrefixOrSuffixItem::Word(_)))
+    };
+    let plain_redirects = |s: &&ast::SimpleCommand| {
+        s.prefix.is_none()
+            && suffix(s).all(|i| match i {
+                ast::CommandPrefixOrSuffixItem::Word(_) => true,
+                ast::CommandPrefixOrSuffixItem::IoRedirect(r) => match r {
+                    ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Fd(_)) => true,
+                    ast::IoRedirect::File(_, _, ast::IoFileRedirectTarget::Filename(w))
+                    | ast::IoRedirect::OutputAndError(w, _) => !w.value.contains(['$', '`']),
+                    _ => false,
+                },
+                _ => false,
+            })
+    };
+    let pushed = cx.out.commands.get(from..).unwrap_or_default();
+    bare(last)
+        && before.iter().all(plain_redirects)
+        && pushed.len() == before.len() + 1
+        && pushed.iter().all(|c| c.place.is_some())
+        && pushed.split_last().is_some_and(|(exit, others)| {
+            let exit: Vec<Option<&str>> = exit.written.iter().map(|w| Some(w.as_str())).collect();
+            super::exits(&exit)
+                && others.iter().all(|c| {
+                    let words: Vec<&str> = c.written.iter().map(String::as_str).collect();
+                    super::quiet(&words)
+                })
+        })
+}
+
+/// Whether the shell is where it was after P: its commands run in subshells (`ls |
+/// head`), or it only assigns (`x=1`).
+fn keeps_place(p: &ast::Pipeline) -> bool {
+    match &p.seq[..] {
+        [ast::Command::Simple(s)] => s.word_or_name.is_none(),
+        seq => seq.len() > 1,
+    }
 }
 
 /// Walk P, a pipeline that runs right after AFTER (when known); the command it runs,

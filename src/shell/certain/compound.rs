@@ -10,6 +10,9 @@ impl Reader<'_> {
         let word_is = |r: &Self, w: &str| r.word_here(w);
         let mark = self.out.len();
         let redirects_at = self.redirects.len();
+        // A group whose last item is `exit` alone, with no redirection (one that fails
+        // runs nothing): it ends the shell.
+        let mut exits = false;
         if self.peek() == Some(b'(') {
             if self.peek_at(1) == Some(b'(') {
                 return Err(self.outside("an arithmetic command"));
@@ -31,6 +34,7 @@ impl Reader<'_> {
         } else if word_is(self, "{") {
             self.i += 1;
             self.nested(Stop::Words(BRACE_END), Some("}"))?;
+            exits = self.list_exits;
         } else if word_is(self, "if") {
             self.i += 2;
             self.nested(Stop::Words(THEN), Some("then"))?;
@@ -80,6 +84,7 @@ impl Reader<'_> {
                 if stop != Stop::Eof {
                     return Err(self.unterminated(stop));
                 }
+                self.group_exits = exits;
                 return self
                     .compound_end(mark, redirects_at, redirects, End::Close)
                     .map(Some);
@@ -87,12 +92,14 @@ impl Reader<'_> {
             if let Some((len, end)) = self.operator(c, stop)? {
                 self.op = (c, len);
                 self.i += len;
+                self.group_exits = exits;
                 let end = self.compound_end(mark, redirects_at, redirects, end)?;
                 if c == b'\n' {
                     self.bodies()?;
                 }
                 return Ok(Some(end));
             }
+            exits = false;
             if c == b'&' {
                 self.both_outputs()?;
             }
@@ -116,6 +123,7 @@ impl Reader<'_> {
             if let Stop::Words(words) = stop {
                 if let Some(w) = words.iter().find(|w| word_is(self, w)) {
                     self.i += w.len();
+                    self.group_exits = exits;
                     return self
                         .compound_end(mark, redirects_at, redirects, End::Word(w))
                         .map(Some);

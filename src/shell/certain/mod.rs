@@ -56,6 +56,7 @@
 //! [`MAX_WORDS`] words.
 
 mod compound;
+mod list;
 mod names;
 mod redirect;
 mod settings;
@@ -67,7 +68,7 @@ use settings::{assignment_name, names_a_file, shell_options, subscript_expands};
 
 use super::state::RESERVED;
 use super::word::{given_any_program, is_assignable, takes_any_environment};
-use super::{After, MAX_DEPTH};
+use super::{exits, After, MAX_DEPTH};
 
 /// A word of a certain line.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -187,6 +188,8 @@ fn read_at(src: &str, depth: usize, substituted: usize) -> Result<CertainLine, S
         simple: None,
         entry: None,
         list_end: None,
+        list_exits: false,
+        group_exits: false,
         op: (0, 0),
         plain: Vec::new(),
         plain_uses: Vec::new(),
@@ -320,6 +323,11 @@ struct Reader<'a> {
     entry: Option<After>,
     /// The command whose success the last list read means (see [`Reader::list`]).
     list_end: Option<After>,
+    /// The last item of the last list read is `exit` alone, run in its shell.
+    list_exits: bool,
+    /// The command read last is a group `{ ...; exit N; }` with no redirection: it
+    /// ends the shell (see [`Reader::list`]).
+    group_exits: bool,
     /// The last operator that ended a command: its first byte and its length.
     op: (u8, usize),
     /// The variables the line gives a plain value (see [`Plain`]), and those of them its
@@ -452,142 +460,6 @@ impl Reader<'_> {
         }
         self.depth += 1;
         Ok(())
-    }
-
-    /// A command list up to STOP; returns the reserved word that ended it, if any.
-    fn list(&mut self, stop: Stop) -> Result<Option<&'static str>, String> {
-        let mut need_command = false;
-        // The simple command the next one runs right after (see [`After`]): the one
-        // before it in a list joined by `&&` from its start, the item before it when
-        // that is one simple command (`a; b`, `a || exit; b`), or the list's entry.
-        let mut after: Option<After> = self.entry.take();
-        let mut chain = true;
-        let mut piped = false;
-        // The simple command that ended with `|`, if the last one did.
-        let mut fed: Option<usize> = None;
-        // The command the pipeline being read runs after (see `after`).
-        let mut pipe_after: Option<After> = None;
-        // The command read next is the first of its list (`a; b`, not `a && b`).
-        let mut first = true;
-        // The first command of the item being read, when `||` ended it (`cd d || exit`).
-        let mut or_from: Option<usize> = None;
-        // The command whose success the list's success means: its last item one simple
-        // command, or simple commands joined by `&&` (an `if` condition's).
-        let mut ok: Option<After> = None;
-        loop {
-            self.skip_blanks(true)?;
-            let close = match self.peek() {
-                None if stop != Stop::Eof => return Err(self.unterminated(stop)),
-                None => true,
-                Some(b')') if stop == Stop::Paren => {
-                    self.i += 1;
-                    true
-                }
-                _ => false,
-            };
-            if close {
-                if need_command {
-                    return Err("a command list that ends with an operator".into());
-                }
-                self.list_end = ok;
-                return self.end_list(None);
-            }
-            self.simple = None;
-            let mark = self.out.len();
-            let end = self.command(stop)?;
-            // A command of a pipeline of more than one runs after nothing in particular.
-            let pipe = end == End::Continue && self.op == (b'|', 1);
-            if pipe || (end == End::List && self.op == (b'&', 1)) {
-                self.concurrent = true;
-            }
-            // The simple command before it in a pipeline feeds a simple command.
-            if let (true, Some(from), Some(i)) = (piped, fed, self.simple) {
-                if let Some(c) = self.out.get_mut(i) {
-                    c.piped_from = Some(from);
-                }
-            }
-            fed = self.simple.filter(|_| pipe);
-            // Each command of a pipeline runs once the one before the pipeline succeeded,
-            // in the directory it leaves (`cd src && grep -r x . | head`).
-            if !piped && pipe {
-                pipe_after = after;
-            }
-            let simple = self.simple.take();
-            if let (Some(i), Some(a)) = (simple.filter(|_| piped || pipe), pipe_after) {
-                if let Some(c) = self.out.get_mut(i) {
-                    c.after = Some(a);
-                }
-            }
-            let this = simple.filter(|_| !piped && !pipe);
-            // `d=build;` or `d=build &&` first in a list at the top: a plain value.
-            let always = match end {
-                End::Close => true,
-                End::List => matches!(self.op, (b';', 1) | (b'\n', 1)),
-                End::Continue => matches!(self.op, (b'&', 2) | (b'|', 2)),
-                End::Word(_) => false,
-            };
-            if let Some(i) =
-                this.filter(|_| always && first && self.depth == 0 && self.substituted == 0)
-            {
-                self.note_plain(i);
-            }
-            let starts_item = first;
-            first = end == End::List;
-            if let (Some(i), Some(a)) = (this, after) {
-                if let Some(c) = self.out.get_mut(i) {
-                    c.after = Some(a);
-                }
-            }
-            if self.out.len() > mark {
-                ok = this.filter(|_| chain).map(After::succeeded);
-            }
-            let and = end == End::Continue && self.op == (b'&', 2);
-            let or = end == End::Continue && self.op == (b'|', 2);
-            // The item ends here, and the next runs in the same shell.
-            let separated = end == End::List && matches!(self.op, (b';', 1) | (b'\n', 1));
-            let exited = or_from
-                .take()
-                .filter(|_| separated && this.is_some_and(|i| self.is_exit(i)));
-            chain = match end {
-                End::Continue => chain && !or,
-                _ => true,
-            };
-            after = match (exited, this) {
-                (Some(a), _) => Some(After::succeeded(a)),
-                (None, Some(i)) if chain && and => Some(After::succeeded(i)),
-                (None, Some(i)) if separated && starts_item => Some(After::ran(i)),
-                _ => None,
-            };
-            or_from = this.filter(|_| starts_item && or);
-            piped = pipe;
-            match end {
-                End::Close => {
-                    self.list_end = ok;
-                    return self.end_list(None);
-                }
-                End::Word(w) => {
-                    if need_command {
-                        return Err(format!("an operator before `{w}`"));
-                    }
-                    self.list_end = ok;
-                    return self.end_list(Some(w));
-                }
-                End::List => need_command = false,
-                End::Continue => need_command = true,
-            }
-        }
-    }
-
-    /// Whether command I is `exit`, with a status or none, alone: it ends the shell.
-    fn is_exit(&self, i: usize) -> bool {
-        self.out.get(i).is_some_and(|c| {
-            c.assignments.is_empty()
-                && c.redirections.is_empty()
-                && c.words.len() <= 2
-                && c.words
-                    .first()
-                    .is_some_and(|w| w.text == "exit" && !w.dynamic)
-        })
     }
 
     /// Note the plain values the assignments alone of command I give (see [`Plain`]).
