@@ -53,6 +53,9 @@ const TEMPLATES: &[&str] = &[
     "cd nosuch || exit{J}true | cd src{J}{T}",
     "cd src || exit{J}x=1{J}{T}",
     "cd src || exit{J}true{J}{T}",
+    // helper-103: the assignment throws the rest of its line away, `cd` and all.
+    "cd .. || exit; readonly q=1; q=2; cd proj || exit{J}{T}",
+    "cd .. || exit; readonly q=1; q=2; cd proj/src || exit{J}{T}",
     "cd nosuch || true{J}{T}",
     "cd nosuch; {T}",
     "if cd src; then {T}; fi",
@@ -121,7 +124,7 @@ fn a_command_after_cd_is_read_where_bash_runs_it() {
     // Everyday lines: the `cd` surely succeeded, and what follows reads in `src` only.
     for line in [
         "cd src || exit; cat secret",
-        "cd src || exit 1\ncat a.rs",
+        "cd src || exit 1; cat a.rs",
         "cd src || { echo 'no src' >&2; exit 1; }; cat a.rs",
         "if cd src; then cat a.rs; fi",
         "cd src || exit; ls | head -1; cat a.rs",

@@ -137,7 +137,7 @@ decides! {
     // --` and `pushd` go where `cd` goes (helper-100 found them read in both places).
     cd_or_exit_rm: "", "cd proj || exit; rm -rf build" => Allow;
     cd_or_exit_status_make_rm: "", "cd proj || exit 1; make; rm -rf build" => Allow;
-    cd_or_exit_lines: "", "cd proj || exit\nmake\nrm -rf build | cat" => Allow;
+    cd_or_exit_lines: "", "cd proj || exit; make\nrm -rf build | cat" => Deny;
     if_cd_rm: "", "if cd proj; then rm -rf build; fi" => Allow;
     if_cd_make_rm: "", "if cd proj; then\n  make\n  rm -rf build\nfi" => Allow;
     elif_cd_rm: "", "if false; then :; elif cd proj && make; then rm -rf build; fi" => Allow;
@@ -172,6 +172,9 @@ decides! {
     cd_or_group_expansion: "", "cd proj || { echo \"$((1/0))\"; exit; }\nrm -rf build" => Deny;
     cd_or_group_printf_v: "", "cd proj || { printf -v x no; exit; }\nrm -rf build" => Deny;
     cd_or_group_here_string: "", "cd proj || { cat <<< no; exit; }\nrm -rf build" => Deny;
+    // helper-103: an assignment to a variable the line made readonly throws the rest of
+    // the line away, `cd` and all, and bash goes on with the next line.
+    readonly_before_cd_line: "proj", "cd .. || exit; readonly q=1; q=2; cd proj || exit\nrm -rf build" => Deny;
     cd_or_exit_pipeline_or: "", "cd proj || exit; ls | head || cd /; rm -rf build" => Deny;
     exit_as_function: "", "exit() { :; }; cd proj || exit; rm -rf build" => Deny;
     if_cd_else: "", "if cd proj; then :; else rm -rf build; fi" => Deny;
@@ -480,15 +483,35 @@ fn items_and_if_bodies_give_the_command_run_after() {
             at("d", &[], None)
         ]
     );
-    // Lines of a script, as items of one list.
+    // Each line of a script runs after nothing known: bash may throw the rest of the
+    // line before it away (helper-103: `readonly q; q=2; cd src || exit` then `cat x`
+    // on the next line reads `x` where the line was). Not so inside a compound command.
     assert_eq!(
-        places("cd a || exit\nb\n\nc &\nd"),
+        places("cd a || exit\nb; c\n\nd &\ne"),
         [
             at("cd", &[], None),
             at("exit", &[], None),
-            at("b", &[], Some("cd")),
+            at("b", &[], None),
             at("c", &[], Some("b?")),
+            at("d", &[], None),
+            at("e", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("a; # c\nb; cat <<E\nx\nE\nd"),
+        [
+            at("a", &[], None),
+            at("b", &[], None),
+            at("cat", &[], Some("b?")),
             at("d", &[], None)
+        ]
+    );
+    assert_eq!(
+        places("if cd a; then\nb\nc\nfi"),
+        [
+            at("cd", &[], None),
+            at("b", &[], Some("cd")),
+            at("c", &[], Some("b?"))
         ]
     );
     assert_eq!(

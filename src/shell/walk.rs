@@ -184,10 +184,11 @@ fn read_text(cx: &mut Cx, fr: &Frame, src: &str) {
     match parsed {
         Ok((tokens, program)) => {
             let outer_deep = std::mem::take(&mut cx.too_deep);
-            // Each line runs right after the one before it (see [`compound_list`]).
-            let mut entry = None;
+            // bash may throw the rest of a line away (an expansion error, an assignment
+            // to a readonly variable) and go on with the next (helper-103): the first
+            // command of each line runs after nothing known.
             for list in &program.complete_commands {
-                entry = compound_list(cx, fr, list, 0, entry).next;
+                compound_list(cx, fr, list, 0, None);
             }
             if std::mem::replace(&mut cx.too_deep, outer_deep) {
                 // Guesses are not a reading: see [`guess_only`].
@@ -244,25 +245,16 @@ fn tokenize_and_parse(
 // ---------------------------------------------------------------------------------------
 // The syntax tree.
 
-/// What a list leaves the commands after it (see [`compound_list`]).
-#[derive(Clone, Copy, Default)]
-struct ListEnd {
-    /// The command whose success the list's success means: its last item one simple
-    /// command, or simple commands joined by `&&` (an `if` condition's).
-    ok: Option<After>,
-    /// The command a command right after the list runs right after (see below).
-    next: Option<After>,
-}
-
 /// Walk LIST, whose first command runs right after ENTRY (when known: the condition
-/// of an `if`, before its `then` body; the line before).
+/// of an `if`, before its `then` body); returns the command whose success the list's
+/// success means (its last item one simple command, or simple commands joined by `&&`).
 fn compound_list(
     cx: &mut Cx,
     fr: &Frame,
     list: &ast::CompoundList,
     d: usize,
     entry: Option<After>,
-) -> ListEnd {
+) -> Option<After> {
     let mut before = entry;
     let mut end = None;
     for item in &list.0 {
@@ -309,10 +301,7 @@ fn compound_list(
             _ => None,
         };
     }
-    ListEnd {
-        ok: end,
-        next: before,
-    }
+    end
 }
 
 /// Whether P, walked from command FROM on, is `exit` with a number or none and no
@@ -546,11 +535,11 @@ fn compound(cx: &mut Cx, fr: &Frame, cc: &ast::CompoundCommand, d: usize) {
         }
         ast::CompoundCommand::IfClause(i) => {
             // Each body runs right after its condition succeeded (`if cd d; then`).
-            let ok = compound_list(cx, fr, &i.condition, d, None).ok;
+            let ok = compound_list(cx, fr, &i.condition, d, None);
             compound_list(cx, fr, &i.then, d, ok);
             for e in i.elses.iter().flatten() {
                 let ok = match &e.condition {
-                    Some(c) => compound_list(cx, fr, c, d, None).ok,
+                    Some(c) => compound_list(cx, fr, c, d, None),
                     None => None,
                 };
                 compound_list(cx, fr, &e.body, d, ok);

@@ -31,7 +31,13 @@ impl Reader<'_> {
         // command, or simple commands joined by `&&` (an `if` condition's).
         let mut ok: Option<After> = None;
         loop {
+            let at = self.i;
             self.skip_blanks(true)?;
+            // A new line of the text (past a comment: `a; # c`), not one that goes on
+            // after an operator: see below.
+            if stop == Stop::Eof && !need_command && self.src[at..self.i].contains('\n') {
+                after = None;
+            }
             let close = match self.peek() {
                 None if stop != Stop::Eof => return Err(self.unterminated(stop)),
                 None => true,
@@ -69,11 +75,7 @@ impl Reader<'_> {
                 pipe_after = after;
             }
             let simple = self.simple.take();
-            if let (Some(i), Some(a)) = (simple.filter(|_| piped || pipe), pipe_after) {
-                if let Some(c) = self.out.get_mut(i) {
-                    c.after = Some(a);
-                }
-            }
+            self.give_after(simple.filter(|_| piped || pipe), pipe_after);
             let this = simple.filter(|_| !piped && !pipe);
             // `d=build;` or `d=build &&` first in a list at the top: a plain value.
             let always = match end {
@@ -92,11 +94,7 @@ impl Reader<'_> {
             if starts_item {
                 (item_entry, one_pipeline) = (after, true);
             }
-            if let (Some(i), Some(a)) = (this, after) {
-                if let Some(c) = self.out.get_mut(i) {
-                    c.after = Some(a);
-                }
-            }
+            self.give_after(this, after);
             let and = end == End::Continue && self.op == (b'&', 2);
             let or = end == End::Continue && self.op == (b'|', 2);
             one_pipeline &= !and && !or;
@@ -130,6 +128,12 @@ impl Reader<'_> {
                 (None, Some(i)) if separated && starts_item => Some(After::ran(i)),
                 _ => None,
             };
+            // bash may throw the rest of a line away (an expansion error, an assignment
+            // to a readonly variable) and go on with the next: the first command of a
+            // line of the text runs after nothing known.
+            if stop == Stop::Eof && separated && self.op == (b'\n', 1) {
+                after = None;
+            }
             or_from = this.filter(|_| starts_item && or);
             piped = pipe;
             match end {
@@ -147,6 +151,13 @@ impl Reader<'_> {
                 End::List => need_command = false,
                 End::Continue => need_command = true,
             }
+        }
+    }
+
+    /// Command I, when one, runs right after A, when known.
+    fn give_after(&mut self, i: Option<usize>, a: Option<After>) {
+        if let (Some(c), Some(a)) = (i.and_then(|i| self.out.get_mut(i)), a) {
+            c.after = Some(a);
         }
     }
 
